@@ -1,0 +1,53 @@
+// swift-tools-version: 6.1
+// imagegallery: a toolkit for the .imagegallery document format.
+import PackageDescription
+
+let package = Package(
+    name: "imagegallery",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "imagegallery", targets: ["imagegallery"]),
+        .library(name: "GalleryFormat", targets: ["GalleryFormat"]),
+        .library(name: "GalleryImaging", targets: ["GalleryImaging"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // SHA-256 (content addressing) and SHA-1 (UUIDv5) through BoringSSL, which uses the
+        // CPU's SHA extensions; a pure-Swift hash was far slower (see Benchmarks/RESULTS.md).
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+    ],
+    targets: [
+        // System C libraries from Debian, never exposed in public API (internal imports only).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+
+        .target(
+            name: "GalleryFormat",
+            dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(
+            name: "GalleryImaging",
+            dependencies: ["GalleryFormat", "CZlib"]
+        ),
+        .executableTarget(
+            name: "imagegallery",
+            dependencies: [
+                "GalleryFormat", "GalleryImaging",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .target(name: "GalleryTestSupport", dependencies: ["GalleryFormat"], path: "Tests/GalleryTestSupport"),
+        .testTarget(
+            name: "GalleryFormatTests",
+            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport", "CArchive"]
+        ),
+        .testTarget(
+            name: "CommandLineTests",
+            dependencies: ["GalleryFormat", "GalleryTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

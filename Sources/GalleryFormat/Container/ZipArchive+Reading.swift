@@ -1,0 +1,184 @@
+/// Reading entry data, with the local header, the sizes and the CRC checked on the way.
+extension ZipArchive {
+    /// Where an entry's data starts, after checking its local header against the central directory.
+    public func dataOffset(of entry: ZipEntry) throws -> UInt64 {
+        try localHeader(of: entry).dataOffset
+    }
+
+    struct CheckedLocalHeader {
+        var header: LocalFileHeader
+        var dataOffset: UInt64
+        var extra: [UInt8]
+    }
+
+    func localHeader(of entry: ZipEntry) throws -> CheckedLocalHeader {
+        let offset = entry.localHeaderOffset
+        let here = location(entry)
+        let fixed = try file.read(at: offset, count: LocalFileHeader.size)
+        guard fixed.count == LocalFileHeader.size else {
+            throw GalleryError(.truncated, "the local header runs past the end of the file", location: here)
+        }
+        guard let header = fixed.withUnsafeBytes({ LocalFileHeader($0) }) else {
+            throw GalleryError(.headerMismatch, "no local file header where the central directory points", location: here)
+        }
+        let variable = try file.read(at: offset + UInt64(LocalFileHeader.size),
+                                     count: Int(header.nameLength) + Int(header.extraLength))
+        guard variable.count == Int(header.nameLength) + Int(header.extraLength) else {
+            throw GalleryError(.truncated, "the local header's name and extra field run past the end of the file",
+                               location: here)
+        }
+        let localName = Array(variable[0 ..< Int(header.nameLength)])
+        let extra = Array(variable[Int(header.nameLength)...])
+        func mismatch(_ what: String) -> GalleryError {
+            GalleryError(.headerMismatch, "the local header's \(what) differs from the central directory's", location: here)
+        }
+        guard localName == entry.nameBytes else { throw mismatch("name") }
+        guard header.method == entry.method.rawValue else { throw mismatch("compression method") }
+        guard header.flags & (ZipFlag.encrypted | ZipFlag.strongEncryption) == 0 else {
+            throw GalleryError(.encrypted, "the local header marks the entry encrypted", location: here)
+        }
+        guard header.flags & ZipFlag.dataDescriptor == entry.flags & ZipFlag.dataDescriptor else {
+            throw mismatch("data-descriptor flag")
+        }
+        if header.flags & ZipFlag.dataDescriptor == 0 {
+            guard header.crc32 == entry.crc32 else { throw mismatch("CRC-32") }
+            var compressed = UInt64(header.compressedSize)
+            var uncompressed = UInt64(header.uncompressedSize)
+            if compressed == ZipLimit.max32 || uncompressed == ZipLimit.max32 {
+                let wide = extra.withUnsafeBytes {
+                    Self.zip64Fields(in: $0, uncompressed: uncompressed == ZipLimit.max32,
+                                     compressed: compressed == ZipLimit.max32, offset: false)
+                }
+                guard let wide else { throw mismatch("ZIP64 sizes") }
+                // In a local header both sizes are present once either overflows.
+                compressed = wide.compressed ?? compressed
+                uncompressed = wide.uncompressed ?? uncompressed
+            }
+            guard compressed == entry.compressedSize else { throw mismatch("compressed size") }
+            guard uncompressed == entry.uncompressedSize else { throw mismatch("uncompressed size") }
+        }
+        let dataOffset = offset + UInt64(LocalFileHeader.size + variable.count)
+        let (dataEnd, overflow) = dataOffset.addingReportingOverflow(entry.compressedSize)
+        guard !overflow, dataEnd <= fileSize else {
+            throw GalleryError(.truncated, "the entry's data runs past the end of the file", location: here)
+        }
+        guard dataEnd <= centralDirectoryOffset else {
+            throw GalleryError(.overlappingEntries, "the entry's data reaches into the central directory", location: here)
+        }
+        return CheckedLocalHeader(header: header, dataOffset: dataOffset, extra: extra)
+    }
+
+    /// Streams an entry's uncompressed bytes to `sink` in chunks. Throws, after the last chunk,
+    /// if the size or the CRC-32 differs from the central directory's.
+    public func read(_ entry: ZipEntry, sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let local = try localHeader(of: entry)
+        let here = location(entry, offset: local.dataOffset)
+        var crc = CRC32()
+        var produced: UInt64 = 0
+        let chunkSize = Int(min(entry.compressedSize, 1 << 20))
+        let input = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 1), alignment: 64)
+        defer { input.deallocate() }
+
+        switch entry.method {
+        case .stored:
+            var offset: UInt64 = 0
+            while offset < entry.compressedSize {
+                let want = Int(min(UInt64(chunkSize), entry.compressedSize - offset))
+                let got = try file.read(at: local.dataOffset + offset, into: UnsafeMutableRawBufferPointer(rebasing: input[0 ..< want]))
+                guard got == want else {
+                    throw GalleryError(.truncated, "the entry's data ends early", location: here)
+                }
+                let chunk = UnsafeRawBufferPointer(rebasing: input[0 ..< got])
+                crc.update(chunk)
+                try sink(chunk)
+                offset += UInt64(got)
+            }
+            produced = offset
+        case .deflated:
+            let inflater = try Inflater(entry: entry.name)
+            let output = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 64)
+            defer { output.deallocate() }
+            var offset: UInt64 = 0
+            while offset < entry.compressedSize, !inflater.finished {
+                let want = Int(min(UInt64(chunkSize), entry.compressedSize - offset))
+                let got = try file.read(at: local.dataOffset + offset, into: UnsafeMutableRawBufferPointer(rebasing: input[0 ..< want]))
+                guard got == want else { throw GalleryError(.truncated, "the entry's data ends early", location: here) }
+                try inflater.inflate(UnsafeRawBufferPointer(rebasing: input[0 ..< got]), output: output) { chunk in
+                    produced += UInt64(chunk.count)
+                    // Never trust the stream to stop: refuse anything past the declared size.
+                    guard produced <= entry.uncompressedSize else {
+                        throw GalleryError(.sizeMismatch, "the entry inflates to more than its declared "
+                                           + "\(entry.uncompressedSize) bytes", location: here)
+                    }
+                    crc.update(chunk)
+                    try sink(chunk)
+                }
+                offset += UInt64(got)
+            }
+            guard inflater.finished else {
+                throw GalleryError(.corruptDeflate, "the deflate stream does not end within the entry's "
+                                   + "\(entry.compressedSize) bytes", location: here)
+            }
+            if offset - UInt64(inflater.unusedInput) != entry.compressedSize {
+                throw GalleryError(.sizeMismatch, "the deflate stream ends \(entry.compressedSize - (offset - UInt64(inflater.unusedInput))) "
+                                   + "bytes before the entry's declared compressed size", location: here)
+            }
+        }
+        guard produced == entry.uncompressedSize else {
+            throw GalleryError(.sizeMismatch, "the entry holds \(produced) bytes, not the declared \(entry.uncompressedSize)",
+                               location: here)
+        }
+        guard crc.value == entry.crc32 else {
+            throw GalleryError(.crcMismatch, "CRC-32 is \(hex32(crc.value)), the central directory says \(hex32(entry.crc32))",
+                               location: here)
+        }
+        if entry.usesDataDescriptor {
+            try checkDataDescriptor(entry, at: local.dataOffset + entry.compressedSize)
+        }
+    }
+
+    /// Reads a whole entry into memory, refusing one larger than `limit` bytes.
+    public func readAll(_ entry: ZipEntry, limit: Int) throws -> [UInt8] {
+        guard entry.uncompressedSize <= UInt64(limit) else {
+            throw GalleryError(.zipBomb, "the entry declares \(entry.uncompressedSize) bytes; at most \(limit) are read",
+                               location: location(entry))
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(entry.uncompressedSize))
+        try read(entry) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// The descriptor after the data must repeat the central directory's CRC and sizes.
+    private func checkDataDescriptor(_ entry: ZipEntry, at offset: UInt64) throws {
+        let raw = try file.read(at: offset, count: 24)
+        let here = location(entry, offset: offset)
+        let matches: Bool = raw.withUnsafeBytes { bytes in
+            var r = LittleEndianReader(bytes)
+            guard bytes.count >= 12 else { return false }
+            let hasSignature = r.u32() == ZipSignature.dataDescriptor
+            if !hasSignature { r = LittleEndianReader(bytes) }
+            guard r.remaining >= 12 else { return false }
+            let crc = r.u32()
+            guard crc == entry.crc32 else { return false }
+            // 32-bit sizes, or 64-bit ones when the entry is ZIP64.
+            if r.remaining >= 8 {
+                var narrow = r
+                if UInt64(narrow.u32()) == entry.compressedSize, UInt64(narrow.u32()) == entry.uncompressedSize { return true }
+            }
+            if r.remaining >= 16 {
+                var wide = r
+                if wide.u64() == entry.compressedSize, wide.u64() == entry.uncompressedSize { return true }
+            }
+            return false
+        }
+        guard matches else {
+            throw GalleryError(.headerMismatch, "the data descriptor disagrees with the central directory", location: here)
+        }
+    }
+}
+
+func hex32(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16)
+    return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
+}

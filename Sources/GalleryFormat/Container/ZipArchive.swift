@@ -1,0 +1,395 @@
+/// A ZIP archive opened for reading by its central directory.
+///
+/// Opening reads the end records and the central directory only — never entry data — and
+/// applies the structural checks that need nothing else: names, duplicates, methods,
+/// encryption, overlapping extents, limits. Entry data is checked (local header, sizes,
+/// CRC) as it is read.
+public final class ZipArchive: Sendable {
+    public let file: GalleryFile
+    public let fileSize: UInt64
+    public let entries: [ZipEntry]
+    public let centralDirectoryOffset: UInt64
+    public let centralDirectorySize: UInt64
+    /// Warnings found while opening (hidden data after the entries, …).
+    public let warnings: [GalleryError]
+    public let limits: GalleryLimits
+    private let index: [String: Int]
+
+    public convenience init(path: String, limits: GalleryLimits = .default) throws {
+        try self.init(file: GalleryFile.openForReading(path), limits: limits)
+    }
+
+    public init(file: GalleryFile, limits: GalleryLimits = .default) throws {
+        self.file = file
+        self.limits = limits
+        let size = try file.size
+        fileSize = size
+        let layout = try Self.readEndRecords(file: file, size: size, limits: limits)
+        centralDirectoryOffset = layout.centralOffset
+        centralDirectorySize = layout.centralSize
+        let directory = try file.read(at: layout.centralOffset, count: Int(layout.centralSize))
+        guard directory.count == Int(layout.centralSize) else {
+            throw GalleryError(.truncated, "the central directory runs past the end of the file",
+                               location: Location(file: file.path, offset: layout.centralOffset))
+        }
+        let parsed = try directory.withUnsafeBytes {
+            try Self.parseCentralDirectory($0, count: layout.entryCount, layout: layout, file: file, limits: limits)
+        }
+        entries = parsed.entries
+        index = parsed.index
+        warnings = layout.warnings
+        try Self.checkExtents(entries, centralOffset: layout.centralOffset, path: file.path)
+    }
+
+    public func entry(named name: String) -> ZipEntry? {
+        guard let position = index[name] else { return nil }
+        return entries[position]
+    }
+
+    func location(_ entry: ZipEntry, offset: UInt64? = nil) -> Location {
+        Location(file: file.path, entry: entry.name, offset: offset ?? entry.localHeaderOffset)
+    }
+}
+
+// MARK: - End records
+
+extension ZipArchive {
+    struct Layout {
+        var entryCount: Int
+        var centralOffset: UInt64
+        var centralSize: UInt64
+        var warnings: [GalleryError]
+    }
+
+    static func readEndRecords(file: GalleryFile, size: UInt64, limits: GalleryLimits) throws -> Layout {
+        let path = file.path
+        guard size > 0 else { throw GalleryError(.emptyFile, "the file is empty", location: Location(file: path)) }
+        let tailLength = Int(min(size, UInt64(EndOfCentralDirectoryRecord.size + 0xFFFF + Zip64Locator.size)))
+        let tailStart = size - UInt64(tailLength)
+        let tail = try file.read(at: tailStart, count: tailLength)
+        let startsLikeZip = try file.read(at: 0, count: 4) == [0x50, 0x4B, 0x03, 0x04]
+
+        return try tail.withUnsafeBytes { bytes -> Layout in
+            // The last signature whose comment length reaches exactly the end of the file: an
+            // EOCD signature inside a comment does not fool this.
+            var found: Int?
+            var position = bytes.count - EndOfCentralDirectoryRecord.size
+            while position >= 0 {
+                if bytes.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian
+                    == ZipSignature.endOfCentralDirectory {
+                    let commentLength = Int(bytes[position + 20]) | Int(bytes[position + 21]) << 8
+                    if position + EndOfCentralDirectoryRecord.size + commentLength == bytes.count {
+                        found = position
+                        break
+                    }
+                }
+                position -= 1
+            }
+            guard let eocdPosition = found else {
+                if startsLikeZip {
+                    throw GalleryError(.truncated, "the file starts as a ZIP archive but has no end record: it is truncated",
+                                       location: Location(file: path, offset: size))
+                }
+                throw GalleryError(.notZip, "no ZIP end-of-central-directory record: this is not a ZIP archive",
+                                   location: Location(file: path))
+            }
+            let eocdOffset = tailStart + UInt64(eocdPosition)
+            let eocd = EndOfCentralDirectoryRecord(UnsafeRawBufferPointer(rebasing: bytes[eocdPosition...]))
+            let eocdLocation = Location(file: path, offset: eocdOffset)
+            guard eocd.diskNumber == 0, eocd.centralDirectoryDisk == 0, eocd.entriesOnDisk == eocd.totalEntries else {
+                throw GalleryError(.badEndRecord, "the archive spans several disks (disk \(eocd.diskNumber), "
+                                   + "central directory on disk \(eocd.centralDirectoryDisk))", location: eocdLocation)
+            }
+
+            var entryCount = UInt64(eocd.totalEntries)
+            var centralSize = UInt64(eocd.centralDirectorySize)
+            var centralOffset = UInt64(eocd.centralDirectoryOffset)
+            var recordsStart = eocdOffset
+
+            // ZIP64: a locator right before the EOCD.
+            let locatorPosition = eocdPosition - Zip64Locator.size
+            let hasLocator = locatorPosition >= 0
+                && bytes.loadUnaligned(fromByteOffset: locatorPosition, as: UInt32.self).littleEndian == ZipSignature.zip64Locator
+            if hasLocator {
+                let locatorOffset = eocdOffset - UInt64(Zip64Locator.size)
+                let locator = Zip64Locator(UnsafeRawBufferPointer(rebasing: bytes[locatorPosition...]))!
+                let locatorLocation = Location(file: path, offset: locatorOffset)
+                guard locator.recordDisk == 0, locator.totalDisks <= 1 else {
+                    throw GalleryError(.badZip64Record, "the ZIP64 locator names another disk", location: locatorLocation)
+                }
+                guard locator.recordOffset <= locatorOffset - UInt64(min(locatorOffset, UInt64(Zip64EndOfCentralDirectoryRecord.size))),
+                      locatorOffset >= UInt64(Zip64EndOfCentralDirectoryRecord.size)
+                else {
+                    throw GalleryError(.badZip64Record, "the ZIP64 locator points at offset \(locator.recordOffset), "
+                                       + "which leaves no room for the ZIP64 end record", location: locatorLocation)
+                }
+                let raw = try file.read(at: locator.recordOffset, count: Zip64EndOfCentralDirectoryRecord.size)
+                guard let record = raw.withUnsafeBytes({ Zip64EndOfCentralDirectoryRecord($0) }) else {
+                    throw GalleryError(.badZip64Record, "no ZIP64 end record where the locator points",
+                                       location: Location(file: path, offset: locator.recordOffset))
+                }
+                let recordLocation = Location(file: path, offset: locator.recordOffset)
+                guard record.diskNumber == 0, record.centralDirectoryDisk == 0,
+                      record.entriesOnDisk == record.totalEntries
+                else { throw GalleryError(.badZip64Record, "the ZIP64 end record spans several disks", location: recordLocation) }
+                // The classic fields must agree with the ZIP64 ones, or hold the "see ZIP64" marker.
+                func agrees(_ classic: UInt64, _ wide: UInt64, _ marker: UInt64) -> Bool { classic == marker || classic == wide }
+                guard agrees(entryCount, record.totalEntries, ZipLimit.max16),
+                      agrees(centralSize, record.centralDirectorySize, ZipLimit.max32),
+                      agrees(centralOffset, record.centralDirectoryOffset, ZipLimit.max32)
+                else {
+                    throw GalleryError(.badZip64Record, "the ZIP64 end record disagrees with the classic end record",
+                                       location: recordLocation)
+                }
+                entryCount = record.totalEntries
+                centralSize = record.centralDirectorySize
+                centralOffset = record.centralDirectoryOffset
+                recordsStart = locator.recordOffset
+            } else if centralSize == ZipLimit.max32 || centralOffset == ZipLimit.max32 {
+                throw GalleryError(.badZip64Record, "the end record refers to ZIP64 values but there is no ZIP64 locator",
+                                   location: eocdLocation)
+            }
+
+            guard entryCount <= UInt64(limits.maxEntries) else {
+                throw GalleryError(.tooManyEntries, "the archive declares \(entryCount) entries; the limit is \(limits.maxEntries)",
+                                   location: eocdLocation)
+            }
+            guard centralSize <= UInt64(limits.maxCentralDirectoryBytes) else {
+                throw GalleryError(.tooManyEntries, "the central directory is \(centralSize) bytes; the limit is "
+                                   + "\(limits.maxCentralDirectoryBytes)", location: eocdLocation)
+            }
+            let (centralEnd, overflow) = centralOffset.addingReportingOverflow(centralSize)
+            guard !overflow, centralEnd <= recordsStart else {
+                throw GalleryError(.badEndRecord, "the central directory (offset \(centralOffset), \(centralSize) bytes) "
+                                   + "reaches past the end records at \(recordsStart)", location: eocdLocation)
+            }
+            guard entryCount * UInt64(CentralFileHeader.size) <= centralSize else {
+                throw GalleryError(.badEndRecord, "\(entryCount) entries cannot fit in a \(centralSize)-byte central directory",
+                                   location: eocdLocation)
+            }
+            var warnings: [GalleryError] = []
+            if centralEnd < recordsStart {
+                let gap = recordsStart - centralEnd
+                if !startsLikeZip {
+                    // A stub before the archive shifts everything: the declared offsets no longer match.
+                    throw GalleryError(.prependedData, "\(gap) bytes precede the archive (a prepended stub or "
+                                       + "self-extractor); the declared offsets do not fit the file",
+                                       location: Location(file: path, offset: 0))
+                }
+                warnings.append(GalleryError(.hiddenData, "\(gap) bytes lie between the central directory and the end records",
+                                             location: Location(file: path, offset: centralEnd)))
+            }
+            return Layout(entryCount: Int(entryCount), centralOffset: centralOffset, centralSize: centralSize,
+                          warnings: warnings)
+        }
+    }
+}
+
+// MARK: - Central directory
+
+extension ZipArchive {
+    static func parseCentralDirectory(
+        _ bytes: UnsafeRawBufferPointer, count: Int, layout: Layout, file: GalleryFile, limits: GalleryLimits
+    ) throws -> (entries: [ZipEntry], index: [String: Int]) {
+        let path = file.path
+        var entries: [ZipEntry] = []
+        entries.reserveCapacity(count)
+        var index: [String: Int] = [:]
+        index.reserveCapacity(count)
+        var folded: [String: Int] = [:]
+        var totalUncompressed: UInt64 = 0
+        var reader = LittleEndianReader(bytes)
+
+        for position in 0 ..< count {
+            let recordOffset = layout.centralOffset + UInt64(reader.position)
+            let here = Location(file: path, offset: recordOffset)
+            guard let header = CentralFileHeader(&reader) else {
+                throw GalleryError(.badCentralEntry, "central directory entry \(position + 1) of \(count) has no valid "
+                                   + "signature", location: here)
+            }
+            let variable = Int(header.nameLength) + Int(header.extraLength) + Int(header.commentLength)
+            guard reader.remaining >= variable else {
+                throw GalleryError(.badCentralEntry, "central directory entry \(position + 1) runs past the central directory",
+                                   location: here)
+            }
+            let nameBytes = Array(reader.take(Int(header.nameLength)))
+            let extra = reader.take(Int(header.extraLength))
+            reader.skip(Int(header.commentLength))
+
+            let name = try checkedName(nameBytes, limits: limits, location: here)
+            let place = Location(file: path, entry: name, offset: recordOffset)
+
+            // Sizes and offset, widened by a ZIP64 extra where the classic field holds the marker.
+            var uncompressed = UInt64(header.uncompressedSize)
+            var compressed = UInt64(header.compressedSize)
+            var localOffset = UInt64(header.localHeaderOffset)
+            if uncompressed == ZipLimit.max32 || compressed == ZipLimit.max32 || localOffset == ZipLimit.max32
+                || header.diskNumberStart == 0xFFFF {
+                guard let wide = zip64Fields(in: extra, uncompressed: uncompressed == ZipLimit.max32,
+                                             compressed: compressed == ZipLimit.max32,
+                                             offset: localOffset == ZipLimit.max32)
+                else {
+                    throw GalleryError(.badCentralEntry, "the entry's sizes need a ZIP64 extra field, which is missing "
+                                       + "or too short", location: place)
+                }
+                uncompressed = wide.uncompressed ?? uncompressed
+                compressed = wide.compressed ?? compressed
+                localOffset = wide.offset ?? localOffset
+            }
+
+            if header.flags & (ZipFlag.encrypted | ZipFlag.strongEncryption) != 0 {
+                throw GalleryError(.encrypted, "the entry is encrypted; galleries hold no encrypted entries", location: place)
+            }
+            guard let method = CompressionMethod(rawValue: header.method) else {
+                throw GalleryError(.unsupportedMethod, "compression method \(header.method) is not supported "
+                                   + "(only 0, stored, and 8, deflated)", location: place)
+            }
+            let isDirectory = name.hasSuffix("/")
+            try checkFileType(header, isDirectory: isDirectory, size: uncompressed, location: place)
+
+            if method == .stored, compressed != uncompressed {
+                throw GalleryError(.sizeMismatch, "a stored entry declares \(compressed) stored but \(uncompressed) "
+                                   + "uncompressed bytes", location: place)
+            }
+            if method == .deflated, uncompressed > limits.ratioFloorBytes,
+               uncompressed / max(compressed, 1) > limits.maxCompressionRatio {
+                throw GalleryError(.zipBomb, "the entry expands \(compressed) bytes to \(uncompressed): more than "
+                                   + "\(limits.maxCompressionRatio):1", location: place)
+            }
+            totalUncompressed = totalUncompressed.addingReportingOverflow(uncompressed).overflow
+                ? .max : totalUncompressed + uncompressed
+            if totalUncompressed > limits.maxTotalUncompressedBytes {
+                throw GalleryError(.zipBomb, "the entries declare more than \(limits.maxTotalUncompressedBytes) bytes "
+                                   + "in all", location: place)
+            }
+
+            if let earlier = index[name] {
+                // Swift compares strings by canonical equivalence: different bytes here means an NFC twin.
+                let same = entries[earlier].nameBytes == nameBytes
+                throw GalleryError(same ? .duplicateName : .confusableNames,
+                                   same ? "the name occurs twice in the central directory (entries \(earlier + 1) and \(position + 1))"
+                                        : "the name equals entry \(earlier + 1)'s after Unicode normalisation",
+                                   location: place)
+            }
+            let foldedName = name.lowercased()
+            if let earlier = folded[foldedName] {
+                throw GalleryError(.confusableNames, "the name differs from entry \(earlier + 1)'s \"\(entries[earlier].name)\" "
+                                   + "only by letter case", location: place)
+            }
+            index[name] = position
+            folded[foldedName] = position
+            entries.append(ZipEntry(
+                name: name, index: position, method: method, flags: header.flags, crc32: header.crc32,
+                compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: localOffset,
+                isDirectory: isDirectory, nameBytes: nameBytes, centralExtraLength: Int(header.extraLength)
+            ))
+        }
+        guard reader.remaining == 0 else {
+            throw GalleryError(.badEndRecord, "the central directory holds \(reader.remaining) bytes more than its "
+                               + "\(count) entries", location: Location(file: path, offset: layout.centralOffset + UInt64(reader.position)))
+        }
+        return (entries, index)
+    }
+
+    /// Reads the ZIP64 extended information extra field (0x0001): only the fields whose
+    /// classic value overflowed are present, in this order.
+    static func zip64Fields(in extra: UnsafeRawBufferPointer, uncompressed: Bool, compressed: Bool, offset: Bool)
+        -> (uncompressed: UInt64?, compressed: UInt64?, offset: UInt64?)? {
+        var reader = LittleEndianReader(extra)
+        while reader.remaining >= 4 {
+            let id = reader.u16()
+            let length = Int(reader.u16())
+            guard reader.remaining >= length else { return nil }
+            guard id == ZipLimit.zip64ExtraID else { reader.skip(length); continue }
+            var field = LittleEndianReader(reader.take(length))
+            var result: (uncompressed: UInt64?, compressed: UInt64?, offset: UInt64?) = (nil, nil, nil)
+            if uncompressed { guard field.remaining >= 8 else { return nil }; result.uncompressed = field.u64() }
+            if compressed { guard field.remaining >= 8 else { return nil }; result.compressed = field.u64() }
+            if offset { guard field.remaining >= 8 else { return nil }; result.offset = field.u64() }
+            return result
+        }
+        return uncompressed || compressed || offset ? nil : (nil, nil, nil)
+    }
+
+    /// Name rules: valid UTF-8, no control characters, relative, no `..`, no backslash or drive.
+    static func checkedName(_ bytes: [UInt8], limits: GalleryLimits, location: Location) throws -> String {
+        guard bytes.count <= limits.maxEntryNameBytes else {
+            throw GalleryError(.nameTooLong, "an entry name is \(bytes.count) bytes long; the limit is "
+                               + "\(limits.maxEntryNameBytes)", location: location)
+        }
+        guard !bytes.isEmpty else { throw GalleryError(.unsafeName, "an entry has an empty name", location: location) }
+        guard let name = String(validating: bytes, as: UTF8.self) else {
+            throw GalleryError(.badNameEncoding, "an entry name is not valid UTF-8", location: location)
+        }
+        var place = location
+        place.entry = name
+        if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            throw GalleryError(.badNameEncoding, "the entry name contains NUL or control characters", location: place)
+        }
+        if bytes.contains(UInt8(ascii: "\\")) {
+            throw GalleryError(.unsafeName, "the entry name contains a backslash", location: place)
+        }
+        if bytes.first == UInt8(ascii: "/") {
+            throw GalleryError(.unsafeName, "the entry name is absolute", location: place)
+        }
+        if bytes.count >= 2, bytes[1] == UInt8(ascii: ":"), (bytes[0] | 0x20) >= 0x61, (bytes[0] | 0x20) <= 0x7A {
+            throw GalleryError(.unsafeName, "the entry name starts with a drive letter", location: place)
+        }
+        var components = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        if components.last?.isEmpty == true { components.removeLast() }  // a directory's trailing slash
+        for component in components {
+            if component.isEmpty {
+                throw GalleryError(.unsafeName, "the entry name has an empty path component", location: place)
+            }
+            if component.elementsEqual([0x2E, 0x2E]) || component.elementsEqual([0x2E]) {
+                throw GalleryError(.unsafeName, "the entry name has a \"\(String(decoding: component, as: UTF8.self))\" component",
+                                   location: place)
+            }
+        }
+        return name
+    }
+
+    /// Unix file types from the external attributes; DOS attributes carry no links or devices.
+    static func checkFileType(_ header: CentralFileHeader, isDirectory: Bool, size: UInt64, location: Location) throws {
+        let host = header.versionMadeBy >> 8
+        if host == 3 || host == 19 {  // Unix, OS X
+            let mode = header.externalAttributes >> 16
+            let type = mode & 0o170000
+            switch type {
+            case 0, 0o100000: break
+            case 0o040000 where isDirectory: break
+            case 0o120000:
+                throw GalleryError(.notRegularFile, "the entry is a symbolic link", location: location)
+            default:
+                throw GalleryError(.notRegularFile, "the entry is not a regular file (mode \(String(mode, radix: 8)))",
+                                   location: location)
+            }
+            if type == 0o040000, !isDirectory {
+                throw GalleryError(.notRegularFile, "the entry is marked a directory but its name has no trailing slash",
+                                   location: location)
+            }
+        }
+        if isDirectory, size != 0 {
+            throw GalleryError(.notRegularFile, "a directory entry holds \(size) bytes", location: location)
+        }
+    }
+
+    /// No two entries may share bytes, and none may reach into the central directory.
+    static func checkExtents(_ entries: [ZipEntry], centralOffset: UInt64, path: String) throws {
+        let ordered = entries.sorted { $0.localHeaderOffset < $1.localHeaderOffset }
+        if let first = ordered.first, first.localHeaderOffset > 0 {
+            throw GalleryError(.prependedData, "\(first.localHeaderOffset) bytes precede the first entry",
+                               location: Location(file: path, entry: first.name, offset: 0))
+        }
+        for (position, entry) in ordered.enumerated() {
+            let (end, overflow) = entry.localHeaderOffset.addingReportingOverflow(entry.minimumExtent)
+            let limit = position + 1 < ordered.count ? ordered[position + 1].localHeaderOffset : centralOffset
+            if overflow || end > limit {
+                let other = position + 1 < ordered.count ? "entry \"\(ordered[position + 1].name)\"" : "the central directory"
+                throw GalleryError(.overlappingEntries, "the entry's data (\(entry.localHeaderOffset)..<\(overflow ? UInt64.max : end)) "
+                                   + "overlaps \(other) at \(limit)",
+                                   location: Location(file: path, entry: entry.name, offset: entry.localHeaderOffset))
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// One entry of a ZIP archive, as its central directory describes it.
+public struct ZipEntry: Sendable, Hashable {
+    public let name: String
+    /// Position in the central directory.
+    public let index: Int
+    public let method: CompressionMethod
+    public let flags: UInt16
+    public let crc32: UInt32
+    public let compressedSize: UInt64
+    public let uncompressedSize: UInt64
+    /// Where the entry's local header starts.
+    public let localHeaderOffset: UInt64
+    public let isDirectory: Bool
+    let nameBytes: [UInt8]
+    let centralExtraLength: Int
+
+    public var usesDataDescriptor: Bool { flags & ZipFlag.dataDescriptor != 0 }
+
+    /// The smallest number of bytes the entry can occupy: local header, name and data.
+    var minimumExtent: UInt64 { UInt64(LocalFileHeader.size + nameBytes.count) + compressedSize }
+}

@@ -1,0 +1,185 @@
+/// Writes a ZIP archive the way the spec's canonical form requires: no data descriptors,
+/// no extra fields but ZIP64 where needed, fixed times and attributes, so that the same
+/// content always gives the same bytes.
+///
+/// Entries are written in the order they are added. Blob data is streamed from its source in
+/// chunks, with the CRC computed on the way and patched into the local header afterwards,
+/// so memory use does not grow with the gallery.
+final class ZipWriter {
+    private let file: GalleryFile
+    private let dateTime: DOSDateTime
+    private var offset: UInt64 = 0
+    private var pending: [UInt8] = []
+    private var central: [UInt8] = []
+    private var entryCount: UInt64 = 0
+    private var needsZip64Archive = false
+
+    /// Bytes buffered before a write; also the blob copy chunk.
+    static let chunkSize = 1 << 20
+
+    init(file: GalleryFile, modified: Timestamp) {
+        self.file = file
+        dateTime = DOSDateTime(modified)
+        pending.reserveCapacity(Self.chunkSize)
+    }
+
+    /// Adds an entry whose bytes are in memory.
+    func add(name: String, bytes: [UInt8], method: CompressionMethod) throws {
+        let crc = CRC32.of(bytes)
+        let payload = method == .deflated ? try Deflate.compress(bytes, level: 6, context: name) : bytes
+        let header = writeLocalHeader(name: name, method: method, crc: crc, compressedSize: UInt64(payload.count),
+                                      uncompressedSize: UInt64(bytes.count))
+        try append(payload)
+        recordCentral(header)
+    }
+
+    /// Adds a STORED entry of exactly `size` bytes, which `produce` pushes into the sink it is
+    /// given. The CRC is computed on the way and patched into the local header afterwards.
+    func addStored(
+        name: String, size: UInt64,
+        produce: (_ sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
+        var header = writeLocalHeader(name: name, method: .stored, crc: 0, compressedSize: size, uncompressedSize: size)
+        try flush()
+        var crc = CRC32()
+        var copied: UInt64 = 0
+        try produce { chunk in
+            guard copied + UInt64(chunk.count) <= size else {
+                throw GalleryError(.sizeMismatch, "the source grew while it was copied: more than \(size) bytes",
+                                   location: Location(entry: name))
+            }
+            crc.update(chunk)
+            try file.write(chunk, at: offset)
+            offset += UInt64(chunk.count)
+            copied += UInt64(chunk.count)
+        }
+        guard copied == size else {
+            throw GalleryError(.sizeMismatch, "the source changed while it was copied: expected \(size) bytes, got \(copied)",
+                               location: Location(entry: name))
+        }
+        // The CRC field sits 14 bytes into the local header.
+        var crcBytes: [UInt8] = []
+        crcBytes.appendLE(crc.value)
+        try file.write(crcBytes, at: header.localOffset + 14)
+        header.crc = crc.value
+        recordCentral(header)
+    }
+
+    /// Writes the central directory and end records, then flushes.
+    func finish() throws {
+        let centralOffset = offset
+        let centralSize = UInt64(central.count)
+        try append(central)
+        central = []
+        let zip64 = needsZip64Archive || entryCount > ZipLimit.max16 || centralOffset >= ZipLimit.max32
+            || centralSize >= ZipLimit.max32
+        var tail: [UInt8] = []
+        if zip64 {
+            let recordOffset = offset
+            Zip64EndOfCentralDirectoryRecord(versionMadeBy: Self.madeBy(zip64: true), versionNeeded: 45,
+                                             entries: entryCount, centralDirectorySize: centralSize,
+                                             centralDirectoryOffset: centralOffset).serialize(into: &tail)
+            Zip64Locator(recordOffset: recordOffset).serialize(into: &tail)
+        }
+        let count16 = UInt16(min(entryCount, ZipLimit.max16))
+        EndOfCentralDirectoryRecord(entriesOnDisk: count16, totalEntries: count16,
+                                    centralDirectorySize: UInt32(min(centralSize, ZipLimit.max32)),
+                                    centralDirectoryOffset: UInt32(min(centralOffset, ZipLimit.max32)))
+            .serialize(into: &tail)
+        try append(tail)
+        try flush()
+    }
+
+    // MARK: - Records
+
+    private struct PendingCentral {
+        var name: [UInt8]
+        var method: CompressionMethod
+        var crc: UInt32
+        var compressedSize: UInt64
+        var uncompressedSize: UInt64
+        var localOffset: UInt64
+    }
+
+    private static func madeBy(zip64: Bool) -> UInt16 { 3 << 8 | (zip64 ? 45 : 20) }
+
+    private func writeLocalHeader(name: String, method: CompressionMethod, crc: UInt32, compressedSize: UInt64,
+                                  uncompressedSize: UInt64) -> PendingCentral {
+        let nameBytes = Array(name.utf8)
+        let zip64 = compressedSize >= ZipLimit.max32 || uncompressedSize >= ZipLimit.max32
+        var extra: [UInt8] = []
+        if zip64 {
+            extra.appendLE(ZipLimit.zip64ExtraID)
+            extra.appendLE(UInt16(16))
+            extra.appendLE(uncompressedSize)
+            extra.appendLE(compressedSize)
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(LocalFileHeader.size + nameBytes.count + extra.count)
+        LocalFileHeader(
+            versionNeeded: zip64 ? 45 : 20, flags: ZipFlag.utf8Names, method: method.rawValue,
+            dosTime: dateTime.time, dosDate: dateTime.date, crc32: crc,
+            compressedSize: zip64 ? UInt32(ZipLimit.max32) : UInt32(compressedSize),
+            uncompressedSize: zip64 ? UInt32(ZipLimit.max32) : UInt32(uncompressedSize),
+            nameLength: UInt16(nameBytes.count), extraLength: UInt16(extra.count)
+        ).serialize(into: &out)
+        out += nameBytes
+        out += extra
+        let localOffset = offset + UInt64(pending.count)
+        pending += out
+        return PendingCentral(name: nameBytes, method: method, crc: crc, compressedSize: compressedSize,
+                              uncompressedSize: uncompressedSize, localOffset: localOffset)
+    }
+
+    private func recordCentral(_ entry: PendingCentral) {
+        let sizes64 = entry.compressedSize >= ZipLimit.max32 || entry.uncompressedSize >= ZipLimit.max32
+        let offset64 = entry.localOffset >= ZipLimit.max32
+        var extra: [UInt8] = []
+        if sizes64 || offset64 {
+            // APPNOTE 4.5.3: only the overflowing fields, in this order.
+            var fields: [UInt8] = []
+            if sizes64 {
+                fields.appendLE(entry.uncompressedSize)
+                fields.appendLE(entry.compressedSize)
+            }
+            if offset64 { fields.appendLE(entry.localOffset) }
+            extra.appendLE(ZipLimit.zip64ExtraID)
+            extra.appendLE(UInt16(fields.count))
+            extra += fields
+            needsZip64Archive = needsZip64Archive || offset64
+        }
+        let zip64 = !extra.isEmpty
+        CentralFileHeader(
+            versionMadeBy: Self.madeBy(zip64: zip64), versionNeeded: zip64 ? 45 : 20, flags: ZipFlag.utf8Names,
+            method: entry.method.rawValue, dosTime: dateTime.time, dosDate: dateTime.date, crc32: entry.crc,
+            compressedSize: sizes64 ? UInt32(ZipLimit.max32) : UInt32(entry.compressedSize),
+            uncompressedSize: sizes64 ? UInt32(ZipLimit.max32) : UInt32(entry.uncompressedSize),
+            nameLength: UInt16(entry.name.count), extraLength: UInt16(extra.count), commentLength: 0,
+            diskNumberStart: 0, internalAttributes: 0, externalAttributes: UInt32(0o100644) << 16,
+            localHeaderOffset: offset64 ? UInt32(ZipLimit.max32) : UInt32(entry.localOffset)
+        ).serialize(into: &central)
+        central += entry.name
+        central += extra
+        entryCount += 1
+    }
+
+    // MARK: - Output
+
+    private func append(_ bytes: [UInt8]) throws {
+        if pending.count + bytes.count > Self.chunkSize { try flush() }
+        if bytes.count >= Self.chunkSize {
+            try file.write(bytes, at: offset)
+            offset += UInt64(bytes.count)
+        } else {
+            pending += bytes
+        }
+    }
+
+    private func flush() throws {
+        guard !pending.isEmpty else { return }
+        try file.write(pending, at: offset)
+        offset += UInt64(pending.count)
+        pending.removeAll(keepingCapacity: true)
+    }
+}
+

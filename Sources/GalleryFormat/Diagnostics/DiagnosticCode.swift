@@ -1,0 +1,112 @@
+/// A stable diagnostic id such as `IG-PKG-006`, with its severity.
+///
+/// Ids are never renumbered or reused; `Specs/diagnostics.md` lists every one, and a
+/// test keeps that catalogue and ``DiagnosticCode/catalogue`` in step.
+public struct DiagnosticCode: Sendable, Hashable, Codable, CustomStringConvertible {
+    public let id: String
+    public let severity: Severity
+    /// One line saying what the id means.
+    public let summary: String
+
+    init(_ id: String, _ severity: Severity, _ summary: String) {
+        self.id = id
+        self.severity = severity
+        self.summary = summary
+    }
+
+    public var description: String { id }
+
+    public static func == (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool { lhs.id == rhs.id }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+
+    /// The code with this id, if it exists.
+    public static func named(_ id: String) -> DiagnosticCode? { catalogue.first { $0.id == id } }
+}
+
+// MARK: - Container (ZIP)
+extension DiagnosticCode {
+    public static let notZip = DiagnosticCode("IG-PKG-001", .fatal, "not a ZIP archive")
+    public static let emptyFile = DiagnosticCode("IG-PKG-002", .fatal, "file is empty")
+    public static let truncated = DiagnosticCode("IG-PKG-003", .fatal, "truncated")
+    public static let mimetypeMissing = DiagnosticCode("IG-PKG-004", .error, "mimetype entry missing")
+    public static let mimetypeNotFirst = DiagnosticCode("IG-PKG-005", .error, "mimetype is not the first entry")
+    public static let mimetypeCompressed = DiagnosticCode("IG-PKG-006", .error, "mimetype is compressed")
+    public static let mimetypeExtraField = DiagnosticCode("IG-PKG-007", .error, "mimetype has an extra field")
+    public static let mimetypeContent = DiagnosticCode("IG-PKG-008", .error, "mimetype content is wrong")
+    public static let duplicateName = DiagnosticCode("IG-PKG-009", .error, "duplicate entry name")
+    public static let unsafeName = DiagnosticCode("IG-PKG-010", .error, "unsafe entry name")
+    public static let badNameEncoding = DiagnosticCode("IG-PKG-011", .error, "entry name not valid UTF-8 or has control characters")
+    public static let notRegularFile = DiagnosticCode("IG-PKG-012", .error, "entry is not a regular file")
+    public static let encrypted = DiagnosticCode("IG-PKG-013", .error, "entry is encrypted")
+    public static let unsupportedMethod = DiagnosticCode("IG-PKG-014", .error, "unsupported compression method")
+    public static let headerMismatch = DiagnosticCode("IG-PKG-015", .error, "local header disagrees with central directory")
+    public static let overlappingEntries = DiagnosticCode("IG-PKG-016", .error, "overlapping entries")
+    public static let prependedData = DiagnosticCode("IG-PKG-017", .error, "bytes before the first entry")
+    public static let badEndRecord = DiagnosticCode("IG-PKG-018", .fatal, "bad end-of-central-directory record")
+    public static let badZip64Record = DiagnosticCode("IG-PKG-019", .fatal, "bad ZIP64 end record or locator")
+    public static let crcMismatch = DiagnosticCode("IG-PKG-020", .error, "CRC-32 mismatch")
+    public static let sizeMismatch = DiagnosticCode("IG-PKG-021", .error, "entry size differs from its declared size")
+    public static let manifestMissing = DiagnosticCode("IG-PKG-022", .fatal, "manifest.json missing")
+    public static let tooManyEntries = DiagnosticCode("IG-PKG-023", .fatal, "too many entries or central directory too large")
+    public static let nameTooLong = DiagnosticCode("IG-PKG-024", .error, "entry name too long")
+    public static let hiddenData = DiagnosticCode("IG-PKG-025", .warning, "unreferenced bytes between or after entries")
+    public static let mimetypeDataDescriptor = DiagnosticCode("IG-PKG-026", .error, "mimetype has a data descriptor")
+    public static let zipBomb = DiagnosticCode("IG-PKG-027", .error, "compression ratio or total size past the limit")
+    public static let confusableNames = DiagnosticCode("IG-PKG-028", .error, "entry names equal after normalisation or case folding")
+    public static let corruptDeflate = DiagnosticCode("IG-PKG-029", .error, "corrupt deflate stream")
+    public static let badCentralEntry = DiagnosticCode("IG-PKG-030", .error, "bad central directory entry")
+}
+
+// MARK: - Manifest
+extension DiagnosticCode {
+    public static let jsonSyntax = DiagnosticCode("IG-MAN-001", .fatal, "JSON syntax error")
+    public static let jsonEncoding = DiagnosticCode("IG-MAN-002", .fatal, "invalid UTF-8 or lone surrogate")
+    public static let duplicateKey = DiagnosticCode("IG-MAN-003", .fatal, "duplicate key")
+    public static let tooDeep = DiagnosticCode("IG-MAN-004", .fatal, "nesting too deep")
+    public static let manifestTooLarge = DiagnosticCode("IG-MAN-005", .fatal, "manifest too large")
+    public static let missingMember = DiagnosticCode("IG-MAN-006", .error, "required member missing")
+    public static let wrongType = DiagnosticCode("IG-MAN-007", .error, "member has the wrong type")
+    public static let badValue = DiagnosticCode("IG-MAN-008", .error, "member value out of range or malformed")
+    public static let unknownFormat = DiagnosticCode("IG-MAN-009", .fatal, "format is not imagegallery")
+    public static let unsupportedVersion = DiagnosticCode("IG-MAN-010", .fatal, "unsupported format major version")
+    public static let duplicateImageID = DiagnosticCode("IG-MAN-011", .error, "duplicate image id")
+    public static let badBlobPath = DiagnosticCode("IG-MAN-012", .error, "image path malformed or inconsistent")
+    public static let unknownMember = DiagnosticCode("IG-MAN-013", .info, "unknown member ignored")
+    public static let tooManyImages = DiagnosticCode("IG-MAN-014", .error, "too many images")
+}
+
+// MARK: - Blobs and thumbnail (checked by `validate`)
+extension DiagnosticCode {
+    public static let blobMissing = DiagnosticCode("IG-BLB-001", .error, "blob missing")
+    public static let blobOrphan = DiagnosticCode("IG-BLB-002", .warning, "orphan blob")
+    public static let blobHashMismatch = DiagnosticCode("IG-BLB-003", .error, "sha256 mismatch")
+    public static let blobSizeMismatch = DiagnosticCode("IG-BLB-004", .error, "byteSize mismatch")
+    public static let blobTypeMismatch = DiagnosticCode("IG-BLB-005", .error, "media type disagrees with magic bytes")
+    public static let blobDimensionMismatch = DiagnosticCode("IG-BLB-006", .error, "width/height disagree with image header")
+    public static let blobHeaderUnreadable = DiagnosticCode("IG-BLB-007", .error, "image header unreadable")
+    public static let thumbnailMissing = DiagnosticCode("IG-THM-001", .error, "thumbnail missing")
+    public static let thumbnailNotPNG = DiagnosticCode("IG-THM-002", .error, "thumbnail is not a PNG")
+    public static let thumbnailBitDepth = DiagnosticCode("IG-THM-003", .error, "thumbnail is not 8-bit")
+    public static let thumbnailInterlaced = DiagnosticCode("IG-THM-004", .error, "thumbnail is interlaced")
+    public static let thumbnailTooLarge = DiagnosticCode("IG-THM-005", .error, "thumbnail larger than 1024 px")
+    public static let thumbnailUnreadable = DiagnosticCode("IG-THM-006", .error, "thumbnail dimensions unreadable")
+}
+
+extension DiagnosticCode {
+    /// Every code, in id order.
+    public static let catalogue: [DiagnosticCode] = [
+        .notZip, .emptyFile, .truncated, .mimetypeMissing, .mimetypeNotFirst, .mimetypeCompressed,
+        .mimetypeExtraField, .mimetypeContent, .duplicateName, .unsafeName, .badNameEncoding,
+        .notRegularFile, .encrypted, .unsupportedMethod, .headerMismatch, .overlappingEntries,
+        .prependedData, .badEndRecord, .badZip64Record, .crcMismatch, .sizeMismatch, .manifestMissing,
+        .tooManyEntries, .nameTooLong, .hiddenData, .mimetypeDataDescriptor, .zipBomb, .confusableNames,
+        .corruptDeflate, .badCentralEntry,
+        .jsonSyntax, .jsonEncoding, .duplicateKey, .tooDeep, .manifestTooLarge, .missingMember,
+        .wrongType, .badValue, .unknownFormat, .unsupportedVersion, .duplicateImageID, .badBlobPath,
+        .unknownMember, .tooManyImages,
+        .blobMissing, .blobOrphan, .blobHashMismatch, .blobSizeMismatch, .blobTypeMismatch,
+        .blobDimensionMismatch, .blobHeaderUnreadable,
+        .thumbnailMissing, .thumbnailNotPNG, .thumbnailBitDepth, .thumbnailInterlaced,
+        .thumbnailTooLarge, .thumbnailUnreadable,
+    ]
+}

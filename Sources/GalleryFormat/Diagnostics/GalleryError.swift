@@ -1,0 +1,83 @@
+/// Where in a gallery file a problem was found. Parts that do not apply are nil.
+public struct Location: Sendable, Hashable, Codable {
+    public var file: String?
+    public var entry: String?
+    public var offset: UInt64?
+    /// RFC 6901 pointer into `manifest.json`.
+    public var jsonPointer: String?
+
+    public init(file: String? = nil, entry: String? = nil, offset: UInt64? = nil, jsonPointer: String? = nil) {
+        self.file = file
+        self.entry = entry
+        self.offset = offset
+        self.jsonPointer = jsonPointer
+    }
+
+    /// `FILE: ENTRY @ OFFSET: POINTER`, leaving out what is unknown.
+    public var description: String {
+        var parts: [String] = []
+        if let file { parts.append(file) }
+        var place = ""
+        if let entry { place = entry }
+        if let offset { place += place.isEmpty ? "@ \(offset)" : " @ \(offset)" }
+        if !place.isEmpty { parts.append(place) }
+        if let jsonPointer { parts.append(jsonPointer.isEmpty ? "(manifest root)" : jsonPointer) }
+        return parts.joined(separator: ": ")
+    }
+}
+
+/// A problem with a gallery file or its content, with its stable diagnostic code and its place.
+public struct GalleryError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var code: DiagnosticCode
+    public var message: String
+    public var location: Location
+    /// A lower-level cause (an errno text, a zlib message), when there is one.
+    public var cause: String?
+
+    public init(_ code: DiagnosticCode, _ message: String, location: Location = Location(), cause: String? = nil) {
+        self.code = code
+        self.message = message
+        self.location = location
+        self.cause = cause
+    }
+
+    public var severity: Severity { code.severity }
+
+    /// `FILE: ENTRY @ OFFSET: IG-XXX-NNN: message (cause)`.
+    public var description: String {
+        let place = location.description
+        var text = place.isEmpty ? "" : place + ": "
+        text += "\(code.id): \(message)"
+        if let cause { text += " (\(cause))" }
+        return text
+    }
+
+    /// The same error, placed in a file.
+    public func inFile(_ path: String) -> GalleryError {
+        var copy = self
+        if copy.location.file == nil { copy.location.file = path }
+        return copy
+    }
+}
+
+/// A failure of the operating system around a gallery (open, read, write, rename), with its path.
+public struct FileSystemError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        case notFound, permissionDenied, alreadyExists, isDirectory, notDirectory, noSpace, other
+    }
+    public var kind: Kind
+    public var path: String
+    public var operation: String
+    public var errno: Int32
+
+    public init(kind: Kind, path: String, operation: String, errno: Int32) {
+        self.kind = kind
+        self.path = path
+        self.operation = operation
+        self.errno = errno
+    }
+
+    public var description: String {
+        "\(path): cannot \(operation): \(SystemText.strerror(errno))"
+    }
+}

@@ -1,0 +1,80 @@
+/// Writes the manifest's canonical JSON: keys in byte order, two-space indent, `": "`,
+/// LF line ends, a final newline, minimal escaping, integers only. The same value always
+/// gives the same bytes, which is what makes saves deterministic.
+struct CanonicalJSONWriter {
+    private(set) var bytes: [UInt8] = []
+    private var indent = 0
+
+    init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
+
+    enum Value {
+        case string(String)
+        case integer(Int64)
+        case object([(String, Value)])
+        case array([Value])
+    }
+
+    mutating func write(_ value: Value) {
+        switch value {
+        case .string(let text): writeString(text)
+        case .integer(let number): bytes += Array(String(number).utf8)
+        case .array(let elements):
+            guard !elements.isEmpty else { bytes += [0x5B, 0x5D]; return }
+            bytes.append(0x5B)
+            indent += 1
+            for (position, element) in elements.enumerated() {
+                newline()
+                write(element)
+                if position + 1 < elements.count { bytes.append(0x2C) }
+            }
+            indent -= 1
+            newline()
+            bytes.append(0x5D)
+        case .object(let members):
+            guard !members.isEmpty else { bytes += [0x7B, 0x7D]; return }
+            // Callers list members in key order already; sorting 10,000 small objects again costs.
+            assert(zip(members, members.dropFirst()).allSatisfy { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) },
+                   "object members out of canonical order")
+            let sorted = members
+            bytes.append(0x7B)
+            indent += 1
+            for (position, member) in sorted.enumerated() {
+                newline()
+                writeString(member.0)
+                bytes += [0x3A, 0x20]
+                write(member.1)
+                if position + 1 < sorted.count { bytes.append(0x2C) }
+            }
+            indent -= 1
+            newline()
+            bytes.append(0x7D)
+        }
+    }
+
+    mutating func finishDocument() { bytes.append(0x0A) }
+
+    private mutating func newline() {
+        bytes.append(0x0A)
+        for _ in 0 ..< indent { bytes += [0x20, 0x20] }
+    }
+
+    private mutating func writeString(_ text: String) {
+        bytes.append(0x22)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22: bytes += [0x5C, 0x22]
+            case 0x5C: bytes += [0x5C, 0x5C]
+            case 0x08: bytes += [0x5C, 0x62]
+            case 0x0C: bytes += [0x5C, 0x66]
+            case 0x0A: bytes += [0x5C, 0x6E]
+            case 0x0D: bytes += [0x5C, 0x72]
+            case 0x09: bytes += [0x5C, 0x74]
+            case 0x00 ..< 0x20:
+                let digits = Array("0123456789abcdef".utf8)
+                bytes += [0x5C, 0x75, 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(0x22)
+    }
+}

@@ -1,0 +1,396 @@
+/// A strict, allocation-light JSON pull parser over bytes (RFC 8259).
+///
+/// It validates as it goes — UTF-8, escapes, lone surrogates, nesting depth, duplicate keys —
+/// and hands strings out as byte ranges so that the manifest decoder can read UUIDs and
+/// hashes without building Swift strings. Errors carry the byte offset and JSON pointer.
+struct JSONScanner: ~Copyable {
+    let bytes: UnsafeRawBufferPointer
+    private(set) var position = 0
+    private var depth = 0
+    let maxDepth: Int
+    /// The pointer of the value being read, for error messages.
+    var path: [String] = []
+
+    init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    /// A string's bytes between the quotes, still escaped when `hasEscapes`.
+    struct RawString {
+        var start: Int
+        var end: Int
+        var hasEscapes: Bool
+        var count: Int { end - start }
+    }
+
+    enum Number {
+        case integer(Int64)
+        /// A fraction, an exponent, or an integer too large for 64 bits.
+        case other(Double)
+    }
+
+    enum Kind { case object, array, string, number, bool, null }
+
+    var pointer: String { JSONPointer.render(path) }
+
+    func error(_ code: DiagnosticCode, _ message: String, at offset: Int? = nil) -> GalleryError {
+        GalleryError(code, message, location: Location(entry: "manifest.json", offset: UInt64(offset ?? position),
+                                                       jsonPointer: pointer))
+    }
+
+    // MARK: - Structure
+
+    mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func peekKind() throws -> Kind {
+        skipWhitespace()
+        guard position < bytes.count else { throw error(.jsonSyntax, "the JSON text ends where a value should be") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "\""): return .string
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool
+        case UInt8(ascii: "n"): return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0") ... UInt8(ascii: "9"): return .number
+        default: throw error(.jsonSyntax, "unexpected \(describeByte(bytes[position])) where a value should be")
+        }
+    }
+
+    /// Reads an object, calling `member` with each key (already checked for duplicates) while
+    /// the scanner stands at the member's value; `member` must consume the value.
+    mutating func readObject(_ member: (inout JSONScanner, String) throws -> Void) throws {
+        skipWhitespace()
+        try expect(UInt8(ascii: "{"))
+        try enter()
+        var keys: [String] = []
+        var keySet: Set<String> = []
+        skipWhitespace()
+        if try consumeIf(UInt8(ascii: "}")) { depth -= 1; return }
+        while true {
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                throw error(.jsonSyntax, "an object member must start with a quoted key")
+            }
+            let keyOffset = position
+            let key = try decodeString(readRawString())
+            // Objects here are small; a linear scan beats hashing until they are not.
+            let duplicate = keys.count < 16 ? keys.contains(key) : !keySet.insert(key).inserted
+            if duplicate {
+                path.append(key)
+                throw error(.duplicateKey, "the key \"\(key)\" occurs twice in one object", at: keyOffset)
+            }
+            if keys.count < 16 { keys.append(key); if keys.count == 16 { keySet = Set(keys) } }
+            skipWhitespace()
+            try expect(UInt8(ascii: ":"))
+            path.append(key)
+            try member(&self, key)
+            path.removeLast()
+            skipWhitespace()
+            if try consumeIf(UInt8(ascii: ",")) { continue }
+            if try consumeIf(UInt8(ascii: "}")) { break }
+            throw error(.jsonSyntax, "expected \",\" or \"}\" after an object member")
+        }
+        depth -= 1
+    }
+
+    /// Reads an array, calling `element` with each index while the scanner stands at the element.
+    mutating func readArray(_ element: (inout JSONScanner, Int) throws -> Void) throws {
+        skipWhitespace()
+        try expect(UInt8(ascii: "["))
+        try enter()
+        skipWhitespace()
+        if try consumeIf(UInt8(ascii: "]")) { depth -= 1; return }
+        var index = 0
+        while true {
+            path.append(String(index))
+            try element(&self, index)
+            path.removeLast()
+            index += 1
+            skipWhitespace()
+            if try consumeIf(UInt8(ascii: ",")) { continue }
+            if try consumeIf(UInt8(ascii: "]")) { break }
+            throw error(.jsonSyntax, "expected \",\" or \"]\" after an array element")
+        }
+        depth -= 1
+    }
+
+    /// Reads and discards any value, still checking all of it.
+    mutating func skipValue() throws {
+        switch try peekKind() {
+        case .object: try readObject { scanner, _ in try scanner.skipValue() }
+        case .array: try readArray { scanner, _ in try scanner.skipValue() }
+        case .string: _ = try readRawString()
+        case .number: _ = try readNumber()
+        case .bool: _ = try readBool()
+        case .null: try readNull()
+        }
+    }
+
+    /// Ends the document: only whitespace may follow the top-level value.
+    mutating func finish() throws {
+        skipWhitespace()
+        guard position == bytes.count else {
+            path = []
+            throw error(.jsonSyntax, "unexpected \(describeByte(bytes[position])) after the end of the JSON value")
+        }
+    }
+
+    private mutating func enter() throws {
+        depth += 1
+        guard depth <= maxDepth else {
+            throw error(.tooDeep, "objects and arrays nest deeper than \(maxDepth) levels")
+        }
+    }
+
+    private mutating func expect(_ byte: UInt8) throws {
+        guard position < bytes.count, bytes[position] == byte else {
+            let found = position < bytes.count ? describeByte(bytes[position]) : "the end of the text"
+            throw error(.jsonSyntax, "expected \"\(Character(Unicode.Scalar(byte)))\" but found \(found)")
+        }
+        position += 1
+    }
+
+    private mutating func consumeIf(_ byte: UInt8) throws -> Bool {
+        guard position < bytes.count else { throw error(.jsonSyntax, "the JSON text ends inside an object or array") }
+        if bytes[position] == byte { position += 1; return true }
+        return false
+    }
+
+    private func describeByte(_ byte: UInt8) -> String {
+        (0x21 ... 0x7E).contains(byte) ? "\"\(Character(Unicode.Scalar(byte)))\"" : "byte 0x\(String(byte, radix: 16))"
+    }
+
+    // MARK: - Scalars
+
+    mutating func readBool() throws -> Bool {
+        skipWhitespace()
+        if matchLiteral("true") { return true }
+        if matchLiteral("false") { return false }
+        throw error(.jsonSyntax, "invalid literal")
+    }
+
+    mutating func readNull() throws {
+        skipWhitespace()
+        guard matchLiteral("null") else { throw error(.jsonSyntax, "invalid literal") }
+    }
+
+    private mutating func matchLiteral(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count else { return false }
+        for i in 0 ..< count where bytes[position + i] != literal.utf8Start[i] { return false }
+        position += count
+        return true
+    }
+
+    mutating func readNumber() throws -> Number {
+        skipWhitespace()
+        let start = position
+        var negative = false
+        if position < bytes.count, bytes[position] == UInt8(ascii: "-") { negative = true; position += 1 }
+        let digitsStart = position
+        var magnitude: UInt64 = 0
+        var overflow = false
+        while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 {
+            let (m1, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (m2, o2) = m1.addingReportingOverflow(UInt64(bytes[position] - 0x30))
+            overflow = overflow || o1 || o2
+            magnitude = m2
+            position += 1
+        }
+        let digitCount = position - digitsStart
+        guard digitCount > 0 else { throw error(.jsonSyntax, "a number needs digits", at: start) }
+        if digitCount > 1, bytes[digitsStart] == UInt8(ascii: "0") {
+            throw error(.jsonSyntax, "a number may not have leading zeros", at: start)
+        }
+        var isInteger = true
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            let fractionStart = position
+            while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 { position += 1 }
+            guard position > fractionStart else { throw error(.jsonSyntax, "a fraction needs digits", at: start) }
+        }
+        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+            isInteger = false
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            let exponentStart = position
+            while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 { position += 1 }
+            guard position > exponentStart else { throw error(.jsonSyntax, "an exponent needs digits", at: start) }
+        }
+        if isInteger, !overflow {
+            if negative, magnitude <= UInt64(Int64.max) + 1 { return .integer(magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude)) }
+            if !negative, magnitude <= UInt64(Int64.max) { return .integer(Int64(magnitude)) }
+        }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start ..< position]), as: UTF8.self)
+        return .other(Double(text) ?? .infinity)
+    }
+
+    /// Reads a string's extent, validating UTF-8 and escapes, without decoding it.
+    mutating func readRawString() throws -> RawString {
+        skipWhitespace()
+        try expect(UInt8(ascii: "\""))
+        let start = position
+        var hasEscapes = false
+        var asciiOnly = true
+        while true {
+            guard position < bytes.count else { throw error(.jsonSyntax, "a string is not closed", at: start - 1) }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte < 0x20 {
+                throw error(.jsonSyntax, "a string contains an unescaped control character (0x\(String(byte, radix: 16)))")
+            }
+            if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                try checkEscape()
+                continue
+            }
+            if byte >= 0x80 { asciiOnly = false }
+            position += 1
+        }
+        let end = position
+        position += 1
+        if !asciiOnly, !UTF8Validation.isValid(UnsafeRawBufferPointer(rebasing: bytes[start ..< end])) {
+            throw error(.jsonEncoding, "a string is not valid UTF-8", at: start)
+        }
+        return RawString(start: start, end: end, hasEscapes: hasEscapes)
+    }
+
+    /// Checks one escape at `position` (the backslash) and steps over it.
+    private mutating func checkEscape() throws {
+        let at = position
+        guard position + 1 < bytes.count else { throw error(.jsonSyntax, "a string ends inside an escape") }
+        switch bytes[position + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            position += 2
+        case UInt8(ascii: "u"):
+            guard let unit = hex4(at: position + 2) else { throw error(.jsonSyntax, "a \\u escape needs four hex digits", at: at) }
+            position += 6
+            if (0xD800 ... 0xDBFF).contains(unit) {
+                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u"),
+                      let low = hex4(at: position + 2), (0xDC00 ... 0xDFFF).contains(low)
+                else { throw error(.jsonEncoding, "a high surrogate escape is not followed by a low one", at: at) }
+                position += 6
+            } else if (0xDC00 ... 0xDFFF).contains(unit) {
+                throw error(.jsonEncoding, "a low surrogate escape stands alone", at: at)
+            }
+        default:
+            throw error(.jsonSyntax, "invalid escape \"\\\(Character(Unicode.Scalar(bytes[position + 1])))\"", at: at)
+        }
+    }
+
+    private func hex4(at offset: Int) -> UInt32? {
+        guard offset + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for i in offset ..< offset + 4 {
+            let c = bytes[i]
+            let nibble: UInt32
+            switch c {
+            case 0x30 ... 0x39: nibble = UInt32(c - 0x30)
+            case 0x61 ... 0x66: nibble = UInt32(c - 0x61 + 10)
+            case 0x41 ... 0x46: nibble = UInt32(c - 0x41 + 10)
+            default: return nil
+            }
+            value = value << 4 | nibble
+        }
+        return value
+    }
+
+    /// The Swift string of an already validated raw string.
+    func decodeString(_ raw: RawString) -> String {
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[raw.start ..< raw.end])
+        guard raw.hasEscapes else { return String(decoding: slice, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        var i = raw.start
+        while i < raw.end {
+            let byte = bytes[i]
+            guard byte == UInt8(ascii: "\\") else { out.append(byte); i += 1; continue }
+            let kind = bytes[i + 1]
+            switch kind {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var unit = hex4(at: i + 2)!
+                if (0xD800 ... 0xDBFF).contains(unit) {
+                    let low = hex4(at: i + 8)!
+                    unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                    i += 6
+                }
+                out += Array(String(Character(Unicode.Scalar(unit)!)).utf8)
+                i += 6
+                continue
+            default: out.append(kind)
+            }
+            i += 2
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func rawBytes(_ raw: RawString) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[raw.start ..< raw.end])
+    }
+}
+
+/// RFC 6901 pointers.
+enum JSONPointer {
+    static func render(_ tokens: [String]) -> String {
+        var out = ""
+        for token in tokens {
+            out += "/"
+            for character in token {
+                switch character {
+                case "~": out += "~0"
+                case "/": out += "~1"
+                default: out.append(character)
+                }
+            }
+        }
+        return out
+    }
+}
+
+/// UTF-8 validation per RFC 3629: no overlongs, no surrogates, nothing past U+10FFFF.
+enum UTF8Validation {
+    static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b0 = bytes[i]
+            if b0 < 0x80 { i += 1; continue }
+            func cont(_ k: Int) -> UInt8? { i + k < n && bytes[i + k] & 0xC0 == 0x80 ? bytes[i + k] : nil }
+            switch b0 {
+            case 0xC2 ... 0xDF:
+                guard cont(1) != nil else { return false }
+                i += 2
+            case 0xE0 ... 0xEF:
+                guard let b1 = cont(1), cont(2) != nil else { return false }
+                if b0 == 0xE0, b1 < 0xA0 { return false }  // overlong
+                if b0 == 0xED, b1 >= 0xA0 { return false }  // surrogate
+                i += 3
+            case 0xF0 ... 0xF4:
+                guard let b1 = cont(1), cont(2) != nil, cont(3) != nil else { return false }
+                if b0 == 0xF0, b1 < 0x90 { return false }
+                if b0 == 0xF4, b1 >= 0x90 { return false }
+                i += 4
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,313 @@
+import Foundation
+
+/// What decoding a manifest found: the gallery (when its required parts could be read) and
+/// every diagnostic, in document order.
+public struct ManifestDecoding: Sendable {
+    public var gallery: Gallery?
+    public var diagnostics: [GalleryError]
+
+    /// The first problem that makes the manifest unusable (severity error or fatal).
+    public var firstError: GalleryError? { diagnostics.first { $0.severity >= .error } }
+}
+
+extension Manifest {
+    /// Decodes `manifest.json`, checking syntax, encoding, limits and the v1 schema.
+    public static func decode(_ bytes: [UInt8], limits: GalleryLimits = .default) -> ManifestDecoding {
+        guard bytes.count <= limits.maxManifestBytes else {
+            return ManifestDecoding(gallery: nil, diagnostics: [GalleryError(
+                .manifestTooLarge, "manifest.json is \(bytes.count) bytes; the limit is \(limits.maxManifestBytes)",
+                location: Location(entry: "manifest.json"))])
+        }
+        return bytes.withUnsafeBytes { buffer in
+            var decoder = ManifestDecoder(limits: limits)
+            var scanner = JSONScanner(buffer, maxDepth: limits.maxJSONDepth)
+            do {
+                let gallery = try decoder.decodeDocument(&scanner)
+                return ManifestDecoding(gallery: gallery, diagnostics: decoder.diagnostics)
+            } catch let error as GalleryError {
+                return ManifestDecoding(gallery: nil, diagnostics: decoder.diagnostics + [error])
+            } catch {
+                return ManifestDecoding(gallery: nil, diagnostics: decoder.diagnostics + [GalleryError(
+                    .jsonSyntax, "\(error)", location: Location(entry: "manifest.json"))])
+            }
+        }
+    }
+
+    /// Decodes, throwing the first error. Returns the gallery and the lesser diagnostics.
+    public static func decodeOrThrow(_ bytes: [UInt8], limits: GalleryLimits = .default) throws -> (Gallery, [GalleryError]) {
+        let result = decode(bytes, limits: limits)
+        if let error = result.firstError { throw error }
+        guard let gallery = result.gallery else {
+            throw GalleryError(.jsonSyntax, "manifest.json could not be read", location: Location(entry: "manifest.json"))
+        }
+        return (gallery, result.diagnostics)
+    }
+}
+
+/// Walks the manifest with a `JSONScanner`, recording schema problems and carrying on past
+/// them, so one pass reports everything a validator needs.
+struct ManifestDecoder {
+    let limits: GalleryLimits
+    var diagnostics: [GalleryError] = []
+
+    init(limits: GalleryLimits) { self.limits = limits }
+
+    private mutating func report(_ code: DiagnosticCode, _ message: String, _ scanner: borrowing JSONScanner,
+                                 member: String? = nil) {
+        var path = scanner.path
+        if let member { path.append(member) }
+        diagnostics.append(GalleryError(code, message, location: Location(
+            entry: "manifest.json", offset: UInt64(scanner.position), jsonPointer: JSONPointer.render(path))))
+    }
+
+    // MARK: - Document
+
+    mutating func decodeDocument(_ scanner: inout JSONScanner) throws -> Gallery? {
+        guard try scanner.peekKind() == .object else {
+            throw scanner.error(.wrongType, "the manifest must be a JSON object")
+        }
+        var format: String?
+        var version: FormatVersion?
+        var id: UUID?
+        var revision: UUID?
+        var title: String?
+        var created: Timestamp?
+        var modified: Timestamp?
+        var generator: String?
+        var images: [GalleryImage]?
+
+        try scanner.readObject { scanner, key in
+            switch key {
+            case "format":
+                format = try string(&scanner, maxScalars: 100)
+            case "formatVersion":
+                if let text = try string(&scanner, maxScalars: 20) {
+                    version = FormatVersion(text)
+                    if version == nil { report(.badValue, "formatVersion \"\(text)\" is not of the form MAJOR.MINOR", scanner) }
+                }
+            case "id": id = try uuid(&scanner)
+            case "revision": revision = try uuid(&scanner)
+            case "title": title = try string(&scanner, maxScalars: 1000)
+            case "created": created = try timestamp(&scanner)
+            case "modified": modified = try timestamp(&scanner)
+            case "generator": generator = try string(&scanner, maxScalars: 200)
+            case "images": images = try imageList(&scanner)
+            default:
+                report(.unknownMember, "unknown member \"\(key)\" is ignored", scanner)
+                try scanner.skipValue()
+            }
+        }
+        try scanner.finish()
+
+        if let format, format != "imagegallery" {
+            scanner.path = ["format"]
+            throw scanner.error(.unknownFormat, "format is \"\(format)\", not \"imagegallery\"")
+        }
+        if let version, version.major != FormatVersion.current.major {
+            scanner.path = ["formatVersion"]
+            throw scanner.error(.unsupportedVersion, "format version \(version) is not supported: this reader reads "
+                                + "\(FormatVersion.current.major).x")
+        }
+        let required: [(String, Bool)] = [
+            ("format", format != nil), ("formatVersion", version != nil), ("id", id != nil), ("revision", revision != nil),
+            ("title", title != nil), ("created", created != nil), ("modified", modified != nil), ("images", images != nil),
+        ]
+        scanner.path = []
+        for (name, present) in required where !present {
+            // A member that was present but malformed has already been reported.
+            if !diagnostics.contains(where: { $0.location.jsonPointer == "/" + name }) {
+                report(.missingMember, "the required member \"\(name)\" is missing", scanner)
+            }
+        }
+        guard let version, let id, let revision, let title, let created, let modified, let images else { return nil }
+        return Gallery(id: id, revision: revision, title: title, created: created, modified: modified,
+                       generator: generator, images: images, formatVersion: version)
+    }
+
+    // MARK: - Images
+
+    private mutating func imageList(_ scanner: inout JSONScanner) throws -> [GalleryImage]? {
+        guard try expectKind(.array, &scanner, "an array") else { return nil }
+        var images: [GalleryImage] = []
+        var ids: [UUID: Int] = [:]
+        var complete = true
+        try scanner.readArray { scanner, index in
+            guard index < limits.maxImages else {
+                throw scanner.error(.tooManyImages, "the gallery lists more than \(limits.maxImages) images")
+            }
+            guard let image = try self.image(&scanner) else { complete = false; return }
+            if let first = ids[image.id] {
+                report(.duplicateImageID, "image id \(image.id.manifestString) is also the id of image \(first)", scanner,
+                       member: "id")
+                complete = false
+                return
+            }
+            ids[image.id] = index
+            images.append(image)
+        }
+        return complete ? images : nil
+    }
+
+    private mutating func image(_ scanner: inout JSONScanner) throws -> GalleryImage? {
+        guard try expectKind(.object, &scanner, "an object") else { return nil }
+        var id: UUID?
+        var path: JSONScanner.RawString?
+        var pathText: String?
+        var mediaType: MediaType?
+        var width: Int?
+        var height: Int?
+        var byteSize: UInt64?
+        var sha256: SHA256Digest?
+        var source: String?
+        var filename: String?
+        var caption: String?
+        var added: Timestamp?
+        var valid = true
+        let errorsBefore = diagnostics.count
+
+        try scanner.readObject { scanner, key in
+            switch key {
+            case "id": id = try uuid(&scanner)
+            case "path":
+                if try expectKind(.string, &scanner, "a string") {
+                    let raw = try scanner.readRawString()
+                    path = raw
+                    pathText = scanner.decodeString(raw)
+                }
+            case "mediaType":
+                if let text = try string(&scanner, maxScalars: 100) {
+                    mediaType = MediaType(rawValue: text)
+                    if mediaType == nil { report(.badValue, "media type \"\(text)\" is not image/jpeg or image/png", scanner) }
+                }
+            case "width": width = try integer(&scanner, in: 1 ... 2_147_483_647).map { Int($0) }
+            case "height": height = try integer(&scanner, in: 1 ... 2_147_483_647).map { Int($0) }
+            case "byteSize": byteSize = try integer(&scanner, in: 1 ... 9_007_199_254_740_991).map { UInt64($0) }
+            case "sha256":
+                if try expectKind(.string, &scanner, "a string") {
+                    let raw = try scanner.readRawString()
+                    sha256 = raw.hasEscapes ? nil : SHA256Digest(hexBytes: scanner.rawBytes(raw))
+                    if sha256 == nil { report(.badValue, "sha256 must be 64 lowercase hexadecimal digits", scanner) }
+                }
+            case "source":
+                source = try string(&scanner, maxScalars: 8192)
+                if let text = source, !Self.isAbsoluteURI(text) {
+                    report(.badValue, "source \"\(text.prefix(80))\" is not an absolute URI", scanner)
+                }
+            case "filename":
+                filename = try string(&scanner, maxScalars: 255)
+                if let text = filename, !GalleryImage.isSafeFilename(text) {
+                    report(.badValue, "filename must be one path component of 1 to 255 bytes with no \"/\", \"\\\", "
+                           + "NUL or control characters", scanner)
+                    filename = nil
+                }
+            case "caption": caption = try string(&scanner, maxScalars: 10_000)
+            case "added": added = try timestamp(&scanner)
+            default:
+                report(.unknownMember, "unknown member \"\(key)\" is ignored", scanner)
+                try scanner.skipValue()
+            }
+        }
+        for (name, present) in [("id", id != nil), ("path", path != nil), ("mediaType", mediaType != nil),
+                                ("width", width != nil), ("height", height != nil), ("byteSize", byteSize != nil),
+                                ("sha256", sha256 != nil)] where !present {
+            if !diagnostics[errorsBefore...].contains(where: { $0.location.jsonPointer == scanner.pointer + "/" + name }) {
+                report(.missingMember, "the image lacks the required member \"\(name)\"", scanner)
+            }
+            valid = false
+        }
+        if diagnostics[errorsBefore...].contains(where: { $0.severity >= .error }) { valid = false }
+        guard valid, let id, let pathText, let mediaType, let width, let height, let byteSize, let sha256 else { return nil }
+        let expected = GalleryImage.blobPath(sha256: sha256, mediaType: mediaType)
+        guard pathText == expected else {
+            report(.badBlobPath, "path \"\(pathText.prefix(120))\" should be \"\(expected)\" (images/<sha256>.<extension of the "
+                   + "media type>)", scanner, member: "path")
+            return nil
+        }
+        return GalleryImage(id: id, mediaType: mediaType, width: width, height: height, byteSize: byteSize,
+                            sha256: sha256, source: source, filename: filename, caption: caption, added: added)
+    }
+
+    // MARK: - Members
+
+    /// True when the value has the kind; otherwise reports IG-MAN-007 and skips it.
+    private mutating func expectKind(_ kind: JSONScanner.Kind, _ scanner: inout JSONScanner, _ name: String) throws -> Bool {
+        let found = try scanner.peekKind()
+        guard found == kind else {
+            report(.wrongType, "the value must be \(name), not \(Self.describe(found))", scanner)
+            try scanner.skipValue()
+            return false
+        }
+        return true
+    }
+
+    private mutating func string(_ scanner: inout JSONScanner, maxScalars: Int) throws -> String? {
+        guard try expectKind(.string, &scanner, "a string") else { return nil }
+        let raw = try scanner.readRawString()
+        // A scalar takes at least one byte: only long strings need counting.
+        let text = scanner.decodeString(raw)
+        if raw.count > maxScalars, text.unicodeScalars.count > maxScalars {
+            report(.badValue, "the string is longer than \(maxScalars) characters", scanner)
+            return nil
+        }
+        if text.utf8.contains(0) {
+            report(.badValue, "the string contains U+0000", scanner)
+            return nil
+        }
+        return text
+    }
+
+    private mutating func uuid(_ scanner: inout JSONScanner) throws -> UUID? {
+        guard try expectKind(.string, &scanner, "a string") else { return nil }
+        let raw = try scanner.readRawString()
+        guard !raw.hasEscapes, let id = UUID(textBytes: scanner.rawBytes(raw)) else {
+            report(.badValue, "\"\(scanner.decodeString(raw).prefix(80))\" is not a UUID", scanner)
+            return nil
+        }
+        return id
+    }
+
+    private mutating func timestamp(_ scanner: inout JSONScanner) throws -> Timestamp? {
+        guard let text = try string(&scanner, maxScalars: 64) else { return nil }
+        guard let time = Timestamp(rfc3339: text) else {
+            report(.badValue, "\"\(text)\" is not an RFC 3339 date-time", scanner)
+            return nil
+        }
+        return time
+    }
+
+    private mutating func integer(_ scanner: inout JSONScanner, in range: ClosedRange<Int64>) throws -> Int64? {
+        guard try expectKind(.number, &scanner, "an integer") else { return nil }
+        switch try scanner.readNumber() {
+        case .integer(let value) where range.contains(value):
+            return value
+        case .integer(let value):
+            report(.badValue, "\(value) is outside \(range.lowerBound)...\(range.upperBound)", scanner)
+        case .other(let value):
+            report(.badValue, "\(value) is not an integer in \(range.lowerBound)...\(range.upperBound)", scanner)
+        }
+        return nil
+    }
+
+    private static func describe(_ kind: JSONScanner.Kind) -> String {
+        switch kind {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        }
+    }
+
+    static func isAbsoluteURI(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
+              bytes[0] | 0x20 >= 0x61, bytes[0] | 0x20 <= 0x7A
+        else { return false }
+        let schemeOK = bytes[..<colon].allSatisfy { b in
+            (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2B || b == 0x2D || b == 0x2E
+        }
+        return schemeOK && !bytes.contains { $0 <= 0x20 || $0 == 0x7F }
+    }
+
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// The manifest codec: `Gallery` ⇄ the bytes of `manifest.json`.
+public enum Manifest {
+    /// The canonical bytes of the gallery's manifest.
+    public static func encode(_ gallery: Gallery) -> [UInt8] {
+        typealias V = CanonicalJSONWriter.Value
+        // Members are listed in canonical (byte) order of their keys.
+        var top: [(String, V)] = [
+            ("created", .string(gallery.created.rfc3339)),
+            ("format", .string("imagegallery")),
+            ("formatVersion", .string(gallery.formatVersion.description)),
+        ]
+        if let generator = gallery.generator { top.append(("generator", .string(generator))) }
+        top.append(("id", .string(gallery.id.manifestString)))
+        top.append(("images", .array(gallery.images.map { image in
+            var members: [(String, V)] = []
+            if let added = image.added { members.append(("added", .string(added.rfc3339))) }
+            members.append(("byteSize", .integer(Int64(image.byteSize))))
+            if let caption = image.caption { members.append(("caption", .string(caption))) }
+            if let filename = image.filename { members.append(("filename", .string(filename))) }
+            members.append(("height", .integer(Int64(image.height))))
+            members.append(("id", .string(image.id.manifestString)))
+            members.append(("mediaType", .string(image.mediaType.rawValue)))
+            members.append(("path", .string(image.path)))
+            members.append(("sha256", .string(image.sha256.hex)))
+            if let source = image.source { members.append(("source", .string(source))) }
+            members.append(("width", .integer(Int64(image.width))))
+            return V.object(members)
+        })))
+        top.append(("modified", .string(gallery.modified.rfc3339)))
+        top.append(("revision", .string(gallery.revision.manifestString)))
+        top.append(("title", .string(gallery.title)))
+        var writer = CanonicalJSONWriter(capacity: 512 + gallery.images.count * 400)
+        writer.write(.object(top))
+        writer.finishDocument()
+        return writer.bytes
+    }
+}
+
+extension Manifest {
+    /// A revision id derived from the content: the manifest written with the nil revision,
+    /// hashed. Saving the same content twice gives the same revision.
+    public static func contentRevision(of gallery: Gallery) -> UUID {
+        var blank = gallery
+        blank.revision = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        let digest = SHA256Hasher.of(encode(blank))
+        return UUID.nameBased(namespace: gallery.id, name: "revision:" + digest.hex)
+    }
+}

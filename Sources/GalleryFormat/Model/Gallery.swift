@@ -1,0 +1,95 @@
+import Foundation
+
+/// An image gallery: a title and an ordered list of images. The manifest's content.
+public struct Gallery: Sendable, Hashable {
+    public var formatVersion: FormatVersion
+    /// The document's identity, stable across saves.
+    public var id: UUID
+    /// The identity of this saved state; a new one on every save that changes content.
+    public var revision: UUID
+    public var title: String
+    public var created: Timestamp
+    public var modified: Timestamp
+    public var generator: String?
+    /// Gallery order.
+    public var images: [GalleryImage]
+
+    public init(
+        id: UUID, revision: UUID, title: String, created: Timestamp, modified: Timestamp,
+        generator: String? = Gallery.generatorName, images: [GalleryImage] = [],
+        formatVersion: FormatVersion = .current
+    ) {
+        self.formatVersion = formatVersion
+        self.id = id
+        self.revision = revision
+        self.title = title
+        self.created = created
+        self.modified = modified
+        self.generator = generator
+        self.images = images
+    }
+
+    /// The `generator` this implementation writes.
+    public static let generatorName = "imagegallery \(GalleryVersion.string)"
+
+    /// Sum of the images' byte sizes, counting a blob listed twice twice.
+    public var totalImageBytes: UInt64 { images.reduce(0) { $0 + $1.byteSize } }
+
+    /// Distinct blobs in gallery order of first appearance: what the container stores.
+    public var distinctBlobs: [GalleryImage] {
+        var seen = Set<SHA256Digest>()
+        return images.filter { seen.insert($0.sha256).inserted }
+    }
+}
+
+/// One image of a gallery: a reference to its blob plus what the gallery says about it.
+public struct GalleryImage: Sendable, Hashable, Identifiable {
+    public var id: UUID
+    public var mediaType: MediaType
+    public var width: Int
+    public var height: Int
+    public var byteSize: UInt64
+    public var sha256: SHA256Digest
+    /// The URL the image was fetched from.
+    public var source: String?
+    /// The original file name, one path component.
+    public var filename: String?
+    public var caption: String?
+    public var added: Timestamp?
+
+    public init(
+        id: UUID, mediaType: MediaType, width: Int, height: Int, byteSize: UInt64, sha256: SHA256Digest,
+        source: String? = nil, filename: String? = nil, caption: String? = nil, added: Timestamp? = nil
+    ) {
+        self.id = id
+        self.mediaType = mediaType
+        self.width = width
+        self.height = height
+        self.byteSize = byteSize
+        self.sha256 = sha256
+        self.source = source
+        self.filename = filename
+        self.caption = caption
+        self.added = added
+    }
+
+    /// The blob's entry name: content-addressed, so identical images are stored once.
+    public var path: String { Self.blobPath(sha256: sha256, mediaType: mediaType) }
+
+    /// One path component of 1 to 255 bytes with no separator, NUL or control character:
+    /// what `filename` must be, and what makes it safe to reuse as a file name.
+    public static func isSafeFilename(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return (1 ... 255).contains(bytes.count) && text != "." && text != ".."
+            && !bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") }
+    }
+
+    public static func blobPath(sha256: SHA256Digest, mediaType: MediaType) -> String {
+        "images/\(sha256.hex).\(mediaType.fileExtension)"
+    }
+}
+
+/// This implementation's version.
+public enum GalleryVersion {
+    public static let string = "0.1.0"
+}

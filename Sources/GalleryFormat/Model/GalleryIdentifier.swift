@@ -1,0 +1,53 @@
+import Crypto
+import Foundation
+
+extension UUID {
+    /// The lowercase RFC 9562 text form the manifest uses.
+    public var manifestString: String { uuidString.lowercased() }
+
+    /// A name-based (version 5, SHA-1) UUID: the same namespace and name give the same id.
+    public static func nameBased(namespace: UUID, name: String) -> UUID {
+        var hasher = Insecure.SHA1()
+        withUnsafeBytes(of: namespace.uuid) { hasher.update(bufferPointer: $0) }
+        hasher.update(data: Array(name.utf8))
+        var bytes = Array(hasher.finalize().prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
+    /// Parses the 36-character text form from ASCII bytes, either case.
+    init?(textBytes b: UnsafeRawBufferPointer) {
+        guard b.count == 36, b[8] == 0x2D, b[13] == 0x2D, b[18] == 0x2D, b[23] == 0x2D else { return nil }
+        var out = [UInt8](repeating: 0, count: 16)
+        var n = 0
+        var i = 0
+        while i < 36 {
+            if i == 8 || i == 13 || i == 18 || i == 23 { i += 1; continue }
+            guard let hi = Self.nibble(b[i]), let lo = Self.nibble(b[i + 1]) else { return nil }
+            out[n] = hi << 4 | lo
+            n += 1
+            i += 2
+        }
+        self.init(uuid: (out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7],
+                         out[8], out[9], out[10], out[11], out[12], out[13], out[14], out[15]))
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30 ... 0x39: c - 0x30
+        case 0x61 ... 0x66: c - 0x61 + 10
+        case 0x41 ... 0x46: c - 0x41 + 10
+        default: nil
+        }
+    }
+}
+
+extension GalleryNamespace {
+    /// The namespace of name-based document ids made by `imagegallery create`.
+    public static let documents = UUID(uuidString: "6B1E3C2A-9D4F-5E8A-B7C1-2F3D4E5A6B7C")!
+}
+
+/// Fixed UUID namespaces of this project.
+public enum GalleryNamespace {}

@@ -1,0 +1,20 @@
+/// Bounds a reader enforces on untrusted files. The defaults are the spec's
+/// (`Specs/imagegallery-format.md`, Limits); every one can be changed by the caller.
+public struct GalleryLimits: Sendable, Hashable {
+    /// Largest uncompressed `manifest.json`.
+    public var maxManifestBytes: Int = 64 << 20
+    public var maxJSONDepth: Int = 32
+    public var maxImages: Int = 100_000
+    public var maxEntries: Int = 200_000
+    public var maxEntryNameBytes: Int = 1024
+    public var maxCentralDirectoryBytes: Int = 64 << 20
+    /// Largest uncompressed : compressed ratio of a deflated entry bigger than `ratioFloorBytes`.
+    public var maxCompressionRatio: UInt64 = 100
+    public var ratioFloorBytes: UInt64 = 1 << 20
+    /// Largest sum of the declared uncompressed sizes of all entries.
+    public var maxTotalUncompressedBytes: UInt64 = 64 << 30
+
+    public init() {}
+
+    public static let `default` = GalleryLimits()
+}

@@ -1,0 +1,106 @@
+/// A gallery file opened for reading: its container checked, its manifest decoded.
+///
+/// Opening reads the end records, the central directory, `mimetype` and `manifest.json`;
+/// no blob data is touched, so the cost does not grow with the size of the images.
+public final class GalleryReader: Sendable {
+    public let archive: ZipArchive
+    public let gallery: Gallery
+    /// Warnings and notes found while opening (never errors: those are thrown).
+    public let diagnostics: [GalleryError]
+
+    public var path: String { archive.file.path }
+
+    public convenience init(path: String, limits: GalleryLimits = .default) throws {
+        try self.init(archive: ZipArchive(path: path, limits: limits))
+    }
+
+    public init(archive: ZipArchive) throws {
+        self.archive = archive
+        let path = archive.file.path
+        try Self.checkMimetype(archive)
+        guard let manifestEntry = archive.entry(named: GalleryPackage.manifestEntry) else {
+            throw GalleryError(.manifestMissing, "the archive has no manifest.json", location: Location(file: path))
+        }
+        guard manifestEntry.uncompressedSize <= UInt64(archive.limits.maxManifestBytes) else {
+            throw GalleryError(.manifestTooLarge, "manifest.json declares \(manifestEntry.uncompressedSize) bytes; the limit is "
+                               + "\(archive.limits.maxManifestBytes)", location: Location(file: path, entry: manifestEntry.name))
+        }
+        let bytes = try archive.readAll(manifestEntry, limit: archive.limits.maxManifestBytes)
+        do {
+            let (gallery, notes) = try Manifest.decodeOrThrow(bytes, limits: archive.limits)
+            self.gallery = gallery
+            diagnostics = archive.warnings + notes.map { $0.inFile(path) }
+        } catch let error as GalleryError {
+            throw error.inFile(path)
+        }
+    }
+
+    /// The `mimetype` rules that make the type detectable at bytes 30 and 38.
+    static func checkMimetype(_ archive: ZipArchive) throws {
+        let path = archive.file.path
+        guard let entry = archive.entry(named: GalleryPackage.mimetypeEntry) else {
+            throw GalleryError(.mimetypeMissing, "the archive has no mimetype entry", location: Location(file: path))
+        }
+        let here = Location(file: path, entry: entry.name, offset: entry.localHeaderOffset)
+        guard entry.index == 0, entry.localHeaderOffset == 0 else {
+            throw GalleryError(.mimetypeNotFirst, "mimetype must be the first entry, at offset 0", location: here)
+        }
+        guard entry.method == .stored else {
+            throw GalleryError(.mimetypeCompressed, "mimetype must be stored, not compressed", location: here)
+        }
+        let local = try archive.localHeader(of: entry)
+        guard local.header.flags & ZipFlag.dataDescriptor == 0 else {
+            throw GalleryError(.mimetypeDataDescriptor, "mimetype must not use a data descriptor", location: here)
+        }
+        guard local.extra.isEmpty else {
+            throw GalleryError(.mimetypeExtraField, "mimetype's local header has a \(local.extra.count)-byte extra field, "
+                               + "which moves the type string off byte 38", location: here)
+        }
+        let expected = Array(GalleryPackage.mediaType.utf8)
+        let content = try archive.readAll(entry, limit: 256)
+        guard content == expected else {
+            let shown = String(decoding: content.prefix(80), as: UTF8.self).debugDescription
+            throw GalleryError(.mimetypeContent, "mimetype holds \(shown), not exactly \"\(GalleryPackage.mediaType)\"",
+                               location: here)
+        }
+    }
+
+    /// The entry holding an image's blob.
+    public func blobEntry(for image: GalleryImage) throws -> ZipEntry {
+        guard let entry = archive.entry(named: image.path) else {
+            throw GalleryError(.blobMissing, "the manifest lists \(image.path) but the archive has no such entry",
+                               location: Location(file: path, entry: image.path))
+        }
+        return entry
+    }
+
+    /// Streams an image's bytes, checking CRC-32, size and SHA-256 against the manifest.
+    /// The sink may have received data before a mismatch is thrown: callers write to a
+    /// temporary place and keep it only on success.
+    public func readBlob(_ image: GalleryImage, sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let entry = try blobEntry(for: image)
+        let here = Location(file: path, entry: entry.name)
+        guard entry.uncompressedSize == image.byteSize else {
+            throw GalleryError(.blobSizeMismatch, "the entry holds \(entry.uncompressedSize) bytes; the manifest says "
+                               + "\(image.byteSize)", location: here)
+        }
+        var hasher = SHA256Hasher()
+        try archive.read(entry) { chunk in
+            hasher.update(chunk)
+            try sink(chunk)
+        }
+        let digest = hasher.finalize()
+        guard digest == image.sha256 else {
+            throw GalleryError(.blobHashMismatch, "the blob's SHA-256 is \(digest.hex), not \(image.sha256.hex) as the "
+                               + "manifest says", location: here)
+        }
+    }
+
+    /// The embedded thumbnail's bytes (bounded by the thumbnail size limit).
+    public func thumbnail(limit: Int = 16 << 20) throws -> [UInt8] {
+        guard let entry = archive.entry(named: GalleryPackage.thumbnailEntry) else {
+            throw GalleryError(.thumbnailMissing, "the archive has no thumbnail.png", location: Location(file: path))
+        }
+        return try archive.readAll(entry, limit: limit)
+    }
+}

@@ -1,0 +1,84 @@
+/// Where a blob's bytes come from when a gallery is written.
+public enum BlobSource: Sendable {
+    /// A file on disk, which must still hold exactly `byteSize` bytes.
+    case file(String)
+    case bytes([UInt8])
+    /// An entry of an open archive (copying from the previous version of a gallery).
+    case entry(ZipArchive, ZipEntry)
+}
+
+/// Writes gallery files in the canonical v1 form, never leaving a partial file behind.
+public enum GalleryWriter {
+    /// Writes `gallery` to `path` through a temporary file in the same folder, fsynced and
+    /// renamed into place. With `overwrite` false an existing file is never replaced.
+    public static func write(
+        _ gallery: Gallery, thumbnail: [UInt8], to path: String, overwrite: Bool,
+        progress: ((_ bytesWritten: UInt64) -> Void)? = nil,
+        beforeCommit: () throws -> Void = {},
+        blob: (GalleryImage) throws -> BlobSource
+    ) throws {
+        let directory = GalleryFileSystem.directory(of: path)
+        let temporary = try GalleryFile.createTemporary(in: directory, prefix: GalleryFileSystem.fileName(of: path))
+        var committed = false
+        defer { if !committed { GalleryFileSystem.remove(temporary.path) } }
+        try writeArchive(gallery, thumbnail: thumbnail, to: temporary, progress: progress, blob: blob)
+        try temporary.synchronize()
+        try beforeCommit()
+        if overwrite {
+            try GalleryFileSystem.replace(path, with: temporary.path)
+        } else {
+            try GalleryFileSystem.moveNoReplace(temporary.path, to: path)
+        }
+        committed = true
+        try GalleryFileSystem.synchronizeDirectory(directory)
+    }
+
+    /// Writes the container into an open, empty file.
+    public static func writeArchive(
+        _ gallery: Gallery, thumbnail: [UInt8], to file: GalleryFile,
+        progress: ((_ bytesWritten: UInt64) -> Void)? = nil,
+        blob: (GalleryImage) throws -> BlobSource
+    ) throws {
+        let zip = ZipWriter(file: file, modified: gallery.modified)
+        try zip.add(name: GalleryPackage.mimetypeEntry, bytes: Array(GalleryPackage.mediaType.utf8), method: .stored)
+        try zip.add(name: GalleryPackage.manifestEntry, bytes: Manifest.encode(gallery), method: .deflated)
+        try zip.add(name: GalleryPackage.thumbnailEntry, bytes: thumbnail, method: .stored)
+        var written: UInt64 = 0
+        for image in gallery.distinctBlobs {
+            let name = image.path
+            let size = image.byteSize
+            func sizeError(_ found: UInt64) -> GalleryError {
+                GalleryError(.blobSizeMismatch, "the source holds \(found) bytes; the gallery says \(size)",
+                             location: Location(entry: name))
+            }
+            switch try blob(image) {
+            case .bytes(let bytes):
+                guard UInt64(bytes.count) == size else { throw sizeError(UInt64(bytes.count)) }
+                try zip.addStored(name: name, size: size) { sink in try bytes.withUnsafeBytes { try sink($0) } }
+            case .file(let sourcePath):
+                let source = try GalleryFile.openForReading(sourcePath)
+                let found = try source.size
+                guard found == size else { throw sizeError(found).inFile(sourcePath) }
+                source.adviseSequential()
+                try zip.addStored(name: name, size: size) { sink in
+                    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ZipWriter.chunkSize, alignment: 64)
+                    defer { buffer.deallocate() }
+                    var offset: UInt64 = 0
+                    while offset < size {
+                        let want = Int(min(UInt64(buffer.count), size - offset))
+                        let got = try source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0 ..< want]))
+                        if got == 0 { break }
+                        try sink(UnsafeRawBufferPointer(rebasing: buffer[0 ..< got]))
+                        offset += UInt64(got)
+                    }
+                }
+            case .entry(let archive, let entry):
+                guard entry.uncompressedSize == size else { throw sizeError(entry.uncompressedSize).inFile(archive.file.path) }
+                try zip.addStored(name: name, size: size) { sink in try archive.read(entry, sink: sink) }
+            }
+            written += size
+            progress?(written)
+        }
+        try zip.finish()
+    }
+}

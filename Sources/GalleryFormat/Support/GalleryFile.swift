@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An open file descriptor that knows its path, so every failure names the file.
+///
+/// All reads are positional (`pread`), so one handle can serve several readers.
+public final class GalleryFile: @unchecked Sendable {
+    public let path: String
+    let descriptor: Int32
+
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit { _ = close(descriptor) }
+
+    /// Opens an existing file for reading.
+    public static func openForReading(_ path: String) throws -> GalleryFile {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystemError.current(path: path, operation: "open") }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = FileSystemError.current(path: path, operation: "stat")
+            _ = close(fd)
+            throw error
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            _ = close(fd)
+            throw FileSystemError(kind: .isDirectory, path: path, operation: "open", errno: EISDIR)
+        }
+        return GalleryFile(path: path, descriptor: fd)
+    }
+
+    /// Creates a new file; fails if it exists. Mode is filtered by the umask.
+    public static func create(_ path: String, mode: mode_t = 0o644) throws -> GalleryFile {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+        guard fd >= 0 else { throw FileSystemError.current(path: path, operation: "create") }
+        return GalleryFile(path: path, descriptor: fd)
+    }
+
+    /// Creates a uniquely named temporary file in `directory` (same file system as the target).
+    public static func createTemporary(in directory: String, prefix: String) throws -> GalleryFile {
+        var template = Array((directory.isEmpty ? "." : directory).utf8CString.dropLast())
+        template += Array("/.\(prefix).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw FileSystemError.current(path: directory, operation: "create a temporary file in") }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        // mkstemp uses 0600; a gallery is a document, readable like any other file the user makes.
+        let mask = umask(0)
+        umask(mask)
+        _ = fchmod(fd, 0o666 & ~mask)
+        return GalleryFile(path: path, descriptor: fd)
+    }
+
+    public var size: UInt64 {
+        get throws {
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { throw FileSystemError.current(path: path, operation: "stat") }
+            return UInt64(info.st_size)
+        }
+    }
+
+    /// Reads up to `count` bytes at `offset`; fewer only at end of file.
+    public func read(at offset: UInt64, count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = try bytes.withUnsafeMutableBytes { try read(at: offset, into: $0) }
+        if got < count { bytes.removeSubrange(got...) }
+        return bytes
+    }
+
+    /// Fills `buffer` from `offset`; returns how many bytes were read (short only at end of file).
+    public func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        var done = 0
+        while done < buffer.count {
+            let n = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError.current(path: path, operation: "read")
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+
+    /// Writes all of `buffer` at `offset`.
+    public func write(_ buffer: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        var done = 0
+        while done < buffer.count {
+            let n = pwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError.current(path: path, operation: "write")
+            }
+            done += n
+        }
+    }
+
+    public func write(_ bytes: [UInt8], at offset: UInt64) throws {
+        try bytes.withUnsafeBytes { try write($0, at: offset) }
+    }
+
+    public func synchronize() throws {
+        guard fsync(descriptor) == 0 else { throw FileSystemError.current(path: path, operation: "fsync") }
+    }
+
+    /// Drops the file's cached pages hint: the data will be read once, in order.
+    public func adviseSequential() {
+        #if canImport(Glibc)
+        _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+        #endif
+    }
+}
+
+/// File-system operations around saves, each failure naming its path.
+public enum GalleryFileSystem {
+    /// Moves `source` over `destination` atomically, replacing it.
+    public static func replace(_ destination: String, with source: String) throws {
+        guard rename(source, destination) == 0 else {
+            throw FileSystemError.current(path: destination, operation: "rename \(source) to")
+        }
+    }
+
+    /// Moves `source` to `destination` atomically, failing if `destination` exists.
+    public static func moveNoReplace(_ source: String, to destination: String) throws {
+        // link() refuses an existing name; then the temporary name is dropped.
+        guard link(source, destination) == 0 else {
+            throw FileSystemError.current(path: destination, operation: "create")
+        }
+        _ = unlink(source)
+    }
+
+    public static func remove(_ path: String) {
+        _ = unlink(path)
+    }
+
+    /// Flushes a directory's entries, so a rename into it survives a crash.
+    public static func synchronizeDirectory(_ path: String) throws {
+        let fd = open(path.isEmpty ? "." : path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystemError.current(path: path, operation: "open directory") }
+        defer { _ = close(fd) }
+        guard fsync(fd) == 0 else { throw FileSystemError.current(path: path, operation: "fsync directory") }
+    }
+
+    /// The folder part of a path ("" for a bare name).
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    public static func fileName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}

@@ -1,0 +1,70 @@
+import Dispatch
+import GalleryFormat
+import Synchronization
+
+/// An image file examined for a gallery: its header, size, SHA-256 and on-disk identity.
+public struct InspectedImageFile: Sendable {
+    public var path: String
+    public var header: ImageHeader
+    public var byteSize: UInt64
+    public var sha256: SHA256Digest
+    /// The file's state when it was hashed; a writer checks it again before committing.
+    public var identity: FileIdentity
+}
+
+/// A file that is not an image the gallery can hold.
+public struct NotAnImageError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "\(path): not a JPEG or PNG image: \(reason)" }
+}
+
+public enum ImageFile {
+    /// True when the file starts like a JPEG or PNG (a cheap check for folder scans).
+    public static func looksLikeImage(_ path: String) -> Bool {
+        guard let file = try? GalleryFile.openForReading(path), let head = try? file.read(at: 0, count: 8) else {
+            return false
+        }
+        return MediaType.sniff(head) != nil
+    }
+
+    /// Reads the header and hashes the whole file once.
+    public static func inspect(_ path: String) throws -> InspectedImageFile {
+        let file = try GalleryFile.openForReading(path)
+        let before = try FileIdentity.of(path: path)
+        let header: ImageHeader
+        do {
+            header = try ImageHeader.parse(file: file)
+        } catch let error as ImageHeaderError {
+            throw NotAnImageError(path: path, reason: error.description)
+        }
+        file.adviseSequential()
+        var hasher = SHA256Hasher()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+        defer { buffer.deallocate() }
+        var offset: UInt64 = 0
+        while true {
+            let got = try file.read(at: offset, into: buffer)
+            if got == 0 { break }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0 ..< got]))
+            offset += UInt64(got)
+        }
+        guard offset > 0 else { throw NotAnImageError(path: path, reason: "the file is empty") }
+        return InspectedImageFile(path: path, header: header, byteSize: offset, sha256: hasher.finalize(), identity: before)
+    }
+
+    /// Inspects files on all cores; results come back in the order of `paths`.
+    /// `progress` is called with the number done so far, from any thread.
+    public static func inspectAll(_ paths: [String], progress: (@Sendable (Int) -> Void)? = nil)
+        throws -> [InspectedImageFile] {
+        let results = Mutex<[Int: Result<InspectedImageFile, any Error>]>([:])
+        let done = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            let result = Result { try inspect(paths[index]) }
+            results.withLock { $0[index] = result }
+            let count = done.add(1, ordering: .relaxed).newValue
+            progress?(count)
+        }
+        return try results.withLock { table in try (0 ..< paths.count).map { try table[$0]!.get() } }
+    }
+}

@@ -1,0 +1,112 @@
+import GalleryFormat
+
+/// What an image's header says, read without decoding any pixels.
+public struct ImageHeader: Sendable, Hashable {
+    public var mediaType: MediaType
+    public var width: Int
+    public var height: Int
+
+    public init(mediaType: MediaType, width: Int, height: Int) {
+        self.mediaType = mediaType
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Why an image header could not be read.
+public struct ImageHeaderError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var offset: UInt64?
+
+    public init(_ message: String, offset: UInt64? = nil) {
+        self.message = message
+        self.offset = offset
+    }
+
+    public var description: String { offset.map { "\(message) (at byte \($0))" } ?? message }
+}
+
+extension ImageHeader {
+    /// Reads the header through `read(offset, count)`, which returns up to `count` bytes
+    /// (fewer at the end). Seeks from segment to segment, so a large EXIF block costs nothing.
+    public static func parse(size: UInt64, read: (UInt64, Int) throws -> [UInt8]) throws -> ImageHeader {
+        let head = try read(0, 8)
+        switch MediaType.sniff(head) {
+        case .jpeg: return try parseJPEG(size: size, read: read)
+        case .png: return try parsePNG(read: read)
+        case nil: throw ImageHeaderError("not a JPEG or PNG image (unknown leading bytes)")
+        }
+    }
+
+    /// Reads the header of an image file.
+    public static func parse(file: GalleryFile) throws -> ImageHeader {
+        let size = try file.size
+        return try parse(size: size) { offset, count in try file.read(at: offset, count: count) }
+    }
+
+    private static func parsePNG(read: (UInt64, Int) throws -> [UInt8]) throws -> ImageHeader {
+        let bytes = try read(8, 25)
+        guard bytes.count == 25, Array(bytes[4 ..< 8]) == Array("IHDR".utf8), be32(bytes, 0) == 13 else {
+            throw ImageHeaderError("PNG does not start with an IHDR chunk", offset: 8)
+        }
+        let width = be32(bytes, 8)
+        let height = be32(bytes, 12)
+        guard (1 ... 0x7FFF_FFFF).contains(width), (1 ... 0x7FFF_FFFF).contains(height) else {
+            throw ImageHeaderError("PNG dimensions \(width)×\(height) are out of range", offset: 16)
+        }
+        let depth = bytes[16]
+        let colour = bytes[17]
+        let allowed: [UInt8: [UInt8]] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
+        guard allowed[colour]?.contains(depth) == true else {
+            throw ImageHeaderError("PNG colour type \(colour) with bit depth \(depth) is invalid", offset: 24)
+        }
+        var crc = CRC32()
+        crc.update(Array(bytes[4 ..< 21]))
+        guard crc.value == be32(bytes, 21) else { throw ImageHeaderError("PNG IHDR chunk fails its CRC", offset: 29) }
+        return ImageHeader(mediaType: .png, width: Int(width), height: Int(height))
+    }
+
+    private static func parseJPEG(size: UInt64, read: (UInt64, Int) throws -> [UInt8]) throws -> ImageHeader {
+        var offset: UInt64 = 2
+        // A real file has a few dozen segments before its frame header; a bound stops a crafted loop.
+        for _ in 0 ..< 4096 {
+            var marker = try read(offset, 2)
+            guard marker.count == 2, marker[0] == 0xFF else {
+                throw ImageHeaderError("JPEG marker expected", offset: offset)
+            }
+            // Fill bytes: any number of 0xFF before a marker.
+            while marker[1] == 0xFF {
+                offset += 1
+                marker = try read(offset, 2)
+                guard marker.count == 2 else { throw ImageHeaderError("JPEG ends inside a marker", offset: offset) }
+            }
+            let code = marker[1]
+            if code == 0x01 || (0xD0 ... 0xD7).contains(code) { offset += 2; continue }
+            if code == 0xD9 || code == 0xDA {
+                throw ImageHeaderError("JPEG has no frame header before its image data", offset: offset)
+            }
+            let lengthBytes = try read(offset + 2, 2)
+            guard lengthBytes.count == 2 else { throw ImageHeaderError("JPEG ends inside a segment", offset: offset) }
+            let length = UInt64(lengthBytes[0]) << 8 | UInt64(lengthBytes[1])
+            guard length >= 2 else { throw ImageHeaderError("JPEG segment length \(length) is invalid", offset: offset + 2) }
+            let isFrame = (0xC0 ... 0xCF).contains(code) && code != 0xC4 && code != 0xC8 && code != 0xCC
+            if isFrame {
+                let frame = try read(offset + 4, 6)
+                guard frame.count == 6, length >= 8 else { throw ImageHeaderError("JPEG frame header is truncated", offset: offset) }
+                let height = Int(frame[1]) << 8 | Int(frame[2])
+                let width = Int(frame[3]) << 8 | Int(frame[4])
+                guard width > 0, height > 0 else {
+                    throw ImageHeaderError("JPEG frame declares \(width)×\(height) pixels", offset: offset + 5)
+                }
+                return ImageHeader(mediaType: .jpeg, width: width, height: height)
+            }
+            offset += 2 + length
+            guard offset < size else { throw ImageHeaderError("JPEG ends before its frame header", offset: offset) }
+        }
+        throw ImageHeaderError("JPEG has too many segments before its frame header", offset: offset)
+    }
+
+    private static func be32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
+    }
+}

@@ -1,0 +1,178 @@
+import ArgumentParser
+import Foundation
+import GalleryFormat
+import GalleryImaging
+import Synchronization
+
+extension ImageGallery {
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a gallery from image files and folders of images.",
+            discussion: """
+                Files are taken in the order given; a folder contributes its JPEG and PNG files (not its \
+                subfolders) in natural name order, so 2.jpg comes before 10.jpg. Other files in a folder are \
+                skipped with a warning, hidden files silently. Pixel sizes come from the image headers.
+
+                The result is deterministic: the same inputs give the same bytes. The time stamp is --date, \
+                else $SOURCE_DATE_EPOCH, else the newest modification time of the images (the current time \
+                for an empty gallery); the document id is derived from title, time and images unless --id \
+                is given.
+                """
+        )
+
+        @Argument(help: "The gallery file to write.")
+        var output: String
+
+        @Argument(help: "Image files and folders of images. None gives an empty gallery.")
+        var sources: [String] = []
+
+        @Option(help: "The gallery's title (default: the output file's name without extension).")
+        var title: String?
+
+        @Option(help: "Created and modified time, RFC 3339 (e.g. 2026-01-02T03:04:05Z).")
+        var date: String?
+
+        @Option(help: "The document id (a UUID).")
+        var id: String?
+
+        @Flag(help: "Replace the output file if it exists.")
+        var force = false
+
+        @Flag(help: "Print the result as JSON.")
+        var json = false
+
+        func validate() throws {
+            if let date, Timestamp(rfc3339: date) == nil {
+                throw ValidationError("--date \"\(date)\" is not an RFC 3339 date-time such as 2026-01-02T03:04:05Z")
+            }
+            if let id, UUID(uuidString: id) == nil { throw ValidationError("--id \"\(id)\" is not a UUID") }
+            if let title, title.unicodeScalars.count > 1000 || title.utf8.contains(0) {
+                throw ValidationError("--title must be at most 1000 characters, without NUL")
+            }
+        }
+
+        struct Report: Encodable {
+            var path: String
+            var id: String
+            var revision: String
+            var imageCount: Int
+            var blobCount: Int
+            var totalBytes: UInt64
+            var skipped: [String]
+        }
+
+        func run() throws {
+            try reportingFailures {
+                if !force, PathKind.of(output) != .missing {
+                    throw CommandFailure(message: "\(output): already exists (use --force to replace it)",
+                                         status: ExitStatus.cannotCreate)
+                }
+                let (paths, skipped) = try SourceList.expand(sources)
+                for path in skipped { Terminal.warning("\(path): skipped: not a JPEG or PNG image") }
+
+                let hashing = ProgressBar("Reading", total: UInt64(paths.count))
+                let inspected: [InspectedImageFile]
+                do {
+                    inspected = try ImageFile.inspectAll(paths) { done in hashing.update(UInt64(done), detail: "\(done)/\(paths.count)") }
+                } catch let error as NotAnImageError {
+                    hashing.finish()
+                    throw CommandFailure(message: error.description, status: ExitStatus.dataError)
+                }
+                hashing.finish()
+
+                let gallery = makeGallery(from: inspected)
+                let thumbnail = PlaceholderThumbnail.png(forFirstImage: gallery.images.first.map { ($0.width, $0.height) })
+                let bySHA = Dictionary(inspected.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first })
+                let total = gallery.distinctBlobs.reduce(0) { $0 + $1.byteSize }
+                let writing = ProgressBar("Writing", total: total)
+                try GalleryWriter.write(
+                    gallery, thumbnail: thumbnail, to: output, overwrite: force,
+                    progress: { writing.update($0, detail: ByteCount.describe($0)) },
+                    beforeCommit: {
+                        // A source rewritten since it was hashed would make the gallery lie about it.
+                        for source in inspected where try FileIdentity.of(path: source.path) != source.identity {
+                            throw CommandFailure(message: "\(source.path): changed while the gallery was written; "
+                                                 + "nothing was written, try again", status: ExitStatus.dataError)
+                        }
+                    },
+                    blob: { image in .file(bySHA[image.sha256]!.path) }
+                )
+                writing.finish()
+
+                let report = Report(path: output, id: gallery.id.manifestString, revision: gallery.revision.manifestString,
+                                    imageCount: gallery.images.count, blobCount: gallery.distinctBlobs.count,
+                                    totalBytes: total, skipped: skipped)
+                if json {
+                    try Terminal.printJSON(report)
+                } else {
+                    let duplicates = report.imageCount - report.blobCount
+                    print("created \(output): \(report.imageCount) image\(report.imageCount == 1 ? "" : "s")"
+                          + (duplicates > 0 ? " (\(duplicates) identical, stored once)" : "")
+                          + ", \(ByteCount.describe(total))")
+                }
+            }
+        }
+
+        /// Builds the manifest content; every derived value is a pure function of the inputs.
+        func makeGallery(from images: [InspectedImageFile]) -> Gallery {
+            let time = date.flatMap { Timestamp(rfc3339: $0) }
+                ?? ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap { Int64($0) }.map { Timestamp(seconds: $0) }
+                ?? images.map { Timestamp(seconds: $0.identity.modified.seconds) }.max()
+                ?? Timestamp(seconds: Int64(Date().timeIntervalSince1970))
+            let name = title ?? Self.defaultTitle(for: output)
+            let documentID = id.flatMap { UUID(uuidString: $0) } ?? UUID.nameBased(
+                namespace: GalleryNamespace.documents,
+                name: ([name, time.rfc3339] + images.map(\.sha256.hex)).joined(separator: "\n"))
+            let galleryImages = images.enumerated().map { index, image in
+                GalleryImage(id: UUID.nameBased(namespace: documentID, name: "\(index):\(image.sha256.hex)"),
+                             mediaType: image.header.mediaType, width: image.header.width, height: image.header.height,
+                             byteSize: image.byteSize, sha256: image.sha256,
+                             filename: GalleryFileSystem.fileName(of: image.path))
+            }
+            var gallery = Gallery(id: documentID, revision: UUID(uuid: UUID_NULL_BYTES), title: name, created: time,
+                                  modified: time, images: galleryImages)
+            gallery.revision = Manifest.contentRevision(of: gallery)
+            return gallery
+        }
+
+        static func defaultTitle(for path: String) -> String {
+            var name = GalleryFileSystem.fileName(of: path)
+            if name.hasSuffix(".imagegallery") { name.removeLast(".imagegallery".count) }
+            return name
+        }
+    }
+}
+
+private let UUID_NULL_BYTES: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+/// Turns the command line's sources into image paths.
+enum SourceList {
+    static func expand(_ sources: [String]) throws -> (images: [String], skipped: [String]) {
+        var images: [String] = []
+        var skipped: [String] = []
+        for source in sources {
+            switch PathKind.of(source) {
+            case .missing:
+                throw CommandFailure(message: "\(source): no such file or folder", status: ExitStatus.noInput)
+            case .other:
+                throw CommandFailure(message: "\(source): not a regular file or folder", status: ExitStatus.noInput)
+            case .regularFile:
+                images.append(source)
+            case .directory:
+                let names: [String]
+                do {
+                    names = try FileManager.default.contentsOfDirectory(atPath: source)
+                } catch {
+                    throw CommandFailure(message: "\(source): cannot list the folder", status: ExitStatus.noInput)
+                }
+                let base = source.hasSuffix("/") ? source : source + "/"
+                for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) where !name.hasPrefix(".") {
+                    let path = base + name
+                    guard PathKind.of(path) == .regularFile else { continue }
+                    if ImageFile.looksLikeImage(path) { images.append(path) } else { skipped.append(path) }
+                }
+            }
+        }
+        return (images, skipped)
+    }
+}

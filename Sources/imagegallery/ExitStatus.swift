@@ -1,0 +1,47 @@
+import ArgumentParser
+import GalleryFormat
+import GalleryImaging
+
+/// The documented exit codes (see `imagegallery --help`), after sysexits.h.
+enum ExitStatus {
+    static let internalError: Int32 = 1
+    static let usage: Int32 = 64
+    static let dataError: Int32 = 65
+    static let noInput: Int32 = 66
+    static let cannotCreate: Int32 = 73
+    static let ioError: Int32 = 74
+}
+
+/// Runs a command body, printing any failure as one clear line and exiting with its code.
+func reportingFailures(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as ExitCode {
+        throw error
+    } catch let error as ValidationError {
+        throw error
+    } catch let error as CommandFailure {
+        Terminal.error(error.message)
+        throw ExitCode(error.status)
+    } catch let error as GalleryError {
+        Terminal.error(error.description)
+        throw ExitCode(ExitStatus.dataError)
+    } catch let error as FileSystemError {
+        Terminal.error(error.description)
+        switch error.kind {
+        case .notFound, .isDirectory, .notDirectory: throw ExitCode(ExitStatus.noInput)
+        case .alreadyExists: throw ExitCode(ExitStatus.cannotCreate)
+        case .permissionDenied: throw ExitCode(error.operation == "open" ? ExitStatus.noInput : ExitStatus.cannotCreate)
+        case .noSpace, .other: throw ExitCode(ExitStatus.ioError)
+        }
+    } catch {
+        Terminal.error("internal error: \(error)")
+        throw ExitCode(ExitStatus.internalError)
+    }
+}
+
+/// A failure the command itself detected, with its message and exit code.
+struct CommandFailure: Error {
+    var message: String
+    var status: Int32
+}

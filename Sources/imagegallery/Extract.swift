@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import GalleryFormat
+
+extension ImageGallery {
+    struct Extract: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a gallery's original image bytes to files.",
+            discussion: """
+                Files are named NN-NAME.EXT, where NN is the image's position (zero-padded), NAME the original \
+                file name when the gallery records a safe one, and EXT the extension of its media type. Every \
+                image is checked (CRC-32, size, SHA-256) before its file appears; a file is never half-written, \
+                and an existing file is never replaced unless --force is given.
+                """
+        )
+
+        @Argument(help: "The .imagegallery file.")
+        var file: String
+
+        @Argument(help: "Images to extract, by 1-based position or by id (default: all).")
+        var selectors: [String] = []
+
+        @Option(name: .customLong("to"), help: "The folder to write into (created if missing; default: the current folder).")
+        var directory: String = "."
+
+        @Flag(help: "Replace existing files.")
+        var force = false
+
+        @Flag(help: "Print the written files as JSON.")
+        var json = false
+
+        struct Written: Encodable {
+            var index: Int
+            var id: String
+            var path: String
+            var byteSize: UInt64
+            var sha256: String
+        }
+
+        func run() throws {
+            try reportingFailures {
+                let reader = try GalleryReader(path: file)
+                let images = reader.gallery.images
+                let chosen = try select(from: images)
+                let width = String(images.count).count
+                let base = directory.hasSuffix("/") ? directory : directory + "/"
+                let targets = chosen.map { index in (index, base + Self.fileName(for: images[index], index: index, width: width)) }
+
+                // Refuse before writing anything, so a refused run leaves no partial set behind.
+                if !force {
+                    for (_, path) in targets where PathKind.of(path) != .missing {
+                        throw CommandFailure(message: "\(path): already exists (use --force to replace it)",
+                                             status: ExitStatus.cannotCreate)
+                    }
+                }
+                do {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                } catch {
+                    throw CommandFailure(message: "\(directory): cannot create the folder", status: ExitStatus.cannotCreate)
+                }
+
+                let total = chosen.reduce(0) { $0 + images[$1].byteSize }
+                let progress = ProgressBar("Extracting", total: total)
+                var done: UInt64 = 0
+                var written: [Written] = []
+                for (index, path) in targets {
+                    let image = images[index]
+                    try Self.write(image, from: reader, to: path, replace: force)
+                    done += image.byteSize
+                    progress.update(done, detail: "\(written.count + 1)/\(targets.count)")
+                    written.append(Written(index: index + 1, id: image.id.manifestString, path: path,
+                                           byteSize: image.byteSize, sha256: image.sha256.hex))
+                }
+                progress.finish()
+                try GalleryFileSystem.synchronizeDirectory(directory)
+                if json {
+                    try Terminal.printJSON(written)
+                } else {
+                    for item in written { print(item.path) }
+                }
+            }
+        }
+
+        /// Positions (0-based) of the selected images, in the order asked, without repeats.
+        func select(from images: [GalleryImage]) throws -> [Int] {
+            guard !selectors.isEmpty else { return Array(images.indices) }
+            var chosen: [Int] = []
+            for selector in selectors {
+                let index: Int
+                if let number = Int(selector) {
+                    guard (1 ... images.count).contains(number) else {
+                        throw ValidationError("there is no image \(number): the gallery has \(images.count)")
+                    }
+                    index = number - 1
+                } else if let id = UUID(uuidString: selector), let found = images.firstIndex(where: { $0.id == id }) {
+                    index = found
+                } else {
+                    throw ValidationError("\"\(selector)\" is neither an image position nor the id of an image in \(file)")
+                }
+                if !chosen.contains(index) { chosen.append(index) }
+            }
+            return chosen
+        }
+
+        /// `NN-stem.ext`: the order survives a plain directory listing, and no name can leave the folder.
+        static func fileName(for image: GalleryImage, index: Int, width: Int) -> String {
+            let number = String(index + 1).leftPadded(width).replacingOccurrences(of: " ", with: "0")
+            let ext = image.mediaType.fileExtension
+            guard let original = image.filename, GalleryImage.isSafeFilename(original) else { return "\(number).\(ext)" }
+            var stem = original
+            if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = String(stem[..<dot]) }
+            // Keep names within the usual 255-byte limit.
+            while stem.utf8.count > 200 { stem.removeLast() }
+            return "\(number)-\(stem).\(ext)"
+        }
+
+        /// Streams the verified bytes into a temporary file beside the target, then links it into place.
+        static func write(_ image: GalleryImage, from reader: GalleryReader, to path: String, replace: Bool) throws {
+            let folder = GalleryFileSystem.directory(of: path)
+            let temporary = try GalleryFile.createTemporary(in: folder, prefix: GalleryFileSystem.fileName(of: path))
+            var committed = false
+            defer { if !committed { GalleryFileSystem.remove(temporary.path) } }
+            var offset: UInt64 = 0
+            try reader.readBlob(image) { chunk in
+                try temporary.write(chunk, at: offset)
+                offset += UInt64(chunk.count)
+            }
+            try temporary.synchronize()
+            if replace {
+                try GalleryFileSystem.replace(path, with: temporary.path)
+            } else {
+                try GalleryFileSystem.moveNoReplace(temporary.path, to: path)
+            }
+            committed = true
+        }
+    }
+}

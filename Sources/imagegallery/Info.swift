@@ -1,0 +1,65 @@
+import ArgumentParser
+import GalleryFormat
+
+extension ImageGallery {
+    struct Info: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Describe a gallery: title, ids, image count, sizes and format version.",
+            discussion: "Reads only the archive's directory and manifest, so it is fast on any size of gallery."
+        )
+
+        @Argument(help: "The .imagegallery file.")
+        var file: String
+
+        @Flag(help: "Print JSON for scripts.")
+        var json = false
+
+        struct Report: Encodable {
+            var path: String
+            var title: String
+            var id: String
+            var revision: String
+            var formatVersion: String
+            var imageCount: Int
+            var totalBytes: UInt64
+            var created: String
+            var modified: String
+            var generator: String?
+            var warnings: [String]
+        }
+
+        func run() throws {
+            try reportingFailures {
+                let reader = try GalleryReader(path: file)
+                let gallery = reader.gallery
+                let warnings = reader.diagnostics.filter { $0.severity >= .warning }
+                let report = Report(
+                    path: file, title: gallery.title, id: gallery.id.manifestString,
+                    revision: gallery.revision.manifestString, formatVersion: gallery.formatVersion.description,
+                    imageCount: gallery.images.count, totalBytes: gallery.totalImageBytes,
+                    created: gallery.created.rfc3339, modified: gallery.modified.rfc3339, generator: gallery.generator,
+                    warnings: warnings.map(\.description)
+                )
+                if json {
+                    try Terminal.printJSON(report)
+                    return
+                }
+                for warning in warnings { Terminal.warning(warning.description) }
+                var lines = [
+                    ("Title", report.title),
+                    ("Document", report.id),
+                    ("Revision", report.revision),
+                    ("Format", "imagegallery \(report.formatVersion)"),
+                    ("Images", String(report.imageCount)),
+                    ("Image bytes", ByteCount.describe(report.totalBytes)),
+                    ("Created", report.created),
+                    ("Modified", report.modified),
+                ]
+                if let generator = report.generator { lines.append(("Generator", generator)) }
+                for (label, value) in lines {
+                    print((label + ":").padding(toLength: 13, withPad: " ", startingAt: 0) + value)
+                }
+            }
+        }
+    }
+}

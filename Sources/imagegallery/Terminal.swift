@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Synchronization
+
+/// Output to the user: results on stdout, messages and progress on stderr.
+enum Terminal {
+    static let errorIsTerminal = isatty(STDERR_FILENO) == 1
+
+    static func error(_ message: String) { writeError("imagegallery: \(message)\n") }
+
+    static func warning(_ message: String) { writeError("imagegallery: warning: \(message)\n") }
+
+    static func writeError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// Prints JSON for scripts: one compact document with sorted keys, on one line.
+    static func printJSON<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        FileHandle.standardOutput.write(data)
+        FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+}
+
+/// A one-line progress bar on stderr, drawn only when stderr is a terminal and at most
+/// ten times a second, so it costs nothing in scripts and pipelines. Safe to update from
+/// several threads.
+final class ProgressBar: Sendable {
+    private let label: String
+    private let total: UInt64
+    private let enabled: Bool
+    private let state = Mutex<(lastDraw: UInt64, drawn: Bool)>((0, false))
+
+    init(_ label: String, total: UInt64, enabled: Bool = Terminal.errorIsTerminal) {
+        self.label = label
+        self.total = max(total, 1)
+        self.enabled = enabled
+    }
+
+    func update(_ done: UInt64, detail: String = "") {
+        guard enabled else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        state.withLock { state in
+            guard done >= total || now - state.lastDraw > 100_000_000 else { return }
+            state.lastDraw = now
+            state.drawn = true
+            let fraction = Double(min(done, total)) / Double(total)
+            let width = 30
+            let filled = Int(fraction * Double(width))
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            Terminal.writeError("\r\u{1B}[2K\(label) [\(bar)] \(Int(fraction * 100))% \(detail)")
+        }
+    }
+
+    func finish() {
+        guard enabled, state.withLock({ $0.drawn }) else { return }
+        Terminal.writeError("\r\u{1B}[2K")
+    }
+}
+
+enum ByteCount {
+    /// "1.4 MB (1412345 bytes)"-style, decimal units as file managers show them.
+    static func describe(_ bytes: UInt64) -> String {
+        let units = ["bytes", "kB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 { value /= 1000; unit += 1 }
+        return unit == 0 ? "\(bytes) bytes" : String(format: "%.1f %@ (%llu bytes)", value, units[unit], bytes)
+    }
+}
