@@ -1,0 +1,286 @@
+#!/usr/bin/env bash
+# Benchmarks of the imagegallery CLI against standard tools, side by side; writes
+# Benchmarks/RESULTS.md (via Benchmarks/report.py) from hyperfine's JSON.
+#
+# usage: Benchmarks/run.sh [--quick] [--anchors-only] [--only info,create,list,extract]
+#                          [--no-report]
+#   --quick         3 timed runs per command instead of 10 (2 warm-ups either way)
+#   --anchors-only  time only the reference tools (unzip, bsdtar, zip), on stand-in galleries
+#                   written by Benchmarks/standin.py: a dry run that needs no imagegallery binary
+#   --only LIST     run only these comparisons (comma-separated keys)
+#   --no-report     leave Benchmarks/RESULTS.md alone
+#
+# environment:
+#   IG       the tool under test   (default .build/release/imagegallery, built by the Makefile
+#            with `swift build -c release --static-swift-stdlib`)
+#   CORPUS   the corpus            (default .build-bench/corpus; Benchmarks/make-corpus.sh)
+#   WORK     scratch space         (default .build-bench/work; needs ~2.3 GB free)
+#   RESULTS_DIR hyperfine JSON etc. (default .build-bench/results)
+#   REPORT   report to write       (default Benchmarks/RESULTS.md)
+#
+# Paths are kept relative to the repository root (the script cd's there) so that the
+# hyperfine lines recorded in RESULTS.md can be pasted as they are.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+cd "$REPO"
+
+IG=${IG:-.build/release/imagegallery}
+CORPUS=${CORPUS:-.build-bench/corpus}
+WORK=${WORK:-.build-bench/work}
+RESULTS_DIR=${RESULTS_DIR:-.build-bench/results}
+REPORT=${REPORT:-Benchmarks/RESULTS.md}
+PY=/usr/bin/python3
+WARMUP=2
+RUNS=10
+RSS_RUNS=3
+MODE=full
+ONLY=info,create,list,extract
+DO_REPORT=1
+DATE=2026-01-01T00:00:00Z
+
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --quick) RUNS=3 ;;
+    --anchors-only) MODE=anchors-only ;;
+    --only) ONLY=${2:?--only needs a list}; shift ;;
+    --only=*) ONLY=${1#--only=} ;;
+    --no-report) DO_REPORT= ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "run.sh: unknown argument: $1" >&2; usage >&2; exit 64 ;;
+  esac
+  shift
+done
+for k in ${ONLY//,/ }; do
+  case $k in info|create|list|extract) ;; *) echo "run.sh: unknown comparison: $k" >&2; exit 64 ;; esac
+done
+wanted() { [[ ,$ONLY, == *,$1,* ]]; }
+
+# ---- prerequisites ---------------------------------------------------------------------
+missing=()
+for t in hyperfine unzip zip bsdtar; do command -v "$t" >/dev/null || missing+=("$t"); done
+[[ -x /usr/bin/time ]] || missing+=("/usr/bin/time")
+[[ -x $PY ]] || missing+=("$PY")
+if [[ ${#missing[@]} -gt 0 ]]; then
+  echo "run.sh: missing tools: ${missing[*]}" >&2
+  echo "run.sh: apt-get install hyperfine time unzip zip libarchive-tools python3-pil" >&2
+  exit 1
+fi
+if [[ $MODE == full && ! -x $IG ]]; then
+  echo "run.sh: no imagegallery binary at $IG" >&2
+  echo "run.sh: build it with 'swift build -c release --static-swift-stdlib' (make bench does)," >&2
+  echo "run.sh: set IG=..., or use --anchors-only for a dry run of the reference tools" >&2
+  exit 1
+fi
+for f in photos/SHA256SUMS g10k.stamp.json g1g.stamp.json; do
+  if [[ ! -s $CORPUS/$f ]]; then
+    echo "run.sh: the corpus at $CORPUS is incomplete (no $f)" >&2
+    echo "run.sh: build it with: Benchmarks/make-corpus.sh $CORPUS   (make bench does)" >&2
+    exit 1
+  fi
+done
+
+mkdir -p "$WORK" "$RESULTS_DIR"
+rm -f "$RESULTS_DIR"/*.json "$RESULTS_DIR"/*.cmd "$RESULTS_DIR"/*.rss.tsv \
+      "$RESULTS_DIR"/*.notes "$RESULTS_DIR"/machine.env
+
+# q ARGS...: one string, each argument shell-quoted (single quotes where needed); valid for
+# eval, for hyperfine -N (which splits shell words) and for pasting into a shell.
+q() {
+  local out='' a
+  for a in "$@"; do
+    if [[ $a =~ ^[A-Za-z0-9_./:=,+@%-]+$ ]]; then out+="$a "
+    elif [[ $a == *\'* && $a != *[\"\$\`\\\!]* ]]; then out+="\"$a\" "
+    else out+="'${a//\'/\'\\\'\'}' "; fi
+  done
+  printf '%s' "${out% }"
+}
+note() { echo "run.sh: $2" >&2; echo "$2" >> "$RESULTS_DIR/$1.notes"; }
+
+# ---- machine ---------------------------------------------------------------------------
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo "no commit yet")
+if [[ $commit != "no commit yet" && -n $(git status --porcelain 2>/dev/null) ]]; then
+  commit+=" (+ uncommitted changes)"
+fi
+ig_version=n/a
+if [[ $MODE == full ]]; then ig_version=$("$IG" --version 2>/dev/null | head -1 || true); fi
+{
+  echo "MODE=$MODE"
+  echo "RUNS=$RUNS"
+  echo "WARMUP=$WARMUP"
+  echo "RSS_RUNS=$RSS_RUNS"
+  echo "NPROC=$(nproc)"
+  echo "CPU=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+  echo "MEM=$(awk '/^MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
+  echo "KERNEL=$(uname -r)"
+  echo "OS=$(. /etc/os-release && echo "$PRETTY_NAME")"
+  echo "DATE=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "COMMIT=$commit"
+  echo "IG=$IG"
+  echo "IG_VERSION=${ig_version:-unknown}"
+  echo "CORPUS=$CORPUS"
+  echo "HYPERFINE=$(hyperfine --version)"
+  echo "BSDTAR=$(bsdtar --version | awk '{print $1, $2, "(" $4, $5 ")"}')"
+  echo "ZIP=$(zip -v | sed -n 2p | sed 's/^This is //; s/, by Info-ZIP.*//')"
+  echo "UNZIP=$(unzip -v | head -1 | cut -d' ' -f1-2)"
+  # corpus figures quoted in the report's descriptions
+  "$PY" - "$CORPUS" <<'EOF2'
+import json, os, sys
+c = sys.argv[1]
+for k in ("g10k", "g1g"):
+    with open(os.path.join(c, k + ".stamp.json")) as fh:
+        s = json.load(fh)
+    print(f"{k.upper()}_COUNT={s['count']}")
+    print(f"{k.upper()}_BYTES={s['totalBytes']}")
+small = [os.path.join(c, "photos", "small", f) for f in os.listdir(os.path.join(c, "photos", "small"))]
+print(f"SMALL_COUNT={len(small)}")
+print(f"SMALL_BYTES={sum(os.path.getsize(p) for p in small)}")
+EOF2
+} > "$RESULTS_DIR/machine.env"
+
+# ---- one comparison = one hyperfine invocation -----------------------------------------
+# Fill NAMES (hyperfine -n; report.py matches these), CMDS and PREPS (strings in shell-word
+# form, made with q; PREPS may be empty) and OURS (1 for imagegallery rows), then: compare KEY.
+compare() {
+  local key=$1 i n=${#NAMES[@]} any_prep= err="$WORK/stderr.txt"
+  local -a idx=() hf=()
+  echo
+  echo "=== $key ==="
+  for ((i = 0; i < n; i++)); do
+    if [[ ${OURS[i]} == skip || (${OURS[i]} == 1 && $MODE != full) ]]; then continue; fi
+    [[ -n ${PREPS[i]} ]] && any_prep=1
+    # sanity run: a command that fails is reported and left out, the others still run
+    [[ -n ${PREPS[i]} ]] && eval "${PREPS[i]}"
+    if ! eval "${CMDS[i]}" >/dev/null 2>"$err"; then
+      note "$key" "FAILED: ${NAMES[i]}: \`${CMDS[i]}\` exited non-zero: $(head -c 300 "$err" | head -3 | tr '\n' ' ')"
+      continue
+    fi
+    idx+=("$i")
+  done
+  if [[ ${#idx[@]} -eq 0 ]]; then note "$key" "nothing to measure"; return 0; fi
+  hf=(hyperfine -N --style basic --warmup "$WARMUP" --runs "$RUNS" --export-json "$RESULTS_DIR/$key.json")
+  for i in "${idx[@]}"; do
+    if [[ -n $any_prep ]]; then hf+=(--prepare "${PREPS[i]:-true}"); fi
+    hf+=(-n "${NAMES[i]}" "${CMDS[i]}")
+  done
+  q "${hf[@]}" > "$RESULTS_DIR/$key.cmd"
+  echo "+ $(cat "$RESULTS_DIR/$key.cmd")"
+  if ! "${hf[@]}"; then
+    note "$key" "FAILED: hyperfine exited non-zero"
+    rm -f "$RESULTS_DIR/$key.json"
+  fi
+  # peak RSS (KiB, GNU time %M), RSS_RUNS runs each; report.py takes the median
+  for i in "${idx[@]}"; do
+    local r kb
+    for ((r = 0; r < RSS_RUNS; r++)); do
+      [[ -n ${PREPS[i]} ]] && eval "${PREPS[i]}"
+      if eval "/usr/bin/time -f %M -o $(q "$WORK/rss.txt") ${CMDS[i]}" >/dev/null 2>&1; then
+        kb=$(tail -1 "$WORK/rss.txt")
+        printf '%s\t%s\n' "${NAMES[i]}" "$kb" >> "$RESULTS_DIR/$key.rss.tsv"
+      else
+        note "$key" "peak RSS run of ${NAMES[i]} failed"
+      fi
+    done
+    echo "peak RSS ${NAMES[i]}: $(grep -F "${NAMES[i]}"$'\t' "$RESULTS_DIR/$key.rss.tsv" | cut -f2 | tr '\n' ' ')KiB"
+  done
+}
+
+# ---- the galleries the read benchmarks use ---------------------------------------------
+# make_gallery VAR OUT SRC KEY...: with the tool under test (once per run), or in
+# --anchors-only mode (or if the tool fails) a stand-in from Benchmarks/standin.py, which
+# is kept between runs while its source set is unchanged. Sets VAR to the path and
+# VAR_BY to "imagegallery" or "stand-in".
+make_gallery() {
+  local var=$1 out=$2 src=$3 stamp=$4 by=stand-in t0 k
+  shift 4
+  if [[ $MODE == full ]]; then
+    echo "creating $out from $src with $IG ..."
+    t0=$EPOCHREALTIME
+    if "$IG" create "$out" --title bench --date "$DATE" --force "$src" >/dev/null 2>"$WORK/stderr.txt"; then
+      by=imagegallery
+      echo "  done in $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s"
+    else
+      for k in "$@"; do
+        note "$k" "FAILED: \`$(q "$IG" create "$out" --title bench --date "$DATE" --force "$src")\`: $(head -3 "$WORK/stderr.txt" | tr '\n' ' '); anchors timed on a stand-in gallery instead"
+      done
+    fi
+  fi
+  if [[ $by == stand-in ]]; then
+    out=${out%.imagegallery}.standin.imagegallery
+    if [[ ! -s $out || $out -ot $stamp || $out -ot $HERE/standin.py ]]; then
+      echo "writing stand-in gallery $out from $src ..."
+      "$PY" "$HERE/standin.py" "$out" "$src" bench
+    fi
+  fi
+  printf -v "$var" '%s' "$out"
+  printf -v "${var}_BY" '%s' "$by"
+}
+
+G10K=; G10K_BY=; G200=; G200_BY=
+if wanted info || wanted list; then
+  keys=(); wanted info && keys+=(info); wanted list && keys+=(list)
+  make_gallery G10K "$WORK/g10k.imagegallery" "$CORPUS/g10k" "$CORPUS/g10k.stamp.json" "${keys[@]}"
+  echo "G10K_GALLERY=$G10K_BY" >> "$RESULTS_DIR/machine.env"
+fi
+if wanted extract; then
+  make_gallery G200 "$WORK/g200.imagegallery" "$CORPUS/photos/small" "$CORPUS/photos/SHA256SUMS" extract
+  echo "G200_GALLERY=$G200_BY" >> "$RESULTS_DIR/machine.env"
+fi
+# rows of ours that need a gallery ours could not write are not measured
+ours_ok() { [[ $MODE == full && $1 == imagegallery ]]; }
+
+# ---- a. info --json vs unzip -p manifest.json -------------------------------------------
+if wanted info; then
+  NAMES=("imagegallery info --json" "unzip -p manifest.json")
+  CMDS=("$(q "$IG" info "$G10K" --json)" "$(q unzip -p "$G10K" manifest.json)")
+  PREPS=("" "")
+  OURS=(1 0)
+  ours_ok "$G10K_BY" || OURS[0]=skip
+  compare info
+fi
+
+# ---- b. create of the 1 GiB set vs bsdtar (stored zip) and Info-ZIP zip -0 ---------------
+if wanted create; then
+  out_ig="$WORK/create.imagegallery"; out_bt="$WORK/create-bsdtar.zip"; out_zip="$WORK/create-zip.zip"
+  prep=$(q rm -f "$out_ig" "$out_bt" "$out_zip")   # one output on disk at a time
+  NAMES=("imagegallery create" "bsdtar --format zip (store)" "zip -0")
+  CMDS=("$(q "$IG" create "$out_ig" --force --date "$DATE" "$CORPUS/g1g")"
+        "$(q bsdtar --format zip --options zip:compression=store -cf "$out_bt" -C "$CORPUS/g1g" .)"
+        "$(q zip -0 -q -r -j "$out_zip" "$CORPUS/g1g")")
+  PREPS=("$prep" "$prep" "$prep")
+  OURS=(1 0 0)
+  compare create
+  rm -f "$out_ig" "$out_bt" "$out_zip"
+fi
+
+# ---- c. list --json (no anchor; unzip -l for context) ----------------------------------
+if wanted list; then
+  NAMES=("imagegallery list --json" "unzip -l")
+  CMDS=("$(q "$IG" list "$G10K" --json)" "$(q unzip -l "$G10K")")
+  PREPS=("" "")
+  OURS=(1 0)
+  ours_ok "$G10K_BY" || OURS[0]=skip
+  compare list
+fi
+
+# ---- d. extract all images of a 200-photo gallery vs unzip -d -------------------------
+if wanted extract; then
+  x_ig="$WORK/extract-ig"; x_uz="$WORK/extract-unzip"
+  NAMES=("imagegallery extract" "unzip -q -o -d")
+  CMDS=("$(q "$IG" extract "$G200" --to "$x_ig" --force)" "$(q unzip -q -o -d "$x_uz" "$G200")")
+  # both write into a fresh, empty folder
+  PREPS=("$(q sh -c "rm -rf $(q "$x_ig") && mkdir -p $(q "$x_ig")")"
+         "$(q sh -c "rm -rf $(q "$x_uz") && mkdir -p $(q "$x_uz")")")
+  OURS=(1 0)
+  ours_ok "$G200_BY" || OURS[0]=skip
+  compare extract
+  rm -rf "$x_ig" "$x_uz"
+fi
+
+echo
+if [[ -n $DO_REPORT ]]; then
+  "$PY" "$HERE/report.py" "$RESULTS_DIR" "$REPORT"
+  echo "wrote $REPORT"
+fi
