@@ -23,9 +23,12 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
 
+        // The few libc calls Swift cannot reach directly.
+        .target(name: "CGalleryShim"),
+
         .target(
             name: "GalleryFormat",
-            dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CZlib", "CGalleryShim", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "GalleryImaging",

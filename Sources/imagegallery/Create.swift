@@ -95,7 +95,10 @@ extension ImageGallery {
                                                  + "nothing was written, try again", status: ExitStatus.dataError)
                         }
                     },
-                    blob: { image in .file(bySHA[image.sha256]!.path) }
+                    blob: { image in
+                        let source = bySHA[image.sha256]!
+                        return .checksummedFile(source.path, crc32: source.crc32)
+                    }
                 )
                 writing.finish()
 

@@ -32,7 +32,7 @@ extension ZipArchive {
         func mismatch(_ what: String) -> GalleryError {
             GalleryError(.headerMismatch, "the local header's \(what) differs from the central directory's", location: here)
         }
-        guard localName == entry.nameBytes else { throw mismatch("name") }
+        guard entry.name.utf8.elementsEqual(localName) else { throw mismatch("name") }
         guard header.method == entry.method.rawValue else { throw mismatch("compression method") }
         guard header.flags & (ZipFlag.encrypted | ZipFlag.strongEncryption) == 0 else {
             throw GalleryError(.encrypted, "the local header marks the entry encrypted", location: here)

@@ -217,6 +217,7 @@ extension ZipArchive {
             reader.skip(Int(header.commentLength))
 
             let name = try checkedName(nameBytes, limits: limits, location: here)
+            let nameLength = nameBytes.count
             let place = Location(file: path, entry: name, offset: recordOffset)
 
             // Sizes and offset, widened by a ZIP64 extra where the classic field holds the marker.
@@ -265,23 +266,29 @@ extension ZipArchive {
 
             if let earlier = index[name] {
                 // Swift compares strings by canonical equivalence: different bytes here means an NFC twin.
-                let same = entries[earlier].nameBytes == nameBytes
+                let same = entries[earlier].name.utf8.elementsEqual(nameBytes)
                 throw GalleryError(same ? .duplicateName : .confusableNames,
                                    same ? "the name occurs twice in the central directory (entries \(earlier + 1) and \(position + 1))"
                                         : "the name equals entry \(earlier + 1)'s after Unicode normalisation",
                                    location: place)
             }
-            let foldedName = name.lowercased()
-            if let earlier = folded[foldedName] {
+            // Only a name with an uppercase letter or non-ASCII can fold onto another one; the
+            // lowercase ASCII names a gallery uses are their own folded form.
+            let foldedName = nameBytes.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) ? name : name.lowercased()
+            if foldedName != name, let earlier = index[foldedName] ?? folded[foldedName] {
+                throw GalleryError(.confusableNames, "the name differs from entry \(earlier + 1)'s \"\(entries[earlier].name)\" "
+                                   + "only by letter case", location: place)
+            }
+            if let earlier = folded[name] {
                 throw GalleryError(.confusableNames, "the name differs from entry \(earlier + 1)'s \"\(entries[earlier].name)\" "
                                    + "only by letter case", location: place)
             }
             index[name] = position
-            folded[foldedName] = position
+            if foldedName != name { folded[foldedName] = position }
             entries.append(ZipEntry(
                 name: name, index: position, method: method, flags: header.flags, crc32: header.crc32,
                 compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: localOffset,
-                isDirectory: isDirectory, nameBytes: nameBytes, centralExtraLength: Int(header.extraLength)
+                isDirectory: isDirectory, nameLength: nameLength
             ))
         }
         guard reader.remaining == 0 else {
@@ -318,6 +325,7 @@ extension ZipArchive {
                                + "\(limits.maxEntryNameBytes)", location: location)
         }
         guard !bytes.isEmpty else { throw GalleryError(.unsafeName, "an entry has an empty name", location: location) }
+        if let name = plainName(bytes) { return name }
         guard let name = String(validating: bytes, as: UTF8.self) else {
             throw GalleryError(.badNameEncoding, "an entry name is not valid UTF-8", location: location)
         }
@@ -347,6 +355,26 @@ extension ZipArchive {
             }
         }
         return name
+    }
+
+    /// The common case in one pass: lowercase ASCII letters, digits, `-`, `_`, single dots and
+    /// single slashes, not starting with `/` or `.`. Anything else takes the full check.
+    static func plainName(_ bytes: [UInt8]) -> String? {
+        var previous: UInt8 = UInt8(ascii: "/")
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "-"),
+                 UInt8(ascii: "_"):
+                break
+            case UInt8(ascii: "."), UInt8(ascii: "/"):
+                if previous == UInt8(ascii: "/") || previous == UInt8(ascii: ".") { return nil }
+            default:
+                return nil
+            }
+            previous = byte
+        }
+        if previous == UInt8(ascii: ".") { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Unix file types from the external attributes; DOS attributes carry no links or devices.

@@ -11,11 +11,10 @@ public struct ZipEntry: Sendable, Hashable {
     /// Where the entry's local header starts.
     public let localHeaderOffset: UInt64
     public let isDirectory: Bool
-    let nameBytes: [UInt8]
-    let centralExtraLength: Int
+    let nameLength: Int
 
     public var usesDataDescriptor: Bool { flags & ZipFlag.dataDescriptor != 0 }
 
     /// The smallest number of bytes the entry can occupy: local header, name and data.
-    var minimumExtent: UInt64 { UInt64(LocalFileHeader.size + nameBytes.count) + compressedSize }
+    var minimumExtent: UInt64 { UInt64(LocalFileHeader.size + nameLength) + compressedSize }
 }

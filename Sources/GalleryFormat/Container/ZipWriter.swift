@@ -65,8 +65,26 @@ final class ZipWriter {
         recordCentral(header)
     }
 
+    /// Adds a STORED entry whose CRC is already known; `place` copies the bytes into the file
+    /// at the given offset and returns how many it copied.
+    func addStored(name: String, size: UInt64, crc32: UInt32,
+                   place: (_ file: GalleryFile, _ offset: UInt64) throws -> UInt64) throws {
+        let header = writeLocalHeader(name: name, method: .stored, crc: crc32, compressedSize: size, uncompressedSize: size)
+        try flush()
+        let copied = try place(file, offset)
+        file.startWriteback(at: offset, count: copied)
+        guard copied == size else {
+            throw GalleryError(.sizeMismatch, "the source changed while it was copied: expected \(size) bytes, got \(copied)",
+                               location: Location(entry: name))
+        }
+        offset += copied
+        recordCentral(header)
+    }
+
     /// Writes the central directory and end records, then flushes.
     func finish() throws {
+        // Small entries may still sit in the buffer: the directory's offset must count them.
+        try flush()
         let centralOffset = offset
         let centralSize = UInt64(central.count)
         try append(central)

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A strict, allocation-light JSON pull parser over bytes (RFC 8259).
 ///
 /// It validates as it goes — UTF-8, escapes, lone surrogates, nesting depth, duplicate keys —
@@ -8,8 +12,15 @@ struct JSONScanner: ~Copyable {
     private(set) var position = 0
     private var depth = 0
     let maxDepth: Int
-    /// The pointer of the value being read, for error messages.
-    var path: [String] = []
+    /// Where the value being read sits, kept as raw keys and indexes and only rendered as a
+    /// JSON pointer when an error needs it.
+    private(set) var path: [PathItem] = []
+
+    enum PathItem {
+        case key(RawString)
+        case index(Int)
+        case name(String)
+    }
 
     init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) {
         self.bytes = bytes
@@ -32,11 +43,38 @@ struct JSONScanner: ~Copyable {
 
     enum Kind { case object, array, string, number, bool, null }
 
-    var pointer: String { JSONPointer.render(path) }
+    var pointer: String { pointer(appending: nil) }
 
-    func error(_ code: DiagnosticCode, _ message: String, at offset: Int? = nil) -> GalleryError {
+    func pointer(appending member: String?) -> String {
+        var tokens = path.map { item -> String in
+            switch item {
+            case .key(let raw): decodeString(raw)
+            case .index(let index): String(index)
+            case .name(let name): name
+            }
+        }
+        if let member { tokens.append(member) }
+        return JSONPointer.render(tokens)
+    }
+
+    func error(_ code: DiagnosticCode, _ message: String, at offset: Int? = nil, pointer: String? = nil) -> GalleryError {
         GalleryError(code, message, location: Location(entry: "manifest.json", offset: UInt64(offset ?? position),
-                                                       jsonPointer: pointer))
+                                                       jsonPointer: pointer ?? self.pointer))
+    }
+
+    /// The index of the candidate equal to the key, comparing bytes (decoding only escaped keys).
+    func match(_ key: RawString, _ candidates: [[UInt8]]) -> Int? {
+        if key.hasEscapes {
+            let text = Array(decodeString(key).utf8)
+            return candidates.firstIndex(of: text)
+        }
+        let length = key.count
+        for (position, candidate) in candidates.enumerated() where candidate.count == length {
+            if candidate.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress! + key.start, length) }) == 0 {
+                return position
+            }
+        }
+        return nil
     }
 
     // MARK: - Structure
@@ -64,14 +102,14 @@ struct JSONScanner: ~Copyable {
         }
     }
 
-    /// Reads an object, calling `member` with each key (already checked for duplicates) while
-    /// the scanner stands at the member's value; `member` must consume the value.
-    mutating func readObject(_ member: (inout JSONScanner, String) throws -> Void) throws {
+    /// Reads an object, calling `member` with each raw key while the scanner stands at the
+    /// member's value; `member` must consume the value. With `checkDuplicates` the scanner
+    /// refuses a key seen before in the object; callers that track their keys pass false.
+    mutating func readObject(checkDuplicates: Bool = true, _ member: (inout JSONScanner, RawString) throws -> Void) throws {
         skipWhitespace()
         try expect(UInt8(ascii: "{"))
         try enter()
-        var keys: [String] = []
-        var keySet: Set<String> = []
+        var seen: Set<String> = []
         skipWhitespace()
         if try consumeIf(UInt8(ascii: "}")) { depth -= 1; return }
         while true {
@@ -80,17 +118,13 @@ struct JSONScanner: ~Copyable {
                 throw error(.jsonSyntax, "an object member must start with a quoted key")
             }
             let keyOffset = position
-            let key = try decodeString(readRawString())
-            // Objects here are small; a linear scan beats hashing until they are not.
-            let duplicate = keys.count < 16 ? keys.contains(key) : !keySet.insert(key).inserted
-            if duplicate {
-                path.append(key)
-                throw error(.duplicateKey, "the key \"\(key)\" occurs twice in one object", at: keyOffset)
+            let key = try readRawString()
+            path.append(.key(key))
+            if checkDuplicates, !seen.insert(decodeString(key)).inserted {
+                throw error(.duplicateKey, "the key \"\(decodeString(key))\" occurs twice in one object", at: keyOffset)
             }
-            if keys.count < 16 { keys.append(key); if keys.count == 16 { keySet = Set(keys) } }
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
-            path.append(key)
             try member(&self, key)
             path.removeLast()
             skipWhitespace()
@@ -110,7 +144,7 @@ struct JSONScanner: ~Copyable {
         if try consumeIf(UInt8(ascii: "]")) { depth -= 1; return }
         var index = 0
         while true {
-            path.append(String(index))
+            path.append(.index(index))
             try element(&self, index)
             path.removeLast()
             index += 1
@@ -125,7 +159,7 @@ struct JSONScanner: ~Copyable {
     /// Reads and discards any value, still checking all of it.
     mutating func skipValue() throws {
         switch try peekKind() {
-        case .object: try readObject { scanner, _ in try scanner.skipValue() }
+        case .object: try readObject(checkDuplicates: true) { scanner, _ in try scanner.skipValue() }
         case .array: try readArray { scanner, _ in try scanner.skipValue() }
         case .string: _ = try readRawString()
         case .number: _ = try readNumber()
@@ -138,8 +172,8 @@ struct JSONScanner: ~Copyable {
     mutating func finish() throws {
         skipWhitespace()
         guard position == bytes.count else {
-            path = []
-            throw error(.jsonSyntax, "unexpected \(describeByte(bytes[position])) after the end of the JSON value")
+            throw error(.jsonSyntax, "unexpected \(describeByte(bytes[position])) after the end of the JSON value",
+                        pointer: "")
         }
     }
 
@@ -244,6 +278,12 @@ struct JSONScanner: ~Copyable {
         var hasEscapes = false
         var asciiOnly = true
         while true {
+            // Eight bytes at a time while none is a quote, a backslash, a control byte or non-ASCII.
+            while position + 8 <= bytes.count {
+                let word = bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                if Self.needsAttention(word) { break }
+                position += 8
+            }
             guard position < bytes.count else { throw error(.jsonSyntax, "a string is not closed", at: start - 1) }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") { break }
@@ -264,6 +304,18 @@ struct JSONScanner: ~Copyable {
             throw error(.jsonEncoding, "a string is not valid UTF-8", at: start)
         }
         return RawString(start: start, end: end, hasEscapes: hasEscapes)
+    }
+
+    /// True when any byte of the word is `"`, `\`, below 0x20 or 0x80 and above (SWAR test).
+    @inline(__always)
+    static func needsAttention(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        func zeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & high }
+        let quote = zeroByte(word ^ (ones &* 0x22))
+        let backslash = zeroByte(word ^ (ones &* 0x5C))
+        let control = (word &- ones &* 0x20) & ~word & high
+        return (quote | backslash | control | (word & high)) != 0
     }
 
     /// Checks one escape at `position` (the backslash) and steps over it.

@@ -54,10 +54,32 @@ struct ManifestDecoder {
 
     private mutating func report(_ code: DiagnosticCode, _ message: String, _ scanner: borrowing JSONScanner,
                                  member: String? = nil) {
-        var path = scanner.path
-        if let member { path.append(member) }
         diagnostics.append(GalleryError(code, message, location: Location(
-            entry: "manifest.json", offset: UInt64(scanner.position), jsonPointer: JSONPointer.render(path))))
+            entry: "manifest.json", offset: UInt64(scanner.position), jsonPointer: scanner.pointer(appending: member))))
+    }
+
+    /// Known keys, matched as bytes; their position is their bit in a per-object "seen" mask.
+    static let documentKeys = ["format", "formatVersion", "id", "revision", "title", "created", "modified", "generator",
+                               "images"].map { Array($0.utf8) }
+    static let imageKeys = ["id", "path", "mediaType", "width", "height", "byteSize", "sha256", "source", "filename",
+                            "caption", "added"].map { Array($0.utf8) }
+
+    /// Resolves a key to its known position, refusing a repeat. Unknown keys go through `unknown`.
+    private func knownKey(_ key: JSONScanner.RawString, _ candidates: [[UInt8]], seen: inout UInt32,
+                          unknown: inout Set<String>, _ scanner: borrowing JSONScanner) throws -> Int? {
+        if let position = scanner.match(key, candidates) {
+            guard seen & (1 << position) == 0 else {
+                throw scanner.error(.duplicateKey, "the key \"\(scanner.decodeString(key))\" occurs twice in one object",
+                                    at: key.start - 1)
+            }
+            seen |= 1 << position
+            return position
+        }
+        guard unknown.insert(scanner.decodeString(key)).inserted else {
+            throw scanner.error(.duplicateKey, "the key \"\(scanner.decodeString(key))\" occurs twice in one object",
+                                at: key.start - 1)
+        }
+        return nil
     }
 
     // MARK: - Document
@@ -76,47 +98,47 @@ struct ManifestDecoder {
         var generator: String?
         var images: [GalleryImage]?
 
-        try scanner.readObject { scanner, key in
-            switch key {
-            case "format":
+        var seen: UInt32 = 0
+        var unknown: Set<String> = []
+        try scanner.readObject(checkDuplicates: false) { scanner, key in
+            switch try knownKey(key, Self.documentKeys, seen: &seen, unknown: &unknown, scanner) {
+            case 0:
                 format = try string(&scanner, maxScalars: 100)
-            case "formatVersion":
+            case 1:
                 if let text = try string(&scanner, maxScalars: 20) {
                     version = FormatVersion(text)
                     if version == nil { report(.badValue, "formatVersion \"\(text)\" is not of the form MAJOR.MINOR", scanner) }
                 }
-            case "id": id = try uuid(&scanner)
-            case "revision": revision = try uuid(&scanner)
-            case "title": title = try string(&scanner, maxScalars: 1000)
-            case "created": created = try timestamp(&scanner)
-            case "modified": modified = try timestamp(&scanner)
-            case "generator": generator = try string(&scanner, maxScalars: 200)
-            case "images": images = try imageList(&scanner)
+            case 2: id = try uuid(&scanner)
+            case 3: revision = try uuid(&scanner)
+            case 4: title = try string(&scanner, maxScalars: 1000)
+            case 5: created = try timestamp(&scanner)
+            case 6: modified = try timestamp(&scanner)
+            case 7: generator = try string(&scanner, maxScalars: 200)
+            case 8: images = try imageList(&scanner)
             default:
-                report(.unknownMember, "unknown member \"\(key)\" is ignored", scanner)
+                report(.unknownMember, "unknown member \"\(scanner.decodeString(key))\" is ignored", scanner)
                 try scanner.skipValue()
             }
         }
         try scanner.finish()
 
         if let format, format != "imagegallery" {
-            scanner.path = ["format"]
-            throw scanner.error(.unknownFormat, "format is \"\(format)\", not \"imagegallery\"")
+            throw scanner.error(.unknownFormat, "format is \"\(format)\", not \"imagegallery\"", pointer: "/format")
         }
         if let version, version.major != FormatVersion.current.major {
-            scanner.path = ["formatVersion"]
             throw scanner.error(.unsupportedVersion, "format version \(version) is not supported: this reader reads "
-                                + "\(FormatVersion.current.major).x")
+                                + "\(FormatVersion.current.major).x", pointer: "/formatVersion")
         }
         let required: [(String, Bool)] = [
             ("format", format != nil), ("formatVersion", version != nil), ("id", id != nil), ("revision", revision != nil),
             ("title", title != nil), ("created", created != nil), ("modified", modified != nil), ("images", images != nil),
         ]
-        scanner.path = []
         for (name, present) in required where !present {
             // A member that was present but malformed has already been reported.
             if !diagnostics.contains(where: { $0.location.jsonPointer == "/" + name }) {
-                report(.missingMember, "the required member \"\(name)\" is missing", scanner)
+                diagnostics.append(GalleryError(.missingMember, "the required member \"\(name)\" is missing", location: Location(
+                    entry: "manifest.json", offset: UInt64(scanner.position), jsonPointer: "")))
             }
         }
         guard let version, let id, let revision, let title, let created, let modified, let images else { return nil }
@@ -152,12 +174,12 @@ struct ManifestDecoder {
         guard try expectKind(.object, &scanner, "an object") else { return nil }
         var id: UUID?
         var path: JSONScanner.RawString?
-        var pathText: String?
         var mediaType: MediaType?
         var width: Int?
         var height: Int?
         var byteSize: UInt64?
         var sha256: SHA256Digest?
+        var shaRaw: JSONScanner.RawString?
         var source: String?
         var filename: String?
         var caption: String?
@@ -165,45 +187,44 @@ struct ManifestDecoder {
         var valid = true
         let errorsBefore = diagnostics.count
 
-        try scanner.readObject { scanner, key in
-            switch key {
-            case "id": id = try uuid(&scanner)
-            case "path":
-                if try expectKind(.string, &scanner, "a string") {
-                    let raw = try scanner.readRawString()
-                    path = raw
-                    pathText = scanner.decodeString(raw)
-                }
-            case "mediaType":
+        var seen: UInt32 = 0
+        var unknown: Set<String> = []
+        try scanner.readObject(checkDuplicates: false) { scanner, key in
+            switch try knownKey(key, Self.imageKeys, seen: &seen, unknown: &unknown, scanner) {
+            case 0: id = try uuid(&scanner)
+            case 1:
+                if try expectKind(.string, &scanner, "a string") { path = try scanner.readRawString() }
+            case 2:
                 if let text = try string(&scanner, maxScalars: 100) {
                     mediaType = MediaType(rawValue: text)
                     if mediaType == nil { report(.badValue, "media type \"\(text)\" is not image/jpeg or image/png", scanner) }
                 }
-            case "width": width = try integer(&scanner, in: 1 ... 2_147_483_647).map { Int($0) }
-            case "height": height = try integer(&scanner, in: 1 ... 2_147_483_647).map { Int($0) }
-            case "byteSize": byteSize = try integer(&scanner, in: 1 ... 9_007_199_254_740_991).map { UInt64($0) }
-            case "sha256":
+            case 3: width = try integer(&scanner, in: 1 ... 2_147_483_647).map { Int($0) }
+            case 4: height = try integer(&scanner, in: 1 ... 2_147_483_647).map { Int($0) }
+            case 5: byteSize = try integer(&scanner, in: 1 ... 9_007_199_254_740_991).map { UInt64($0) }
+            case 6:
                 if try expectKind(.string, &scanner, "a string") {
                     let raw = try scanner.readRawString()
+                    shaRaw = raw
                     sha256 = raw.hasEscapes ? nil : SHA256Digest(hexBytes: scanner.rawBytes(raw))
                     if sha256 == nil { report(.badValue, "sha256 must be 64 lowercase hexadecimal digits", scanner) }
                 }
-            case "source":
+            case 7:
                 source = try string(&scanner, maxScalars: 8192)
                 if let text = source, !Self.isAbsoluteURI(text) {
                     report(.badValue, "source \"\(text.prefix(80))\" is not an absolute URI", scanner)
                 }
-            case "filename":
+            case 8:
                 filename = try string(&scanner, maxScalars: 255)
                 if let text = filename, !GalleryImage.isSafeFilename(text) {
                     report(.badValue, "filename must be one path component of 1 to 255 bytes with no \"/\", \"\\\", "
                            + "NUL or control characters", scanner)
                     filename = nil
                 }
-            case "caption": caption = try string(&scanner, maxScalars: 10_000)
-            case "added": added = try timestamp(&scanner)
+            case 9: caption = try string(&scanner, maxScalars: 10_000)
+            case 10: added = try timestamp(&scanner)
             default:
-                report(.unknownMember, "unknown member \"\(key)\" is ignored", scanner)
+                report(.unknownMember, "unknown member \"\(scanner.decodeString(key))\" is ignored", scanner)
                 try scanner.skipValue()
             }
         }
@@ -216,11 +237,14 @@ struct ManifestDecoder {
             valid = false
         }
         if diagnostics[errorsBefore...].contains(where: { $0.severity >= .error }) { valid = false }
-        guard valid, let id, let pathText, let mediaType, let width, let height, let byteSize, let sha256 else { return nil }
-        let expected = GalleryImage.blobPath(sha256: sha256, mediaType: mediaType)
-        guard pathText == expected else {
-            report(.badBlobPath, "path \"\(pathText.prefix(120))\" should be \"\(expected)\" (images/<sha256>.<extension of the "
-                   + "media type>)", scanner, member: "path")
+        guard valid, let id, let path, let mediaType, let width, let height, let byteSize, let sha256 else { return nil }
+        // Compared as bytes: building the expected name for every image would cost more than the check.
+        guard Self.isBlobPath(scanner.rawBytes(path), sha256Hex: scanner.rawBytes(shaRaw!), mediaType: mediaType),
+              !path.hasEscapes
+        else {
+            let expected = GalleryImage.blobPath(sha256: sha256, mediaType: mediaType)
+            report(.badBlobPath, "path \"\(scanner.decodeString(path).prefix(120))\" should be \"\(expected)\" "
+                   + "(images/<sha256>.<extension of the media type>)", scanner, member: "path")
             return nil
         }
         return GalleryImage(id: id, mediaType: mediaType, width: width, height: height, byteSize: byteSize,
@@ -297,6 +321,15 @@ struct ManifestDecoder {
         case .bool: "a boolean"
         case .null: "null"
         }
+    }
+
+    /// `images/` + the 64 hex digits + `.jpg` or `.png` as the media type says.
+    static func isBlobPath(_ path: UnsafeRawBufferPointer, sha256Hex: UnsafeRawBufferPointer, mediaType: MediaType) -> Bool {
+        // "images/" is 7 bytes, ".jpg" and ".png" 4.
+        guard path.count == 7 + 64 + 4, sha256Hex.count == 64, let base = path.baseAddress else { return false }
+        let suffix: StaticString = mediaType == .jpeg ? ".jpg" : ".png"
+        return memcmp(base, "images/", 7) == 0 && memcmp(base + 7, sha256Hex.baseAddress!, 64) == 0
+            && memcmp(base + 71, suffix.utf8Start, 4) == 0
     }
 
     static func isAbsoluteURI(_ text: String) -> Bool {

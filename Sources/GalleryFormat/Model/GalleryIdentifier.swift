@@ -20,27 +20,19 @@ extension UUID {
     /// Parses the 36-character text form from ASCII bytes, either case.
     init?(textBytes b: UnsafeRawBufferPointer) {
         guard b.count == 36, b[8] == 0x2D, b[13] == 0x2D, b[18] == 0x2D, b[23] == 0x2D else { return nil }
-        var out = [UInt8](repeating: 0, count: 16)
+        var out: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var n = 0
         var i = 0
         while i < 36 {
             if i == 8 || i == 13 || i == 18 || i == 23 { i += 1; continue }
-            guard let hi = Self.nibble(b[i]), let lo = Self.nibble(b[i + 1]) else { return nil }
-            out[n] = hi << 4 | lo
+            let hi = HexTable.anyCase[Int(b[i])]
+            let lo = HexTable.anyCase[Int(b[i + 1])]
+            guard (hi | lo) & 0xF0 == 0 else { return nil }
+            withUnsafeMutableBytes(of: &out) { $0[n] = hi << 4 | lo }
             n += 1
             i += 2
         }
-        self.init(uuid: (out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7],
-                         out[8], out[9], out[10], out[11], out[12], out[13], out[14], out[15]))
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30 ... 0x39: c - 0x30
-        case 0x61 ... 0x66: c - 0x61 + 10
-        case 0x41 ... 0x46: c - 0x41 + 10
-        default: nil
-        }
+        self.init(uuid: out)
     }
 }
 

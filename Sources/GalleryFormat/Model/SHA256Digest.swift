@@ -21,18 +21,18 @@ public struct SHA256Digest: Sendable, Hashable, Comparable, CustomStringConverti
     /// Parses 64 lowercase hexadecimal digits given as ASCII bytes.
     init?(hexBytes: UnsafeRawBufferPointer) {
         guard hexBytes.count == 64 else { return nil }
-        var parsed: [UInt64] = [0, 0, 0, 0]
-        for index in 0 ..< 64 {
-            let c = hexBytes[index]
-            let nibble: UInt64
-            switch c {
-            case UInt8(ascii: "0") ... UInt8(ascii: "9"): nibble = UInt64(c - UInt8(ascii: "0"))
-            case UInt8(ascii: "a") ... UInt8(ascii: "f"): nibble = UInt64(c - UInt8(ascii: "a") + 10)
-            default: return nil
+        func word(_ from: Int) -> UInt64? {
+            var value: UInt64 = 0
+            var invalid: UInt8 = 0
+            for index in from ..< from + 16 {
+                let nibble = HexTable.lowercase[Int(hexBytes[index])]
+                invalid |= nibble
+                value = value << 4 | UInt64(nibble & 0x0F)
             }
-            parsed[index / 16] = parsed[index / 16] << 4 | nibble
+            return invalid & 0xF0 == 0 ? value : nil
         }
-        words = (parsed[0], parsed[1], parsed[2], parsed[3])
+        guard let w0 = word(0), let w1 = word(16), let w2 = word(32), let w3 = word(48) else { return nil }
+        words = (w0, w1, w2, w3)
     }
 
     public var bytes: [UInt8] {
@@ -68,5 +68,23 @@ public struct SHA256Digest: Sendable, Hashable, Comparable, CustomStringConverti
 
     public static func < (a: SHA256Digest, b: SHA256Digest) -> Bool {
         (a.words.0, a.words.1, a.words.2, a.words.3) < (b.words.0, b.words.1, b.words.2, b.words.3)
+    }
+}
+
+/// Hex digit values; 0xFF marks a byte that is not a digit of the accepted case.
+enum HexTable {
+    static let lowercase: [UInt8] = (0 ..< 256).map { byte in
+        switch byte {
+        case 0x30 ... 0x39: UInt8(byte - 0x30)
+        case 0x61 ... 0x66: UInt8(byte - 0x61 + 10)
+        default: 0xFF
+        }
+    }
+
+    static let anyCase: [UInt8] = (0 ..< 256).map { byte in
+        switch byte {
+        case 0x41 ... 0x46: UInt8(byte - 0x41 + 10)
+        default: lowercase[byte]
+        }
     }
 }

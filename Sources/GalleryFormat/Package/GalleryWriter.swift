@@ -1,7 +1,12 @@
 /// Where a blob's bytes come from when a gallery is written.
 public enum BlobSource: Sendable {
-    /// A file on disk, which must still hold exactly `byteSize` bytes.
+    /// A file on disk, which must still hold exactly `byteSize` bytes. Its bytes are read and
+    /// their CRC computed on the way.
     case file(String)
+    /// A file whose CRC-32 the caller computed while hashing it: copied inside the kernel
+    /// (`copy_file_range`), never through user space. The caller must check, before the save
+    /// commits, that the file did not change since (see `FileIdentity`).
+    case checksummedFile(String, crc32: UInt32)
     case bytes([UInt8])
     /// An entry of an open archive (copying from the previous version of a gallery).
     case entry(ZipArchive, ZipEntry)
@@ -71,6 +76,13 @@ public enum GalleryWriter {
                         try sink(UnsafeRawBufferPointer(rebasing: buffer[0 ..< got]))
                         offset += UInt64(got)
                     }
+                }
+            case .checksummedFile(let sourcePath, let crc32):
+                let source = try GalleryFile.openForReading(sourcePath)
+                let found = try source.size
+                guard found == size else { throw sizeError(found).inFile(sourcePath) }
+                try zip.addStored(name: name, size: size, crc32: crc32) { destination, offset in
+                    try destination.copy(from: source, at: 0, count: size, to: offset)
                 }
             case .entry(let archive, let entry):
                 guard entry.uncompressedSize == size else { throw sizeError(entry.uncompressedSize).inFile(archive.file.path) }

@@ -1,3 +1,4 @@
+internal import CGalleryShim
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -36,8 +37,8 @@ public final class GalleryFile: @unchecked Sendable {
     }
 
     /// Creates a new file; fails if it exists. Mode is filtered by the umask.
-    public static func create(_ path: String, mode: mode_t = 0o644) throws -> GalleryFile {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+    public static func create(_ path: String, mode: UInt32 = 0o644) throws -> GalleryFile {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode_t(mode))
         guard fd >= 0 else { throw FileSystemError.current(path: path, operation: "create") }
         return GalleryFile(path: path, descriptor: fd)
     }
@@ -102,6 +103,46 @@ public final class GalleryFile: @unchecked Sendable {
 
     public func write(_ bytes: [UInt8], at offset: UInt64) throws {
         try bytes.withUnsafeBytes { try write($0, at: offset) }
+    }
+
+    /// Copies `count` bytes from `source` at `sourceOffset` to this file at `offset`, inside the
+    /// kernel where it can (`copy_file_range`), through a buffer where it cannot.
+    /// Returns the bytes copied: fewer only when the source ends early.
+    public func copy(from source: GalleryFile, at sourceOffset: UInt64, count: UInt64, to offset: UInt64) throws -> UInt64 {
+        var done: UInt64 = 0
+        while done < count {
+            let want = Int(min(count - done, 1 << 30))
+            let n = ig_copy_file_range(source.descriptor, Int64(sourceOffset + done), descriptor, Int64(offset + done), want)
+            if n > 0 { done += UInt64(n); continue }
+            if n == 0 { return done }
+            let code = currentErrnoValue()
+            if code == EINTR { continue }
+            guard code == EXDEV || code == ENOSYS || code == EINVAL || code == EOPNOTSUPP || code == EBADF else {
+                throw FileSystemError.current(path: path, operation: "copy \(source.path) into")
+            }
+            return try done + copyThroughBuffer(from: source, at: sourceOffset + done, count: count - done, to: offset + done)
+        }
+        return done
+    }
+
+    private func copyThroughBuffer(from source: GalleryFile, at sourceOffset: UInt64, count: UInt64, to offset: UInt64) throws -> UInt64 {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+        defer { buffer.deallocate() }
+        var done: UInt64 = 0
+        while done < count {
+            let want = Int(min(UInt64(buffer.count), count - done))
+            let got = try source.read(at: sourceOffset + done, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0 ..< want]))
+            if got == 0 { break }
+            try write(UnsafeRawBufferPointer(rebasing: buffer[0 ..< got]), at: offset + done)
+            done += UInt64(got)
+        }
+        return done
+    }
+
+    /// Asks the kernel to start writing a range to disk now, without waiting: a hint, so
+    /// errors are ignored (the final `synchronize()` reports them).
+    public func startWriteback(at offset: UInt64, count: UInt64) {
+        _ = ig_start_writeback(descriptor, Int64(offset), Int64(count))
     }
 
     public func synchronize() throws {

@@ -18,7 +18,7 @@ enum SystemText {
 extension FileSystemError {
     /// Builds the error for the current `errno`.
     static func current(path: String, operation: String) -> FileSystemError {
-        let code = currentErrno()
+        let code = currentErrnoValue()
         let kind: Kind
         switch code {
         case ENOENT: kind = .notFound
@@ -33,7 +33,7 @@ extension FileSystemError {
     }
 }
 
-private func currentErrno() -> Int32 {
+func currentErrnoValue() -> Int32 {
     #if canImport(Glibc)
     return Glibc.errno
     #else

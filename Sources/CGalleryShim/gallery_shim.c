@@ -1,0 +1,26 @@
+#define _GNU_SOURCE
+#include "gallery_shim.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+ssize_t ig_copy_file_range(int fd_in, int64_t offset_in, int fd_out, int64_t offset_out, size_t length) {
+#if defined(__linux__)
+    loff_t in = (loff_t)offset_in;
+    loff_t out = (loff_t)offset_out;
+    return copy_file_range(fd_in, &in, fd_out, &out, length, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int ig_start_writeback(int fd, int64_t offset, int64_t length) {
+#if defined(__linux__)
+    return sync_file_range(fd, (off64_t)offset, (off64_t)length, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)fd; (void)offset; (void)length;
+    return 0;
+#endif
+}

@@ -1,0 +1,16 @@
+#ifndef GALLERY_SHIM_H
+#define GALLERY_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* copy_file_range(2), which glibc declares only under _GNU_SOURCE. Copies inside the
+ * kernel, so blob bytes never pass through user space. Returns -1 with errno set. */
+ssize_t ig_copy_file_range(int fd_in, int64_t offset_in, int fd_out, int64_t offset_out, size_t length);
+
+/* sync_file_range(2) with SYNC_FILE_RANGE_WRITE: starts writing a range back to disk
+ * without waiting, so the fsync that ends a save has less left to do. */
+int ig_start_writeback(int fd, int64_t offset, int64_t length);
+
+#endif

@@ -1,0 +1,180 @@
+import CArchive
+import Foundation
+import GalleryFormat
+import GalleryTestSupport
+import GalleryImaging
+import Testing
+
+/// A gallery of `count` small distinct blobs held in memory.
+func makeGallery(count: Int, title: String = "Container test") -> (Gallery, [SHA256Digest: [UInt8]]) {
+    var blobs: [SHA256Digest: [UInt8]] = [:]
+    var images: [GalleryImage] = []
+    for index in 0 ..< count {
+        let bytes = PNGEncoder.encode(width: 1, height: 1, layout: .grey, pixels: [UInt8(index & 0xFF)],
+                                      text: [("n", String(index))])
+        let digest = SHA256Hasher.of(bytes)
+        blobs[digest] = bytes
+        images.append(GalleryImage(id: UUID.nameBased(namespace: GalleryNamespace.documents, name: "\(index)"),
+                                   mediaType: .png, width: 1, height: 1, byteSize: UInt64(bytes.count), sha256: digest))
+    }
+    let gallery = Gallery(id: UUID.nameBased(namespace: GalleryNamespace.documents, name: title),
+                          revision: UUID.nameBased(namespace: GalleryNamespace.documents, name: "r"), title: title,
+                          created: Timestamp(seconds: 1_767_323_045), modified: Timestamp(seconds: 1_767_323_045),
+                          images: images)
+    return (gallery, blobs)
+}
+
+func writeGallery(_ gallery: Gallery, blobs: [SHA256Digest: [UInt8]], to path: String) throws {
+    try GalleryWriter.write(gallery, thumbnail: PlaceholderThumbnail.png(forFirstImage: (1, 1)), to: path,
+                            overwrite: true) { .bytes(blobs[$0.sha256]!) }
+}
+
+/// Reads every entry with libarchive (an independent reader), returning name → bytes.
+func readWithLibarchive(_ path: String) throws -> [(String, [UInt8])] {
+    let archive = archive_read_new()!
+    defer { archive_read_free(archive) }
+    archive_read_support_format_zip_seekable(archive)
+    guard archive_read_open_filename(archive, path, 1 << 16) == ARCHIVE_OK else {
+        throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path])
+    }
+    var entries: [(String, [UInt8])] = []
+    var entry: OpaquePointer?
+    while archive_read_next_header(archive, &entry) == ARCHIVE_OK {
+        let name = String(cString: archive_entry_pathname_utf8(entry))
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = archive_read_data(archive, &buffer, buffer.count)
+            // A CRC mismatch comes back as a warning: treat anything but data as failure.
+            guard n >= 0 else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: name]) }
+            if n == 0 { break }
+            bytes += buffer[0 ..< n]
+        }
+        entries.append((name, bytes))
+    }
+    return entries
+}
+
+@Suite("Container writer and reader")
+struct ContainerTests {
+    @Test func writesTheDetectableLayout() throws {
+        let directory = try TemporaryDirectory()
+        let (gallery, blobs) = makeGallery(count: 3)
+        let path = directory.file("g.imagegallery")
+        try writeGallery(gallery, blobs: blobs, to: path)
+        let bytes = try FileBytes.read(path)
+        #expect(Array(bytes[0 ..< 4]) == [0x50, 0x4B, 0x03, 0x04])
+        #expect(Array(bytes[6 ..< 8]) == [0x00, 0x08], "flags: UTF-8 only, no data descriptor")
+        #expect(Array(bytes[8 ..< 10]) == [0, 0], "mimetype is stored")
+        #expect(Array(bytes[28 ..< 30]) == [0, 0], "mimetype has no extra field")
+        #expect(String(decoding: bytes[30 ..< 38], as: UTF8.self) == "mimetype")
+        #expect(String(decoding: bytes[38 ..< 70], as: UTF8.self) == "application/vnd.imagegallery+zip")
+
+        let archive = try ZipArchive(path: path)
+        #expect(archive.entries.map(\.name) == ["mimetype", "manifest.json", "thumbnail.png"] + gallery.images.map(\.path))
+        #expect(archive.entries.map(\.method) == [.stored, .deflated, .stored, .stored, .stored, .stored])
+        #expect(archive.entries.allSatisfy { !$0.usesDataDescriptor })
+    }
+
+    @Test func isDeterministic() throws {
+        let directory = try TemporaryDirectory()
+        let (gallery, blobs) = makeGallery(count: 5)
+        try writeGallery(gallery, blobs: blobs, to: directory.file("a"))
+        try writeGallery(gallery, blobs: blobs, to: directory.file("b"))
+        #expect(try FileBytes.read(directory.file("a")) == FileBytes.read(directory.file("b")))
+    }
+
+    @Test func roundTripsThroughOurReaderAndLibarchive() throws {
+        let directory = try TemporaryDirectory()
+        let (gallery, blobs) = makeGallery(count: 4)
+        let path = directory.file("g.imagegallery")
+        try writeGallery(gallery, blobs: blobs, to: path)
+
+        let reader = try GalleryReader(path: path)
+        #expect(reader.gallery == gallery)
+        #expect(reader.diagnostics.isEmpty)
+        for image in gallery.images {
+            var bytes: [UInt8] = []
+            try reader.readBlob(image) { bytes += $0 }
+            #expect(bytes == blobs[image.sha256])
+        }
+
+        let entries = try readWithLibarchive(path)
+        #expect(entries.map(\.0) == ["mimetype", "manifest.json", "thumbnail.png"] + gallery.images.map(\.path))
+        #expect(entries[0].1 == Array("application/vnd.imagegallery+zip".utf8))
+        #expect(entries[1].1 == Manifest.encode(gallery))
+        for (name, bytes) in entries.dropFirst(3) {
+            #expect(SHA256Hasher.of(bytes).hex == String(name.dropFirst("images/".count).prefix(64)))
+        }
+    }
+
+    @Test(arguments: [0, 1, 2])
+    func writesSmallGalleries(count: Int) throws {
+        let directory = try TemporaryDirectory()
+        let (gallery, blobs) = makeGallery(count: count)
+        let path = directory.file("g.imagegallery")
+        try writeGallery(gallery, blobs: blobs, to: path)
+        #expect(try GalleryReader(path: path).gallery == gallery)
+        #expect(try readWithLibarchive(path).count == 3 + count)
+    }
+
+    @Test func storesIdenticalImagesOnce() throws {
+        let directory = try TemporaryDirectory()
+        var (gallery, blobs) = makeGallery(count: 2)
+        var twin = gallery.images[0]
+        twin.id = UUID()
+        gallery.images.append(twin)
+        let path = directory.file("g.imagegallery")
+        try writeGallery(gallery, blobs: blobs, to: path)
+        let archive = try ZipArchive(path: path)
+        #expect(archive.entries.count == 3 + 2)
+        #expect(try GalleryReader(path: path).gallery.images.count == 3)
+    }
+
+    @Test func usesZip64PastSixtyFiveThousandEntries() throws {
+        let directory = try TemporaryDirectory()
+        let (gallery, blobs) = makeGallery(count: 65_600)
+        let path = directory.file("many.imagegallery")
+        try writeGallery(gallery, blobs: blobs, to: path)
+        let bytes = try FileBytes.read(path)
+        let eocd = bytes.count - 22
+        #expect(Array(bytes[eocd ..< eocd + 4]) == [0x50, 0x4B, 0x05, 0x06])
+        #expect(Array(bytes[eocd + 10 ..< eocd + 12]) == [0xFF, 0xFF], "the classic count defers to ZIP64")
+        #expect(Array(bytes[eocd - 20 ..< eocd - 16]) == [0x50, 0x4B, 0x06, 0x07], "a ZIP64 locator precedes the EOCD")
+        let reader = try GalleryReader(path: path)
+        #expect(reader.archive.entries.count == 65_603)
+        #expect(reader.gallery.images.count == 65_600)
+        if let python = Subprocess.which("python3") {
+            let result = try Subprocess.run(python, ["-m", "zipfile", "-t", path])
+            #expect(result.status == 0, "python zipfile: \(result.stdout) \(result.stderr)")
+        }
+    }
+
+    @Test func neverLeavesAPartialFile() throws {
+        let directory = try TemporaryDirectory()
+        let (gallery, blobs) = makeGallery(count: 3)
+        let path = directory.file("g.imagegallery")
+        try writeGallery(gallery, blobs: blobs, to: path)
+        let before = try FileBytes.read(path)
+        var broken = gallery
+        broken.title = "changed"
+        #expect(throws: GalleryError.self) {
+            try GalleryWriter.write(broken, thumbnail: [], to: path, overwrite: true) { image in
+                image.sha256 == gallery.images.last!.sha256 ? .bytes([1, 2]) : .bytes(blobs[image.sha256]!)
+            }
+        }
+        #expect(try FileBytes.read(path) == before, "a failed save must leave the original untouched")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(leftovers == ["g.imagegallery"], "no temporary file may remain")
+    }
+
+    @Test func refusesToReplaceWithoutOverwrite() throws {
+        let directory = try TemporaryDirectory()
+        let (gallery, blobs) = makeGallery(count: 1)
+        let path = directory.file("g.imagegallery")
+        try writeGallery(gallery, blobs: blobs, to: path)
+        #expect(throws: FileSystemError.self) {
+            try GalleryWriter.write(gallery, thumbnail: [], to: path, overwrite: false) { .bytes(blobs[$0.sha256]!) }
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import GalleryFormat
+import GalleryTestSupport
+import Testing
+
+/// A valid manifest text to mutate.
+func sampleManifest(images: String? = nil, extraTop: String = "") -> String {
+    let image = """
+        {"byteSize": 10, "height": 2, "id": "0b6f7c1e-1a2b-4c3d-8e9f-0a1b2c3d4e5f", "mediaType": "image/png", \
+        "path": "images/\(String(repeating: "ab", count: 32)).png", "sha256": "\(String(repeating: "ab", count: 32))", "width": 3}
+        """
+    return """
+        {"created": "2026-01-02T03:04:05Z", "format": "imagegallery", "formatVersion": "1.0", \
+        "id": "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b", "images": [\(images ?? image)], \
+        "modified": "2026-01-02T03:04:05Z", "revision": "1f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b", "title": "T"\(extraTop)}
+        """
+}
+
+func decode(_ text: String, limits: GalleryLimits = .default) -> ManifestDecoding {
+    Manifest.decode(Array(text.utf8), limits: limits)
+}
+
+func firstCode(_ result: ManifestDecoding) -> String? { result.firstError?.code.id }
+
+@Suite("Manifest codec")
+struct ManifestCodecTests {
+    let gallery = Gallery(
+        id: UUID(uuidString: "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b")!,
+        revision: UUID(uuidString: "1f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b")!,
+        title: "Ünïcødé \"quoted\"\n\u{1}tab\t", created: Timestamp(seconds: 1_767_323_045),
+        modified: Timestamp(seconds: 1_767_323_046, nanoseconds: 500_000_000),
+        images: [
+            GalleryImage(id: UUID(), mediaType: .jpeg, width: 6000, height: 4000, byteSize: 123_456,
+                         sha256: SHA256Hasher.of([1, 2, 3]), source: "https://example.com/a.jpg",
+                         filename: "IMG_0001.JPG", caption: "A caption ✓", added: Timestamp(seconds: 1_767_323_047)),
+            GalleryImage(id: UUID(), mediaType: .png, width: 1, height: 1, byteSize: 1, sha256: SHA256Hasher.of([4])),
+        ]
+    )
+
+    @Test func roundTripsEveryField() throws {
+        let bytes = Manifest.encode(gallery)
+        let (decoded, notes) = try Manifest.decodeOrThrow(bytes)
+        #expect(decoded == gallery)
+        #expect(notes.isEmpty)
+    }
+
+    @Test func encodingIsCanonical() throws {
+        let bytes = Manifest.encode(gallery)
+        #expect(bytes == Manifest.encode(gallery))
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasSuffix("}\n"))
+        #expect(text.contains("\n  \"created\": \"2026-01-02T03:04:05Z\",\n"))
+        #expect(text.contains("\"modified\": \"2026-01-02T03:04:06.5Z\""))
+        #expect(text.contains("\"title\": \"Ünïcødé \\\"quoted\\\"\\n\\u0001tab\\t\""))
+        // Keys in byte order at both levels.
+        let keys = text.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { $0.split(separator: "\"")[1] }
+        #expect(keys == keys.sorted())
+        let imageKeys = text.split(separator: "\n").filter { $0.hasPrefix("      \"") }.prefix(11).map { $0.split(separator: "\"")[1] }
+        #expect(Array(imageKeys) == imageKeys.sorted())
+        // Re-encoding what was decoded gives the same bytes.
+        let (decoded, _) = try Manifest.decodeOrThrow(bytes)
+        #expect(Manifest.encode(decoded) == bytes)
+    }
+
+    @Test func matchesPythonCanonicalForm() throws {
+        // json.dumps(sort_keys=True, indent=2, ensure_ascii=False) + "\n" is the reference form.
+        guard let python = Subprocess.whichPython() else { return }
+        let bytes = Manifest.encode(gallery)
+        let directory = try TemporaryDirectory()
+        try FileBytes.write(bytes, to: directory.file("m.json"))
+        let script = """
+            import json,sys
+            raw=open(sys.argv[1],'rb').read()
+            again=(json.dumps(json.loads(raw), sort_keys=True, indent=2, ensure_ascii=False)+"\\n").encode()
+            sys.exit(0 if raw==again else 1)
+            """
+        let result = try Subprocess.run(python, ["-c", script, directory.file("m.json")])
+        #expect(result.status == 0, "our canonical JSON differs from Python's: \(result.stderr)")
+    }
+
+    @Test func acceptsTheSample() throws {
+        let result = decode(sampleManifest())
+        #expect(result.firstError == nil)
+        #expect(result.gallery?.images.count == 1)
+    }
+
+    @Test(arguments: [
+        ("{\"format\": ", "IG-MAN-001"),
+        ("[1, 2]", "IG-MAN-007"),
+        ("{} x", "IG-MAN-001"),
+        ("{\"a\": 01}", "IG-MAN-001"),
+        ("{\"a\": \"\\ud800\"}", "IG-MAN-002"),
+        ("{\"a\": \"\\udc00\\ud800\"}", "IG-MAN-002"),
+        ("{\"a\": 1, \"a\": 2}", "IG-MAN-003"),
+        ("{\"a\": 1, \"\\u0061\": 2}", "IG-MAN-003"),
+        ("{\"a\": \"\u{1}\"}", "IG-MAN-001"),
+    ])
+    func rejectsBadJSON(text: String, code: String) {
+        #expect(firstCode(decode(text)) == code)
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        var bytes = Array(sampleManifest().utf8)
+        let title = bytes.firstRange(of: Array("\"T\"".utf8))!
+        bytes.replaceSubrange(title, with: [0x22, 0xC3, 0x28, 0x22])
+        #expect(firstCode(Manifest.decode(bytes)) == "IG-MAN-002")
+        bytes = Array(sampleManifest().utf8)
+        bytes.replaceSubrange(title, with: [0x22, 0xED, 0xA0, 0x80, 0x22])  // an encoded surrogate
+        #expect(firstCode(Manifest.decode(bytes)) == "IG-MAN-002")
+    }
+
+    @Test func rejectsDeepNesting() {
+        let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+        let result = decode(sampleManifest(extraTop: ", \"x\": \(deep)"))
+        #expect(firstCode(result) == "IG-MAN-004")
+        #expect(result.firstError?.location.jsonPointer?.hasPrefix("/x/0/0") == true)
+    }
+
+    @Test func rejectsOversizedManifest() {
+        var limits = GalleryLimits()
+        limits.maxManifestBytes = 100
+        #expect(firstCode(decode(sampleManifest(), limits: limits)) == "IG-MAN-005")
+    }
+
+    @Test func duplicateKeyNamesItsPlace() {
+        let result = decode(sampleManifest(extraTop: ", \"title\": \"again\""))
+        #expect(firstCode(result) == "IG-MAN-003")
+        #expect(result.firstError?.location.jsonPointer == "/title")
+    }
+
+    @Test func schemaProblemsCarryPointers() {
+        let missing = decode(sampleManifest().replacingOccurrences(of: ", \"title\": \"T\"", with: ""))
+        #expect(firstCode(missing) == "IG-MAN-006")
+        #expect(missing.firstError?.location.jsonPointer == "")
+
+        let wrongType = decode(sampleManifest().replacingOccurrences(of: "\"width\": 3", with: "\"width\": \"3\""))
+        #expect(firstCode(wrongType) == "IG-MAN-007")
+        #expect(wrongType.firstError?.location.jsonPointer == "/images/0/width")
+
+        let zero = decode(sampleManifest().replacingOccurrences(of: "\"width\": 3", with: "\"width\": 0"))
+        #expect(firstCode(zero) == "IG-MAN-008")
+        #expect(zero.firstError?.location.jsonPointer == "/images/0/width")
+
+        let fraction = decode(sampleManifest().replacingOccurrences(of: "\"width\": 3", with: "\"width\": 3.5"))
+        #expect(firstCode(fraction) == "IG-MAN-008")
+
+        let huge = decode(sampleManifest().replacingOccurrences(of: "\"width\": 3", with: "\"width\": 1\(String(repeating: "0", count: 400))"))
+        #expect(firstCode(huge) == "IG-MAN-008")
+
+        let badDate = decode(sampleManifest().replacingOccurrences(of: "\"created\": \"2026-01-02T03:04:05Z\"", with: "\"created\": \"2026-02-30T00:00:00Z\""))
+        #expect(firstCode(badDate) == "IG-MAN-008")
+        #expect(badDate.firstError?.location.jsonPointer == "/created")
+    }
+
+    @Test func formatAndVersion() {
+        #expect(firstCode(decode(sampleManifest().replacingOccurrences(of: "\"imagegallery\"", with: "\"other\""))) == "IG-MAN-009")
+        #expect(firstCode(decode(sampleManifest().replacingOccurrences(of: "\"1.0\"", with: "\"2.0\""))) == "IG-MAN-010")
+        #expect(firstCode(decode(sampleManifest().replacingOccurrences(of: "\"1.0\"", with: "\"one\""))) == "IG-MAN-008")
+        // A later 1.x is read, its unknown members noted and ignored.
+        let later = decode(sampleManifest(extraTop: ", \"futureMember\": {\"a\": [1, {\"b\": null}]}")
+            .replacingOccurrences(of: "\"1.0\"", with: "\"1.7\""))
+        #expect(later.firstError == nil)
+        #expect(later.gallery?.formatVersion == FormatVersion(major: 1, minor: 7))
+        #expect(later.diagnostics.map(\.code.id) == ["IG-MAN-013"])
+        #expect(later.diagnostics.first?.location.jsonPointer == "/futureMember")
+    }
+
+    @Test func duplicateImageIDs() {
+        let one = """
+            {"byteSize": 10, "height": 2, "id": "0b6f7c1e-1a2b-4c3d-8e9f-0a1b2c3d4e5f", "mediaType": "image/png", \
+            "path": "images/\(String(repeating: "ab", count: 32)).png", "sha256": "\(String(repeating: "ab", count: 32))", "width": 3}
+            """
+        let twice = decode(sampleManifest(images: one + ", " + one))
+        #expect(firstCode(twice) == "IG-MAN-011")
+        #expect(twice.firstError?.location.jsonPointer == "/images/1/id")
+    }
+
+    @Test func blobPathMustMatch() {
+        let wrongExtension = decode(sampleManifest().replacingOccurrences(of: ".png\"", with: ".jpg\""))
+        #expect(firstCode(wrongExtension) == "IG-MAN-012")
+        let traversal = decode(sampleManifest().replacingOccurrences(of: "\"path\": \"images/", with: "\"path\": \"../"))
+        #expect(firstCode(traversal) == "IG-MAN-012")
+        #expect(traversal.firstError?.location.jsonPointer == "/images/0/path")
+    }
+
+    @Test func imageLimit() {
+        var limits = GalleryLimits()
+        limits.maxImages = 0
+        #expect(firstCode(decode(sampleManifest(), limits: limits)) == "IG-MAN-014")
+    }
+
+    @Test func errorsGiveByteOffsets() {
+        let result = decode("{\"a\": tru}")
+        #expect(result.firstError?.location.offset == 6)
+        #expect(result.firstError?.location.entry == "manifest.json")
+    }
+}
+
+extension Subprocess {
+    static func whichPython() -> String? { which("python3") }
+}

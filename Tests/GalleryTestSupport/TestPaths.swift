@@ -1,0 +1,122 @@
+import Foundation
+
+/// Where the repository, its fixtures and the built binary are.
+public enum TestPaths {
+    /// The repository root, found from this source file's place.
+    public static let repository: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0 ..< 3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    public static func fixture(_ relative: String) -> String { repository + "/Fixtures/" + relative }
+
+    public static func spec(_ name: String) -> String { repository + "/Specs/" + name }
+
+    /// Files in a fixture folder with the given extension, sorted.
+    public static func fixtures(in folder: String, withExtension ext: String) -> [String] {
+        let directory = fixture(folder)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix("." + ext) }.sorted().map { directory + "/" + $0 }
+    }
+
+    /// The `imagegallery` binary built beside the test bundle.
+    public static let binary: String = {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        // On some runners the test bundle sits one level deeper.
+        for _ in 0 ..< 3 {
+            let candidate = folder.appendingPathComponent("imagegallery").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return repository + "/.build/debug/imagegallery"
+    }()
+}
+
+/// A fresh folder under the system temporary folder, removed when dropped.
+public final class TemporaryDirectory: @unchecked Sendable {
+    public let path: String
+
+    public init() throws {
+        var template = Array((NSTemporaryDirectory() + "/imagegallery-test-XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    public func file(_ name: String) -> String { path + "/" + name }
+
+    /// Copies a fixture here, so no test can change the original.
+    public func copy(_ source: String, as name: String? = nil) throws -> String {
+        let target = file(name ?? URL(fileURLWithPath: source).lastPathComponent)
+        try FileManager.default.copyItem(atPath: source, toPath: target)
+        return target
+    }
+}
+
+/// The result of running a program.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    public var stdoutData: Data
+}
+
+public enum Subprocess {
+    /// Runs `executable` with `arguments` and waits; stdin is empty.
+    public static func run(_ executable: String, _ arguments: [String], in directory: String? = nil,
+                           environment: [String: String]? = nil) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes while the child runs, so a large output cannot block it.
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                             stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+    }
+
+    /// Runs the built `imagegallery`.
+    public static func imagegallery(_ arguments: [String], in directory: String? = nil,
+                                    environment: [String: String]? = nil) throws -> ProcessResult {
+        try run(TestPaths.binary, arguments, in: directory, environment: environment)
+    }
+
+    /// The full path of a program on PATH, if installed.
+    public static func which(_ name: String) -> String? {
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(folder)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+}
+
+public enum FileBytes {
+    public static func read(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    public static func write(_ bytes: [UInt8], to path: String) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+}
