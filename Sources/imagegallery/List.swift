@@ -31,6 +31,7 @@ extension ImageGallery {
         func run() throws {
             try reportingFailures {
                 let reader = try GalleryReader(path: file)
+                for warning in reader.diagnostics where warning.severity >= .warning { Terminal.warning(warning.description) }
                 let rows = reader.gallery.images.enumerated().map { position, image in
                     Row(index: position + 1, id: image.id.manifestString, mediaType: image.mediaType.rawValue,
                         width: image.width, height: image.height, byteSize: image.byteSize, sha256: image.sha256.hex,

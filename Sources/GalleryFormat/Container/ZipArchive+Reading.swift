@@ -37,8 +37,8 @@ extension ZipArchive {
         guard header.flags & (ZipFlag.encrypted | ZipFlag.strongEncryption) == 0 else {
             throw GalleryError(.encrypted, "the local header marks the entry encrypted", location: here)
         }
-        guard header.flags & ZipFlag.dataDescriptor == entry.flags & ZipFlag.dataDescriptor else {
-            throw mismatch("data-descriptor flag")
+        guard header.flags == entry.flags else {
+            throw mismatch("general-purpose flags (\(hex16(header.flags)) against \(hex16(entry.flags)))")
         }
         if header.flags & ZipFlag.dataDescriptor == 0 {
             guard header.crc32 == entry.crc32 else { throw mismatch("CRC-32") }
@@ -71,6 +71,15 @@ extension ZipArchive {
     /// Streams an entry's uncompressed bytes to `sink` in chunks. Throws, after the last chunk,
     /// if the size or the CRC-32 differs from the central directory's.
     public func read(_ entry: ZipEntry, sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+        do {
+            try readUnplaced(entry, sink: sink)
+        } catch let error as GalleryError {
+            // Lower layers know the entry; the file is added here, once.
+            throw error.inFile(file.path)
+        }
+    }
+
+    private func readUnplaced(_ entry: ZipEntry, sink: (UnsafeRawBufferPointer) throws -> Void) throws {
         let local = try localHeader(of: entry)
         let here = location(entry, offset: local.dataOffset)
         var crc = CRC32()
@@ -149,6 +158,43 @@ extension ZipArchive {
         return bytes
     }
 
+    /// Reads every local header in file order, checking each against the central directory,
+    /// and reports bytes that no entry accounts for (IG-PKG-025, a warning). Costs one small
+    /// read per entry, so it is for validation and extraction, not for `info`.
+    public func scanLayout() throws -> [GalleryError] {
+        var warnings = warnings
+        var expected: UInt64 = 0
+        for entry in entries.sorted(by: { $0.localHeaderOffset < $1.localHeaderOffset }) {
+            if entry.localHeaderOffset > expected {
+                warnings.append(GalleryError(.hiddenData, "\(entry.localHeaderOffset - expected) bytes before this entry "
+                                             + "belong to no entry", location: Location(file: file.path, entry: entry.name, offset: expected)))
+            }
+            let local: CheckedLocalHeader
+            do { local = try localHeader(of: entry) } catch let error as GalleryError { throw error.inFile(file.path) }
+            var end = local.dataOffset + entry.compressedSize
+            if entry.usesDataDescriptor { end += try dataDescriptorLength(entry, at: end) }
+            expected = max(expected, end)
+        }
+        if centralDirectoryOffset > expected {
+            warnings.append(GalleryError(.hiddenData, "\(centralDirectoryOffset - expected) bytes between the last entry and the "
+                                         + "central directory belong to no entry",
+                                         location: Location(file: file.path, offset: expected)))
+        }
+        return warnings
+    }
+
+    /// How long the data descriptor at `offset` is: with or without its signature, with
+    /// 32-bit sizes or, for ZIP64 entries, 64-bit ones.
+    private func dataDescriptorLength(_ entry: ZipEntry, at offset: UInt64) throws -> UInt64 {
+        let head = try file.read(at: offset, count: 4)
+        let signed = head.count == 4 && head.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self).littleEndian } == ZipSignature.dataDescriptor
+        let wide = entry.compressedSize >= ZipLimit.max32 || entry.uncompressedSize >= ZipLimit.max32
+            || (try? localHeader(of: entry).extra.withUnsafeBytes {
+                ZipArchive.zip64Fields(in: $0, uncompressed: true, compressed: true, offset: false)
+            }) != nil
+        return (signed ? 4 : 0) + 4 + (wide ? 16 : 8)
+    }
+
     /// The descriptor after the data must repeat the central directory's CRC and sizes.
     private func checkDataDescriptor(_ entry: ZipEntry, at offset: UInt64) throws {
         let raw = try file.read(at: offset, count: 24)
@@ -176,6 +222,11 @@ extension ZipArchive {
             throw GalleryError(.headerMismatch, "the data descriptor disagrees with the central directory", location: here)
         }
     }
+}
+
+func hex16(_ value: UInt16) -> String {
+    let digits = String(value, radix: 16)
+    return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
 }
 
 func hex32(_ value: UInt32) -> String {

@@ -38,7 +38,7 @@ public final class ZipArchive: Sendable {
         entries = parsed.entries
         index = parsed.index
         warnings = layout.warnings
-        try Self.checkExtents(entries, centralOffset: layout.centralOffset, path: file.path)
+        try Self.checkExtents(entries, centralOffset: layout.centralOffset, fileSize: size, path: file.path)
     }
 
     public func entry(named name: String) -> ZipEntry? {
@@ -331,7 +331,8 @@ extension ZipArchive {
         }
         var place = location
         place.entry = name
-        if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+        if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F })
+            || name.unicodeScalars.contains(where: { (0x80 ... 0x9F).contains($0.value) }) {
             throw GalleryError(.badNameEncoding, "the entry name contains NUL or control characters", location: place)
         }
         if bytes.contains(UInt8(ascii: "\\")) {
@@ -403,7 +404,7 @@ extension ZipArchive {
     }
 
     /// No two entries may share bytes, and none may reach into the central directory.
-    static func checkExtents(_ entries: [ZipEntry], centralOffset: UInt64, path: String) throws {
+    static func checkExtents(_ entries: [ZipEntry], centralOffset: UInt64, fileSize: UInt64, path: String) throws {
         let ordered = entries.sorted { $0.localHeaderOffset < $1.localHeaderOffset }
         if let first = ordered.first, first.localHeaderOffset > 0 {
             throw GalleryError(.prependedData, "\(first.localHeaderOffset) bytes precede the first entry",
@@ -411,6 +412,11 @@ extension ZipArchive {
         }
         for (position, entry) in ordered.enumerated() {
             let (end, overflow) = entry.localHeaderOffset.addingReportingOverflow(entry.minimumExtent)
+            if overflow || end > fileSize {
+                throw GalleryError(.truncated, "the entry's local header and data (\(entry.minimumExtent) bytes at "
+                                   + "\(entry.localHeaderOffset)) run past the end of the \(fileSize)-byte file",
+                                   location: Location(file: path, entry: entry.name, offset: entry.localHeaderOffset))
+            }
             let limit = position + 1 < ordered.count ? ordered[position + 1].localHeaderOffset : centralOffset
             if overflow || end > limit {
                 let other = position + 1 < ordered.count ? "entry \"\(ordered[position + 1].name)\"" : "the central directory"

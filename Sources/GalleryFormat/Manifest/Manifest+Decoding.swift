@@ -239,9 +239,10 @@ struct ManifestDecoder {
         if diagnostics[errorsBefore...].contains(where: { $0.severity >= .error }) { valid = false }
         guard valid, let id, let path, let mediaType, let width, let height, let byteSize, let sha256 else { return nil }
         // Compared as bytes: building the expected name for every image would cost more than the check.
-        guard Self.isBlobPath(scanner.rawBytes(path), sha256Hex: scanner.rawBytes(shaRaw!), mediaType: mediaType),
-              !path.hasEscapes
-        else {
+        let matches = path.hasEscapes
+            ? scanner.decodeString(path) == GalleryImage.blobPath(sha256: sha256, mediaType: mediaType)
+            : Self.isBlobPath(scanner.rawBytes(path), sha256Hex: scanner.rawBytes(shaRaw!), mediaType: mediaType)
+        guard matches else {
             let expected = GalleryImage.blobPath(sha256: sha256, mediaType: mediaType)
             report(.badBlobPath, "path \"\(scanner.decodeString(path).prefix(120))\" should be \"\(expected)\" "
                    + "(images/<sha256>.<extension of the media type>)", scanner, member: "path")

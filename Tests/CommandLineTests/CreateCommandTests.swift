@@ -1,0 +1,139 @@
+import Foundation
+import GalleryFormat
+import GalleryTestSupport
+import Testing
+
+/// `create` as users run it: the built binary, real files, real third-party readers.
+@Suite("imagegallery create")
+struct CreateCommandTests {
+    static let images = TestPaths.fixture("images")
+
+    /// The `create` command lines the independent Python writer made `Fixtures/valid` for.
+    static let reproducible: [(String, [String])] = [
+        ("empty", ["--title", "Empty", "--date", "2026-01-02T03:04:05Z", "--id", "17b4d738-08bb-5697-b740-871995af02f0"]),
+        ("three", ["--title", "Three samples", "--date", "2026-01-02T03:04:05Z", "--id", "f50e8b91-fd90-5e95-b32d-11a88b124f91",
+                   images + "/1-sunset.jpg", images + "/2-tiles.png", images + "/3-lighthouse.jpg"]),
+        ("images-folder", ["--title", "Sample images", "--date", "2026-01-02T03:04:05Z", "--id",
+                           "32b8ef99-f206-55aa-be23-2c581c283157", images]),
+        ("duplicate-blob", ["--title", "Duplicate blob", "--date", "2026-01-02T03:04:05Z", "--id",
+                            "690c471f-3927-5106-9516-a3aa491eabdf", images + "/1-sunset.jpg", images + "/2-tiles.png",
+                            images + "/1-sunset.jpg"]),
+    ]
+
+    @Test(arguments: reproducible.map(\.0))
+    func reproducesTheIndependentWriterByteForByte(name: String) throws {
+        let arguments = Self.reproducible.first { $0.0 == name }!.1
+        let directory = try TemporaryDirectory()
+        let output = directory.file("out.imagegallery")
+        let result = try Subprocess.imagegallery(["create", output] + arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileBytes.read(output) == FileBytes.read(TestPaths.fixture("valid/\(name).imagegallery")))
+    }
+
+    @Test func isDeterministicAcrossRuns() throws {
+        let directory = try TemporaryDirectory()
+        for name in ["a", "b"] {
+            let result = try Subprocess.imagegallery(["create", directory.file(name), "--title", "Same", Self.images])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(try FileBytes.read(directory.file("a")) == FileBytes.read(directory.file("b")))
+    }
+
+    @Test func writesTheDetectableLayout() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.file("g.imagegallery")
+        #expect(try Subprocess.imagegallery(["create", output, Self.images]).status == 0)
+        let bytes = try FileBytes.read(output)
+        #expect(String(decoding: bytes[30 ..< 38], as: UTF8.self) == "mimetype")
+        #expect(String(decoding: bytes[38 ..< 70], as: UTF8.self) == "application/vnd.imagegallery+zip")
+    }
+
+    /// unzip, Python's zipfile, bsdtar and 7-Zip all accept what we write.
+    @Test(arguments: [
+        ("unzip", ["-tq"]), ("python3", ["-m", "zipfile", "-t"]), ("bsdtar", ["-tf"]), ("7z", ["t"]),
+    ])
+    func otherToolsAcceptTheFile(tool: String, arguments: [String]) throws {
+        let program = try #require(Subprocess.which(tool), "\(tool) is not installed: run scripts/install-deps")
+        let directory = try TemporaryDirectory()
+        let output = directory.file("g.imagegallery")
+        #expect(try Subprocess.imagegallery(["create", output, Self.images]).status == 0)
+        let result = try Subprocess.run(program, arguments + [output])
+        #expect(result.status == 0, "\(tool): \(result.stdout) \(result.stderr)")
+    }
+
+    @Test func takesFolderImagesInNaturalOrderAndSkipsOthers() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.file("g.imagegallery")
+        let result = try Subprocess.imagegallery(["create", output, Self.images])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("README.md: skipped: not a JPEG or PNG image"))
+        let list = try Subprocess.imagegallery(["list", "--json", output])
+        let rows = try JSONSerialization.jsonObject(with: list.stdoutData) as! [[String: Any]]
+        #expect(rows.map { $0["filename"] as! String } == (1 ... 10).map { number in
+            try! FileManager.default.contentsOfDirectory(atPath: Self.images).first { $0.hasPrefix("\(number)-") }!
+        })
+    }
+
+    @Test func readsPixelSizesFromHeaders() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.file("g.imagegallery")
+        #expect(try Subprocess.imagegallery(["create", output, Self.images + "/1-sunset.jpg", Self.images + "/3-lighthouse.jpg",
+                                             Self.images + "/9-rings-interlaced.png"]).status == 0)
+        let reader = try GalleryReader(path: output)
+        #expect(reader.gallery.images.map { [$0.width, $0.height] } == [[800, 600], [450, 600], [reader.gallery.images[2].width, reader.gallery.images[2].height]])
+        #expect(reader.gallery.images.map(\.mediaType) == [.jpeg, .jpeg, .png])
+    }
+
+    @Test func emptyGalleryWithNoSources() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.file("e.imagegallery")
+        let result = try Subprocess.imagegallery(["create", output, "--title", "Nothing yet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let reader = try GalleryReader(path: output)
+        #expect(reader.gallery.images.isEmpty)
+        #expect(reader.gallery.title == "Nothing yet")
+    }
+
+    @Test func refusesToOverwriteWithoutForce() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.file("g.imagegallery")
+        try FileBytes.write(Array("precious".utf8), to: output)
+        let refused = try Subprocess.imagegallery(["create", output, Self.images])
+        #expect(refused.status == 73)
+        #expect(refused.stderr.contains(output))
+        #expect(try FileBytes.read(output) == Array("precious".utf8), "the existing file must be untouched")
+        #expect(try Subprocess.imagegallery(["create", output, "--force", Self.images]).status == 0)
+        #expect(try GalleryReader(path: output).gallery.images.count == 10)
+    }
+
+    @Test func explicitNonImageIsADataError() throws {
+        let directory = try TemporaryDirectory()
+        let result = try Subprocess.imagegallery(["create", directory.file("g.imagegallery"), Self.images + "/README.md"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("README.md"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "nothing may be left behind")
+    }
+
+    @Test func missingSourceIsNoInput() throws {
+        let directory = try TemporaryDirectory()
+        let result = try Subprocess.imagegallery(["create", directory.file("g.imagegallery"), directory.file("nope.jpg")])
+        #expect(result.status == 66)
+        #expect(result.stderr.contains("nope.jpg"))
+    }
+
+    @Test func badOptionsAreUsageErrors() throws {
+        let directory = try TemporaryDirectory()
+        #expect(try Subprocess.imagegallery(["create", directory.file("g"), "--date", "yesterday"]).status == 64)
+        #expect(try Subprocess.imagegallery(["create", directory.file("g"), "--id", "not-a-uuid"]).status == 64)
+        #expect(try Subprocess.imagegallery(["frobnicate"]).status == 64)
+    }
+
+    @Test func sourceDateEpochSetsTheTime() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.file("g.imagegallery")
+        let result = try Subprocess.imagegallery(["create", output, Self.images + "/2-tiles.png"],
+                                                 environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        #expect(result.status == 0)
+        #expect(try GalleryReader(path: output).gallery.created == Timestamp(seconds: 1_700_000_000))
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import GalleryFormat
+import GalleryTestSupport
+import Testing
+
+/// Opens a gallery and reads every byte of it: all entries, then every image with its hash.
+/// Returns the first problem's code, or nil when the whole file is sound.
+func firstProblem(in path: String) -> (code: String?, error: String?) {
+    do {
+        let reader = try GalleryReader(path: path)
+        _ = try reader.archive.scanLayout()
+        for entry in reader.archive.entries where !entry.isDirectory {
+            try reader.archive.read(entry) { _ in }
+        }
+        for image in reader.gallery.images {
+            try reader.readBlob(image) { _ in }
+        }
+        return (nil, nil)
+    } catch let error as GalleryError {
+        return (error.code.id, error.description)
+    } catch {
+        return ("unexpected", "\(error)")
+    }
+}
+
+/// The diagnostic id a broken fixture is named after.
+func expectedID(_ path: String) -> String {
+    String(URL(fileURLWithPath: path).lastPathComponent.prefix(10))
+}
+
+@Suite("Fixtures")
+struct FixtureTests {
+    static let broken = TestPaths.fixtures(in: "broken", withExtension: "imagegallery")
+    static let tolerant = TestPaths.fixtures(in: "tolerant", withExtension: "imagegallery")
+    static let valid = TestPaths.fixtures(in: "valid", withExtension: "imagegallery")
+    static let warnings = TestPaths.fixtures(in: "broken/warnings", withExtension: "imagegallery")
+
+    @Test func fixturesArePresent() {
+        #expect(Self.broken.count > 50)
+        #expect(Self.tolerant.count >= 8)
+        #expect(Self.valid.count >= 4)
+    }
+
+    @Test(arguments: broken)
+    func brokenGalleryGivesItsTypedError(path: String) {
+        let (code, message) = firstProblem(in: path)
+        #expect(code == expectedID(path), "\(message ?? "no error")")
+        // Every message names its place.
+        if let message { #expect(message.contains(path)) }
+    }
+
+    @Test(arguments: tolerant)
+    func tolerantGalleryReads(path: String) {
+        let (code, message) = firstProblem(in: path)
+        #expect(code == nil, "\(message ?? "")")
+    }
+
+    @Test(arguments: valid)
+    func validGalleryReadsAndMatchesItsManifest(path: String) throws {
+        let (code, message) = firstProblem(in: path)
+        #expect(code == nil, "\(message ?? "")")
+        let reader = try GalleryReader(path: path)
+        let sidecar = try FileBytes.read(path.replacingOccurrences(of: ".imagegallery", with: ".manifest.json"))
+        let entry = try #require(reader.archive.entry(named: "manifest.json"))
+        #expect(try reader.archive.readAll(entry, limit: 1 << 24) == sidecar)
+        // Our encoder writes the same canonical bytes for what it decoded.
+        #expect(Manifest.encode(reader.gallery) == sidecar)
+    }
+
+    @Test(arguments: warnings)
+    func hiddenDataIsAWarning(path: String) throws {
+        let reader = try GalleryReader(path: path)
+        let found = try reader.archive.scanLayout()
+        #expect(found.contains { $0.code.id == expectedID(path) }, "\(found)")
+    }
+}
