@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A ZIP archive opened for reading by its central directory.
 ///
 /// Opening reads the end records and the central directory only — never entry data — and
@@ -19,7 +21,16 @@ public final class ZipArchive: Sendable {
         try self.init(file: GalleryFile.openForReading(path), limits: limits)
     }
 
-    public init(file: GalleryFile, limits: GalleryLimits = .default) throws {
+    public convenience init(file: GalleryFile, limits: GalleryLimits = .default) throws {
+        try self.init(file: file, limits: limits, prefetching: nil, alongside: nil)
+    }
+
+    /// Opens the archive. When `prefetching` names an entry, a quick scan finds it in the
+    /// central directory and `alongside` runs on another thread with a provisional archive
+    /// (able to read entries, not to list them) while the full structural parse runs here.
+    /// The caller must check that the entry it was given equals the one the parse found.
+    init(file: GalleryFile, limits: GalleryLimits, prefetching name: String?,
+         alongside: (@Sendable (ZipArchive, ZipEntry) -> Void)?) throws {
         self.file = file
         self.limits = limits
         let size = try file.size
@@ -27,11 +38,18 @@ public final class ZipArchive: Sendable {
         let layout = try Self.readEndRecords(file: file, size: size, limits: limits)
         centralDirectoryOffset = layout.centralOffset
         centralDirectorySize = layout.centralSize
-        let directory = try file.read(at: layout.centralOffset, count: Int(layout.centralSize))
+        let directory = try file.readUninitialized(at: layout.centralOffset, count: Int(layout.centralSize))
         guard directory.count == Int(layout.centralSize) else {
             throw GalleryError(.truncated, "the central directory runs past the end of the file",
                                location: Location(file: file.path, offset: layout.centralOffset))
         }
+        let background = DispatchGroup()
+        if let name, let alongside, let found = directory.withUnsafeBytes({ Self.quickFind(name, in: $0, count: layout.entryCount) }) {
+            let provisional = ZipArchive(provisional: file, size: size, layout: layout, limits: limits)
+            DispatchQueue.global(qos: .userInitiated).async(group: background) { alongside(provisional, found) }
+        }
+        // The background work reads this file: never leave (or throw) before it is done.
+        defer { background.wait() }
         let parsed = try directory.withUnsafeBytes {
             try Self.parseCentralDirectory($0, count: layout.entryCount, layout: layout, file: file, limits: limits)
         }
@@ -39,6 +57,49 @@ public final class ZipArchive: Sendable {
         index = parsed.index
         warnings = layout.warnings
         try Self.checkExtents(entries, centralOffset: layout.centralOffset, fileSize: size, path: file.path)
+    }
+
+    private init(provisional file: GalleryFile, size: UInt64, layout: Layout, limits: GalleryLimits) {
+        self.file = file
+        self.limits = limits
+        fileSize = size
+        centralDirectoryOffset = layout.centralOffset
+        centralDirectorySize = layout.centralSize
+        entries = []
+        index = [:]
+        warnings = []
+    }
+
+    /// Finds the first central directory record named `name` by walking record lengths only.
+    /// Anything odd returns nil: the full parse will say what is wrong.
+    static func quickFind(_ name: String, in bytes: UnsafeRawBufferPointer, count: Int) -> ZipEntry? {
+        let wanted = Array(name.utf8)
+        var reader = LittleEndianReader(bytes)
+        for position in 0 ..< count {
+            guard let header = CentralFileHeader(&reader) else { return nil }
+            let variable = Int(header.nameLength) + Int(header.extraLength) + Int(header.commentLength)
+            guard reader.remaining >= variable else { return nil }
+            let nameBytes = reader.take(Int(header.nameLength))
+            let extra = reader.take(Int(header.extraLength))
+            reader.skip(Int(header.commentLength))
+            guard nameBytes.elementsEqual(wanted) else { continue }
+            guard let method = CompressionMethod(rawValue: header.method) else { return nil }
+            var uncompressed = UInt64(header.uncompressedSize)
+            var compressed = UInt64(header.compressedSize)
+            var localOffset = UInt64(header.localHeaderOffset)
+            if uncompressed == ZipLimit.max32 || compressed == ZipLimit.max32 || localOffset == ZipLimit.max32 {
+                guard let wide = zip64Fields(in: extra, uncompressed: uncompressed == ZipLimit.max32,
+                                             compressed: compressed == ZipLimit.max32, offset: localOffset == ZipLimit.max32)
+                else { return nil }
+                uncompressed = wide.uncompressed ?? uncompressed
+                compressed = wide.compressed ?? compressed
+                localOffset = wide.offset ?? localOffset
+            }
+            return ZipEntry(name: name, index: position, method: method, flags: header.flags, crc32: header.crc32,
+                            compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: localOffset,
+                            isDirectory: false, nameLength: wanted.count)
+        }
+        return nil
     }
 
     public func entry(named name: String) -> ZipEntry? {
@@ -202,23 +263,23 @@ extension ZipArchive {
 
         for position in 0 ..< count {
             let recordOffset = layout.centralOffset + UInt64(reader.position)
-            let here = Location(file: path, offset: recordOffset)
             guard let header = CentralFileHeader(&reader) else {
                 throw GalleryError(.badCentralEntry, "central directory entry \(position + 1) of \(count) has no valid "
-                                   + "signature", location: here)
+                                   + "signature", location: Location(file: path, offset: recordOffset))
             }
             let variable = Int(header.nameLength) + Int(header.extraLength) + Int(header.commentLength)
             guard reader.remaining >= variable else {
                 throw GalleryError(.badCentralEntry, "central directory entry \(position + 1) runs past the central directory",
-                                   location: here)
+                                   location: Location(file: path, offset: recordOffset))
             }
-            let nameBytes = Array(reader.take(Int(header.nameLength)))
+            let nameBytes = reader.take(Int(header.nameLength))
             let extra = reader.take(Int(header.extraLength))
             reader.skip(Int(header.commentLength))
 
-            let name = try checkedName(nameBytes, limits: limits, location: here)
+            let name = try checkedName(nameBytes, limits: limits, file: path, offset: recordOffset)
+            // Built only when something is wrong: the success path must not pay for it.
+            var place: Location { Location(file: path, entry: name, offset: recordOffset) }
             let nameLength = nameBytes.count
-            let place = Location(file: path, entry: name, offset: recordOffset)
 
             // Sizes and offset, widened by a ZIP64 extra where the classic field holds the marker.
             var uncompressed = UInt64(header.uncompressedSize)
@@ -266,7 +327,7 @@ extension ZipArchive {
 
             if let earlier = index[name] {
                 // Swift compares strings by canonical equivalence: different bytes here means an NFC twin.
-                let same = entries[earlier].name.utf8.elementsEqual(nameBytes)
+                let same = entries[earlier].name.utf8.elementsEqual(UnsafeRawBufferPointer(nameBytes))
                 throw GalleryError(same ? .duplicateName : .confusableNames,
                                    same ? "the name occurs twice in the central directory (entries \(earlier + 1) and \(position + 1))"
                                         : "the name equals entry \(earlier + 1)'s after Unicode normalisation",
@@ -319,13 +380,14 @@ extension ZipArchive {
     }
 
     /// Name rules: valid UTF-8, no control characters, relative, no `..`, no backslash or drive.
-    static func checkedName(_ bytes: [UInt8], limits: GalleryLimits, location: Location) throws -> String {
+    static func checkedName(_ bytes: UnsafeRawBufferPointer, limits: GalleryLimits, file: String, offset: UInt64) throws -> String {
+        if bytes.count <= limits.maxEntryNameBytes, let name = plainName(bytes) { return name }
+        let location = Location(file: file, offset: offset)
         guard bytes.count <= limits.maxEntryNameBytes else {
             throw GalleryError(.nameTooLong, "an entry name is \(bytes.count) bytes long; the limit is "
                                + "\(limits.maxEntryNameBytes)", location: location)
         }
         guard !bytes.isEmpty else { throw GalleryError(.unsafeName, "an entry has an empty name", location: location) }
-        if let name = plainName(bytes) { return name }
         guard let name = String(validating: bytes, as: UTF8.self) else {
             throw GalleryError(.badNameEncoding, "an entry name is not valid UTF-8", location: location)
         }
@@ -344,7 +406,7 @@ extension ZipArchive {
         if bytes.count >= 2, bytes[1] == UInt8(ascii: ":"), (bytes[0] | 0x20) >= 0x61, (bytes[0] | 0x20) <= 0x7A {
             throw GalleryError(.unsafeName, "the entry name starts with a drive letter", location: place)
         }
-        var components = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        var components = Array(bytes).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         if components.last?.isEmpty == true { components.removeLast() }  // a directory's trailing slash
         for component in components {
             if component.isEmpty {
@@ -360,7 +422,8 @@ extension ZipArchive {
 
     /// The common case in one pass: lowercase ASCII letters, digits, `-`, `_`, single dots and
     /// single slashes, not starting with `/` or `.`. Anything else takes the full check.
-    static func plainName(_ bytes: [UInt8]) -> String? {
+    static func plainName(_ bytes: UnsafeRawBufferPointer) -> String? {
+        guard !bytes.isEmpty else { return nil }
         var previous: UInt8 = UInt8(ascii: "/")
         for byte in bytes {
             switch byte {

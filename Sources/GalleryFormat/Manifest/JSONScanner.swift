@@ -8,7 +8,8 @@ import Glibc
 /// and hands strings out as byte ranges so that the manifest decoder can read UUIDs and
 /// hashes without building Swift strings. Errors carry the byte offset and JSON pointer.
 struct JSONScanner: ~Copyable {
-    let bytes: UnsafeRawBufferPointer
+    /// The text seen so far: all of it, or (while it is still arriving) a prefix.
+    private(set) var bytes: UnsafeRawBufferPointer
     private(set) var position = 0
     private var depth = 0
     let maxDepth: Int
@@ -25,6 +26,14 @@ struct JSONScanner: ~Copyable {
     init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+    }
+
+    /// Sees more of the text (same start, longer). Only a prefix can ever make reading fail,
+    /// never succeed wrongly: every path that meets the end of a prefix throws, and `finish`
+    /// is only called once the whole text is there.
+    mutating func extend(to more: UnsafeRawBufferPointer) {
+        precondition(more.baseAddress == bytes.baseAddress && more.count >= bytes.count)
+        bytes = more
     }
 
     /// A string's bytes between the quotes, still escaped when `hasEscapes`.

@@ -79,7 +79,7 @@ public struct GalleryImage: Sendable, Hashable, Identifiable {
     /// One path component of 1 to 255 bytes with no separator, NUL or control character:
     /// what `filename` must be, and what makes it safe to reuse as a file name.
     public static func isSafeFilename(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
+        let bytes = text.utf8
         return (1 ... 255).contains(bytes.count) && text != "." && text != ".."
             && !bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") }
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A gallery file opened for reading: its container checked, its manifest decoded.
 ///
 /// Opening reads the end records, the central directory, `mimetype` and `manifest.json`;
@@ -10,29 +12,53 @@ public final class GalleryReader: Sendable {
 
     public var path: String { archive.file.path }
 
+    /// Opens a gallery file. The manifest is read and decoded on a second core while the
+    /// central directory is checked on this one; the result is the same as doing it in turn.
     public convenience init(path: String, limits: GalleryLimits = .default) throws {
-        try self.init(archive: ZipArchive(path: path, limits: limits))
+        let file = try GalleryFile.openForReading(path)
+        let prefetched = Mutex<(ZipEntry, Result<(Gallery, [GalleryError]), any Error>)?>(nil)
+        let archive = try ZipArchive(file: file, limits: limits, prefetching: GalleryPackage.manifestEntry) { provisional, entry in
+            let result = Result { try Self.readManifest(entry, from: provisional) }
+            prefetched.withLock { $0 = (entry, result) }
+        }
+        try self.init(archive: archive, prefetched: prefetched.withLock { $0 })
     }
 
-    public init(archive: ZipArchive) throws {
+    public convenience init(archive: ZipArchive) throws {
+        try self.init(archive: archive, prefetched: nil)
+    }
+
+    private init(archive: ZipArchive, prefetched: (ZipEntry, Result<(Gallery, [GalleryError]), any Error>)?) throws {
         self.archive = archive
-        let path = archive.file.path
         try Self.checkMimetype(archive)
         guard let manifestEntry = archive.entry(named: GalleryPackage.manifestEntry) else {
-            throw GalleryError(.manifestMissing, "the archive has no manifest.json", location: Location(file: path))
+            throw GalleryError(.manifestMissing, "the archive has no manifest.json", location: Location(file: archive.file.path))
         }
-        guard manifestEntry.uncompressedSize <= UInt64(archive.limits.maxManifestBytes) else {
-            throw GalleryError(.manifestTooLarge, "manifest.json declares \(manifestEntry.uncompressedSize) bytes; the limit is "
-                               + "\(archive.limits.maxManifestBytes)", location: Location(file: path, entry: manifestEntry.name))
+        // Use the early read only if it read exactly the entry the full parse found.
+        let (gallery, notes) = if let (entry, result) = prefetched, entry == manifestEntry {
+            try result.get()
+        } else {
+            try Self.readManifest(manifestEntry, from: archive)
         }
-        let bytes = try archive.readAll(manifestEntry, limit: archive.limits.maxManifestBytes)
-        do {
-            let (gallery, notes) = try Manifest.decodeOrThrow(bytes, limits: archive.limits)
-            self.gallery = gallery
-            diagnostics = archive.warnings + notes.map { $0.inFile(path) }
-        } catch let error as GalleryError {
-            throw error.inFile(path)
+        self.gallery = gallery
+        diagnostics = archive.warnings + notes
+    }
+
+    /// Reads and decodes `manifest.json`, within the manifest size limit, decoding each part
+    /// as soon as it is inflated.
+    private static func readManifest(_ entry: ZipEntry, from archive: ZipArchive) throws -> (Gallery, [GalleryError]) {
+        let path = archive.file.path
+        guard entry.uncompressedSize <= UInt64(archive.limits.maxManifestBytes) else {
+            throw GalleryError(.manifestTooLarge, "manifest.json declares \(entry.uncompressedSize) bytes; the limit is "
+                               + "\(archive.limits.maxManifestBytes)", location: Location(file: path, entry: entry.name))
         }
+        let stream = try StreamedEntry(entry, of: archive, limit: archive.limits.maxManifestBytes)
+        let result = try Manifest.decode(streaming: stream, limits: archive.limits)
+        if let error = result.firstError { throw error.inFile(path) }
+        guard let gallery = result.gallery else {
+            throw GalleryError(.jsonSyntax, "manifest.json could not be read", location: Location(file: path, entry: entry.name))
+        }
+        return (gallery, result.diagnostics.map { $0.inFile(path) })
     }
 
     /// The `mimetype` rules that make the type detectable at bytes 30 and 38.

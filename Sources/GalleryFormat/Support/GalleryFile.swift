@@ -73,6 +73,13 @@ public final class GalleryFile: @unchecked Sendable {
         return bytes
     }
 
+    /// Like `read(at:count:)`, without zero-filling the array first: for large reads.
+    public func readUninitialized(at offset: UInt64, count: Int) throws -> [UInt8] {
+        try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = try read(at: offset, into: UnsafeMutableRawBufferPointer(buffer))
+        }
+    }
+
     /// Fills `buffer` from `offset`; returns how many bytes were read (short only at end of file).
     public func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         var done = 0
