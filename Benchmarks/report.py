@@ -66,10 +66,13 @@ SECTIONS = [
              "warm-ups). bsdtar (libarchive) writes a stored zip: the anchor. Info-ZIP `zip -0` "
              "is context. Ours also hashes every image (SHA-256), reads each image's size, writes "
              "the manifest and thumbnail, and saves safely: temp file, fsync, rename, fsync of the "
-             "folder. `bsdtar + sync` adds the flush to disk that ours does, for a like-for-like "
-             "row. Every run starts after `sync`, so no run pays for the previous one's write-back.",
+             "folder. `bsdtar + sync` adds the flush to disk that ours does, and `create --no-sync` "
+             "leaves it out as bsdtar does: the two like-for-like pairs the targets compare. The "
+             "ratio column is against plain bsdtar for every row. Every run starts after `sync`, "
+             "so no run pays for the previous one's write-back.",
         anchor="bsdtar --format zip (store)",
-        rows=["imagegallery create", "bsdtar --format zip (store)", "bsdtar + sync (durable, like ours)", "zip -0"],
+        rows=["imagegallery create", "imagegallery create --no-sync", "bsdtar --format zip (store)",
+              "bsdtar + sync (durable, like ours)", "zip -0"],
         context=["zip -0"],
     ),
     Section(
@@ -166,10 +169,19 @@ def t_info(R):
 
 
 def t_create_time(R):
-    r = R.ratio("create", "imagegallery create", "bsdtar --format zip (store)")
+    # Like for like: neither flushes to disk.
+    r = R.ratio("create", "imagegallery create --no-sync", "bsdtar --format zip (store)")
     if r is None:
         return None
     return f"{r:.2f} × bsdtar", r <= 1.0
+
+
+def t_create_durable(R):
+    # Like for like: both flush to disk before they finish.
+    r = R.ratio("create", "imagegallery create", "bsdtar + sync (durable, like ours)")
+    if r is None:
+        return None
+    return f"{r:.2f} × bsdtar + sync", r <= 1.0
 
 
 def t_create_rss(R):
@@ -181,7 +193,8 @@ def t_create_rss(R):
 
 TARGETS = [
     Target("`info --json` on the 10,000-image gallery", "≤ 2 × `unzip -p manifest.json`", t_info),
-    Target("`create` of the 1 GiB set: time", "≤ bsdtar (median)", t_create_time),
+    Target("`create --no-sync` of the 1 GiB set: time (neither flushes)", "≤ bsdtar (median)", t_create_time),
+    Target("`create` (default, flushed to disk) of the 1 GiB set: time", "≤ bsdtar + sync (median)", t_create_durable),
     Target("`create` of the 1 GiB set: peak RSS", "< 64 MiB", t_create_rss),
 ]
 

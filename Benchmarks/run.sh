@@ -247,13 +247,15 @@ if wanted create; then
   # One output on disk at a time, and no dirty pages left from the previous run: each run
   # starts from the same state, so write-back of one command is not billed to the next.
   prep=$(q sh -c "rm -f $(q "$out_ig" "$out_bt" "$out_zip") && sync")
-  NAMES=("imagegallery create" "bsdtar --format zip (store)" "bsdtar + sync (durable, like ours)" "zip -0")
+  NAMES=("imagegallery create" "imagegallery create --no-sync" "bsdtar --format zip (store)"
+         "bsdtar + sync (durable, like ours)" "zip -0")
   CMDS=("$(q "$IG" create "$out_ig" --force --date "$DATE" "$CORPUS/g1g")"
+        "$(q "$IG" create "$out_ig" --no-sync --date "$DATE" "$CORPUS/g1g")"
         "$(q bsdtar --format zip --options zip:compression=store -cf "$out_bt" -C "$CORPUS/g1g" .)"
         "$(q sh -c "bsdtar --format zip --options zip:compression=store -cf $(q "$out_bt") -C $(q "$CORPUS/g1g") . && sync -d $(q "$out_bt")")"
         "$(q zip -0 -q -r -j "$out_zip" "$CORPUS/g1g")")
-  PREPS=("$prep" "$prep" "$prep" "$prep")
-  OURS=(1 0 0 0)
+  PREPS=("$prep" "$prep" "$prep" "$prep" "$prep")
+  OURS=(1 1 0 0 0)
   compare create
   rm -f "$out_ig" "$out_bt" "$out_zip"
 fi

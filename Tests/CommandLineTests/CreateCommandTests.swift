@@ -128,6 +128,16 @@ struct CreateCommandTests {
         #expect(try Subprocess.imagegallery(["frobnicate"]).status == 64)
     }
 
+    @Test func noSyncWritesTheSameBytes() throws {
+        let directory = try TemporaryDirectory()
+        #expect(try Subprocess.imagegallery(["create", directory.file("a"), "--title", "S", Self.images]).status == 0)
+        #expect(try Subprocess.imagegallery(["create", directory.file("b"), "--no-sync", "--title", "S", Self.images]).status == 0)
+        #expect(try FileBytes.read(directory.file("a")) == FileBytes.read(directory.file("b")))
+        // Replacing a file without flushing the new one first could lose both in a crash.
+        let refused = try Subprocess.imagegallery(["create", directory.file("a"), "--no-sync", "--force", Self.images])
+        #expect(refused.status == 64)
+    }
+
     @Test func sourceDateEpochSetsTheTime() throws {
         let directory = try TemporaryDirectory()
         let output = directory.file("g.imagegallery")

@@ -17,8 +17,13 @@ final class ZipWriter {
     /// Bytes buffered before a write; also the blob copy chunk.
     static let chunkSize = 1 << 20
 
-    init(file: GalleryFile, modified: Timestamp) {
+    /// Whether to start write-back of each blob as soon as it is copied (for a save that
+    /// will fsync: the final flush then has little left to do).
+    private let startsWriteback: Bool
+
+    init(file: GalleryFile, modified: Timestamp, startsWriteback: Bool = false) {
         self.file = file
+        self.startsWriteback = startsWriteback
         dateTime = DOSDateTime(modified)
         pending.reserveCapacity(Self.chunkSize)
     }
@@ -72,7 +77,7 @@ final class ZipWriter {
         let header = writeLocalHeader(name: name, method: .stored, crc: crc32, compressedSize: size, uncompressedSize: size)
         try flush()
         let copied = try place(file, offset)
-        file.startWriteback(at: offset, count: copied)
+        if startsWriteback { file.startWriteback(at: offset, count: copied) }
         guard copied == size else {
             throw GalleryError(.sizeMismatch, "the source changed while it was copied: expected \(size) bytes, got \(copied)",
                                location: Location(entry: name))

@@ -384,7 +384,7 @@ struct ManifestDecoder {
         let schemeOK = bytes[..<colon].allSatisfy { b in
             (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2B || b == 0x2D || b == 0x2E
         }
-        return schemeOK && !bytes.contains { $0 <= 0x20 || $0 == 0x7F }
+        return schemeOK && !bytes.contains { $0 <= 0x20 || $0 >= 0x7F }
     }
 
 }

@@ -15,9 +15,11 @@ public enum BlobSource: Sendable {
 /// Writes gallery files in the canonical v1 form, never leaving a partial file behind.
 public enum GalleryWriter {
     /// Writes `gallery` to `path` through a temporary file in the same folder, fsynced and
-    /// renamed into place. With `overwrite` false an existing file is never replaced.
+    /// renamed into place. With `overwrite` false an existing file is never replaced. With
+    /// `durable` false the flushes to disk are skipped: faster, and still never a partial file
+    /// while the system runs, but a crash soon after may leave the new file incomplete.
     public static func write(
-        _ gallery: Gallery, thumbnail: [UInt8], to path: String, overwrite: Bool,
+        _ gallery: Gallery, thumbnail: [UInt8], to path: String, overwrite: Bool, durable: Bool = true,
         progress: ((_ bytesWritten: UInt64) -> Void)? = nil,
         beforeCommit: () throws -> Void = {},
         blob: (GalleryImage) throws -> BlobSource
@@ -26,8 +28,8 @@ public enum GalleryWriter {
         let temporary = try GalleryFile.createTemporary(in: directory, prefix: GalleryFileSystem.fileName(of: path))
         var committed = false
         defer { if !committed { GalleryFileSystem.remove(temporary.path) } }
-        try writeArchive(gallery, thumbnail: thumbnail, to: temporary, progress: progress, blob: blob)
-        try temporary.synchronize()
+        try writeArchive(gallery, thumbnail: thumbnail, to: temporary, durable: durable, progress: progress, blob: blob)
+        if durable { try temporary.synchronize() }
         try beforeCommit()
         if overwrite {
             try GalleryFileSystem.replace(path, with: temporary.path)
@@ -35,16 +37,16 @@ public enum GalleryWriter {
             try GalleryFileSystem.moveNoReplace(temporary.path, to: path)
         }
         committed = true
-        try GalleryFileSystem.synchronizeDirectory(directory)
+        if durable { try GalleryFileSystem.synchronizeDirectory(directory) }
     }
 
     /// Writes the container into an open, empty file.
     public static func writeArchive(
-        _ gallery: Gallery, thumbnail: [UInt8], to file: GalleryFile,
+        _ gallery: Gallery, thumbnail: [UInt8], to file: GalleryFile, durable: Bool = true,
         progress: ((_ bytesWritten: UInt64) -> Void)? = nil,
         blob: (GalleryImage) throws -> BlobSource
     ) throws {
-        let zip = ZipWriter(file: file, modified: gallery.modified)
+        let zip = ZipWriter(file: file, modified: gallery.modified, startsWriteback: durable)
         try zip.add(name: GalleryPackage.mimetypeEntry, bytes: Array(GalleryPackage.mediaType.utf8), method: .stored)
         try zip.add(name: GalleryPackage.manifestEntry, bytes: Manifest.encode(gallery), method: .deflated)
         try zip.add(name: GalleryPackage.thumbnailEntry, bytes: thumbnail, method: .stored)
