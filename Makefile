@@ -5,7 +5,7 @@ DEMO_DIR     ?= .build-demo
 BIN_DEBUG     = .build/debug/imagegallery
 BIN_RELEASE   = .build/release/imagegallery
 
-.PHONY: all build release test demo bench fixtures clean deps
+.PHONY: all build release test test-large demo bench fixtures clean deps
 
 all: build
 
@@ -22,6 +22,11 @@ release:
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Adds the tests too heavy for every run (a 4.3 GB archive for ZIP64 entry sizes).
+test-large: deps
+	$(SWIFT) build --build-tests
+	IMAGEGALLERY_LARGE_TESTS=1 $(SWIFT) test --skip-build --filter LargeArchiveTests
 
 # Creates, lists and describes a gallery made from the bundled sample images.
 demo: build

@@ -44,8 +44,7 @@ extension ImageGallery {
                 + "may leave the new file incomplete. Never use it when replacing a file with --force."))
         var noSync = false
 
-        @Flag(help: "Print the result as JSON.")
-        var json = false
+        @OptionGroup var outputOptions: OutputOptions
 
         func validate() throws {
             if let date, Timestamp(rfc3339: date) == nil {
@@ -115,7 +114,7 @@ extension ImageGallery {
                 let report = Report(path: output, id: gallery.id.manifestString, revision: gallery.revision.manifestString,
                                     imageCount: gallery.images.count, blobCount: gallery.distinctBlobs.count,
                                     totalBytes: total, skipped: skipped)
-                if json {
+                if outputOptions.json {
                     try Terminal.printJSON(report)
                 } else {
                     let duplicates = report.imageCount - report.blobCount

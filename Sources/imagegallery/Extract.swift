@@ -14,8 +14,8 @@ extension ImageGallery {
                 """
         )
 
-        @Argument(help: "The .imagegallery file.")
-        var file: String
+        @OptionGroup var gallery: GalleryFileArgument
+        @OptionGroup var output: OutputOptions
 
         @Argument(help: "Images to extract, by 1-based position or by id (default: all).")
         var selectors: [String] = []
@@ -26,8 +26,6 @@ extension ImageGallery {
         @Flag(help: "Replace existing files.")
         var force = false
 
-        @Flag(help: "Print the written files as JSON.")
-        var json = false
 
         struct Written: Encodable {
             var index: Int
@@ -39,7 +37,7 @@ extension ImageGallery {
 
         func run() throws {
             try reportingFailures {
-                let reader = try GalleryReader(path: file)
+                let reader = try GalleryReader(path: gallery.file)
                 let images = reader.gallery.images
                 let chosen = try select(from: images)
                 let width = String(images.count).count
@@ -73,7 +71,7 @@ extension ImageGallery {
                 }
                 progress.finish()
                 try GalleryFileSystem.synchronizeDirectory(directory)
-                if json {
+                if output.json {
                     try Terminal.printJSON(written)
                 } else {
                     for item in written { print(item.path) }
@@ -95,7 +93,7 @@ extension ImageGallery {
                 } else if let id = UUID(uuidString: selector), let found = images.firstIndex(where: { $0.id == id }) {
                     index = found
                 } else {
-                    throw ValidationError("\"\(selector)\" is neither an image position nor the id of an image in \(file)")
+                    throw ValidationError("\"\(selector)\" is neither an image position nor the id of an image in \(gallery.file)")
                 }
                 if !chosen.contains(index) { chosen.append(index) }
             }

@@ -8,11 +8,9 @@ extension ImageGallery {
             discussion: "Reads only the archive's directory and manifest, so it is fast on any size of gallery."
         )
 
-        @Argument(help: "The .imagegallery file.")
-        var file: String
+        @OptionGroup var gallery: GalleryFileArgument
+        @OptionGroup var output: OutputOptions
 
-        @Flag(help: "Print JSON for scripts.")
-        var json = false
 
         struct Report: Encodable {
             var path: String
@@ -30,17 +28,18 @@ extension ImageGallery {
 
         func run() throws {
             try reportingFailures {
-                let reader = try GalleryReader(path: file)
+                let path = gallery.file
+                let reader = try GalleryReader(path: path)
                 let gallery = reader.gallery
                 let warnings = reader.diagnostics.filter { $0.severity >= .warning }
                 let report = Report(
-                    path: file, title: gallery.title, id: gallery.id.manifestString,
+                    path: path, title: gallery.title, id: gallery.id.manifestString,
                     revision: gallery.revision.manifestString, formatVersion: gallery.formatVersion.description,
                     imageCount: gallery.images.count, totalBytes: gallery.totalImageBytes,
                     created: gallery.created.rfc3339, modified: gallery.modified.rfc3339, generator: gallery.generator,
                     warnings: warnings.map(\.description)
                 )
-                if json {
+                if output.json {
                     try Terminal.printJSON(report)
                     return
                 }

@@ -7,11 +7,9 @@ extension ImageGallery {
             abstract: "List a gallery's images in gallery order."
         )
 
-        @Argument(help: "The .imagegallery file.")
-        var file: String
+        @OptionGroup var gallery: GalleryFileArgument
+        @OptionGroup var output: OutputOptions
 
-        @Flag(help: "Print JSON for scripts.")
-        var json = false
 
         struct Row: Encodable {
             var index: Int
@@ -30,7 +28,7 @@ extension ImageGallery {
 
         func run() throws {
             try reportingFailures {
-                let reader = try GalleryReader(path: file)
+                let reader = try GalleryReader(path: gallery.file)
                 for warning in reader.diagnostics where warning.severity >= .warning { Terminal.warning(warning.description) }
                 let rows = reader.gallery.images.enumerated().map { position, image in
                     Row(index: position + 1, id: image.id.manifestString, mediaType: image.mediaType.rawValue,
@@ -38,7 +36,7 @@ extension ImageGallery {
                         path: image.path, source: image.source, filename: image.filename, caption: image.caption,
                         added: image.added?.rfc3339)
                 }
-                if json {
+                if output.json {
                     try Terminal.printJSON(rows)
                     return
                 }

@@ -1,6 +1,6 @@
 import CArchive
 import Foundation
-import GalleryFormat
+@testable import GalleryFormat
 import GalleryTestSupport
 import GalleryImaging
 import Testing
@@ -144,6 +144,52 @@ struct ContainerTests {
         let reader = try GalleryReader(path: path)
         #expect(reader.archive.entries.count == 65_603)
         #expect(reader.gallery.images.count == 65_600)
+        if let python = Subprocess.which("python3") {
+            let result = try Subprocess.run(python, ["-m", "zipfile", "-t", path])
+            #expect(result.status == 0, "python zipfile: \(result.stdout) \(result.stderr)")
+        }
+    }
+
+    @Test func limitsAreEnforcedWhereTheyApply() throws {
+        let directory = try TemporaryDirectory()
+        let (gallery, blobs) = makeGallery(count: 3)
+        let path = directory.file("g.imagegallery")
+        try writeGallery(gallery, blobs: blobs, to: path)
+        func code(_ adjust: (inout GalleryLimits) -> Void) -> String? {
+            var limits = GalleryLimits()
+            adjust(&limits)
+            do { _ = try GalleryReader(path: path, limits: limits); return nil } catch let error as GalleryError {
+                return error.code.id
+            } catch { return "\(error)" }
+        }
+        #expect(code { _ in } == nil)
+        #expect(code { $0.maxEntries = 5 } == "IG-PKG-023")
+        #expect(code { $0.maxCentralDirectoryBytes = 100 } == "IG-PKG-023")
+        #expect(code { $0.maxManifestBytes = 100 } == "IG-MAN-005")
+        #expect(code { $0.maxImages = 2 } == "IG-MAN-014")
+        #expect(code { $0.maxEntryNameBytes = 20 } == "IG-PKG-024")
+        #expect(code { $0.maxTotalUncompressedBytes = 100 } == "IG-PKG-027")
+    }
+
+    /// Every ZIP64 path (entry sizes, entry offsets, the ZIP64 end records, the locator's
+    /// offset) on a small archive, by lowering the writer's threshold from 4 GiB to 64 bytes.
+    @Test func zip64PathsRoundTrip() throws {
+        let directory = try TemporaryDirectory()
+        let (gallery, blobs) = makeGallery(count: 5)
+        let path = directory.file("zip64.imagegallery")
+        let file = try GalleryFile.create(path)
+        try GalleryWriter.writeArchive(gallery, thumbnail: PlaceholderThumbnail.png(forFirstImage: (1, 1)), to: file,
+                                       durable: false, zip64Threshold: 64, progress: nil) { .bytes(blobs[$0.sha256]!) }
+        let bytes = try FileBytes.read(path)
+        let eocd = bytes.count - 22
+        #expect(Array(bytes[eocd - 20 ..< eocd - 16]) == [0x50, 0x4B, 0x06, 0x07], "a ZIP64 locator precedes the EOCD")
+        let archive = try ZipArchive(path: path)
+        #expect(archive.entries.count == 8)
+        let reader = try GalleryReader(path: path)
+        #expect(reader.gallery == gallery)
+        for image in gallery.images { try reader.readBlob(image) { _ in } }
+        #expect(try archive.scanLayout().isEmpty, "no gaps: every record was placed where the headers say")
+        #expect(try readWithLibarchive(path).count == 8)
         if let python = Subprocess.which("python3") {
             let result = try Subprocess.run(python, ["-m", "zipfile", "-t", path])
             #expect(result.status == 0, "python zipfile: \(result.stdout) \(result.stderr)")

@@ -17,12 +17,21 @@ final class ZipWriter {
     /// Bytes buffered before a write; also the blob copy chunk.
     static let chunkSize = 1 << 20
 
+    /// Where the next byte goes in the archive: what is on disk plus what is still buffered.
+    /// Every offset recorded in a header is taken from here, never from `offset` alone.
+    private var position: UInt64 { offset + UInt64(pending.count) }
+
     /// Whether to start write-back of each blob as soon as it is copied (for a save that
     /// will fsync: the final flush then has little left to do).
     private let startsWriteback: Bool
 
-    init(file: GalleryFile, modified: Timestamp, startsWriteback: Bool = false) {
+    /// Sizes and offsets from this value up use ZIP64. Always 0xFFFFFFFF in use; tests lower it
+    /// to reach every ZIP64 path without writing 4 GiB.
+    private let zip64Threshold: UInt64
+
+    init(file: GalleryFile, modified: Timestamp, startsWriteback: Bool = false, zip64Threshold: UInt64 = ZipLimit.max32) {
         self.file = file
+        self.zip64Threshold = zip64Threshold
         self.startsWriteback = startsWriteback
         dateTime = DOSDateTime(modified)
         pending.reserveCapacity(Self.chunkSize)
@@ -88,17 +97,15 @@ final class ZipWriter {
 
     /// Writes the central directory and end records, then flushes.
     func finish() throws {
-        // Small entries may still sit in the buffer: the directory's offset must count them.
-        try flush()
-        let centralOffset = offset
+        let centralOffset = position
         let centralSize = UInt64(central.count)
         try append(central)
         central = []
-        let zip64 = needsZip64Archive || entryCount > ZipLimit.max16 || centralOffset >= ZipLimit.max32
-            || centralSize >= ZipLimit.max32
+        let zip64 = needsZip64Archive || entryCount > ZipLimit.max16 || centralOffset >= zip64Threshold
+            || centralSize >= zip64Threshold
         var tail: [UInt8] = []
         if zip64 {
-            let recordOffset = offset
+            let recordOffset = position
             Zip64EndOfCentralDirectoryRecord(versionMadeBy: Self.madeBy(zip64: true), versionNeeded: 45,
                                              entries: entryCount, centralDirectorySize: centralSize,
                                              centralDirectoryOffset: centralOffset).serialize(into: &tail)
@@ -106,8 +113,8 @@ final class ZipWriter {
         }
         let count16 = UInt16(min(entryCount, ZipLimit.max16))
         EndOfCentralDirectoryRecord(entriesOnDisk: count16, totalEntries: count16,
-                                    centralDirectorySize: UInt32(min(centralSize, ZipLimit.max32)),
-                                    centralDirectoryOffset: UInt32(min(centralOffset, ZipLimit.max32)))
+                                    centralDirectorySize: centralSize >= zip64Threshold ? UInt32(ZipLimit.max32) : UInt32(centralSize),
+                                    centralDirectoryOffset: centralOffset >= zip64Threshold ? UInt32(ZipLimit.max32) : UInt32(centralOffset))
             .serialize(into: &tail)
         try append(tail)
         try flush()
@@ -129,7 +136,7 @@ final class ZipWriter {
     private func writeLocalHeader(name: String, method: CompressionMethod, crc: UInt32, compressedSize: UInt64,
                                   uncompressedSize: UInt64) -> PendingCentral {
         let nameBytes = Array(name.utf8)
-        let zip64 = compressedSize >= ZipLimit.max32 || uncompressedSize >= ZipLimit.max32
+        let zip64 = compressedSize >= zip64Threshold || uncompressedSize >= zip64Threshold
         var extra: [UInt8] = []
         if zip64 {
             extra.appendLE(ZipLimit.zip64ExtraID)
@@ -148,15 +155,15 @@ final class ZipWriter {
         ).serialize(into: &out)
         out += nameBytes
         out += extra
-        let localOffset = offset + UInt64(pending.count)
+        let localOffset = position
         pending += out
         return PendingCentral(name: nameBytes, method: method, crc: crc, compressedSize: compressedSize,
                               uncompressedSize: uncompressedSize, localOffset: localOffset)
     }
 
     private func recordCentral(_ entry: PendingCentral) {
-        let sizes64 = entry.compressedSize >= ZipLimit.max32 || entry.uncompressedSize >= ZipLimit.max32
-        let offset64 = entry.localOffset >= ZipLimit.max32
+        let sizes64 = entry.compressedSize >= zip64Threshold || entry.uncompressedSize >= zip64Threshold
+        let offset64 = entry.localOffset >= zip64Threshold
         var extra: [UInt8] = []
         if sizes64 || offset64 {
             // APPNOTE 4.5.3: only the overflowing fields, in this order.

@@ -46,7 +46,16 @@ public enum GalleryWriter {
         progress: ((_ bytesWritten: UInt64) -> Void)? = nil,
         blob: (GalleryImage) throws -> BlobSource
     ) throws {
-        let zip = ZipWriter(file: file, modified: gallery.modified, startsWriteback: durable)
+        try writeArchive(gallery, thumbnail: thumbnail, to: file, durable: durable, zip64Threshold: ZipLimit.max32,
+                         progress: progress, blob: blob)
+    }
+
+    static func writeArchive(
+        _ gallery: Gallery, thumbnail: [UInt8], to file: GalleryFile, durable: Bool, zip64Threshold: UInt64,
+        progress: ((_ bytesWritten: UInt64) -> Void)?,
+        blob: (GalleryImage) throws -> BlobSource
+    ) throws {
+        let zip = ZipWriter(file: file, modified: gallery.modified, startsWriteback: durable, zip64Threshold: zip64Threshold)
         try zip.add(name: GalleryPackage.mimetypeEntry, bytes: Array(GalleryPackage.mediaType.utf8), method: .stored)
         try zip.add(name: GalleryPackage.manifestEntry, bytes: Manifest.encode(gallery), method: .deflated)
         try zip.add(name: GalleryPackage.thumbnailEntry, bytes: thumbnail, method: .stored)
