@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import GalleryFormat
 
 @main
@@ -15,8 +16,26 @@ struct ImageGallery: ParsableCommand {
               66  an input file is missing or unreadable
               73  an output cannot be created (exists and --force not given, …)
               74  input/output error (disk full, read failure, …)
+            validate has its own codes for CI: 0 valid, 1 invalid, 2 usage or I/O problem.
             """,
         version: GalleryVersion.string,
-        subcommands: [Create.self, Info.self, List.self, Extract.self]
+        subcommands: [Create.self, Info.self, List.self, Extract.self, Validate.self]
     )
+
+    /// As `ParsableCommand.main()`, except that `validate` reports usage errors with 2, the
+    /// code CI tools expect from a checker, instead of 64.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if arguments.first == "validate", code == .validationFailure {
+                Terminal.writeError(fullMessage(for: error) + "\n")
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -159,28 +159,43 @@ extension ZipArchive {
     }
 
     /// Reads every local header in file order, checking each against the central directory,
-    /// and reports bytes that no entry accounts for (IG-PKG-025, a warning). Costs one small
-    /// read per entry, so it is for validation and extraction, not for `info`.
+    /// and reports bytes that no entry accounts for (IG-PKG-025, a warning). Throws the first
+    /// error. Costs one small read per entry: for validation and extraction, not for `info`.
     public func scanLayout() throws -> [GalleryError] {
-        var warnings = warnings
+        let found = layoutDiagnostics()
+        if let error = found.first(where: { $0.severity >= .error }) { throw error }
+        return found
+    }
+
+    /// Like `scanLayout()`, but carries on past each entry's problem, reporting them all.
+    public func layoutDiagnostics() -> [GalleryError] {
+        var found = warnings
         var expected: UInt64 = 0
         for entry in entries.sorted(by: { $0.localHeaderOffset < $1.localHeaderOffset }) {
             if entry.localHeaderOffset > expected {
-                warnings.append(GalleryError(.hiddenData, "\(entry.localHeaderOffset - expected) bytes before this entry "
-                                             + "belong to no entry", location: Location(file: file.path, entry: entry.name, offset: expected)))
+                found.append(GalleryError(.hiddenData, "\(entry.localHeaderOffset - expected) bytes before this entry "
+                                          + "belong to no entry", location: Location(file: file.path, entry: entry.name, offset: expected)))
             }
-            let local: CheckedLocalHeader
-            do { local = try localHeader(of: entry) } catch let error as GalleryError { throw error.inFile(file.path) }
-            var end = local.dataOffset + entry.compressedSize
-            if entry.usesDataDescriptor { end += try dataDescriptorLength(entry, at: end) }
-            expected = max(expected, end)
+            do {
+                let local = try localHeader(of: entry)
+                var end = local.dataOffset + entry.compressedSize
+                if entry.usesDataDescriptor { end += try dataDescriptorLength(entry, at: end) }
+                expected = max(expected, end)
+            } catch let error as GalleryError {
+                found.append(error.inFile(file.path))
+                expected = max(expected, entry.localHeaderOffset + entry.minimumExtent)
+            } catch {
+                found.append(GalleryError(.truncated, "the local header could not be read", location: location(entry),
+                                          cause: "\(error)"))
+                expected = max(expected, entry.localHeaderOffset + entry.minimumExtent)
+            }
         }
         if centralDirectoryOffset > expected {
-            warnings.append(GalleryError(.hiddenData, "\(centralDirectoryOffset - expected) bytes between the last entry and the "
-                                         + "central directory belong to no entry",
-                                         location: Location(file: file.path, offset: expected)))
+            found.append(GalleryError(.hiddenData, "\(centralDirectoryOffset - expected) bytes between the last entry and the "
+                                      + "central directory belong to no entry",
+                                      location: Location(file: file.path, offset: expected)))
         }
-        return warnings
+        return found
     }
 
     /// How long the data descriptor at `offset` is: with or without its signature, with

@@ -170,16 +170,11 @@ struct ManifestDecoder {
             throw scanner.error(.unsupportedVersion, "format version \(version) is not supported: this reader reads "
                                 + "\(FormatVersion.current.major).x", pointer: "/formatVersion")
         }
-        let required: [(String, Bool)] = [
-            ("format", format != nil), ("formatVersion", version != nil), ("id", id != nil), ("revision", revision != nil),
-            ("title", title != nil), ("created", created != nil), ("modified", modified != nil), ("images", images != nil),
-        ]
-        for (name, present) in required where !present {
-            // A member that was present but malformed has already been reported.
-            if !diagnostics.contains(where: { $0.location.jsonPointer == "/" + name }) {
-                diagnostics.append(GalleryError(.missingMember, "the required member \"\(name)\" is missing", location: Location(
-                    entry: "manifest.json", offset: UInt64(scanner.position), jsonPointer: "")))
-            }
+        // Missing means the key never occurred; a present but malformed member was reported as such.
+        for (position, name) in ["format", "formatVersion", "id", "revision", "title", "created", "modified", "images"]
+            .map({ (Self.documentKeys.firstIndex(of: Array($0.utf8))!, $0) }) where seen & (1 << position) == 0 {
+            diagnostics.append(GalleryError(.missingMember, "the required member \"\(name)\" is missing", location: Location(
+                entry: "manifest.json", offset: UInt64(scanner.position), jsonPointer: "")))
         }
         guard let version, let id, let revision, let title, let created, let modified, let images else { return nil }
         return Gallery(id: id, revision: revision, title: title, created: created, modified: modified,
@@ -269,14 +264,9 @@ struct ManifestDecoder {
                 try scanner.skipValue()
             }
         }
-        let complete = id != nil && path != nil && mediaType != nil && width != nil && height != nil && byteSize != nil
-            && sha256 != nil
-        for (name, present) in complete ? [] : [("id", id != nil), ("path", path != nil), ("mediaType", mediaType != nil),
-                                                ("width", width != nil), ("height", height != nil),
-                                                ("byteSize", byteSize != nil), ("sha256", sha256 != nil)] where !present {
-            if !diagnostics[errorsBefore...].contains(where: { $0.location.jsonPointer == scanner.pointer + "/" + name }) {
-                report(.missingMember, "the image lacks the required member \"\(name)\"", scanner)
-            }
+        for (position, name) in ["id", "path", "mediaType", "width", "height", "byteSize", "sha256"].enumerated()
+            where seen & (1 << position) == 0 {
+            report(.missingMember, "the image lacks the required member \"\(name)\"", scanner)
             valid = false
         }
         if diagnostics[errorsBefore...].contains(where: { $0.severity >= .error }) { valid = false }

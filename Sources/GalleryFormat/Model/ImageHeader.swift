@@ -1,15 +1,19 @@
-import GalleryFormat
-
 /// What an image's header says, read without decoding any pixels.
 public struct ImageHeader: Sendable, Hashable {
     public var mediaType: MediaType
     public var width: Int
     public var height: Int
+    /// Bits per sample: PNG 1–16, JPEG 8 or 12.
+    public var bitDepth: Int
+    /// PNG Adam7 interlacing (always false for JPEG).
+    public var interlaced: Bool
 
-    public init(mediaType: MediaType, width: Int, height: Int) {
+    public init(mediaType: MediaType, width: Int, height: Int, bitDepth: Int = 8, interlaced: Bool = false) {
         self.mediaType = mediaType
         self.width = width
         self.height = height
+        self.bitDepth = bitDepth
+        self.interlaced = interlaced
     }
 }
 
@@ -60,10 +64,13 @@ extension ImageHeader {
         guard allowed[colour]?.contains(depth) == true else {
             throw ImageHeaderError("PNG colour type \(colour) with bit depth \(depth) is invalid", offset: 24)
         }
+        let interlace = bytes[20]
+        guard interlace <= 1 else { throw ImageHeaderError("PNG interlace method \(interlace) is invalid", offset: 28) }
         var crc = CRC32()
         crc.update(Array(bytes[4 ..< 21]))
         guard crc.value == be32(bytes, 21) else { throw ImageHeaderError("PNG IHDR chunk fails its CRC", offset: 29) }
-        return ImageHeader(mediaType: .png, width: Int(width), height: Int(height))
+        return ImageHeader(mediaType: .png, width: Int(width), height: Int(height), bitDepth: Int(depth),
+                           interlaced: interlace == 1)
     }
 
     private static func parseJPEG(size: UInt64, read: (UInt64, Int) throws -> [UInt8]) throws -> ImageHeader {
@@ -98,7 +105,7 @@ extension ImageHeader {
                 guard width > 0, height > 0 else {
                     throw ImageHeaderError("JPEG frame declares \(width)×\(height) pixels", offset: offset + 5)
                 }
-                return ImageHeader(mediaType: .jpeg, width: width, height: height)
+                return ImageHeader(mediaType: .jpeg, width: width, height: height, bitDepth: Int(frame[0]))
             }
             offset += 2 + length
             guard offset < size else { throw ImageHeaderError("JPEG ends before its frame header", offset: offset) }

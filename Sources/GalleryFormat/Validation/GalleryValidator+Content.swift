@@ -1,0 +1,104 @@
+/// Blob and thumbnail checks: the manifest against the bytes it describes.
+extension ValidationRun {
+    mutating func checkBlobs(_ gallery: Gallery, archive: ZipArchive, contents: [String: EntryContent]) {
+        var referenced = Set<String>()
+        for (index, image) in gallery.images.enumerated() {
+            let name = image.path
+            referenced.insert(name)
+            let pointer = "/images/\(index)"
+            func here(_ member: String) -> Location {
+                Location(file: path, entry: name, jsonPointer: pointer + "/" + member)
+            }
+            guard let entry = archive.entry(named: name) else {
+                record(GalleryError(.blobMissing, "the manifest lists \(name) but the archive has no such entry",
+                                    location: here("path")))
+                continue
+            }
+            if entry.uncompressedSize != image.byteSize {
+                record(GalleryError(.blobSizeMismatch, "the blob holds \(entry.uncompressedSize) bytes; the manifest says "
+                                    + "\(image.byteSize)", location: here("byteSize")))
+            }
+            // An entry whose data could not be read was reported already.
+            guard let content = contents[name] else { continue }
+            if content.sha256 != image.sha256 {
+                record(GalleryError(.blobHashMismatch, "the blob's SHA-256 is \(content.sha256.hex); the manifest says "
+                                    + "\(image.sha256.hex)", location: here("sha256")))
+            }
+            guard let sniffed = content.sniffed, let header = content.header else {
+                record(GalleryError(.blobTypeMismatch, "the blob starts with neither the JPEG nor the PNG signature; the "
+                                    + "manifest says \(image.mediaType.rawValue)", location: here("mediaType")))
+                continue
+            }
+            if sniffed != image.mediaType {
+                record(GalleryError(.blobTypeMismatch, "the blob is \(sniffed.rawValue) by its first bytes; the manifest says "
+                                    + "\(image.mediaType.rawValue)", location: here("mediaType")))
+                continue
+            }
+            switch header {
+            case .success(let header) where header.width != image.width || header.height != image.height:
+                record(GalleryError(.blobDimensionMismatch, "the image header says \(header.width)×\(header.height) "
+                                    + "pixels; the manifest says \(image.width)×\(image.height)", location: here("width")))
+            case .success:
+                break
+            case .failure(let error):
+                record(GalleryError(.blobHeaderUnreadable, "the image header cannot be read: \(error)",
+                                    location: Location(file: path, entry: name)))
+            }
+        }
+        for entry in archive.entries where entry.name.hasPrefix(GalleryPackage.blobFolder) && !entry.isDirectory
+            && !referenced.contains(entry.name) {
+            record(GalleryError(.blobOrphan, "no image of the manifest refers to this blob",
+                                location: Location(file: path, entry: entry.name)))
+        }
+    }
+
+    /// The header from the bytes already read; a stored entry whose header lies further in is
+    /// read from the file, segment by segment.
+    static func header(of entry: ZipEntry, in archive: ZipArchive, prefix: [UInt8]) throws -> ImageHeader {
+        let size = entry.uncompressedSize
+        if entry.method == .stored, UInt64(prefix.count) < size {
+            let start = try archive.dataOffset(of: entry)
+            return try ImageHeader.parse(size: size) { offset, count in
+                guard offset < size else { return [] }
+                return try archive.file.read(at: start + offset, count: Int(min(UInt64(count), size - offset)))
+            }
+        }
+        return try ImageHeader.parse(size: UInt64(prefix.count)) { offset, count in
+            guard offset < UInt64(prefix.count) else { return [] }
+            return Array(prefix[Int(offset) ..< min(prefix.count, Int(offset) + count)])
+        }
+    }
+
+    /// `thumbnail.png`: present, a PNG, 8-bit, not interlaced, at most 1024 px, all from its header.
+    mutating func checkThumbnail(_ archive: ZipArchive, contents: [String: EntryContent]) {
+        let name = GalleryPackage.thumbnailEntry
+        guard archive.entry(named: name) != nil else {
+            record(GalleryError(.thumbnailMissing, "the archive has no thumbnail.png", location: Location(file: path)))
+            return
+        }
+        guard let content = contents[name] else { return }
+        let here = Location(file: path, entry: name)
+        guard content.sniffed == .png, let result = content.header else {
+            record(GalleryError(.thumbnailNotPNG, "thumbnail.png does not start with the PNG signature", location: here))
+            return
+        }
+        let header: ImageHeader
+        switch result {
+        case .success(let parsed): header = parsed
+        case .failure(let error):
+            record(GalleryError(.thumbnailUnreadable, "the thumbnail's PNG header cannot be read: \(error)", location: here))
+            return
+        }
+        if header.bitDepth != 8 {
+            record(GalleryError(.thumbnailBitDepth, "the thumbnail has \(header.bitDepth)-bit samples; it must be 8-bit",
+                                location: here))
+        }
+        if header.interlaced {
+            record(GalleryError(.thumbnailInterlaced, "the thumbnail is interlaced; it must not be", location: here))
+        }
+        if max(header.width, header.height) > 1024 {
+            record(GalleryError(.thumbnailTooLarge, "the thumbnail is \(header.width)×\(header.height); neither side may "
+                                + "exceed 1024 pixels", location: here))
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// Checks a gallery file against the v1 spec and reports everything it finds.
+///
+/// Unlike `GalleryReader`, which stops at the first problem, the validator carries on
+/// wherever it safely can: a bad entry does not stop the check of the others, and schema
+/// problems in the manifest are all reported. It stops only where nothing after could be
+/// trusted (no end record, an unreadable central directory). It never writes, never follows
+/// a name out of the archive, and reads every byte within the spec's limits.
+public enum GalleryValidator {
+    public static func validate(path: String, options: ValidationOptions = ValidationOptions()) -> ValidationReport {
+        var run = ValidationRun(path: path, options: options)
+        run.validate()
+        return ValidationReport(path: path, diagnostics: run.found)
+    }
+}
+
+/// One file's validation, holding what has been found so far.
+struct ValidationRun {
+    let path: String
+    let options: ValidationOptions
+    var found: [GalleryError] = []
+
+    /// What reading an entry once tells: its digest, what its first bytes say it is, and its
+    /// image header. Small: the bytes themselves are never kept.
+    struct EntryContent {
+        var sha256: SHA256Digest
+        var sniffed: MediaType?
+        var header: Result<ImageHeader, ImageHeaderError>?
+    }
+
+    init(path: String, options: ValidationOptions) {
+        self.path = path
+        self.options = options
+    }
+
+    mutating func record(_ error: GalleryError) { found.append(error.inFile(path)) }
+
+    mutating func record(_ error: any Error, fallback: DiagnosticCode, entry: String? = nil) {
+        if let error = error as? GalleryError {
+            record(error)
+        } else {
+            record(GalleryError(fallback, "\(error)", location: Location(file: path, entry: entry)))
+        }
+    }
+
+    mutating func validate() {
+        let archive: ZipArchive
+        do {
+            archive = try ZipArchive(path: path, limits: options.limits)
+        } catch let error as FileSystemError {
+            // The file cannot be read at all: report it as such, with the OS's reason.
+            record(GalleryError(.notZip, "the file cannot be read", location: Location(file: path), cause: "\(error)"))
+            return
+        } catch {
+            record(error, fallback: .notZip)
+            return
+        }
+        let layout = archive.layoutDiagnostics()
+        found += layout
+        // An entry whose local header is already known to be wrong is not read again.
+        let unreadable = Set(layout.filter { $0.severity >= .error }.compactMap(\.location.entry))
+        if !unreadable.contains(GalleryPackage.mimetypeEntry) {
+            do { try GalleryReader.checkMimetype(archive) } catch { record(error, fallback: .mimetypeContent, entry: "mimetype") }
+        }
+
+        let gallery = unreadable.contains(GalleryPackage.manifestEntry) ? nil : checkManifest(archive)
+        let contents = readEntries(archive, skipping: unreadable)
+        if let gallery { checkBlobs(gallery, archive: archive, contents: contents) }
+        checkThumbnail(archive, contents: contents)
+    }
+
+    /// Reads and decodes `manifest.json`, reporting every problem; the gallery if it is usable.
+    mutating func checkManifest(_ archive: ZipArchive) -> Gallery? {
+        guard let entry = archive.entry(named: GalleryPackage.manifestEntry) else {
+            record(GalleryError(.manifestMissing, "the archive has no manifest.json", location: Location(file: path)))
+            return nil
+        }
+        let bytes: [UInt8]
+        do {
+            guard entry.uncompressedSize <= UInt64(options.limits.maxManifestBytes) else {
+                throw GalleryError(.manifestTooLarge, "manifest.json declares \(entry.uncompressedSize) bytes; the limit is "
+                                   + "\(options.limits.maxManifestBytes)", location: Location(entry: entry.name))
+            }
+            bytes = try archive.readAll(entry, limit: options.limits.maxManifestBytes)
+        } catch {
+            record(error, fallback: .truncated, entry: entry.name)
+            return nil
+        }
+        let decoded = Manifest.decode(bytes, limits: options.limits)
+        for diagnostic in decoded.diagnostics { record(diagnostic) }
+        return decoded.gallery
+    }
+
+    /// Reads every entry but `mimetype` and `manifest.json` (already read) once: CRC and sizes
+    /// are checked on the way, and blobs are hashed. An entry's failure does not stop the others.
+    mutating func readEntries(_ archive: ZipArchive, skipping unreadable: Set<String>) -> [String: EntryContent] {
+        var contents: [String: EntryContent] = [:]
+        for entry in archive.entries where !entry.isDirectory && !unreadable.contains(entry.name)
+            && entry.name != GalleryPackage.mimetypeEntry && entry.name != GalleryPackage.manifestEntry {
+            var hasher = SHA256Hasher()
+            var prefix: [UInt8] = []
+            do {
+                try archive.read(entry) { chunk in
+                    hasher.update(chunk)
+                    if prefix.count < Self.prefixBytes { prefix += chunk.prefix(Self.prefixBytes - prefix.count) }
+                }
+                let sniffed = MediaType.sniff(prefix)
+                let header = sniffed.map { _ in
+                    Result { try Self.header(of: entry, in: archive, prefix: prefix) }.mapError {
+                        $0 as? ImageHeaderError ?? ImageHeaderError("\($0)")
+                    }
+                }
+                contents[entry.name] = EntryContent(sha256: hasher.finalize(), sniffed: sniffed, header: header)
+            } catch {
+                record(error, fallback: .truncated, entry: entry.name)
+            }
+        }
+        return contents
+    }
+
+    /// Enough of an image to find its header behind the usual metadata segments.
+    static let prefixBytes = 256 << 10
+}

@@ -1,0 +1,28 @@
+/// What validating one file found.
+public struct ValidationReport: Sendable {
+    public var path: String
+    /// In the order the checks found them, which is the same for the same file every time.
+    public var diagnostics: [GalleryError]
+
+    public init(path: String, diagnostics: [GalleryError]) {
+        self.path = path
+        self.diagnostics = diagnostics
+    }
+
+    /// No fatal or error diagnostic (warnings and notes allowed).
+    public var isValid: Bool { !diagnostics.contains { $0.severity >= .error } }
+
+    public func count(_ severity: Severity) -> Int { diagnostics.filter { $0.severity == severity }.count }
+}
+
+/// What the validator may do; the defaults are the spec's.
+public struct ValidationOptions: Sendable {
+    public var limits: GalleryLimits
+    /// Largest `thumbnail.png` read (its dimensions are checked from the header first).
+    public var maxThumbnailBytes: Int
+
+    public init(limits: GalleryLimits = .default, maxThumbnailBytes: Int = 16 << 20) {
+        self.limits = limits
+        self.maxThumbnailBytes = maxThumbnailBytes
+    }
+}

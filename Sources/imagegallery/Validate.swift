@@ -1,0 +1,184 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import GalleryFormat
+import Synchronization
+
+extension ImageGallery {
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check galleries against the format spec, for CI.",
+            discussion: """
+                Every problem has a stable id (see Specs/diagnostics.md), a severity and a place. Folders are \
+                searched recursively for *.imagegallery files; files are checked in parallel and reported in \
+                the order of the command line (folders in name order).
+
+                EXIT CODES (validate)
+                  0  every file is valid (warnings allowed, unless --strict)
+                  1  a file has errors (or warnings, with --strict)
+                  2  usage or input/output problem (a path that does not exist, an unwritable --output)
+                """
+        )
+
+        enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+            case text, json
+        }
+
+        @Argument(help: "Gallery files and folders to check.")
+        var paths: [String]
+
+        @Option(help: "Report format: text or json.")
+        var format: ReportFormat = .text
+
+        @Option(help: "Files checked at once (default: the number of cores).")
+        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+        @Flag(help: "Fail on warnings too.")
+        var strict = false
+
+        @Option(help: "Write the report to this file instead of standard output.")
+        var output: String?
+
+        func validate() throws {
+            guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+            if paths.contains("-") {
+                throw ValidationError("reading a gallery from standard input is not supported yet: give a file path")
+            }
+        }
+
+        func run() throws {
+            let files: [String]
+            do {
+                files = try Self.expand(paths)
+            } catch let failure as CommandFailure {
+                Terminal.error(failure.message)
+                throw ExitCode(2)
+            }
+            let reports = Self.check(files, jobs: jobs)
+            let text = format == .json ? try jsonReport(reports) : textReport(reports)
+            if let output {
+                do {
+                    try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                } catch {
+                    Terminal.error("\(output): cannot write the report: \(error.localizedDescription)")
+                    throw ExitCode(2)
+                }
+            } else {
+                FileHandle.standardOutput.write(Data(text.utf8))
+            }
+            let failed = reports.contains { !$0.isValid || (strict && $0.count(.warning) > 0) }
+            if failed { throw ExitCode(1) }
+        }
+
+        /// Files as given; folders searched for *.imagegallery, in byte order of their paths.
+        static func expand(_ paths: [String]) throws -> [String] {
+            var files: [String] = []
+            for path in paths {
+                switch PathKind.of(path) {
+                case .missing:
+                    throw CommandFailure(message: "\(path): no such file or folder", status: 2)
+                case .regularFile, .other:
+                    files.append(path)
+                case .directory:
+                    guard let walker = FileManager.default.enumerator(atPath: path) else {
+                        throw CommandFailure(message: "\(path): cannot list the folder", status: 2)
+                    }
+                    let base = path.hasSuffix("/") ? path : path + "/"
+                    var found: [String] = []
+                    while let relative = walker.nextObject() as? String {
+                        if relative.hasSuffix(".imagegallery") { found.append(base + relative) }
+                    }
+                    files += found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+                }
+            }
+            return files
+        }
+
+        /// Validates on `jobs` threads; the reports come back in the order of `files`.
+        static func check(_ files: [String], jobs: Int) -> [ValidationReport] {
+            let next = Atomic<Int>(0)
+            let results = Mutex<[ValidationReport?]>(Array(repeating: nil, count: files.count))
+            let progress = ProgressBar("Validating", total: UInt64(files.count), enabled: Terminal.errorIsTerminal && files.count > 1)
+            let done = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: min(jobs, max(files.count, 1))) { _ in
+                while true {
+                    let index = next.add(1, ordering: .relaxed).oldValue
+                    guard index < files.count else { return }
+                    let report = GalleryValidator.validate(path: files[index])
+                    results.withLock { $0[index] = report }
+                    progress.update(UInt64(done.add(1, ordering: .relaxed).newValue))
+                }
+            }
+            progress.finish()
+            return results.withLock { $0.map { $0! } }
+        }
+
+        /// `SEVERITY ID FILE[:ENTRY]: message`, then a summary line.
+        func textReport(_ reports: [ValidationReport]) -> String {
+            var lines: [String] = []
+            for report in reports {
+                for diagnostic in report.diagnostics {
+                    var place = report.path
+                    if let entry = diagnostic.location.entry { place += ":" + entry }
+                    var details: [String] = []
+                    if let offset = diagnostic.location.offset { details.append("byte \(offset)") }
+                    if let pointer = diagnostic.location.jsonPointer { details.append(pointer.isEmpty ? "manifest root" : pointer) }
+                    var line = "\(diagnostic.severity.rawValue) \(diagnostic.code.id) \(place): \(diagnostic.message)"
+                    if let cause = diagnostic.cause { line += " (\(cause))" }
+                    if !details.isEmpty { line += " [" + details.joined(separator: ", ") + "]" }
+                    lines.append(line)
+                }
+            }
+            let valid = reports.filter { $0.isValid && !(strict && $0.count(.warning) > 0) }.count
+            let errors = reports.reduce(0) { $0 + $1.count(.fatal) + $1.count(.error) }
+            let warnings = reports.reduce(0) { $0 + $1.count(.warning) }
+            lines.append("\(reports.count) file\(reports.count == 1 ? "" : "s") checked: \(valid) valid, "
+                         + "\(reports.count - valid) invalid; \(errors) error\(errors == 1 ? "" : "s"), "
+                         + "\(warnings) warning\(warnings == 1 ? "" : "s")")
+            return lines.joined(separator: "\n") + "\n"
+        }
+
+        struct JSONReport: Encodable {
+            struct Message: Encodable {
+                var id: String
+                var severity: String
+                var message: String
+                var cause: String?
+                var entry: String?
+                var offset: UInt64?
+                var pointer: String?
+            }
+            struct File: Encodable {
+                var path: String
+                var valid: Bool
+                var counts: [String: Int]
+                var messages: [Message]
+            }
+            var format = "imagegallery-validation"
+            var formatVersion = 1
+            var generator = "imagegallery \(GalleryVersion.string)"
+            var strict: Bool
+            var files: [File]
+            var summary: [String: Int]
+        }
+
+        /// The JSON report (Specs/validation-report.md).
+        func jsonReport(_ reports: [ValidationReport]) throws -> String {
+            let files = reports.map { report in
+                JSONReport.File(
+                    path: report.path, valid: report.isValid && !(strict && report.count(.warning) > 0),
+                    counts: Dictionary(uniqueKeysWithValues: Severity.allCases.map { ($0.rawValue, report.count($0)) }),
+                    messages: report.diagnostics.map {
+                        .init(id: $0.code.id, severity: $0.severity.rawValue, message: $0.message, cause: $0.cause,
+                              entry: $0.location.entry, offset: $0.location.offset, pointer: $0.location.jsonPointer)
+                    })
+            }
+            let valid = files.filter(\.valid).count
+            let report = JSONReport(strict: strict, files: files,
+                                    summary: ["files": files.count, "valid": valid, "invalid": files.count - valid])
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+            return String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import GalleryFormat
+import GalleryTestSupport
+import Testing
+
+@Suite("imagegallery validate")
+struct ValidateCommandTests {
+    func report(_ arguments: [String]) throws -> (ProcessResult, [String: Any]) {
+        let result = try Subprocess.imagegallery(["validate", "--format", "json"] + arguments)
+        let json = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], "\(result.stderr)")
+        return (result, json)
+    }
+
+    func errorIDs(_ file: [String: Any]) -> [String] {
+        (file["messages"] as! [[String: Any]]).filter { ["error", "fatal"].contains($0["severity"] as! String) }
+            .map { $0["id"] as! String }
+    }
+
+    /// Each broken fixture reports exactly its id, and nothing else at error level.
+    @Test(arguments: TestPaths.fixtures(in: "broken", withExtension: "imagegallery"))
+    func brokenFixtureReportsExactlyItsID(path: String) throws {
+        let (result, json) = try report([path])
+        #expect(result.status == 1)
+        let file = try #require((json["files"] as? [[String: Any]])?.first)
+        #expect(errorIDs(file) == [String(URL(fileURLWithPath: path).lastPathComponent.prefix(10))])
+        #expect(file["valid"] as? Bool == false)
+    }
+
+    @Test func validAndUnusualGalleriesPass() throws {
+        let (result, json) = try report([TestPaths.fixture("valid"), TestPaths.fixture("tolerant")])
+        #expect(result.status == 0, "\(result.stdout)")
+        let files = try #require(json["files"] as? [[String: Any]])
+        #expect(files.count >= 20)
+        for file in files { #expect(errorIDs(file).isEmpty, "\(file["path"]!)") }
+    }
+
+    @Test func warningsPassUnlessStrict() throws {
+        let warnings = TestPaths.fixture("broken/warnings")
+        #expect(try Subprocess.imagegallery(["validate", warnings]).status == 0)
+        #expect(try Subprocess.imagegallery(["validate", "--strict", warnings]).status == 1)
+    }
+
+    @Test func textFormatAndSummary() throws {
+        let path = TestPaths.fixture("broken/IG-PKG-020-crc-mismatch-blob.imagegallery")
+        let result = try Subprocess.imagegallery(["validate", path, TestPaths.fixture("valid/three.imagegallery")])
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("error IG-PKG-020 \(path):images/") == true)
+        #expect(lines.last == "2 files checked: 1 valid, 1 invalid; 1 error, 0 warnings")
+    }
+
+    @Test func orderIsDeterministicWhateverTheJobs() throws {
+        let folder = TestPaths.fixture("broken")
+        let one = try Subprocess.imagegallery(["validate", "--jobs", "1", folder])
+        let four = try Subprocess.imagegallery(["validate", "--jobs", "4", folder])
+        #expect(one.status == 1)
+        #expect(one.stdout == four.stdout)
+    }
+
+    @Test func writesTheReportToAFile() throws {
+        let directory = try TemporaryDirectory()
+        let result = try Subprocess.imagegallery(["validate", "--format", "json", "--output", directory.file("r.json"),
+                                                  TestPaths.fixture("valid/all.imagegallery")])
+        #expect(result.status == 0)
+        #expect(result.stdout.isEmpty)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory.file("r.json")))) as? [String: Any]
+        #expect((json?["summary"] as? [String: Any])?["valid"] as? Int == 1)
+    }
+
+    @Test func usageAndIOProblemsExitTwo() throws {
+        #expect(try Subprocess.imagegallery(["validate", "/nonexistent/x.imagegallery"]).status == 2)
+        #expect(try Subprocess.imagegallery(["validate", "--jobs", "0", TestPaths.fixture("valid")]).status == 2)
+        #expect(try Subprocess.imagegallery(["validate", "--format", "xml", TestPaths.fixture("valid")]).status == 2)
+        #expect(try Subprocess.imagegallery(["validate"]).status == 2)
+    }
+
+    @Test func neverWritesIntoTheCheckedFolder() throws {
+        let directory = try TemporaryDirectory()
+        for name in ["a.imagegallery", "b.imagegallery"] {
+            _ = try directory.copy(TestPaths.fixture("broken/IG-PKG-010-dotdot.imagegallery"), as: name)
+        }
+        let before = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        _ = try Subprocess.imagegallery(["validate", directory.path])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == before)
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/../evil"))
+    }
+}
