@@ -24,7 +24,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
 
         // The few libc calls Swift cannot reach directly.
-        .target(name: "CGalleryShim"),
+        .target(name: "CGalleryShim", linkerSettings: [.linkedLibrary("z")]),
 
         .target(
             name: "GalleryFormat",

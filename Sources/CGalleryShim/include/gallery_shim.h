@@ -13,4 +13,8 @@ ssize_t ig_copy_file_range(int fd_in, int64_t offset_in, int fd_out, int64_t off
  * without waiting, so the fsync that ends a save has less left to do. */
 int ig_start_writeback(int fd, int64_t offset, int64_t length);
 
+/* CRC-32 as zlib's crc32(): continue `crc` over `len` bytes. Uses PCLMULQDQ where the CPU has
+ * it (about 10 GB/s here against about 2.5 GB/s), zlib otherwise. `len` may be any size. */
+uint32_t ig_crc32(uint32_t crc, const unsigned char *buf, size_t len);
+
 #endif

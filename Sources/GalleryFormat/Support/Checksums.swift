@@ -1,7 +1,7 @@
-internal import CZlib
+internal import CGalleryShim
 import Crypto
 
-/// Running CRC-32 (ZIP, PNG) through zlib, which uses a fast table-driven braid here.
+/// Running CRC-32 (ZIP, PNG): carry-less multiplication where the CPU has it, zlib otherwise.
 public struct CRC32: Sendable {
     public private(set) var value: UInt32 = 0
 
@@ -10,15 +10,15 @@ public struct CRC32: Sendable {
     public mutating func update(_ buffer: UnsafeRawBufferPointer) {
         guard var base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         var left = buffer.count
-        var crc = UInt(value)
-        // zlib takes a 32-bit length.
+        var crc = value
+        // zlib's fallback takes a 32-bit length.
         while left > 0 {
             let chunk = Swift.min(left, 1 << 30)
-            crc = CZlib.crc32(crc, base, UInt32(chunk))
+            crc = ig_crc32(crc, base, chunk)
             base += chunk
             left -= chunk
         }
-        value = UInt32(truncatingIfNeeded: crc)
+        value = crc
     }
 
     public mutating func update(_ bytes: [UInt8]) {

@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// Checks a gallery file against the v1 spec and reports everything it finds.
 ///
@@ -93,30 +95,48 @@ struct ValidationRun {
     }
 
     /// Reads every entry but `mimetype` and `manifest.json` (already read) once: CRC and sizes
-    /// are checked on the way, and blobs are hashed. An entry's failure does not stop the others.
+    /// are checked on the way, and blobs are hashed. Entries are read on all cores; an entry's
+    /// failure does not stop the others, and findings are recorded in directory order.
     mutating func readEntries(_ archive: ZipArchive, skipping unreadable: Set<String>) -> [String: EntryContent] {
+        let wanted = archive.entries.filter { entry in
+            !entry.isDirectory && !unreadable.contains(entry.name)
+                && entry.name != GalleryPackage.mimetypeEntry && entry.name != GalleryPackage.manifestEntry
+        }
+        let results = Mutex<[Result<EntryContent, any Error>?]>(Array(repeating: nil, count: wanted.count))
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(ProcessInfo.processInfo.activeProcessorCount, max(wanted.count, 1))) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < wanted.count else { return }
+                let result = Result { try Self.read(wanted[index], of: archive) }
+                results.withLock { $0[index] = result }
+            }
+        }
         var contents: [String: EntryContent] = [:]
-        for entry in archive.entries where !entry.isDirectory && !unreadable.contains(entry.name)
-            && entry.name != GalleryPackage.mimetypeEntry && entry.name != GalleryPackage.manifestEntry {
-            var hasher = SHA256Hasher()
-            var prefix: [UInt8] = []
-            do {
-                try archive.read(entry) { chunk in
-                    hasher.update(chunk)
-                    if prefix.count < Self.prefixBytes { prefix += chunk.prefix(Self.prefixBytes - prefix.count) }
-                }
-                let sniffed = MediaType.sniff(prefix)
-                let header = sniffed.map { _ in
-                    Result { try Self.header(of: entry, in: archive, prefix: prefix) }.mapError {
-                        $0 as? ImageHeaderError ?? ImageHeaderError("\($0)")
-                    }
-                }
-                contents[entry.name] = EntryContent(sha256: hasher.finalize(), sniffed: sniffed, header: header)
-            } catch {
-                record(error, fallback: .truncated, entry: entry.name)
+        for (entry, result) in zip(wanted, results.withLock { $0 }) {
+            switch result! {
+            case .success(let content): contents[entry.name] = content
+            case .failure(let error): record(error, fallback: .truncated, entry: entry.name)
             }
         }
         return contents
+    }
+
+    /// One entry, read whole: digest, first bytes' verdict and image header.
+    static func read(_ entry: ZipEntry, of archive: ZipArchive) throws -> EntryContent {
+        var hasher = SHA256Hasher()
+        var prefix: [UInt8] = []
+        try archive.read(entry) { chunk in
+            hasher.update(chunk)
+            if prefix.count < Self.prefixBytes { prefix += chunk.prefix(Self.prefixBytes - prefix.count) }
+        }
+        let sniffed = MediaType.sniff(prefix)
+        let header = sniffed.map { _ in
+            Result { try Self.header(of: entry, in: archive, prefix: prefix) }.mapError {
+                $0 as? ImageHeaderError ?? ImageHeaderError("\($0)")
+            }
+        }
+        return EntryContent(sha256: hasher.finalize(), sniffed: sniffed, header: header)
     }
 
     /// Enough of an image to find its header behind the usual metadata segments.
