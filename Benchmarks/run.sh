@@ -2,7 +2,7 @@
 # Benchmarks of the imagegallery CLI against standard tools, side by side; writes
 # Benchmarks/RESULTS.md (via Benchmarks/report.py) from hyperfine's JSON.
 #
-# usage: Benchmarks/run.sh [--quick] [--anchors-only] [--only info,create,list,extract]
+# usage: Benchmarks/run.sh [--quick] [--anchors-only] [--only info,create,list,extract,validate]
 #                          [--no-report]
 #   --quick         3 timed runs per command instead of 10 (2 warm-ups either way)
 #   --anchors-only  time only the reference tools (unzip, bsdtar, zip), on stand-in galleries
@@ -36,7 +36,7 @@ WARMUP=2
 RUNS=10
 RSS_RUNS=3
 MODE=full
-ONLY=info,create,list,extract
+ONLY=info,create,list,extract,validate
 DO_REPORT=1
 DATE=2026-01-01T00:00:00Z
 
@@ -54,18 +54,18 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 for k in ${ONLY//,/ }; do
-  case $k in info|create|list|extract) ;; *) echo "run.sh: unknown comparison: $k" >&2; exit 64 ;; esac
+  case $k in info|create|list|extract|validate) ;; *) echo "run.sh: unknown comparison: $k" >&2; exit 64 ;; esac
 done
 wanted() { [[ ,$ONLY, == *,$1,* ]]; }
 
 # ---- prerequisites ---------------------------------------------------------------------
 missing=()
-for t in hyperfine unzip zip bsdtar; do command -v "$t" >/dev/null || missing+=("$t"); done
+for t in hyperfine unzip zip bsdtar 7z; do command -v "$t" >/dev/null || missing+=("$t"); done
 [[ -x /usr/bin/time ]] || missing+=("/usr/bin/time")
 [[ -x $PY ]] || missing+=("$PY")
 if [[ ${#missing[@]} -gt 0 ]]; then
   echo "run.sh: missing tools: ${missing[*]}" >&2
-  echo "run.sh: apt-get install hyperfine time unzip zip libarchive-tools python3-pil" >&2
+  echo "run.sh: apt-get install hyperfine time unzip zip libarchive-tools p7zip-full python3-pil" >&2
   exit 1
 fi
 if [[ $MODE == full && ! -x $IG ]]; then
@@ -282,6 +282,19 @@ if wanted extract; then
   ours_ok "$G200_BY" || OURS[0]=skip
   compare extract
   rm -rf "$x_ig" "$x_uz"
+fi
+
+# ---- e. validate a 1 GiB gallery vs 7z t and unzip -tq --------------------------------------
+# The gallery is made from g1g by `create` (no stand-in: validate only makes sense on our files).
+if wanted validate && [[ $MODE == full ]]; then
+  g1g_gallery="$WORK/g1g.imagegallery"
+  "$IG" create "$g1g_gallery" --force --title bench --date "$DATE" "$CORPUS/g1g" >/dev/null
+  NAMES=("imagegallery validate" "7z t" "unzip -tq")
+  CMDS=("$(q "$IG" validate "$g1g_gallery")" "$(q 7z t "$g1g_gallery")" "$(q unzip -tq "$g1g_gallery")")
+  PREPS=("" "" "")
+  OURS=(1 0 0)
+  compare validate
+  rm -f "$g1g_gallery"
 fi
 
 echo
