@@ -21,13 +21,13 @@ extension ImageGallery {
         )
 
         enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-            case text, json
+            case text, json, sarif, junit
         }
 
         @Argument(help: "Gallery files and folders to check.")
         var paths: [String]
 
-        @Option(help: "Report format: text or json.")
+        @Option(help: "Report format: text, json, sarif (SARIF 2.1.0) or junit (JUnit XML).")
         var format: ReportFormat = .text
 
         @Option(help: "Files checked at once (default: the number of cores).")
@@ -55,7 +55,12 @@ extension ImageGallery {
                 throw ExitCode(2)
             }
             let reports = Self.check(files, jobs: jobs)
-            let text = format == .json ? try jsonReport(reports) : textReport(reports)
+            let text = switch format {
+            case .text: textReport(reports)
+            case .json: try jsonReport(reports)
+            case .sarif: try sarifReport(reports)
+            case .junit: junitReport(reports)
+            }
             if let output {
                 do {
                     try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
@@ -66,7 +71,7 @@ extension ImageGallery {
             } else {
                 FileHandle.standardOutput.write(Data(text.utf8))
             }
-            let failed = reports.contains { !$0.isValid || (strict && $0.count(.warning) > 0) }
+            let failed = reports.contains { !passes($0) }
             if failed { throw ExitCode(1) }
         }
 

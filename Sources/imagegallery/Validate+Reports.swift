@@ -1,0 +1,136 @@
+import Foundation
+import GalleryFormat
+
+/// The machine-readable reports beyond JSON: SARIF 2.1.0 for code-scanning services and JUnit
+/// XML for CI test views.
+extension ImageGallery.Validate {
+    /// SARIF 2.1.0: one run, a rule per diagnostic id, a result per finding.
+    func sarifReport(_ reports: [ValidationReport]) throws -> String {
+        let catalogue = DiagnosticCode.catalogue
+        let ruleIndex = Dictionary(uniqueKeysWithValues: catalogue.enumerated().map { ($1.id, $0) })
+        func level(_ severity: Severity) -> String {
+            switch severity {
+            case .fatal, .error: "error"
+            case .warning: "warning"
+            case .info: "note"
+            }
+        }
+        let rules: [[String: Any]] = catalogue.map { code in
+            [
+                "id": code.id,
+                "name": code.id.replacingOccurrences(of: "-", with: ""),
+                "shortDescription": ["text": code.summary],
+                "fullDescription": ["text": "\(code.summary) (severity \(code.severity.rawValue))."],
+                "help": ["text": "\(code.id): \(code.summary). Specs/diagnostics.md in the imagegallery project says what "
+                         + "would be right.",
+                         "markdown": "**\(code.id)**: \(code.summary). See `Specs/diagnostics.md` for what would be right."],
+                "defaultConfiguration": ["level": level(code.severity)],
+                "properties": ["severity": code.severity.rawValue],
+            ]
+        }
+        var results: [[String: Any]] = []
+        for report in reports {
+            for finding in report.diagnostics {
+                var physical: [String: Any] = ["artifactLocation": ["uri": Self.uri(report.path)]]
+                if let offset = finding.location.offset, finding.location.jsonPointer == nil {
+                    physical["region"] = ["byteOffset": offset]
+                }
+                var location: [String: Any] = ["physicalLocation": physical]
+                var logical: [[String: Any]] = []
+                if let entry = finding.location.entry { logical.append(["fullyQualifiedName": entry, "kind": "member"]) }
+                if let pointer = finding.location.jsonPointer {
+                    logical.append(["fullyQualifiedName": (finding.location.entry ?? "manifest.json") + "#" + pointer,
+                                    "kind": "element"])
+                }
+                if !logical.isEmpty { location["logicalLocations"] = logical }
+                var text = finding.message
+                if let cause = finding.cause { text += " (\(cause))" }
+                results.append([
+                    "ruleId": finding.code.id,
+                    "ruleIndex": ruleIndex[finding.code.id] ?? 0,
+                    "level": level(finding.severity),
+                    "message": ["text": text],
+                    "locations": [location],
+                ])
+            }
+        }
+        let document: [String: Any] = [
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [[
+                "tool": ["driver": [
+                    "name": "imagegallery",
+                    "version": GalleryVersion.string,
+                    "semanticVersion": GalleryVersion.string,
+                    "rules": rules,
+                ]],
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            ]],
+        ]
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// A relative path as a URI reference (SARIF artifact locations are URIs).
+    static func uri(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: ":")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+
+    /// JUnit XML: one test case per file, failed when the file is invalid.
+    func junitReport(_ reports: [ValidationReport]) -> String {
+        let failures = reports.filter { !passes($0) }.count
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        let totals = "tests=\"\(reports.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\""
+        xml += "<testsuites name=\"imagegallery validate\" \(totals)>\n"
+        xml += "  <testsuite name=\"imagegallery validate\" \(totals)>\n"
+        for report in reports {
+            xml += "    <testcase classname=\"imagegallery.validate\" name=\"\(Self.xmlEscape(report.path))\""
+            let lines = report.diagnostics.map { finding in
+                "\(finding.severity.rawValue) \(finding.code.id) \(finding.location.entry.map { $0 + ": " } ?? "")\(finding.message)"
+            }
+            if passes(report) {
+                if lines.isEmpty {
+                    xml += "/>\n"
+                } else {
+                    xml += ">\n      <system-out>\(Self.xmlEscape(lines.joined(separator: "\n")))</system-out>\n    </testcase>\n"
+                }
+            } else {
+                let errors = report.count(.fatal) + report.count(.error)
+                let message = "\(errors) error\(errors == 1 ? "" : "s"), \(report.count(.warning)) warning\(report.count(.warning) == 1 ? "" : "s")"
+                xml += ">\n      <failure type=\"invalid\" message=\"\(Self.xmlEscape(message))\">"
+                xml += Self.xmlEscape(lines.joined(separator: "\n")) + "</failure>\n    </testcase>\n"
+            }
+        }
+        xml += "  </testsuite>\n</testsuites>\n"
+        return xml
+    }
+
+    /// Whether a file passes, `--strict` applied.
+    func passes(_ report: ValidationReport) -> Bool { report.isValid && !(strict && report.count(.warning) > 0) }
+
+    /// Escapes text for XML 1.0, dropping the characters XML cannot carry at all.
+    static func xmlEscape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            default:
+                // XML 1.0 has no way to write other C0 controls, surrogates or U+FFFE/U+FFFF.
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+}
