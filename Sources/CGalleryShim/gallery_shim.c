@@ -24,3 +24,13 @@ int ig_start_writeback(int fd, int64_t offset, int64_t length) {
     return 0;
 #endif
 }
+
+int ig_open_anonymous(const char *directory) {
+#if defined(__linux__) && defined(O_TMPFILE)
+    return open(directory, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#else
+    (void)directory;
+    errno = ENOSYS;
+    return -1;
+#endif
+}

@@ -41,9 +41,7 @@ extension ImageGallery {
 
         func validate() throws {
             guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-            if paths.contains("-") {
-                throw ValidationError("reading a gallery from standard input is not supported yet: give a file path")
-            }
+            if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
         }
 
         func run() throws {
@@ -80,6 +78,8 @@ extension ImageGallery {
             var files: [String] = []
             for path in paths {
                 switch PathKind.of(path) {
+                case .missing where path == "-":
+                    files.append(path)
                 case .missing:
                     throw CommandFailure(message: "\(path): no such file or folder", status: 2)
                 case .regularFile, .other:
@@ -109,13 +109,26 @@ extension ImageGallery {
                 while true {
                     let index = next.add(1, ordering: .relaxed).oldValue
                     guard index < files.count else { return }
-                    let report = GalleryValidator.validate(path: files[index])
+                    let report = files[index] == "-" ? Self.validateStandardInput() : GalleryValidator.validate(path: files[index])
                     results.withLock { $0[index] = report }
                     progress.update(UInt64(done.add(1, ordering: .relaxed).newValue))
                 }
             }
             progress.finish()
             return results.withLock { $0.map { $0! } }
+        }
+
+        /// Standard input, spooled to a nameless temporary file so it can be read by position.
+        static func validateStandardInput() -> ValidationReport {
+            do {
+                let file = try GalleryFile.spoolStandardInput(limit: GalleryLimits.default.maxTotalUncompressedBytes)
+                return GalleryValidator.validate(file: file)
+            } catch let error as GalleryError {
+                return ValidationReport(path: "-", diagnostics: [error])
+            } catch {
+                return ValidationReport(path: "-", diagnostics: [GalleryError(.notZip, "standard input cannot be read",
+                                                                              location: Location(file: "-"), cause: "\(error)")])
+            }
         }
 
         /// `SEVERITY ID FILE[:ENTRY]: message`, then a summary line.

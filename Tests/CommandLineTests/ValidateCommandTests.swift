@@ -77,6 +77,18 @@ struct ValidateCommandTests {
         #expect(try Subprocess.imagegallery(["validate"]).status == 2)
     }
 
+    @Test func readsStandardInput() throws {
+        let good = try Subprocess.imagegallery(["validate", "-"], standardInput: TestPaths.fixture("valid/all.imagegallery"))
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+        let bad = try Subprocess.imagegallery(["validate", "-"],
+                                              standardInput: TestPaths.fixture("broken/IG-PKG-020-crc-mismatch-blob.imagegallery"))
+        #expect(bad.status == 1)
+        #expect(bad.stdout.hasPrefix("error IG-PKG-020 -:images/"))
+        let empty = try Subprocess.imagegallery(["validate", "-"])
+        #expect(empty.stdout.hasPrefix("fatal IG-PKG-002 -: "), "\(empty.stdout)")
+        #expect(try Subprocess.imagegallery(["validate", "-", "-"]).status == 2)
+    }
+
     @Test func neverWritesIntoTheCheckedFolder() throws {
         let directory = try TemporaryDirectory()
         for name in ["a.imagegallery", "b.imagegallery"] {

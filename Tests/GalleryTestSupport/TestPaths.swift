@@ -68,9 +68,9 @@ public struct ProcessResult: Sendable {
 }
 
 public enum Subprocess {
-    /// Runs `executable` with `arguments` and waits; stdin is empty.
+    /// Runs `executable` with `arguments` and waits; stdin is the given file, or empty.
     public static func run(_ executable: String, _ arguments: [String], in directory: String? = nil,
-                           environment: [String: String]? = nil) throws -> ProcessResult {
+                           environment: [String: String]? = nil, standardInput: String? = nil) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -80,7 +80,8 @@ public enum Subprocess {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try standardInput.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) }
+            ?? FileHandle.nullDevice
         try process.run()
         // Read both pipes while the child runs, so a large output cannot block it.
         nonisolated(unsafe) var errData = Data()
@@ -99,8 +100,8 @@ public enum Subprocess {
 
     /// Runs the built `imagegallery`.
     public static func imagegallery(_ arguments: [String], in directory: String? = nil,
-                                    environment: [String: String]? = nil) throws -> ProcessResult {
-        try run(TestPaths.binary, arguments, in: directory, environment: environment)
+                                    environment: [String: String]? = nil, standardInput: String? = nil) throws -> ProcessResult {
+        try run(TestPaths.binary, arguments, in: directory, environment: environment, standardInput: standardInput)
     }
 
     /// The full path of a program on PATH, if installed.

@@ -17,4 +17,8 @@ int ig_start_writeback(int fd, int64_t offset, int64_t length);
  * it (about 10 GB/s here against about 2.5 GB/s), zlib otherwise. `len` may be any size. */
 uint32_t ig_crc32(uint32_t crc, const unsigned char *buf, size_t len);
 
+/* A nameless file in `directory` (O_TMPFILE): it vanishes when closed and can never be
+ * left behind. Returns a descriptor open for reading and writing, or -1 with errno set. */
+int ig_open_anonymous(const char *directory);
+
 #endif

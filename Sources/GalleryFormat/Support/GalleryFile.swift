@@ -43,6 +43,31 @@ public final class GalleryFile: @unchecked Sendable {
         return GalleryFile(path: path, descriptor: fd)
     }
 
+    /// Copies all of standard input into a nameless temporary file (it vanishes when closed),
+    /// refusing more than `limit` bytes. For reading a gallery from a pipe by position.
+    public static func spoolStandardInput(limit: UInt64, directory: String = "/tmp") throws -> GalleryFile {
+        let fd = ig_open_anonymous(directory)
+        guard fd >= 0 else { throw FileSystemError.current(path: directory, operation: "create a nameless temporary file in") }
+        let file = GalleryFile(path: "-", descriptor: fd)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+        defer { buffer.deallocate() }
+        var total: UInt64 = 0
+        while true {
+            let n = Glibc.read(STDIN_FILENO, buffer.baseAddress, buffer.count)
+            if n < 0 {
+                if currentErrnoValue() == EINTR { continue }
+                throw FileSystemError.current(path: "-", operation: "read standard input")
+            }
+            if n == 0 { break }
+            total += UInt64(n)
+            guard total <= limit else {
+                throw GalleryError(.zipBomb, "standard input holds more than \(limit) bytes", location: Location(file: "-"))
+            }
+            try file.write(UnsafeRawBufferPointer(rebasing: buffer[0 ..< n]), at: total - UInt64(n))
+        }
+        return file
+    }
+
     /// Creates a uniquely named temporary file in `directory` (same file system as the target).
     public static func createTemporary(in directory: String, prefix: String) throws -> GalleryFile {
         var template = Array((directory.isEmpty ? "." : directory).utf8CString.dropLast())

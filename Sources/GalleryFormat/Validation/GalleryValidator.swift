@@ -12,8 +12,16 @@ import Synchronization
 public enum GalleryValidator {
     public static func validate(path: String, options: ValidationOptions = ValidationOptions()) -> ValidationReport {
         var run = ValidationRun(path: path, options: options)
-        run.validate()
+        run.validate { try ZipArchive(path: path, limits: options.limits) }
         return ValidationReport(path: path, diagnostics: run.found)
+    }
+
+    /// Validates an open file (standard input spooled to a nameless file, say); findings name
+    /// it by `file.path`.
+    public static func validate(file: GalleryFile, options: ValidationOptions = ValidationOptions()) -> ValidationReport {
+        var run = ValidationRun(path: file.path, options: options)
+        run.validate { try ZipArchive(file: file, limits: options.limits) }
+        return ValidationReport(path: file.path, diagnostics: run.found)
     }
 }
 
@@ -46,10 +54,10 @@ struct ValidationRun {
         }
     }
 
-    mutating func validate() {
+    mutating func validate(opening open: () throws -> ZipArchive) {
         let archive: ZipArchive
         do {
-            archive = try ZipArchive(path: path, limits: options.limits)
+            archive = try open()
         } catch let error as FileSystemError {
             // The file cannot be read at all: report it as such, with the OS's reason.
             record(GalleryError(.notZip, "the file cannot be read", location: Location(file: path), cause: "\(error)"))
