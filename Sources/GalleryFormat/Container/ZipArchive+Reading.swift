@@ -177,6 +177,11 @@ extension ZipArchive {
                 found.append(GalleryError(.hiddenData, "\(entry.localHeaderOffset - expected) bytes before this entry "
                                           + "belong to no entry", location: Location(file: file.path, entry: entry.name, offset: expected)))
             }
+            // An entry the central directory condemned was reported there; only its extent counts.
+            if entry.hasProblem {
+                expected = max(expected, entry.localHeaderOffset + entry.minimumExtent)
+                continue
+            }
             do {
                 let local = try localHeader(of: entry)
                 var end = local.dataOffset + entry.compressedSize

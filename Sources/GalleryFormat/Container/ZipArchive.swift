@@ -14,6 +14,9 @@ public final class ZipArchive: Sendable {
     public let centralDirectorySize: UInt64
     /// Warnings found while opening (hidden data after the entries, …).
     public let warnings: [GalleryError]
+    /// Problems of single entries found while opening in collecting mode (a strict open
+    /// throws the first instead). Those entries are in `entries` with `hasProblem` set.
+    public let entryProblems: [GalleryError]
     public let limits: GalleryLimits
     private let index: [String: Int]
 
@@ -25,12 +28,19 @@ public final class ZipArchive: Sendable {
         try self.init(file: file, limits: limits, prefetching: nil, alongside: nil)
     }
 
+    /// Opens for validation: problems of single entries (names, methods, duplicates, overlaps…)
+    /// are collected in `entryProblems` instead of thrown; only damage that stops the central
+    /// directory from being read is thrown.
+    public convenience init(collectingProblemsOf file: GalleryFile, limits: GalleryLimits = .default) throws {
+        try self.init(file: file, limits: limits, prefetching: nil, alongside: nil, collecting: true)
+    }
+
     /// Opens the archive. When `prefetching` names an entry, a quick scan finds it in the
     /// central directory and `alongside` runs on another thread with a provisional archive
     /// (able to read entries, not to list them) while the full structural parse runs here.
     /// The caller must check that the entry it was given equals the one the parse found.
     init(file: GalleryFile, limits: GalleryLimits, prefetching name: String?,
-         alongside: (@Sendable (ZipArchive, ZipEntry) -> Void)?) throws {
+         alongside: (@Sendable (ZipArchive, ZipEntry) -> Void)?, collecting: Bool = false) throws {
         self.file = file
         self.limits = limits
         let size = try file.size
@@ -50,13 +60,18 @@ public final class ZipArchive: Sendable {
         }
         // The background work reads this file: never leave (or throw) before it is done.
         defer { background.wait() }
+        var problems: [GalleryError] = []
+        let report: (GalleryError) throws -> Void = collecting ? { problems.append($0) } : { throw $0 }
         let parsed = try directory.withUnsafeBytes {
-            try Self.parseCentralDirectory($0, count: layout.entryCount, layout: layout, file: file, limits: limits)
+            try Self.parseCentralDirectory($0, count: layout.entryCount, layout: layout, file: file, limits: limits,
+                                           report: report)
         }
-        entries = parsed.entries
+        var checked = parsed.entries
+        try Self.checkExtents(&checked, centralOffset: layout.centralOffset, fileSize: size, path: file.path, report: report)
+        entries = checked
         index = parsed.index
         warnings = layout.warnings
-        try Self.checkExtents(entries, centralOffset: layout.centralOffset, fileSize: size, path: file.path)
+        entryProblems = problems
     }
 
     private init(provisional file: GalleryFile, size: UInt64, layout: Layout, limits: GalleryLimits) {
@@ -68,6 +83,7 @@ public final class ZipArchive: Sendable {
         entries = []
         index = [:]
         warnings = []
+        entryProblems = []
     }
 
     /// Finds the first central directory record named `name` by walking record lengths only.
@@ -250,7 +266,8 @@ extension ZipArchive {
 
 extension ZipArchive {
     static func parseCentralDirectory(
-        _ bytes: UnsafeRawBufferPointer, count: Int, layout: Layout, file: GalleryFile, limits: GalleryLimits
+        _ bytes: UnsafeRawBufferPointer, count: Int, layout: Layout, file: GalleryFile, limits: GalleryLimits,
+        report: (GalleryError) throws -> Void = { throw $0 }
     ) throws -> (entries: [ZipEntry], index: [String: Int]) {
         let path = file.path
         var entries: [ZipEntry] = []
@@ -276,7 +293,15 @@ extension ZipArchive {
             let extra = reader.take(Int(header.extraLength))
             reader.skip(Int(header.commentLength))
 
-            let name = try checkedName(nameBytes, limits: limits, file: path, offset: recordOffset)
+            var hasProblem = false
+            let name: String
+            do {
+                name = try checkedName(nameBytes, limits: limits, file: path, offset: recordOffset)
+            } catch let error as GalleryError {
+                try report(error)
+                hasProblem = true
+                name = String(decoding: nameBytes, as: UTF8.self)
+            }
             // Built only when something is wrong: the success path must not pay for it.
             var place: Location { Location(file: path, entry: name, offset: recordOffset) }
             let nameLength = nameBytes.count
@@ -299,57 +324,69 @@ extension ZipArchive {
                 localOffset = wide.offset ?? localOffset
             }
 
-            if header.flags & (ZipFlag.encrypted | ZipFlag.strongEncryption) != 0 {
-                throw GalleryError(.encrypted, "the entry is encrypted; galleries hold no encrypted entries", location: place)
-            }
-            guard let method = CompressionMethod(rawValue: header.method) else {
-                throw GalleryError(.unsupportedMethod, "compression method \(header.method) is not supported "
-                                   + "(only 0, stored, and 8, deflated)", location: place)
-            }
-            let isDirectory = name.hasSuffix("/")
-            try checkFileType(header, isDirectory: isDirectory, size: uncompressed, location: place)
+            var resolvedMethod = CompressionMethod.stored
+            do {
+                if header.flags & (ZipFlag.encrypted | ZipFlag.strongEncryption) != 0 {
+                    throw GalleryError(.encrypted, "the entry is encrypted; galleries hold no encrypted entries", location: place)
+                }
+                guard let method = CompressionMethod(rawValue: header.method) else {
+                    throw GalleryError(.unsupportedMethod, "compression method \(header.method) is not supported "
+                                       + "(only 0, stored, and 8, deflated)", location: place)
+                }
+                resolvedMethod = method
+                let isDirectory = name.hasSuffix("/")
+                try checkFileType(header, isDirectory: isDirectory, size: uncompressed, location: place)
 
-            if method == .stored, compressed != uncompressed {
-                throw GalleryError(.sizeMismatch, "a stored entry declares \(compressed) stored but \(uncompressed) "
-                                   + "uncompressed bytes", location: place)
+                if method == .stored, compressed != uncompressed {
+                    throw GalleryError(.sizeMismatch, "a stored entry declares \(compressed) stored but \(uncompressed) "
+                                       + "uncompressed bytes", location: place)
+                }
+                if method == .deflated, uncompressed > limits.ratioFloorBytes,
+                   uncompressed / max(compressed, 1) > limits.maxCompressionRatio {
+                    throw GalleryError(.zipBomb, "the entry expands \(compressed) bytes to \(uncompressed): more than "
+                                       + "\(limits.maxCompressionRatio):1", location: place)
+                }
+
+                if let earlier = index[name] {
+                    // Swift compares strings by canonical equivalence: different bytes here means an NFC twin.
+                    let same = entries[earlier].name.utf8.elementsEqual(UnsafeRawBufferPointer(nameBytes))
+                    throw GalleryError(same ? .duplicateName : .confusableNames,
+                                       same ? "the name occurs twice in the central directory (entries \(earlier + 1) and \(position + 1))"
+                                            : "the name equals entry \(earlier + 1)'s after Unicode normalisation",
+                                       location: place)
+                }
+                // Only a name with an uppercase letter or non-ASCII can fold onto another one; the
+                // lowercase ASCII names a gallery uses are their own folded form.
+                let foldedName = nameBytes.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) ? name : name.lowercased()
+                if foldedName != name, let earlier = index[foldedName] ?? folded[foldedName] {
+                    throw GalleryError(.confusableNames, "the name differs from entry \(earlier + 1)'s \"\(entries[earlier].name)\" "
+                                       + "only by letter case", location: place)
+                }
+                if let earlier = folded[name] {
+                    throw GalleryError(.confusableNames, "the name differs from entry \(earlier + 1)'s \"\(entries[earlier].name)\" "
+                                       + "only by letter case", location: place)
+                }
+                // An entry with a problem is listed but not indexed: lookups find only sound ones.
+                if !hasProblem {
+                    index[name] = position
+                    if foldedName != name { folded[foldedName] = position }
+                }
+            } catch let error as GalleryError {
+                try report(error)
+                hasProblem = true
             }
-            if method == .deflated, uncompressed > limits.ratioFloorBytes,
-               uncompressed / max(compressed, 1) > limits.maxCompressionRatio {
-                throw GalleryError(.zipBomb, "the entry expands \(compressed) bytes to \(uncompressed): more than "
-                                   + "\(limits.maxCompressionRatio):1", location: place)
-            }
+            // The total bounds all the work that follows: past it nothing more is read.
             totalUncompressed = totalUncompressed.addingReportingOverflow(uncompressed).overflow
                 ? .max : totalUncompressed + uncompressed
             if totalUncompressed > limits.maxTotalUncompressedBytes {
                 throw GalleryError(.zipBomb, "the entries declare more than \(limits.maxTotalUncompressedBytes) bytes "
                                    + "in all", location: place)
             }
-
-            if let earlier = index[name] {
-                // Swift compares strings by canonical equivalence: different bytes here means an NFC twin.
-                let same = entries[earlier].name.utf8.elementsEqual(UnsafeRawBufferPointer(nameBytes))
-                throw GalleryError(same ? .duplicateName : .confusableNames,
-                                   same ? "the name occurs twice in the central directory (entries \(earlier + 1) and \(position + 1))"
-                                        : "the name equals entry \(earlier + 1)'s after Unicode normalisation",
-                                   location: place)
-            }
-            // Only a name with an uppercase letter or non-ASCII can fold onto another one; the
-            // lowercase ASCII names a gallery uses are their own folded form.
-            let foldedName = nameBytes.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) ? name : name.lowercased()
-            if foldedName != name, let earlier = index[foldedName] ?? folded[foldedName] {
-                throw GalleryError(.confusableNames, "the name differs from entry \(earlier + 1)'s \"\(entries[earlier].name)\" "
-                                   + "only by letter case", location: place)
-            }
-            if let earlier = folded[name] {
-                throw GalleryError(.confusableNames, "the name differs from entry \(earlier + 1)'s \"\(entries[earlier].name)\" "
-                                   + "only by letter case", location: place)
-            }
-            index[name] = position
-            if foldedName != name { folded[foldedName] = position }
+            let method = resolvedMethod
             entries.append(ZipEntry(
                 name: name, index: position, method: method, flags: header.flags, crc32: header.crc32,
                 compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: localOffset,
-                isDirectory: isDirectory, nameLength: nameLength
+                isDirectory: name.hasSuffix("/"), nameLength: nameLength, hasProblem: hasProblem
             ))
         }
         guard reader.remaining == 0 else {
@@ -467,25 +504,32 @@ extension ZipArchive {
     }
 
     /// No two entries may share bytes, and none may reach into the central directory.
-    static func checkExtents(_ entries: [ZipEntry], centralOffset: UInt64, fileSize: UInt64, path: String) throws {
-        let ordered = entries.sorted { $0.localHeaderOffset < $1.localHeaderOffset }
-        if let first = ordered.first, first.localHeaderOffset > 0 {
-            throw GalleryError(.prependedData, "\(first.localHeaderOffset) bytes precede the first entry",
-                               location: Location(file: path, entry: first.name, offset: 0))
+    static func checkExtents(_ entries: inout [ZipEntry], centralOffset: UInt64, fileSize: UInt64, path: String,
+                             report: (GalleryError) throws -> Void = { throw $0 }) throws {
+        let ordered = entries.indices.sorted { entries[$0].localHeaderOffset < entries[$1].localHeaderOffset }
+        if let first = ordered.first.map({ entries[$0] }), first.localHeaderOffset > 0 {
+            try report(GalleryError(.prependedData, "\(first.localHeaderOffset) bytes precede the first entry",
+                                    location: Location(file: path, entry: first.name, offset: 0)))
         }
-        for (position, entry) in ordered.enumerated() {
+        for (position, slot) in ordered.enumerated() {
+            let entry = entries[slot]
             let (end, overflow) = entry.localHeaderOffset.addingReportingOverflow(entry.minimumExtent)
             if overflow || end > fileSize {
-                throw GalleryError(.truncated, "the entry's local header and data (\(entry.minimumExtent) bytes at "
+                entries[slot].hasProblem = true
+                try report(GalleryError(.truncated, "the entry's local header and data (\(entry.minimumExtent) bytes at "
                                    + "\(entry.localHeaderOffset)) run past the end of the \(fileSize)-byte file",
-                                   location: Location(file: path, entry: entry.name, offset: entry.localHeaderOffset))
+                                   location: Location(file: path, entry: entry.name, offset: entry.localHeaderOffset)))
+                continue
             }
-            let limit = position + 1 < ordered.count ? ordered[position + 1].localHeaderOffset : centralOffset
+            let next = position + 1 < ordered.count ? entries[ordered[position + 1]] : nil
+            let limit = next?.localHeaderOffset ?? centralOffset
             if overflow || end > limit {
-                let other = position + 1 < ordered.count ? "entry \"\(ordered[position + 1].name)\"" : "the central directory"
-                throw GalleryError(.overlappingEntries, "the entry's data (\(entry.localHeaderOffset)..<\(overflow ? UInt64.max : end)) "
+                let other = next.map { "entry \"\($0.name)\"" } ?? "the central directory"
+                // The later entry of an overlapping pair is the suspect one: it is not read.
+                if position + 1 < ordered.count { entries[ordered[position + 1]].hasProblem = true } else { entries[slot].hasProblem = true }
+                try report(GalleryError(.overlappingEntries, "the entry's data (\(entry.localHeaderOffset)..<\(overflow ? UInt64.max : end)) "
                                    + "overlaps \(other) at \(limit)",
-                                   location: Location(file: path, entry: entry.name, offset: entry.localHeaderOffset))
+                                   location: Location(file: path, entry: entry.name, offset: entry.localHeaderOffset)))
             }
         }
     }

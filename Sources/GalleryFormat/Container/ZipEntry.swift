@@ -12,6 +12,9 @@ public struct ZipEntry: Sendable, Hashable {
     public let localHeaderOffset: UInt64
     public let isDirectory: Bool
     let nameLength: Int
+    /// The central directory found something wrong with this entry (reported when opening in
+    /// collecting mode); its data is not to be trusted or read.
+    public internal(set) var hasProblem: Bool = false
 
     public var usesDataDescriptor: Bool { flags & ZipFlag.dataDescriptor != 0 }
 

@@ -264,10 +264,13 @@ struct ManifestDecoder {
                 try scanner.skipValue()
             }
         }
-        for (position, name) in ["id", "path", "mediaType", "width", "height", "byteSize", "sha256"].enumerated()
-            where seen & (1 << position) == 0 {
-            report(.missingMember, "the image lacks the required member \"\(name)\"", scanner)
-            valid = false
+        // The seven required members are the first seven keys: one mask test in the common case.
+        if seen & 0x7F != 0x7F {
+            for (position, name) in ["id", "path", "mediaType", "width", "height", "byteSize", "sha256"].enumerated()
+                where seen & (1 << position) == 0 {
+                report(.missingMember, "the image lacks the required member \"\(name)\"", scanner)
+                valid = false
+            }
         }
         if diagnostics[errorsBefore...].contains(where: { $0.severity >= .error }) { valid = false }
         guard valid, let id, let path, let mediaType, let width, let height, let byteSize, let sha256 else { return nil }

@@ -2,6 +2,7 @@
 extension ValidationRun {
     mutating func checkBlobs(_ gallery: Gallery, archive: ZipArchive, contents: [String: EntryContent]) {
         var referenced = Set<String>()
+        let condemned = Set(archive.entries.filter(\.hasProblem).map(\.name))
         for (index, image) in gallery.images.enumerated() {
             let name = image.path
             referenced.insert(name)
@@ -10,6 +11,8 @@ extension ValidationRun {
                 Location(file: path, entry: name, jsonPointer: pointer + "/" + member)
             }
             guard let entry = archive.entry(named: name) else {
+                // Present but condemned by the central directory: reported there already.
+                if condemned.contains(name) { continue }
                 record(GalleryError(.blobMissing, "the manifest lists \(name) but the archive has no such entry",
                                     location: here("path")))
                 continue

@@ -12,7 +12,7 @@ import Synchronization
 public enum GalleryValidator {
     public static func validate(path: String, options: ValidationOptions = ValidationOptions()) -> ValidationReport {
         var run = ValidationRun(path: path, options: options)
-        run.validate { try ZipArchive(path: path, limits: options.limits) }
+        run.validate { try ZipArchive(collectingProblemsOf: GalleryFile.openForReading(path), limits: options.limits) }
         return ValidationReport(path: path, diagnostics: run.found)
     }
 
@@ -20,7 +20,7 @@ public enum GalleryValidator {
     /// it by `file.path`.
     public static func validate(file: GalleryFile, options: ValidationOptions = ValidationOptions()) -> ValidationReport {
         var run = ValidationRun(path: file.path, options: options)
-        run.validate { try ZipArchive(file: file, limits: options.limits) }
+        run.validate { try ZipArchive(collectingProblemsOf: file, limits: options.limits) }
         return ValidationReport(path: file.path, diagnostics: run.found)
     }
 }
@@ -66,10 +66,13 @@ struct ValidationRun {
             record(error, fallback: .notZip)
             return
         }
+        found += archive.entryProblems
         let layout = archive.layoutDiagnostics()
         found += layout
-        // An entry whose local header is already known to be wrong is not read again.
+        // An entry the central directory already condemned, or whose local header is known to be
+        // wrong, is not read again.
         let unreadable = Set(layout.filter { $0.severity >= .error }.compactMap(\.location.entry))
+            .union(archive.entries.filter(\.hasProblem).map(\.name))
         if !unreadable.contains(GalleryPackage.mimetypeEntry) {
             do { try GalleryReader.checkMimetype(archive) } catch { record(error, fallback: .mimetypeContent, entry: "mimetype") }
         }
