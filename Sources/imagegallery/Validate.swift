@@ -69,6 +69,8 @@ extension ImageGallery {
             } else {
                 FileHandle.standardOutput.write(Data(text.utf8))
             }
+            for report in reports { if let failure = report.readFailure { Terminal.error(failure) } }
+            if reports.contains(where: { $0.readFailure != nil }) { throw ExitCode(2) }
             let failed = reports.contains { !passes($0) }
             if failed { throw ExitCode(1) }
         }
@@ -169,6 +171,8 @@ extension ImageGallery {
             struct File: Encodable {
                 var path: String
                 var valid: Bool
+                /// Why the file could not be read at all (then no verdict on its content).
+                var readFailure: String?
                 var counts: [String: Int]
                 var messages: [Message]
             }
@@ -184,7 +188,7 @@ extension ImageGallery {
         func jsonReport(_ reports: [ValidationReport]) throws -> String {
             let files = reports.map { report in
                 JSONReport.File(
-                    path: report.path, valid: report.isValid && !(strict && report.count(.warning) > 0),
+                    path: report.path, valid: passes(report), readFailure: report.readFailure,
                     counts: Dictionary(uniqueKeysWithValues: Severity.allCases.map { ($0.rawValue, report.count($0)) }),
                     messages: report.diagnostics.map {
                         .init(id: $0.code.id, severity: $0.severity.rawValue, message: $0.message, cause: $0.cause,

@@ -21,7 +21,9 @@ public final class GalleryFile: @unchecked Sendable {
 
     /// Opens an existing file for reading.
     public static func openForReading(_ path: String) throws -> GalleryFile {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO or a device must not wait for a writer; only regular
+        // files are read (it has no effect on them).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw FileSystemError.current(path: path, operation: "open") }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -29,9 +31,16 @@ public final class GalleryFile: @unchecked Sendable {
             _ = close(fd)
             throw error
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            break
+        case S_IFDIR:
             _ = close(fd)
             throw FileSystemError(kind: .isDirectory, path: path, operation: "open", errno: EISDIR)
+        default:
+            _ = close(fd)
+            throw FileSystemError(kind: .other, path: path, operation: "read a non-regular file (FIFO, device or socket)",
+                                  errno: EINVAL)
         }
         return GalleryFile(path: path, descriptor: fd)
     }

@@ -13,7 +13,7 @@ public enum GalleryValidator {
     public static func validate(path: String, options: ValidationOptions = ValidationOptions()) -> ValidationReport {
         var run = ValidationRun(path: path, options: options)
         run.validate { try ZipArchive(collectingProblemsOf: GalleryFile.openForReading(path), limits: options.limits) }
-        return ValidationReport(path: path, diagnostics: run.found)
+        return ValidationReport(path: path, diagnostics: run.found, readFailure: run.readFailure)
     }
 
     /// Validates an open file (standard input spooled to a nameless file, say); findings name
@@ -21,7 +21,7 @@ public enum GalleryValidator {
     public static func validate(file: GalleryFile, options: ValidationOptions = ValidationOptions()) -> ValidationReport {
         var run = ValidationRun(path: file.path, options: options)
         run.validate { try ZipArchive(collectingProblemsOf: file, limits: options.limits) }
-        return ValidationReport(path: file.path, diagnostics: run.found)
+        return ValidationReport(path: file.path, diagnostics: run.found, readFailure: run.readFailure)
     }
 }
 
@@ -30,6 +30,7 @@ struct ValidationRun {
     let path: String
     let options: ValidationOptions
     var found: [GalleryError] = []
+    var readFailure: String?
 
     /// What reading an entry once tells: its digest, what its first bytes say it is, and its
     /// image header. Small: the bytes themselves are never kept.
@@ -59,8 +60,8 @@ struct ValidationRun {
         do {
             archive = try open()
         } catch let error as FileSystemError {
-            // The file cannot be read at all: report it as such, with the OS's reason.
-            record(GalleryError(.notZip, "the file cannot be read", location: Location(file: path), cause: "\(error)"))
+            // Not a finding about the content: the caller reports an I/O problem.
+            readFailure = error.description
             return
         } catch {
             record(error, fallback: .notZip)

@@ -3,14 +3,18 @@ public struct ValidationReport: Sendable {
     public var path: String
     /// In the order the checks found them, which is the same for the same file every time.
     public var diagnostics: [GalleryError]
+    /// Set when the file could not be read at all (missing, a folder, no permission): that is
+    /// an input/output problem, not a verdict on the file's content.
+    public var readFailure: String?
 
-    public init(path: String, diagnostics: [GalleryError]) {
+    public init(path: String, diagnostics: [GalleryError], readFailure: String? = nil) {
         self.path = path
         self.diagnostics = diagnostics
+        self.readFailure = readFailure
     }
 
     /// No fatal or error diagnostic (warnings and notes allowed).
-    public var isValid: Bool { !diagnostics.contains { $0.severity >= .error } }
+    public var isValid: Bool { readFailure == nil && !diagnostics.contains { $0.severity >= .error } }
 
     public func count(_ severity: Severity) -> Int { diagnostics.filter { $0.severity == severity }.count }
 }
