@@ -16,7 +16,8 @@ Writes under Fixtures/:
               (and a few by hand) -- i.e. by a different writer
   broken/     galleries with exactly one structural defect each, named
               <DIAGNOSTIC-ID>-<slug>.imagegallery; broken/warnings/ holds the
-              ones whose defect is only a warning
+              ones whose defect is only a warning; broken/content/ the blob and
+              thumbnail defects (IG-BLB-*, IG-THM-*) that `validate` finds
 
 Everything is deterministic: no clock, every pseudo-random choice comes from
 random.Random seeded with a fixed string, every ZIP timestamp comes from the
@@ -1724,6 +1725,99 @@ MANY_RANDOM_BITS = 2
 
 
 # ---------------------------------------------------------------------------
+# broken/content/: one blob or thumbnail defect per file (IG-BLB-*, IG-THM-*), found by
+# `validate` when it reads the entries. The ZIP container and the manifest are canonical.
+# ---------------------------------------------------------------------------
+
+def make_broken_content(samples):
+    by = {s.filename.split('-')[0]: s for s in samples}
+    s7, s2 = by['7'], by['2']
+    blobs = {s.path: s.data for s in samples}
+    dos = dos_datetime(FIXED_DATE)
+    out = []
+
+    def add(id_, slug, desc, images, *, blobs=blobs, thumbnail=None, omit=(), extra=(), also=''):
+        """images: [(sample, {manifest member overrides})]. The thumbnail is the canonical
+        placeholder for the first image's real header size unless `thumbnail` is given;
+        `omit` drops entries by name, `extra` appends (name, bytes) STORED entries."""
+        key = '%s-%s' % (id_, slug)
+        did = doc_id('broken/content/' + key)
+        recs = [dict(image_record(did, i, smp), **over) for i, (smp, over) in enumerate(images)]
+        m = make_manifest(did, 'Broken: ' + key, FIXED_DATE, recs)
+        thumb = thumbnail if thumbnail is not None else placeholder_thumbnail(
+            [{'width': smp.width, 'height': smp.height} for smp, _ in images])
+        ents = gallery_entries(canonical_json(m), recs, blobs, thumb, FIXED_DATE)
+        ents = [e for e in ents if e.name.decode('utf-8') not in omit]
+        ents += [Entry(name, data, 0, dos) for name, data in extra]
+        out.append(Fixture('broken/content/%s.imagegallery' % key, build_zip(ents), id=id_, slug=slug,
+                           when=READ, desc=desc, also=also))
+
+    # ---- IG-BLB: blobs against the manifest --------------------------------
+    add('IG-BLB-001', 'blob-missing',
+        'the manifest lists the image, but its blob entry `images/<sha256>.png` is absent',
+        [(s7, {})], omit=(s7.path,))
+    add('IG-BLB-002', 'orphan-blob',
+        'an extra STORED entry `images/%s.png` holding `2-tiles.png` (named by the true SHA-256 '
+        'of its bytes), which no image lists (warning: the gallery is valid)' % s2.sha256,
+        [(s7, {})], extra=((s2.path, s2.data),))
+    fake = sha256hex(b'imagegallery: not the bytes of the blob')
+    fake_path = 'images/%s.png' % fake
+    add('IG-BLB-003', 'sha256-mismatch',
+        'the image\'s `sha256` and `path` name the digest `%s` (of other bytes), and the blob '
+        'is stored under that path; byteSize, media type and dimensions are right' % fake,
+        [(s7, {'sha256': fake, 'path': fake_path})], blobs={fake_path: s7.data})
+    add('IG-BLB-004', 'byte-size-mismatch',
+        '`byteSize` is %d, one more than the blob\'s %d bytes' % (len(s7.data) + 1, len(s7.data)),
+        [(s7, {'byteSize': len(s7.data) + 1})])
+    as_jpeg = Sample(s7.filename, s7.data, 'image/jpeg', s7.width, s7.height, '', '')
+    add('IG-BLB-005', 'png-declared-jpeg',
+        'the PNG `7-quilt-palette.png` declared `image/jpeg`, stored as `images/<its true '
+        'sha256>.jpg` (path and media type agree); size and dimensions are right',
+        [(as_jpeg, {})], blobs={as_jpeg.path: as_jpeg.data})
+    html = (b'<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8"><title>Not an image'
+            b'</title></head>\n<body><p>An HTML page, not a PNG.</p></body>\n</html>\n')
+    page = Sample('page.html', html, 'image/png', 1, 1, '', '')
+    add('IG-BLB-005', 'html-declared-png',
+        'a %d-byte HTML page declared `image/png` (`images/<its true sha256>.png`, right '
+        'byteSize; width and height 1)' % len(html),
+        [(page, {})], blobs={page.path: page.data})
+    add('IG-BLB-006', 'width-mismatch',
+        'the image width is %d, twice the %d of its IHDR (height right)' % (2 * s7.width, s7.width),
+        [(s7, {'width': 2 * s7.width})])
+    garbage = PNG_SIG + b'This is not a chunk stream: no IHDR, no IDAT, no IEND. ' * 2
+    bad = Sample('garbage.png', garbage, 'image/png', 1, 1, '', '')
+    add('IG-BLB-007', 'header-unreadable',
+        'a %d-byte blob: the PNG signature followed by ASCII text (no IHDR), declared '
+        '`image/png` with its true sha256 and byteSize; width and height 1' % len(garbage),
+        [(bad, {})], blobs={bad.path: bad.data})
+
+    # ---- IG-THM: thumbnail.png ---------------------------------------------
+    one = [(s7, {})]
+    tw, th = placeholder_thumbnail_size([{'width': s7.width, 'height': s7.height}])
+    add('IG-THM-001', 'thumbnail-missing', 'no `thumbnail.png` entry', one, omit=('thumbnail.png',))
+    grey = Image.new('RGB', (tw, th), (128, 128, 128))
+    add('IG-THM-002', 'thumbnail-jpeg',
+        '`thumbnail.png` holds a JPEG (the %dx%d grey placeholder saved by Pillow, quality 85)'
+        % (tw, th), one, thumbnail=save_jpeg(grey, quality=85))
+    add('IG-THM-003', 'thumbnail-16-bit',
+        '`thumbnail.png` is a valid %dx%d 16-bit RGB PNG (uniform grey 0x8080; own encoder)' % (tw, th),
+        one, thumbnail=png_encode(tw, th, 16, 2, [b'\x80' * (6 * tw)] * th, filter_type=0, level=9))
+    add('IG-THM-004', 'thumbnail-interlaced',
+        '`thumbnail.png` is a valid %dx%d 8-bit RGB Adam7-interlaced PNG (uniform grey; own '
+        'encoder)' % (tw, th),
+        one, thumbnail=png_encode(tw, th, 8, 2, [b'\x80' * (3 * tw)] * th, interlace=True,
+                                  filter_type=0, level=9))
+    add('IG-THM-005', 'thumbnail-too-large',
+        '`thumbnail.png` is a valid 2000x10 8-bit greyscale PNG, non-interlaced (long side over 1,024)',
+        one, thumbnail=png_encode(2000, 10, 8, 0, [b'\x80' * 2000] * 10, filter_type=0, level=9))
+    add('IG-THM-006', 'thumbnail-no-ihdr',
+        '`thumbnail.png` is the PNG signature followed by a tEXt chunk and IEND: no IHDR',
+        one, thumbnail=PNG_SIG + png_chunk(b'tEXt', b'Comment\x00no IHDR chunk here')
+        + png_chunk(b'IEND', b''))
+    return out
+
+
+# ---------------------------------------------------------------------------
 # Large fixtures (--large DIR): too big for the repository, made at test time
 # ---------------------------------------------------------------------------
 
@@ -1894,7 +1988,7 @@ IMPOSSIBLE_OR_LARGE = [
 ]
 
 
-def readme_broken(broken, large):
+def readme_broken(broken, large, content):
     L = ['# Broken galleries', '',
          'Each file has exactly one defect; everything else in it is canonical (same writer as '
          '`valid/`, one image `7-quilt-palette.png`, unless the table says otherwise). The file '
@@ -1936,6 +2030,34 @@ def readme_broken(broken, large):
           '- Large fixtures: `/usr/bin/python3 scripts/make-fixtures.py --large DIR` writes '
           '`IG-PKG-023-too-many-entries.imagegallery` and `IG-MAN-005-manifest-too-large.imagegallery` '
           'into DIR (a few seconds; deterministic).', '']
+    L += ['## Blobs and thumbnail (`content/`)', '',
+          'Galleries whose ZIP container and manifest are canonical (same writer as `valid/`, '
+          'built from the sample images; one image `7-quilt-palette.png` unless the table says '
+          'otherwise) but whose blobs or `thumbnail.png` disagree with the manifest or the format. '
+          'Only `imagegallery validate` finds these, when it checks the entries against the manifest '
+          '(after opening), so "when" is **read** throughout. Each file has exactly one defect: the only error `validate` '
+          'reports is the file\'s id; `IG-BLB-002` is a warning, and its file has no error at all.',
+          '', '| file | expected id | defect | when | also |', '|---|---|---|---|---|']
+    for f in content:
+        L.append('| `%s` | %s | %s | %s | %s |' % (f.relpath.split('/', 1)[1], f.meta['id'],
+                                                 f.meta['desc'].replace('|', '\\|'), f.meta['when'],
+                                                 f.meta['also']))
+    cids = sorted({f.meta['id'] for f in content})
+    want = ['IG-BLB-%03d' % i for i in range(1, 8)] + ['IG-THM-%03d' % i for i in range(1, 7)]
+    L += ['', 'Ids with at least one fixture: %s.' % ', '.join(cids), '',
+          'Ids without a fixture in this folder: %s.' % (', '.join(i for i in want if i not in cids)
+                                                        or 'none'), '',
+          'Notes:', '',
+          '- The thumbnail, where it is not the defect, is the canonical placeholder for the first '
+          'image\'s real header size (also in `IG-BLB-006-width-mismatch`, whose manifest width is '
+          'wrong); for the two blobs that are not images (`html-declared-png`, `header-unreadable`) '
+          'it follows the manifest\'s 1 x 1, so it is 256 x 256.',
+          '- The image ids are `uuid5(document id, "<index>:<true sha256 of the blob>")`, also in '
+          '`IG-BLB-003-sha256-mismatch` (an id is opaque to a reader: nothing ties it to the digest).',
+          '- `IG-BLB-005`: `validate` checks the leading bytes against `mediaType` first; once they '
+          'disagree (or are neither JPEG nor PNG) it does not go on to compare the image header, so '
+          'no IG-BLB-006 / IG-BLB-007 follows (the manifest\'s width and height 1 in '
+          '`html-declared-png` are never compared).', '']
     return '\n'.join(L)
 
 
@@ -1943,7 +2065,7 @@ def readme_broken(broken, large):
 # Main
 # ---------------------------------------------------------------------------
 
-MANAGED_DIRS = ['images', 'valid', 'tolerant', 'broken', 'broken/warnings']
+MANAGED_DIRS = ['images', 'valid', 'tolerant', 'broken', 'broken/warnings', 'broken/content']
 
 
 def generate():
@@ -1952,13 +2074,14 @@ def generate():
     valid = make_valid(samples)
     tolerant = make_tolerant(samples)
     broken = make_broken(samples)
-    files += valid + tolerant + broken
+    content = make_broken_content(samples)
+    files += valid + tolerant + broken + content
     files.append(Fixture('images/README.md', readme_images(samples).encode('utf-8')))
     files.append(Fixture('valid/README.md', readme_valid(valid, samples).encode('utf-8')))
     files.append(Fixture('tolerant/README.md', readme_tolerant(tolerant).encode('utf-8')))
     large_meta = [Fixture('large/%s-%s.imagegallery' % (i, slug), b'', id=i, slug=slug, when=OPEN,
                           desc=desc, also='') for i, slug, desc in LARGE_DESCRIPTIONS]
-    files.append(Fixture('broken/README.md', readme_broken(broken, large_meta).encode('utf-8')))
+    files.append(Fixture('broken/README.md', readme_broken(broken, large_meta, content).encode('utf-8')))
     return files
 
 
