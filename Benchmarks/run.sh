@@ -2,7 +2,7 @@
 # Benchmarks of the imagegallery CLI against standard tools, side by side; writes
 # Benchmarks/RESULTS.md (via Benchmarks/report.py) from hyperfine's JSON.
 #
-# usage: Benchmarks/run.sh [--quick] [--anchors-only] [--only info,create,list,extract,validate]
+# usage: Benchmarks/run.sh [--quick] [--anchors-only] [--only info,create,list,extract,validate,jobs]
 #                          [--no-report]
 #   --quick         3 timed runs per command instead of 10 (2 warm-ups either way)
 #   --anchors-only  time only the reference tools (unzip, bsdtar, zip), on stand-in galleries
@@ -36,7 +36,7 @@ WARMUP=2
 RUNS=10
 RSS_RUNS=3
 MODE=full
-ONLY=info,create,list,extract,validate
+ONLY=info,create,list,extract,validate,jobs
 DO_REPORT=1
 DATE=2026-01-01T00:00:00Z
 
@@ -54,7 +54,7 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 for k in ${ONLY//,/ }; do
-  case $k in info|create|list|extract|validate) ;; *) echo "run.sh: unknown comparison: $k" >&2; exit 64 ;; esac
+  case $k in info|create|list|extract|validate|jobs) ;; *) echo "run.sh: unknown comparison: $k" >&2; exit 64 ;; esac
 done
 wanted() { [[ ,$ONLY, == *,$1,* ]]; }
 
@@ -295,6 +295,27 @@ if wanted validate && [[ $MODE == full ]]; then
   OURS=(1 0 0)
   compare validate
   rm -f "$g1g_gallery"
+fi
+
+# ---- f. validate a folder of 500 galleries with --jobs 1 and --jobs 2 ----------------------
+# 500 galleries of 4 distinct photos each (the first 2,000 of g10k), made once per corpus.
+if wanted jobs && [[ $MODE == full ]]; then
+  g500="$WORK/g500"
+  if [[ ! -f $g500/.complete ]]; then
+    rm -rf "$g500" && mkdir -p "$g500"
+    for ((i = 0; i < 500; i++)); do
+      printf -v n '%05d' $((i * 4))
+      srcs=()
+      for ((j = 0; j < 4; j++)); do printf -v m '%05d' $((i * 4 + j)); srcs+=("$CORPUS/g10k/$m.jpg"); done
+      "$IG" create "$g500/$n.imagegallery" --title "g$i" --date "$DATE" --no-sync "${srcs[@]}" >/dev/null
+    done
+    touch "$g500/.complete"
+  fi
+  NAMES=("validate --jobs 1" "validate --jobs 2")
+  CMDS=("$(q "$IG" validate --jobs 1 "$g500")" "$(q "$IG" validate --jobs 2 "$g500")")
+  PREPS=("" "")
+  OURS=(1 1)
+  compare jobs
 fi
 
 echo
