@@ -114,22 +114,14 @@ extension ImageGallery {
 
         /// Streams the verified bytes into a temporary file beside the target, then links it into place.
         static func write(_ image: GalleryImage, from reader: GalleryReader, to path: String, replace: Bool) throws {
-            let folder = GalleryFileSystem.directory(of: path)
-            let temporary = try GalleryFile.createTemporary(in: folder, prefix: GalleryFileSystem.fileName(of: path))
-            var committed = false
-            defer { if !committed { GalleryFileSystem.remove(temporary.path) } }
-            var offset: UInt64 = 0
-            try reader.readBlob(image) { chunk in
-                try temporary.write(chunk, at: offset)
-                offset += UInt64(chunk.count)
+            // The folder is flushed once, after the last image.
+            try GalleryFileSystem.saveSafely(to: path, replacing: replace, synchronizesDirectory: false) { file in
+                var offset: UInt64 = 0
+                try reader.readBlob(image) { chunk in
+                    try file.write(chunk, at: offset)
+                    offset += UInt64(chunk.count)
+                }
             }
-            try temporary.synchronize()
-            if replace {
-                try GalleryFileSystem.replace(path, with: temporary.path)
-            } else {
-                try GalleryFileSystem.moveNoReplace(temporary.path, to: path)
-            }
-            committed = true
         }
     }
 }

@@ -24,20 +24,9 @@ public enum GalleryWriter {
         beforeCommit: () throws -> Void = {},
         blob: (GalleryImage) throws -> BlobSource
     ) throws {
-        let directory = GalleryFileSystem.directory(of: path)
-        let temporary = try GalleryFile.createTemporary(in: directory, prefix: GalleryFileSystem.fileName(of: path))
-        var committed = false
-        defer { if !committed { GalleryFileSystem.remove(temporary.path) } }
-        try writeArchive(gallery, thumbnail: thumbnail, to: temporary, durable: durable, progress: progress, blob: blob)
-        if durable { try temporary.synchronize() }
-        try beforeCommit()
-        if overwrite {
-            try GalleryFileSystem.replace(path, with: temporary.path)
-        } else {
-            try GalleryFileSystem.moveNoReplace(temporary.path, to: path)
+        try GalleryFileSystem.saveSafely(to: path, replacing: overwrite, durable: durable, beforeCommit: beforeCommit) { file in
+            try writeArchive(gallery, thumbnail: thumbnail, to: file, durable: durable, progress: progress, blob: blob)
         }
-        committed = true
-        if durable { try GalleryFileSystem.synchronizeDirectory(directory) }
     }
 
     /// Writes the container into an open, empty file.
