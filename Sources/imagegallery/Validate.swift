@@ -149,7 +149,7 @@ extension ImageGallery {
                     lines.append(line)
                 }
             }
-            let valid = reports.filter { $0.isValid && !(strict && $0.count(.warning) > 0) }.count
+            let valid = reports.filter(passes).count
             let errors = reports.reduce(0) { $0 + $1.count(.fatal) + $1.count(.error) }
             let warnings = reports.reduce(0) { $0 + $1.count(.warning) }
             lines.append("\(reports.count) file\(reports.count == 1 ? "" : "s") checked: \(valid) valid, "

@@ -46,7 +46,6 @@ final class Inflater {
 
     deinit { inflateEnd(&stream) }
 
-    var totalOut: UInt64 { UInt64(stream.total_out) }
     /// Compressed bytes left unused in the last input once the stream ended.
     var unusedInput: Int { Int(stream.avail_in) }
 

@@ -46,8 +46,4 @@ extension Array where Element == UInt8 {
     mutating func appendLE(_ value: UInt64) {
         for shift in stride(from: 0, to: 64, by: 8) { append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
-
-    mutating func appendBE(_ value: UInt32) {
-        for shift in stride(from: 24, through: 0, by: -8) { append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
-    }
 }
