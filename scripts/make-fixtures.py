@@ -14,9 +14,9 @@ Writes under Fixtures/:
               each with a NAME.manifest.json sidecar (the exact manifest bytes)
   tolerant/   galleries a reader MUST accept, written by Python's zipfile
               (and a few by hand) -- i.e. by a different writer
-  broken/     galleries with exactly one structural defect each, named
-              <DIAGNOSTIC-ID>-<slug>.imagegallery; broken/warnings/ holds the
-              ones whose defect is only a warning; broken/content/ the blob and
+  invalid/     galleries with exactly one structural defect each, named
+              <DIAGNOSTIC-ID>-<slug>.imagegallery; invalid/warnings/ holds the
+              ones whose defect is only a warning; invalid/content/ the blob and
               thumbnail defects (IG-BLB-*, IG-THM-*) that `validate` finds
 
 Everything is deterministic: no clock, every pseudo-random choice comes from
@@ -122,7 +122,7 @@ def _canon(v, level):
 
 
 class RawJSON:
-    """Already-serialised JSON text spliced verbatim (only for broken manifests)."""
+    """Already-serialised JSON text spliced verbatim (only for invalid manifests)."""
 
     def __init__(self, text):
         self.text = text
@@ -649,7 +649,7 @@ def raw_deflate(data, level=6):
 
 class Entry:
     """One ZIP entry. Defaults are the canonical writer's; fields can be changed, and
-    `local` / `central` hold per-record overrides used to build broken files."""
+    `local` / `central` hold per-record overrides used to build invalid files."""
 
     def __init__(self, name, content, method=0, dos=(0, 0x21), payload=None):
         self.name = name.encode('utf-8') if isinstance(name, str) else name
@@ -1181,7 +1181,7 @@ def make_tolerant(samples):
 
 
 # ---------------------------------------------------------------------------
-# broken/: one defect per file
+# invalid/: one defect per file
 # ---------------------------------------------------------------------------
 
 OPEN = 'open'   # found when opening: EOCD, central directory, mimetype, manifest
@@ -1257,7 +1257,7 @@ class Broken:
         self.items = []
 
     def manifest(self, key, images=None):
-        did = doc_id('broken/' + key)
+        did = doc_id('invalid/' + key)
         smp = [self.sample] if images is None else images
         return make_manifest(did, 'Broken: ' + key, FIXED_DATE,
                              [image_record(did, i, s) for i, s in enumerate(smp)])
@@ -1272,12 +1272,12 @@ class Broken:
         return Entry(name, content, method, self.dos)
 
     def add(self, id_, slug, when, desc, data, also=''):
-        sub = 'broken/warnings' if id_ == 'IG-PKG-025' else 'broken'
+        sub = 'invalid/warnings' if id_ == 'IG-PKG-025' else 'invalid'
         self.items.append(Fixture('%s/%s-%s.imagegallery' % (sub, id_, slug), data, id=id_,
                                   slug=slug, when=when, desc=desc, also=also))
 
 
-def make_broken(samples):
+def make_invalid(samples):
     b = Broken(samples)
     A = b.add
 
@@ -1583,11 +1583,11 @@ def make_broken(samples):
     A('IG-PKG-022', 'manifest-missing', OPEN, 'no manifest.json entry',
       build_zip([ents[0]] + ents[2:]))
 
-    make_broken_manifests(b)
+    make_invalid_manifests(b)
     return b.items
 
 
-def make_broken_manifests(b):
+def make_invalid_manifests(b):
     def man(id_, slug, desc, mutate=None, edit=None, also='', images=None, blobs=None):
         key = '%s-%s' % (id_, slug)
         m = b.manifest(key, images)
@@ -1709,7 +1709,7 @@ def make_broken_manifests(b):
 
     # IG-MAN-014: 100,001 images (all the same blob)
     key = 'IG-MAN-014-too-many-images'
-    m = many_images_manifest(doc_id('broken/' + key), s, 100001, seed='imagegallery:many',
+    m = many_images_manifest(doc_id('invalid/' + key), s, 100001, seed='imagegallery:many',
                              random_bits=MANY_RANDOM_BITS)
     mbytes = canonical_json(m)
     ents = b.entries(key, m, mbytes)
@@ -1725,11 +1725,11 @@ MANY_RANDOM_BITS = 2
 
 
 # ---------------------------------------------------------------------------
-# broken/content/: one blob or thumbnail defect per file (IG-BLB-*, IG-THM-*), found by
+# invalid/content/: one blob or thumbnail defect per file (IG-BLB-*, IG-THM-*), found by
 # `validate` when it reads the entries. The ZIP container and the manifest are canonical.
 # ---------------------------------------------------------------------------
 
-def make_broken_content(samples):
+def make_invalid_content(samples):
     by = {s.filename.split('-')[0]: s for s in samples}
     s7, s2 = by['7'], by['2']
     blobs = {s.path: s.data for s in samples}
@@ -1741,7 +1741,7 @@ def make_broken_content(samples):
         placeholder for the first image's real header size unless `thumbnail` is given;
         `omit` drops entries by name, `extra` appends (name, bytes) STORED entries."""
         key = '%s-%s' % (id_, slug)
-        did = doc_id('broken/content/' + key)
+        did = doc_id('invalid/content/' + key)
         recs = [dict(image_record(did, i, smp), **over) for i, (smp, over) in enumerate(images)]
         m = make_manifest(did, 'Broken: ' + key, FIXED_DATE, recs)
         thumb = thumbnail if thumbnail is not None else placeholder_thumbnail(
@@ -1749,7 +1749,7 @@ def make_broken_content(samples):
         ents = gallery_entries(canonical_json(m), recs, blobs, thumb, FIXED_DATE)
         ents = [e for e in ents if e.name.decode('utf-8') not in omit]
         ents += [Entry(name, data, 0, dos) for name, data in extra]
-        out.append(Fixture('broken/content/%s.imagegallery' % key, build_zip(ents), id=id_, slug=slug,
+        out.append(Fixture('invalid/content/%s.imagegallery' % key, build_zip(ents), id=id_, slug=slug,
                            when=READ, desc=desc, also=also))
 
     # ---- IG-BLB: blobs against the manifest --------------------------------
@@ -1837,7 +1837,7 @@ def make_large(samples):
 
     # IG-MAN-005: a manifest of about 70 MB (limit 64 MiB) that deflates under 100:1
     key = 'IG-MAN-005-manifest-too-large'
-    did = doc_id('broken/' + key)
+    did = doc_id('invalid/' + key)
     rng = random.Random('imagegallery:large-manifest')
     alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
     pattern = ('The quick brown fox jumps over the lazy dog; ' * 300)[:10000]
@@ -1874,7 +1874,7 @@ def readme_images(samples):
     lines = ['# Sample images', '',
              'Synthetic pictures drawn by `scripts/make-fixtures.py` itself (no outside sources, '
              'nothing to license). Used by `make demo`, by the tests and by the galleries in '
-             '`valid/`, `tolerant/` and `broken/`.', '', REGEN, '',
+             '`valid/`, `tolerant/` and `invalid/`.', '', REGEN, '',
              'The names make natural order differ from byte order: natural order is 1, 2, ..., 9, 10; '
              'byte order puts `10-fractal.jpg` second. `create` with this folder as source must use '
              'natural order (see `valid/images-folder.imagegallery`). This README is not an image: '
@@ -1988,7 +1988,7 @@ IMPOSSIBLE_OR_LARGE = [
 ]
 
 
-def readme_broken(broken, large, content):
+def readme_invalid(broken, large, content):
     L = ['# Broken galleries', '',
          'Each file has exactly one defect; everything else in it is canonical (same writer as '
          '`valid/`, one image `7-quilt-palette.png`, unless the table says otherwise). The file '
@@ -2065,7 +2065,7 @@ def readme_broken(broken, large, content):
 # Main
 # ---------------------------------------------------------------------------
 
-MANAGED_DIRS = ['images', 'valid', 'tolerant', 'broken', 'broken/warnings', 'broken/content']
+MANAGED_DIRS = ['images', 'valid', 'tolerant', 'invalid', 'invalid/warnings', 'invalid/content']
 
 
 def generate():
@@ -2073,15 +2073,15 @@ def generate():
     files = [Fixture('images/' + s.filename, s.data) for s in samples]
     valid = make_valid(samples)
     tolerant = make_tolerant(samples)
-    broken = make_broken(samples)
-    content = make_broken_content(samples)
+    broken = make_invalid(samples)
+    content = make_invalid_content(samples)
     files += valid + tolerant + broken + content
     files.append(Fixture('images/README.md', readme_images(samples).encode('utf-8')))
     files.append(Fixture('valid/README.md', readme_valid(valid, samples).encode('utf-8')))
     files.append(Fixture('tolerant/README.md', readme_tolerant(tolerant).encode('utf-8')))
     large_meta = [Fixture('large/%s-%s.imagegallery' % (i, slug), b'', id=i, slug=slug, when=OPEN,
                           desc=desc, also='') for i, slug, desc in LARGE_DESCRIPTIONS]
-    files.append(Fixture('broken/README.md', readme_broken(broken, large_meta, content).encode('utf-8')))
+    files.append(Fixture('invalid/README.md', readme_invalid(broken, large_meta, content).encode('utf-8')))
     return files
 
 

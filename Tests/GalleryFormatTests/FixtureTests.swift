@@ -23,26 +23,26 @@ func firstProblem(in path: String) -> (code: String?, error: String?) {
     }
 }
 
-/// The diagnostic id a broken fixture is named after.
+/// The diagnostic id an invalid fixture is named after.
 func expectedID(_ path: String) -> String {
     String(URL(fileURLWithPath: path).lastPathComponent.prefix(10))
 }
 
 @Suite("Fixtures")
 struct FixtureTests {
-    static let broken = TestPaths.fixtures(in: "broken", withExtension: "imagegallery")
+    static let invalid = TestPaths.fixtures(in: "invalid", withExtension: "imagegallery")
     static let tolerant = TestPaths.fixtures(in: "tolerant", withExtension: "imagegallery")
     static let valid = TestPaths.fixtures(in: "valid", withExtension: "imagegallery")
-    static let warnings = TestPaths.fixtures(in: "broken/warnings", withExtension: "imagegallery")
+    static let warnings = TestPaths.fixtures(in: "invalid/warnings", withExtension: "imagegallery")
 
     @Test func fixturesArePresent() {
-        #expect(Self.broken.count > 50)
+        #expect(Self.invalid.count > 50)
         #expect(Self.tolerant.count >= 8)
         #expect(Self.valid.count >= 4)
     }
 
-    @Test(arguments: broken)
-    func brokenGalleryGivesItsTypedError(path: String) {
+    @Test(arguments: invalid)
+    func invalidGalleryGivesItsTypedError(path: String) {
         let (code, message) = firstProblem(in: path)
         #expect(code == expectedID(path), "\(message ?? "no error")")
         // Every message names its place.
