@@ -25,6 +25,8 @@ let package = Package(
 
         // The few libc calls Swift cannot reach directly.
         .target(name: "CGalleryShim", linkerSettings: [.linkedLibrary("z")]),
+        // libpng reports errors by longjmp, which Swift cannot catch: every libpng call is made here.
+        .target(name: "CImageCodecs", dependencies: ["CPNG"]),
 
         .target(
             name: "GalleryFormat",
@@ -32,7 +34,7 @@ let package = Package(
         ),
         .target(
             name: "GalleryImaging",
-            dependencies: ["GalleryFormat", "CZlib"]
+            dependencies: ["GalleryFormat", "CZlib", "CImageCodecs", "CTurboJPEG"]
         ),
         .executableTarget(
             name: "imagegallery",

@@ -1186,6 +1186,7 @@ def make_tolerant(samples):
 
 OPEN = 'open'   # found when opening: EOCD, central directory, mimetype, manifest
 READ = 'read'   # found only when reading the entry's data (or checking its local header)
+DEEP = 'deep'   # found only by decoding the pixels (`validate --deep`)
 
 _CRC_TABLE = []
 for _n in range(256):
@@ -1736,12 +1737,13 @@ def make_invalid_content(samples):
     dos = dos_datetime(FIXED_DATE)
     out = []
 
-    def add(id_, slug, desc, images, *, blobs=blobs, thumbnail=None, omit=(), extra=(), also=''):
+    def add(id_, slug, desc, images, *, blobs=blobs, thumbnail=None, omit=(), extra=(), also='',
+            folder='invalid/content', when=READ):
         """images: [(sample, {manifest member overrides})]. The thumbnail is the canonical
         placeholder for the first image's real header size unless `thumbnail` is given;
         `omit` drops entries by name, `extra` appends (name, bytes) STORED entries."""
         key = '%s-%s' % (id_, slug)
-        did = doc_id('invalid/content/' + key)
+        did = doc_id(folder + '/' + key)
         recs = [dict(image_record(did, i, smp), **over) for i, (smp, over) in enumerate(images)]
         m = make_manifest(did, 'Broken: ' + key, FIXED_DATE, recs)
         thumb = thumbnail if thumbnail is not None else placeholder_thumbnail(
@@ -1749,8 +1751,8 @@ def make_invalid_content(samples):
         ents = gallery_entries(canonical_json(m), recs, blobs, thumb, FIXED_DATE)
         ents = [e for e in ents if e.name.decode('utf-8') not in omit]
         ents += [Entry(name, data, 0, dos) for name, data in extra]
-        out.append(Fixture('invalid/content/%s.imagegallery' % key, build_zip(ents), id=id_, slug=slug,
-                           when=READ, desc=desc, also=also))
+        out.append(Fixture('%s/%s.imagegallery' % (folder, key), build_zip(ents), id=id_, slug=slug,
+                           when=when, desc=desc, also=also))
 
     # ---- IG-BLB: blobs against the manifest --------------------------------
     add('IG-BLB-001', 'blob-missing',
@@ -1814,6 +1816,50 @@ def make_invalid_content(samples):
         '`thumbnail.png` is the PNG signature followed by a tEXt chunk and IEND: no IHDR',
         one, thumbnail=PNG_SIG + png_chunk(b'tEXt', b'Comment\x00no IHDR chunk here')
         + png_chunk(b'IEND', b''))
+
+    # ---- deep/: sound containers and headers, pixels that do not decode ------
+    # Each blob carries its true sha256 and byteSize and a readable header: only decoding
+    # (`validate --deep`) finds the defect.
+    def deep(id_, slug, desc, sample, data, **kw):
+        bad = Sample(slug + '.' + sample.filename.rsplit('.', 1)[1], data, sample.media_type,
+                     sample.width, sample.height, '', '')
+        add(id_, slug, desc, [(bad, {})], blobs={bad.path: bad.data}, folder='invalid/deep', when=DEEP, **kw)
+
+    s1, s6 = by['1'], by['6']
+    cut = len(s1.data) * 3 // 5
+    deep('IG-BLB-008', 'jpeg-truncated',
+         '`1-sunset.jpg` cut to its first %d of %d bytes, inside the scan (no EOI)' % (cut, len(s1.data)),
+         s1, s1.data[:cut])
+    sos = s1.data.index(b'\xff\xda')
+    mid = sos + (len(s1.data) - sos) // 2
+    # All-ones bit runs are never a valid Huffman code, so a decoder must complain.
+    deep('IG-BLB-008', 'jpeg-bad-huffman',
+         '`1-sunset.jpg` with 256 bytes of its scan data, from byte %d, replaced by 128 stuffed '
+         '0xFF 0x00 pairs (all-ones bits, which no Huffman table can decode; libjpeg-turbo 2.1 '
+         'reports the damage as extraneous bytes before the EOI marker)' % mid,
+         s1, s1.data[:mid] + b'\xff\x00' * 128 + s1.data[mid + 256:])
+    idat = s2.data.index(b'IDAT') + 4
+    flipped = bytearray(s2.data)
+    flipped[idat + 100] ^= 0x01
+    deep('IG-BLB-008', 'png-idat-crc',
+         '`2-tiles.png` with one bit of its IDAT data flipped (byte %d): the chunk fails its CRC and '
+         'the zlib stream its Adler-32 (libpng reports the Adler-32 first)' % (idat + 100),
+         s2, bytes(flipped))
+    cut6 = len(s6.data) * 3 // 5
+    deep('IG-BLB-008', 'png-truncated',
+         '`6-bubbles.png` cut to its first %d of %d bytes, inside the image data (no IEND)' % (cut6, len(s6.data)),
+         s6, s6.data[:cut6])
+    huge = png_encode(12000, 10000, 1, 0, [b'\x00' * 1500] * 10000, filter_type=0, level=9)
+    deep('IG-BLB-009', 'png-120-megapixels',
+         'a valid 12000x10000 1-bit greyscale PNG (120,000,000 pixels, past the default limit of '
+         '100,000,000; %d bytes)' % len(huge),
+         Sample('huge.png', huge, 'image/png', 12000, 10000, '', ''), huge)
+    thumb = bytearray(placeholder_thumbnail([{'width': s7.width, 'height': s7.height}]))
+    tidat = bytes(thumb).index(b'IDAT') + 4
+    thumb[tidat + 20] ^= 0x01
+    add('IG-THM-007', 'thumbnail-idat-crc',
+        'the canonical placeholder `thumbnail.png` with one bit of its IDAT data flipped (byte %d), '
+        'so the chunk fails its CRC and the zlib stream its Adler-32' % (tidat + 20), one, thumbnail=bytes(thumb), folder='invalid/deep', when=DEEP)
     return out
 
 
@@ -1989,6 +2035,8 @@ IMPOSSIBLE_OR_LARGE = [
 
 
 def readme_invalid(broken, large, content):
+    deep = [f for f in content if f.meta['when'] == DEEP]
+    content = [f for f in content if f.meta['when'] != DEEP]
     L = ['# Broken galleries', '',
          'Each file has exactly one defect; everything else in it is canonical (same writer as '
          '`valid/`, one image `7-quilt-palette.png`, unless the table says otherwise). The file '
@@ -2043,7 +2091,7 @@ def readme_invalid(broken, large, content):
                                                  f.meta['desc'].replace('|', '\\|'), f.meta['when'],
                                                  f.meta['also']))
     cids = sorted({f.meta['id'] for f in content})
-    want = ['IG-BLB-%03d' % i for i in range(1, 8)] + ['IG-THM-%03d' % i for i in range(1, 7)]
+    want = ['IG-BLB-%03d' % i for i in range(1, 8)] + ['IG-THM-%03d' % i for i in range(1, 7)]  # deep/: the rest
     L += ['', 'Ids with at least one fixture: %s.' % ', '.join(cids), '',
           'Ids without a fixture in this folder: %s.' % (', '.join(i for i in want if i not in cids)
                                                         or 'none'), '',
@@ -2058,6 +2106,17 @@ def readme_invalid(broken, large, content):
           'disagree (or are neither JPEG nor PNG) it does not go on to compare the image header, so '
           'no IG-BLB-006 / IG-BLB-007 follows (the manifest\'s width and height 1 in '
           '`html-declared-png` are never compared).', '']
+    L += ['## Pixels (`deep/`)', '',
+          'Galleries that are valid to `imagegallery validate` without `--deep`: the container, the '
+          'manifest, every blob\'s sha256, byteSize, media type and header, and the thumbnail\'s '
+          'header are all right. Only decoding the pixels (`validate --deep`) finds the defect. '
+          'IG-BLB-009 is a warning: the image may be fine, but it is past the default decode limit, '
+          'so its pixels are not decoded.', '',
+          '| file | expected id | defect | when |', '|---|---|---|---|']
+    for f in deep:
+        L.append('| `%s` | %s | %s | %s |' % (f.relpath.split('/', 1)[1], f.meta['id'],
+                                           f.meta['desc'].replace('|', '\\|'), f.meta['when']))
+    L.append('')
     return '\n'.join(L)
 
 
@@ -2065,7 +2124,7 @@ def readme_invalid(broken, large, content):
 # Main
 # ---------------------------------------------------------------------------
 
-MANAGED_DIRS = ['images', 'valid', 'tolerant', 'invalid', 'invalid/warnings', 'invalid/content']
+MANAGED_DIRS = ['images', 'valid', 'tolerant', 'invalid', 'invalid/warnings', 'invalid/content', 'invalid/deep']
 
 
 def generate():

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import GalleryFormat
+import GalleryImaging
 import Synchronization
 
 extension ImageGallery {
@@ -36,11 +37,22 @@ extension ImageGallery {
         @Flag(help: "Fail on warnings too.")
         var strict = false
 
+        @Flag(help: "Decode the pixels of every image and of the thumbnail (slower; finds truncated and corrupt data).")
+        var deep = false
+
+        @Option(help: ArgumentHelp("With --deep: images with more pixels are not decoded (IG-BLB-009).", valueName: "count"))
+        var maxPixels = DecodeLimits().maxPixels
+
+        @Option(help: ArgumentHelp("With --deep: memory all decodes together may use, in MiB.", valueName: "MiB"))
+        var decodeMemory = 64
+
         @Option(help: "Write the report to this file instead of standard output.")
         var output: String?
 
         func validate() throws {
             guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+            guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1") }
+            guard (8 ... 65536).contains(decodeMemory) else { throw ValidationError("--decode-memory must be 8 to 65536 MiB") }
             if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
         }
 
@@ -52,7 +64,14 @@ extension ImageGallery {
                 Terminal.error(failure.message)
                 throw ExitCode(2)
             }
-            let reports = Self.check(files, jobs: jobs)
+            var options = ValidationOptions()
+            if deep {
+                // A second bound inside libjpeg itself, should an estimate ever fall short.
+                setenv("JPEGMEM", "\(decodeMemory)M", 0)
+                options.pixelChecker = ImagePixelChecker(limits: DecodeLimits(maxPixels: maxPixels,
+                                                                              maxBytes: decodeMemory << 20))
+            }
+            let reports = Self.check(files, jobs: jobs, options: options)
             let text = switch format {
             case .text: textReport(reports)
             case .json: try jsonReport(reports)
@@ -102,7 +121,7 @@ extension ImageGallery {
         }
 
         /// Validates on `jobs` threads; the reports come back in the order of `files`.
-        static func check(_ files: [String], jobs: Int) -> [ValidationReport] {
+        static func check(_ files: [String], jobs: Int, options: ValidationOptions) -> [ValidationReport] {
             let next = Atomic<Int>(0)
             let results = Mutex<[ValidationReport?]>(Array(repeating: nil, count: files.count))
             let progress = ProgressBar("Validating", total: UInt64(files.count), enabled: Terminal.errorIsTerminal && files.count > 1)
@@ -111,7 +130,8 @@ extension ImageGallery {
                 while true {
                     let index = next.add(1, ordering: .relaxed).oldValue
                     guard index < files.count else { return }
-                    let report = files[index] == "-" ? Self.validateStandardInput() : GalleryValidator.validate(path: files[index])
+                    let report = files[index] == "-" ? Self.validateStandardInput(options: options)
+                        : GalleryValidator.validate(path: files[index], options: options)
                     results.withLock { $0[index] = report }
                     progress.update(UInt64(done.add(1, ordering: .relaxed).newValue))
                 }
@@ -121,10 +141,10 @@ extension ImageGallery {
         }
 
         /// Standard input, spooled to a nameless temporary file so it can be read by position.
-        static func validateStandardInput() -> ValidationReport {
+        static func validateStandardInput(options: ValidationOptions) -> ValidationReport {
             do {
                 let file = try GalleryFile.spoolStandardInput(limit: GalleryLimits.default.maxTotalUncompressedBytes)
-                return GalleryValidator.validate(file: file)
+                return GalleryValidator.validate(file: file, options: options)
             } catch let error as GalleryError {
                 return ValidationReport(path: "-", diagnostics: [error])
             } catch {

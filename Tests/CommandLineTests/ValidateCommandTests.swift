@@ -49,10 +49,11 @@ struct ValidateCommandTests {
         #expect(file["valid"] as? Bool == false)
     }
 
-    /// Blob and thumbnail defects: exactly the file's id (IG-BLB-002, a warning, leaves the file valid).
-    @Test(arguments: TestPaths.fixtures(in: "invalid/content", withExtension: "imagegallery"))
-    func contentFixtureReportsExactlyItsID(path: String) throws {
-        let (result, json) = try report([path])
+    /// Blob and thumbnail defects: exactly the file's id (IG-BLB-002, a warning, leaves the file
+    /// valid), with or without `--deep`: decoding adds nothing where the pixels are sound.
+    @Test(arguments: TestPaths.fixtures(in: "invalid/content", withExtension: "imagegallery"), [false, true])
+    func contentFixtureReportsExactlyItsID(path: String, deep: Bool) throws {
+        let (result, json) = try report((deep ? ["--deep"] : []) + [path])
         let file = try #require((json["files"] as? [[String: Any]])?.first)
         let expected = String(URL(fileURLWithPath: path).lastPathComponent.prefix(10))
         let all = (file["messages"] as! [[String: Any]]).map { $0["id"] as! String }
@@ -65,8 +66,40 @@ struct ValidateCommandTests {
         }
     }
 
+    /// Pixel defects: invisible without `--deep`, exactly the file's id with it (IG-BLB-009, a
+    /// warning, leaves the file valid).
+    @Test(arguments: TestPaths.fixtures(in: "invalid/deep", withExtension: "imagegallery"))
+    func deepFixtureReportsItsIDOnlyWhenDecoding(path: String) throws {
+        let (shallow, shallowJSON) = try report([path])
+        #expect(shallow.status == 0)
+        let shallowFile = try #require((shallowJSON["files"] as? [[String: Any]])?.first)
+        #expect((shallowFile["messages"] as! [[String: Any]]).isEmpty)
+
+        let (result, json) = try report(["--deep", path])
+        let file = try #require((json["files"] as? [[String: Any]])?.first)
+        let expected = String(URL(fileURLWithPath: path).lastPathComponent.prefix(10))
+        let all = (file["messages"] as! [[String: Any]]).map { $0["id"] as! String }
+        #expect(all == [expected])
+        #expect(result.status == (expected == "IG-BLB-009" ? 0 : 1))
+    }
+
+    @Test func deepLimitsAreTheUsers() throws {
+        let path = TestPaths.fixture("invalid/deep/IG-BLB-009-png-120-megapixels.imagegallery")
+        // Raised past the image's 120 MP, the limit lets it decode: it is a sound image.
+        let (raised, _) = try report(["--deep", "--max-pixels", "120000000", path])
+        #expect(raised.status == 0)
+        let (_, json) = try report(["--deep", "--max-pixels", "120000000", path])
+        let file = try #require((json["files"] as? [[String: Any]])?.first)
+        #expect((file["messages"] as! [[String: Any]]).isEmpty)
+        // Lowered, a sample photo is past it.
+        let (_, lowered) = try report(["--deep", "--max-pixels", "1000", TestPaths.fixture("valid/three.imagegallery")])
+        let ids = ((lowered["files"] as? [[String: Any]])?.first?["messages"] as? [[String: Any]])?.map { $0["id"] as! String }
+        #expect(ids?.allSatisfy { $0 == "IG-BLB-009" } == true && ids?.isEmpty == false)
+        #expect(try Subprocess.imagegallery(["validate", "--deep", "--decode-memory", "1", path]).status == 2)
+    }
+
     @Test func everyDiagnosticIDHasAFixture() {
-        let names = ["invalid", "invalid/warnings", "invalid/content"].flatMap {
+        let names = ["invalid", "invalid/warnings", "invalid/content", "invalid/deep"].flatMap {
             TestPaths.fixtures(in: $0, withExtension: "imagegallery").map { URL(fileURLWithPath: $0).lastPathComponent }
         }
         let covered = Set(names.map { String($0.prefix(10)) })
@@ -78,8 +111,9 @@ struct ValidateCommandTests {
         }
     }
 
-    @Test func validAndUnusualGalleriesPass() throws {
-        let (result, json) = try report([TestPaths.fixture("valid"), TestPaths.fixture("tolerant")])
+    @Test(arguments: [false, true])
+    func validAndUnusualGalleriesPass(deep: Bool) throws {
+        let (result, json) = try report((deep ? ["--deep"] : []) + [TestPaths.fixture("valid"), TestPaths.fixture("tolerant")])
         #expect(result.status == 0, "\(result.stdout)")
         let files = try #require(json["files"] as? [[String: Any]])
         #expect(files.count >= 20)

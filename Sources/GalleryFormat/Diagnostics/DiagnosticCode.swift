@@ -84,12 +84,15 @@ extension DiagnosticCode {
     public static let blobTypeMismatch = DiagnosticCode("IG-BLB-005", .error, "media type disagrees with magic bytes")
     public static let blobDimensionMismatch = DiagnosticCode("IG-BLB-006", .error, "width/height disagree with image header")
     public static let blobHeaderUnreadable = DiagnosticCode("IG-BLB-007", .error, "image header unreadable")
+    public static let blobPixelsCorrupt = DiagnosticCode("IG-BLB-008", .error, "image data does not decode (--deep)")
+    public static let blobPastDecodeLimit = DiagnosticCode("IG-BLB-009", .warning, "image past the decode limits (--deep)")
     public static let thumbnailMissing = DiagnosticCode("IG-THM-001", .error, "thumbnail missing")
     public static let thumbnailNotPNG = DiagnosticCode("IG-THM-002", .error, "thumbnail is not a PNG")
     public static let thumbnailBitDepth = DiagnosticCode("IG-THM-003", .error, "thumbnail is not 8-bit")
     public static let thumbnailInterlaced = DiagnosticCode("IG-THM-004", .error, "thumbnail is interlaced")
     public static let thumbnailTooLarge = DiagnosticCode("IG-THM-005", .error, "thumbnail larger than 1024 px")
     public static let thumbnailUnreadable = DiagnosticCode("IG-THM-006", .error, "thumbnail dimensions unreadable")
+    public static let thumbnailPixelsCorrupt = DiagnosticCode("IG-THM-007", .error, "thumbnail data does not decode (--deep)")
 }
 
 extension DiagnosticCode {
@@ -105,8 +108,8 @@ extension DiagnosticCode {
         .wrongType, .badValue, .unknownFormat, .unsupportedVersion, .duplicateImageID, .badBlobPath,
         .unknownMember, .tooManyImages,
         .blobMissing, .blobOrphan, .blobHashMismatch, .blobSizeMismatch, .blobTypeMismatch,
-        .blobDimensionMismatch, .blobHeaderUnreadable,
+        .blobDimensionMismatch, .blobHeaderUnreadable, .blobPixelsCorrupt, .blobPastDecodeLimit,
         .thumbnailMissing, .thumbnailNotPNG, .thumbnailBitDepth, .thumbnailInterlaced,
-        .thumbnailTooLarge, .thumbnailUnreadable,
+        .thumbnailTooLarge, .thumbnailUnreadable, .thumbnailPixelsCorrupt,
     ]
 }

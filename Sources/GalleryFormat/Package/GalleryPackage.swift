@@ -6,4 +6,6 @@ public enum GalleryPackage {
     public static let manifestEntry = "manifest.json"
     public static let thumbnailEntry = "thumbnail.png"
     public static let blobFolder = "images/"
+    /// The longest side `thumbnail.png` may have.
+    public static let maxThumbnailSide = 1024
 }

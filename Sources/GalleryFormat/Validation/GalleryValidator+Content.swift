@@ -99,7 +99,7 @@ extension ValidationRun {
         if header.interlaced {
             record(GalleryError(.thumbnailInterlaced, "the thumbnail is interlaced; it must not be", location: here))
         }
-        if max(header.width, header.height) > 1024 {
+        if max(header.width, header.height) > GalleryPackage.maxThumbnailSide {
             record(GalleryError(.thumbnailTooLarge, "the thumbnail is \(header.width)×\(header.height); neither side may "
                                 + "exceed 1024 pixels", location: here))
         }

@@ -82,6 +82,9 @@ struct ValidationRun {
         let contents = readEntries(archive, skipping: unreadable)
         if let gallery { checkBlobs(gallery, archive: archive, contents: contents) }
         checkThumbnail(archive, contents: contents)
+        if let checker = options.pixelChecker {
+            checkPixels(gallery, archive: archive, contents: contents, with: checker)
+        }
     }
 
     /// Reads and decodes `manifest.json`, reporting every problem; the gallery if it is usable.

@@ -25,8 +25,15 @@ public struct ValidationOptions: Sendable {
     /// Largest `thumbnail.png` read (its dimensions are checked from the header first).
     public var maxThumbnailBytes: Int
 
-    public init(limits: GalleryLimits = .default, maxThumbnailBytes: Int = 16 << 20) {
+    /// Set for `--deep`: every blob and the thumbnail are decoded by it.
+    public var pixelChecker: (any PixelChecker)?
+    /// Largest deflated image inflated into memory for `--deep` (stored ones are read in place).
+    public var maxDeflatedImageBytes = 64 << 20
+
+    public init(limits: GalleryLimits = .default, maxThumbnailBytes: Int = 16 << 20,
+                pixelChecker: (any PixelChecker)? = nil) {
         self.limits = limits
         self.maxThumbnailBytes = maxThumbnailBytes
+        self.pixelChecker = pixelChecker
     }
 }

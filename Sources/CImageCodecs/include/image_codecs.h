@@ -1,0 +1,60 @@
+#ifndef IMAGE_CODECS_H
+#define IMAGE_CODECS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A streaming PNG decoder over libpng's progressive reader. libpng reports errors by longjmp,
+ * which Swift cannot catch; every libpng call happens inside this file, behind setjmp, and
+ * comes back as a return code and a message.
+ *
+ * Output is always 8-bit RGBA: palettes and grey are expanded, tRNS becomes alpha, 16-bit
+ * samples are scaled (not truncated). Rows go to `row` in top-to-bottom order, each exactly
+ * once; for an interlaced image they are assembled in a full buffer first (counted against
+ * `max_bytes`). With `row` NULL the pixels are checked and discarded, in one row of memory. */
+typedef struct ig_png_decoder ig_png_decoder;
+
+/* Called once per output row: `pixels` holds width × 4 bytes. Must not call libpng. */
+typedef void (*ig_png_row_callback)(void *context, uint32_t row, uint32_t width, const uint8_t *pixels);
+
+typedef struct {
+    uint32_t max_width;      /* png_set_user_limits */
+    uint32_t max_height;
+    uint64_t max_pixels;     /* width × height, checked from IHDR before any allocation */
+    uint64_t max_bytes;      /* memory for an interlaced image's assembly buffer */
+    uint64_t max_chunk_bytes;/* png_set_chunk_malloc_max */
+    uint64_t max_output_bytes;/* width × height × 4, when the caller keeps every row */
+} ig_png_limits;
+
+enum {
+    IG_PNG_OK = 0,        /* consumed; wants more data, or done */
+    IG_PNG_ERROR = 1,     /* the data is not a decodable PNG (see message) */
+    IG_PNG_LIMIT = 2,     /* the image is past a limit (see message) */
+    IG_PNG_NOMEM = 3,
+};
+
+ig_png_decoder *ig_png_decoder_create(ig_png_limits limits, ig_png_row_callback row, void *context);
+void ig_png_decoder_destroy(ig_png_decoder *decoder);
+
+/* Feeds the next bytes of the file. After an error every further call returns it again. */
+int ig_png_decoder_feed(ig_png_decoder *decoder, const uint8_t *bytes, size_t count);
+
+/* True once IEND has been read. */
+int ig_png_decoder_finished(const ig_png_decoder *decoder);
+
+/* True once IHDR has been read; then the fields below are valid. */
+int ig_png_decoder_has_header(const ig_png_decoder *decoder);
+uint32_t ig_png_decoder_width(const ig_png_decoder *decoder);
+uint32_t ig_png_decoder_height(const ig_png_decoder *decoder);
+int ig_png_decoder_bit_depth(const ig_png_decoder *decoder);
+int ig_png_decoder_color_type(const ig_png_decoder *decoder);
+int ig_png_decoder_interlaced(const ig_png_decoder *decoder);
+/* Rows delivered so far. */
+uint32_t ig_png_decoder_rows_done(const ig_png_decoder *decoder);
+
+/* The first error or warning-turned-error, NUL-terminated; empty when none. */
+const char *ig_png_decoder_message(const ig_png_decoder *decoder);
+
+/* Encoding: none here (GalleryImaging writes PNG itself, with zlib). */
+
+#endif

@@ -1,0 +1,40 @@
+/// Bounds on what decoding one image may cost, checked from the header before any pixel
+/// buffer is allocated. Every image is hostile until decoded.
+public struct DecodeLimits: Sendable, Hashable {
+    /// Width × height.
+    public var maxPixels: Int
+    /// Memory one decode may use: the compressed bytes held, the decoder's own buffers and the
+    /// output.
+    public var maxBytes: Int
+    /// Either side, in pixels (libpng's user limits; JPEG cannot exceed 65,535).
+    public var maxSide: Int
+    /// JPEG scans: a crafted progressive file can make every scan cost a full pass.
+    public var maxScans: Int
+
+    public init(maxPixels: Int = 100_000_000, maxBytes: Int = 256 << 20, maxSide: Int = 1 << 20, maxScans: Int = 500) {
+        self.maxPixels = maxPixels
+        self.maxBytes = maxBytes
+        self.maxSide = maxSide
+        self.maxScans = maxScans
+    }
+}
+
+/// Why an image did not decode.
+public struct ImageDecodeError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        /// The data is not a decodable image: truncated, corrupt, a decoder warning.
+        case corrupt
+        /// The image may be fine but is past a ``DecodeLimits`` bound.
+        case pastLimit
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,55 @@
+import GalleryFormat
+
+/// Decodes images for `validate --deep`: PNG streamed in one row of memory, JPEG whole at
+/// 1/8 scale (every scan is still entropy-decoded). JPEG decodes share one memory budget, so
+/// the validator's workers together stay within it.
+public struct ImagePixelChecker: PixelChecker {
+    public let limits: DecodeLimits
+    private let budget: MemoryBudget
+
+    /// `limits.maxBytes` is the budget all concurrent decodes share.
+    public init(limits: DecodeLimits = DecodeLimits(maxBytes: 64 << 20)) {
+        self.limits = limits
+        budget = MemoryBudget(total: limits.maxBytes)
+    }
+
+    public func check(_ mediaType: MediaType, size: UInt64, maxPixels: Int?,
+                      read: (UInt64, Int) throws -> [UInt8]) -> PixelVerdict {
+        var limits = limits
+        if let maxPixels { limits.maxPixels = maxPixels }
+        do {
+            switch mediaType {
+            case .png: try checkPNG(size: size, limits: limits, read: read)
+            case .jpeg: try checkJPEG(size: size, limits: limits, read: read)
+            }
+            return .sound
+        } catch let error as ImageDecodeError {
+            return error.kind == .pastLimit ? .pastLimit(error.message) : .corrupt(error.message)
+        } catch {
+            return .corrupt("\(error)")
+        }
+    }
+
+    private func checkPNG(size: UInt64, limits: DecodeLimits, read: (UInt64, Int) throws -> [UInt8]) throws {
+        // libpng's own allocations are capped per decode; rows are dropped as they come.
+        var perDecode = limits
+        perDecode.maxBytes = min(limits.maxBytes, 16 << 20)
+        let decoder = try PNGDecoder(limits: perDecode)
+        var offset: UInt64 = 0
+        while offset < size && !decoder.isFinished {
+            let chunk = try read(offset, 1 << 20)
+            guard !chunk.isEmpty else { break }
+            try decoder.feed(chunk)
+            offset += UInt64(chunk.count)
+        }
+        try decoder.finish()
+    }
+
+    private func checkJPEG(size: UInt64, limits: DecodeLimits, read: (UInt64, Int) throws -> [UInt8]) throws {
+        let needed = try JPEGDecoder.memoryToVerify(size: size, read: read)
+        try budget.withReservation(needed) {
+            let bytes = try read(0, Int(size))
+            try bytes.withUnsafeBytes { try JPEGDecoder.verify($0, limits: limits) }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+internal import CImageCodecs
+import GalleryFormat
+
+/// A streaming PNG decoder (libpng's progressive reader behind a C shim): bytes go in as they
+/// are read, rows come out as soon as they are final. Without a row handler the pixels are
+/// checked and dropped, in the memory of one row, however large the image.
+public final class PNGDecoder {
+    public typealias RowHandler = (_ row: Int, _ pixels: UnsafeBufferPointer<UInt8>) -> Void
+
+    private let decoder: OpaquePointer
+    /// What the shim calls back with; owned here so that it outlives every callback.
+    private let sink: RowSink?
+
+    private final class RowSink {
+        let onRow: RowHandler
+        init(_ onRow: @escaping RowHandler) { self.onRow = onRow }
+    }
+
+    /// `keepsRows`: the handler keeps every row, so the whole image must fit `limits.maxBytes`.
+    public init(limits: DecodeLimits = DecodeLimits(), keepsRows: Bool = false, onRow: RowHandler? = nil) throws {
+        let cLimits = ig_png_limits(
+            max_width: UInt32(clamping: limits.maxSide), max_height: UInt32(clamping: limits.maxSide),
+            max_pixels: UInt64(limits.maxPixels), max_bytes: UInt64(limits.maxBytes),
+            max_chunk_bytes: UInt64(min(limits.maxBytes, 8 << 20)),
+            max_output_bytes: keepsRows ? UInt64(limits.maxBytes) : .max)
+        sink = onRow.map(RowSink.init)
+        let callback: ig_png_row_callback? = sink == nil ? nil : { context, row, width, pixels in
+            let sink = Unmanaged<RowSink>.fromOpaque(context!).takeUnretainedValue()
+            sink.onRow(Int(row), UnsafeBufferPointer(start: pixels, count: Int(width) * 4))
+        }
+        let context = sink.map { Unmanaged.passUnretained($0).toOpaque() }
+        guard let created = ig_png_decoder_create(cLimits, callback, context) else {
+            throw ImageDecodeError(.pastLimit, "libpng could not start (out of memory)")
+        }
+        decoder = created
+    }
+
+    deinit { ig_png_decoder_destroy(decoder) }
+
+    /// The header, once IHDR has been read.
+    public var header: ImageHeader? {
+        guard ig_png_decoder_has_header(decoder) != 0 else { return nil }
+        return ImageHeader(mediaType: .png, width: Int(ig_png_decoder_width(decoder)),
+                           height: Int(ig_png_decoder_height(decoder)),
+                           bitDepth: Int(ig_png_decoder_bit_depth(decoder)),
+                           interlaced: ig_png_decoder_interlaced(decoder) != 0)
+    }
+
+    /// True once IEND has been read: later bytes are ignored.
+    public var isFinished: Bool { ig_png_decoder_finished(decoder) != 0 }
+
+    public func feed(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        try check(ig_png_decoder_feed(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count))
+    }
+
+    public func feed(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try feed($0) }
+    }
+
+    /// Ends the input: throws unless the whole image, up to IEND, has been decoded.
+    public func finish() throws {
+        try check(ig_png_decoder_feed(decoder, nil, 0))
+        guard isFinished else {
+            if let header {
+                let rows = Int(ig_png_decoder_rows_done(decoder))
+                throw ImageDecodeError(.corrupt, "the PNG ends after \(rows) of its \(header.height) rows")
+            }
+            throw ImageDecodeError(.corrupt, "the PNG ends before its image data")
+        }
+    }
+
+    private func check(_ status: Int32) throws {
+        switch Int(status) {
+        case IG_PNG_OK: return
+        case IG_PNG_LIMIT, IG_PNG_NOMEM:
+            throw ImageDecodeError(.pastLimit, message)
+        default:
+            throw ImageDecodeError(.corrupt, message)
+        }
+    }
+
+    private var message: String { String(cString: ig_png_decoder_message(decoder)) }
+}
+
+extension PNGDecoder {
+    /// Decodes a whole PNG held in memory, refusing before any row is kept when the image
+    /// would pass `limits.maxBytes`.
+    public static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> Bitmap {
+        var pixels: [UInt8] = []
+        let decoder = try PNGDecoder(limits: limits, keepsRows: true) { _, row in pixels.append(contentsOf: row) }
+        try decoder.feed(bytes)
+        try decoder.finish()
+        guard let header = decoder.header, pixels.count == header.width * header.height * 4 else {
+            throw ImageDecodeError(.corrupt, "the PNG decoded to an unexpected number of pixels")
+        }
+        return Bitmap(width: header.width, height: header.height, pixels: pixels)
+    }
+}
