@@ -50,6 +50,10 @@ let package = Package(
             dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport", "CArchive"]
         ),
         .testTarget(
+            name: "GalleryImagingTests",
+            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport", "CZlib"]
+        ),
+        .testTarget(
             name: "CommandLineTests",
             dependencies: ["GalleryFormat", "GalleryTestSupport"]
         ),
