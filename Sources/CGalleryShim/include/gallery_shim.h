@@ -14,7 +14,8 @@ ssize_t ig_copy_file_range(int fd_in, int64_t offset_in, int fd_out, int64_t off
 int ig_start_writeback(int fd, int64_t offset, int64_t length);
 
 /* CRC-32 as zlib's crc32(): continue `crc` over `len` bytes. Uses PCLMULQDQ where the CPU has
- * it (about 10 GB/s here against about 2.5 GB/s), zlib otherwise. `len` may be any size. */
+ * it (25 GB/s in cache with VPCLMULQDQ, 12 without, against about 3 for zlib), zlib otherwise.
+ * `len` may be any size. */
 uint32_t ig_crc32(uint32_t crc, const unsigned char *buf, size_t len);
 
 /* A nameless file in `directory` (O_TMPFILE): it vanishes when closed and can never be

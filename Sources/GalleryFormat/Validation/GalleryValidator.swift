@@ -78,8 +78,10 @@ struct ValidationRun {
             do { try GalleryReader.checkMimetype(archive) } catch { record(error, fallback: .mimetypeContent, entry: "mimetype") }
         }
 
+        // The entries are read on every core while this thread decodes the manifest.
+        let reading = EntryReading(archive, skipping: unreadable)
         let gallery = unreadable.contains(GalleryPackage.manifestEntry) ? nil : checkManifest(archive)
-        let contents = readEntries(archive, skipping: unreadable)
+        let contents = collect(reading)
         if let gallery { checkBlobs(gallery, archive: archive, contents: contents) }
         checkThumbnail(archive, contents: contents)
         if let checker = options.pixelChecker {
@@ -109,27 +111,49 @@ struct ValidationRun {
         return decoded.gallery
     }
 
-    /// Reads every entry but `mimetype` and `manifest.json` (already read) once: CRC and sizes
-    /// are checked on the way, and blobs are hashed. Entries are read on all cores; an entry's
-    /// failure does not stop the others, and findings are recorded in directory order.
-    mutating func readEntries(_ archive: ZipArchive, skipping unreadable: Set<String>) -> [String: EntryContent] {
-        let wanted = archive.entries.filter { entry in
-            !entry.isDirectory && !unreadable.contains(entry.name)
-                && entry.name != GalleryPackage.mimetypeEntry && entry.name != GalleryPackage.manifestEntry
-        }
-        let results = Mutex<[Result<EntryContent, any Error>?]>(Array(repeating: nil, count: wanted.count))
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: min(ProcessInfo.processInfo.activeProcessorCount, max(wanted.count, 1))) { _ in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < wanted.count else { return }
-                let result = Result { try Self.read(wanted[index], of: archive) }
-                results.withLock { $0[index] = result }
+    /// Reading every entry but `mimetype` and `manifest.json` (read apart) once, started at
+    /// `init` on all cores: CRC and sizes are checked on the way, and blobs are hashed. An
+    /// entry's failure does not stop the others.
+    final class EntryReading: @unchecked Sendable {
+        let wanted: [ZipEntry]
+        private let results: Mutex<[Result<EntryContent, any Error>?]>
+        private let done = DispatchGroup()
+
+        init(_ archive: ZipArchive, skipping unreadable: Set<String>) {
+            let wanted = archive.entries.filter { entry in
+                !entry.isDirectory && !unreadable.contains(entry.name)
+                    && entry.name != GalleryPackage.mimetypeEntry && entry.name != GalleryPackage.manifestEntry
+            }
+            self.wanted = wanted
+            results = Mutex(Array(repeating: nil, count: wanted.count))
+            done.enter()
+            DispatchQueue.global().async { [self] in
+                let next = Atomic<Int>(0)
+                let workers = min(ProcessInfo.processInfo.activeProcessorCount, max(wanted.count, 1))
+                DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                    while true {
+                        let index = next.add(1, ordering: .relaxed).oldValue
+                        guard index < wanted.count else { return }
+                        let result = Result { try ValidationRun.read(wanted[index], of: archive) }
+                        self.results.withLock { $0[index] = result }
+                    }
+                }
+                self.done.leave()
             }
         }
+
+        /// Waits for every entry; results in directory order.
+        func finish() -> [Result<EntryContent, any Error>] {
+            done.wait()
+            return results.withLock { $0.map { $0! } }
+        }
+    }
+
+    /// Records the failures of `reading`, in directory order, and returns what was read.
+    mutating func collect(_ reading: EntryReading) -> [String: EntryContent] {
         var contents: [String: EntryContent] = [:]
-        for (entry, result) in zip(wanted, results.withLock { $0 }) {
-            switch result! {
+        for (entry, result) in zip(reading.wanted, reading.finish()) {
+            switch result {
             case .success(let content): contents[entry.name] = content
             case .failure(let error): record(error, fallback: .truncated, entry: entry.name)
             }
@@ -141,9 +165,12 @@ struct ValidationRun {
     static func read(_ entry: ZipEntry, of archive: ZipArchive) throws -> EntryContent {
         var hasher = SHA256Hasher()
         var prefix: [UInt8] = []
+        // A stored image's header is read from the file, segment by segment; only a deflated
+        // one needs its first bytes kept.
+        let keep = entry.method == .stored ? 16 : Self.prefixBytes
         try archive.read(entry) { chunk in
             hasher.update(chunk)
-            if prefix.count < Self.prefixBytes { prefix += chunk.prefix(Self.prefixBytes - prefix.count) }
+            if prefix.count < keep { prefix += chunk.prefix(keep - prefix.count) }
         }
         let sniffed = MediaType.sniff(prefix)
         let header = sniffed.map { _ in

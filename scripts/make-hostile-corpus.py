@@ -1,0 +1,1312 @@
+#!/usr/bin/python3
+"""Write a corpus of hostile and tricky .imagegallery files, with expected verdicts.
+
+Usage: make-hostile-corpus.py OUTDIR [--quick]
+
+Written from Specs/imagegallery-format.md, Specs/diagnostics.md and
+Specs/manifest.schema.json alone (independently of scripts/make-fixtures.py),
+with its own ZIP writer so that every byte is under control.
+
+OUTDIR/expected.json maps each file name to
+  {"verdict": "valid"|"invalid", "category": "PKG"|"MAN"|"BLB"|"THM"|null,
+   "ids": [acceptable ids of the first error/fatal], "deep": bool,
+   "family": str, "note": str,
+   optional "categories": [acceptable categories of the first error/fatal],
+   optional "categoryUnknown": true  (invalid, but the first category is not predictable),
+   optional "verdictUnknown": true   (the spec leaves the verdict open: only crash/hang/memory count)}
+
+Output is deterministic: every random choice comes from random.Random seeded
+with a fixed string. --quick writes a small subset (about 70 files) in a few seconds.
+"""
+
+import copy
+import functools
+import hashlib
+import io
+import json
+import os
+import random
+import struct
+import sys
+import zlib
+import zipfile
+from fractions import Fraction
+
+MIMETYPE = b"application/vnd.imagegallery+zip"
+QUICK = False
+OUTDIR = None
+EXPECTED = {}
+COUNTS = {}
+
+# ----------------------------------------------------------------------------
+# primitives
+
+
+def crc32(b):
+    return zlib.crc32(b) & 0xFFFFFFFF
+
+
+def deflate(data, level=6, strategy=zlib.Z_DEFAULT_STRATEGY, wbits=-15):
+    c = zlib.compressobj(level, zlib.DEFLATED, wbits, 8, strategy)
+    return c.compress(data) + c.flush()
+
+
+def deflate_zeros(n, level=9, chunk=1 << 20, prefix=b"", suffix=b""):
+    """Raw deflate of prefix + n zero bytes + suffix, streamed (n may be huge)."""
+    c = zlib.compressobj(level, zlib.DEFLATED, -15, 9)
+    out = [c.compress(prefix)]
+    z = bytes(chunk)
+    left = n
+    while left > 0:
+        k = min(left, chunk)
+        out.append(c.compress(z if k == chunk else bytes(k)))
+        left -= k
+    out.append(c.compress(suffix))
+    out.append(c.flush())
+    return b"".join(out)
+
+
+def crc_zeros(n, prefix=b"", suffix=b"", chunk=1 << 20):
+    c = zlib.crc32(prefix)
+    z = bytes(chunk)
+    left = n
+    while left > 0:
+        k = min(left, chunk)
+        c = zlib.crc32(z if k == chunk else bytes(k), c)
+        left -= k
+    return zlib.crc32(suffix, c) & 0xFFFFFFFF
+
+
+def uuid4(rng, upper=False):
+    b = bytearray(rng.getrandbits(8) for _ in range(16))
+    b[6] = (b[6] & 0x0F) | 0x40
+    b[8] = (b[8] & 0x3F) | 0x80
+    h = b.hex()
+    s = f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+    return s.upper() if upper else s
+
+
+def canon(m):
+    """The canonical manifest text of section 6.2 (as its informative note says)."""
+    return json.dumps(m, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def dos_datetime(rfc):
+    """Section 4.8 for the UTC 'Z' date-times this script writes canonically."""
+    y, mo, d = int(rfc[0:4]), int(rfc[5:7]), int(rfc[8:10])
+    h, mi, s = int(rfc[11:13]), int(rfc[14:16]), int(rfc[17:19])
+    if y < 1980:
+        return 0, 0x21
+    return (h << 11) | (mi << 5) | (s // 2), ((y - 1980) << 9) | (mo << 5) | d
+
+
+RAWS = []
+
+
+def R(s):
+    """A placeholder string that raw_subst replaces, quotes included, by the raw JSON text s."""
+    RAWS.append(s if isinstance(s, bytes) else s.encode("utf-8"))
+    return f"@@RAW{len(RAWS) - 1}@@"
+
+
+def raw_subst(t):
+    import re
+    if isinstance(t, str):
+        t = t.encode("utf-8")
+    return re.sub(rb'"@@RAW(\d+)@@"', lambda m: RAWS[int(m.group(1))], t)
+
+
+def escape_all(m):
+    """JSON text with every string character escaped (astral ones as surrogate pairs), '/' as '\\/'."""
+    def s(x):
+        out = []
+        for ch in x:
+            cp = ord(ch)
+            if ch == "/":
+                out.append("\\/")
+            elif cp > 0xFFFF:
+                cp -= 0x10000
+                out.append("\\u%04X\\u%04x" % (0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF)))
+            else:
+                out.append("\\u%04X" % cp)
+        return '"' + "".join(out) + '"'
+
+    def v(x):
+        if isinstance(x, dict):
+            return "{ " + " , ".join(s(k) + " : " + v(val) for k, val in x.items()) + " }"
+        if isinstance(x, list):
+            return "[" + ",".join(v(i) for i in x) + "]"
+        if isinstance(x, str):
+            return s(x)
+        if x is True:
+            return "true"
+        if x is False:
+            return "false"
+        if x is None:
+            return "null"
+        return str(x)
+    return v(m).encode("ascii")
+
+
+def ratio_exact(ratio, r=20000):
+    """(data, raw deflate stream) with len(data) == ratio * len(stream) exactly, data > 1 MiB."""
+    pre = random.Random("ratio").randbytes(r)
+
+    def f(z):
+        return len(deflate_zeros(z, prefix=pre))
+    z = 2000000
+    for _ in range(8):
+        z = ratio * f(z) - r
+    for dz in range(0, 20000):
+        for zz in ((z + dz, z - dz) if dz else (z,)):
+            if ratio * f(zz) == r + zz:
+                return pre + bytes(zz), deflate_zeros(zz, prefix=pre)
+    raise RuntimeError("no exact ratio found")
+
+
+# ----------------------------------------------------------------------------
+# ZIP writer
+
+LOCAL_FIELDS = [("sig", "I"), ("ver", "H"), ("flags", "H"), ("method", "H"), ("time", "H"),
+                ("date", "H"), ("crc", "I"), ("csize", "I"), ("usize", "I"), ("nlen", "H"),
+                ("xlen", "H")]
+CENTRAL_FIELDS = [("sig", "I"), ("made", "H"), ("ver", "H"), ("flags", "H"), ("method", "H"),
+                  ("time", "H"), ("date", "H"), ("crc", "I"), ("csize", "I"), ("usize", "I"),
+                  ("nlen", "H"), ("xlen", "H"), ("clen", "H"), ("disk", "H"), ("iattr", "H"),
+                  ("eattr", "I"), ("offset", "I")]
+EOCD_FIELDS = [("sig", "I"), ("disk", "H"), ("cddisk", "H"), ("n_disk", "H"), ("n_total", "H"),
+               ("cd_size", "I"), ("cd_offset", "I"), ("clen", "H")]
+Z64REC_FIELDS = [("sig", "I"), ("recsize", "Q"), ("made", "H"), ("ver", "H"), ("disk", "I"),
+                 ("cddisk", "I"), ("n_disk", "Q"), ("n_total", "Q"), ("cd_size", "Q"),
+                 ("cd_offset", "Q")]
+Z64LOC_FIELDS = [("sig", "I"), ("disk", "I"), ("z64_offset", "Q"), ("disks", "I")]
+
+REG = 0o100644 << 16          # 0x81A40000
+DIRMODE = (0o040755 << 16) | 0x10
+
+
+class Out:
+    def __init__(self, fmap=True):
+        self.b = bytearray()
+        self.fmap = [] if fmap else None
+
+    def rec(self, fields, vals, rec, ent):
+        for name, fmt in fields:
+            size = struct.calcsize("<" + fmt)
+            v = vals[name] & ((1 << (8 * size)) - 1)
+            if self.fmap is not None:
+                self.fmap.append((len(self.b), size, rec, ent, name))
+            self.b += struct.pack("<" + fmt, v)
+
+    def raw(self, data, rec, ent, field):
+        if data:
+            if self.fmap is not None:
+                self.fmap.append((len(self.b), len(data), rec, ent, field))
+            self.b += data
+
+
+class E:
+    """One ZIP entry.
+
+    kw: payload (stored bytes as written), level, dd (data descriptor options:
+    sig, wide, zero, crc, csize, usize), z64local, z64local_keep, z64central
+    (list of 'usize','csize','offset'), z64central_keep, lextra, cextra, extra
+    (both), comment, lname, cname, pre/post (bytes before/after the entry),
+    and header field overrides: h_<field> (both headers), l_<field> (local),
+    c_<field> (central)."""
+
+    def __init__(self, name, data=b"", method=0, **kw):
+        self.name = name.encode("utf-8") if isinstance(name, str) else bytes(name)
+        self.data = data
+        self.method = method
+        if "payload" in kw:
+            self.payload = kw.pop("payload")
+        elif method == 8:
+            self.payload = deflate(data, kw.pop("level", 6), kw.pop("strategy", zlib.Z_DEFAULT_STRATEGY))
+        else:
+            self.payload = data
+        self.kw = kw
+
+    def ov(self, vals, prefix):
+        for k, v in self.kw.items():
+            if k.startswith("h_"):
+                vals[k[2:]] = v
+        for k, v in self.kw.items():
+            if k.startswith(prefix):
+                vals[k[len(prefix):]] = v
+
+
+def build(entries, dt=(0x5548, 0x5D76), prefix=b"", prefix_in_offsets=True, cd_order=None,
+          cd_raw=b"", gap_before_cd=b"", z64=None, eocd=None, comment=b"", trailing=b"",
+          fmap=False, offsets_override=None):
+    o = Out(fmap)
+    o.raw(prefix, "prefix", None, "data")
+    base = 0 if prefix_in_offsets else len(prefix)
+    offs = []
+    for e in entries:
+        k = e.kw
+        en = e.name.decode("utf-8", "replace")
+        o.raw(k.get("pre", b""), "gap", en, "data")
+        offs.append(len(o.b) - base)
+        dd = k.get("dd")
+        crc = crc32(e.data) if "crc_real" not in k else k["crc_real"]
+        usize = len(e.data) if "usize_real" not in k else k["usize_real"]
+        csize = len(e.payload)
+        lv = dict(sig=0x04034B50, ver=20, flags=0x0800, method=e.method, time=dt[0], date=dt[1],
+                  crc=crc, csize=csize, usize=usize)
+        zero = dd is not None and dd.get("zero", True)
+        if dd is not None:
+            lv["flags"] |= 8
+            if zero:
+                lv["crc"] = lv["csize"] = lv["usize"] = 0
+        lextra = b""
+        if k.get("z64local"):
+            u, c = (0, 0) if zero else (usize, csize)
+            lextra += struct.pack("<HHQQ", 1, 16, k.get("z64l_usize", u), k.get("z64l_csize", c))
+            lv["ver"] = 45
+            if not k.get("z64local_keep"):
+                lv["csize"] = lv["usize"] = 0xFFFFFFFF
+        lextra += k.get("extra", b"") + k.get("lextra", b"")
+        lname = k.get("lname", e.name)
+        e.ov(lv, "l_")
+        lv.setdefault("nlen", len(lname))
+        lv.setdefault("xlen", len(lextra))
+        if "l_nlen" not in k and "h_nlen" not in k:
+            lv["nlen"] = len(lname)
+        if "l_xlen" not in k and "h_xlen" not in k:
+            lv["xlen"] = len(lextra)
+        o.rec(LOCAL_FIELDS, lv, "local", en)
+        o.raw(lname, "local", en, "name")
+        o.raw(lextra, "local", en, "extra")
+        o.raw(e.payload, "data", en, "data")
+        if dd is not None:
+            w = "Q" if dd.get("wide") else "I"
+            d = b""
+            if dd.get("sig", True):
+                d += struct.pack("<I", 0x08074B50)
+            d += struct.pack("<I" + w + w, dd.get("crc", crc), dd.get("csize", csize), dd.get("usize", usize))
+            o.raw(d, "dd", en, "dd")
+        o.raw(k.get("post", b""), "gap", en, "data")
+    o.raw(gap_before_cd, "gap", None, "data")
+    cd_start = len(o.b)
+    order = list(range(len(entries))) if cd_order is None else cd_order
+    for i in order:
+        e = entries[i]
+        k = e.kw
+        en = e.name.decode("utf-8", "replace")
+        dd = k.get("dd")
+        crc = crc32(e.data) if "crc_real" not in k else k["crc_real"]
+        usize = len(e.data) if "usize_real" not in k else k["usize_real"]
+        csize = len(e.payload)
+        off = offs[i] if offsets_override is None else offsets_override[i]
+        cv = dict(sig=0x02014B50, made=0x0314, ver=20, flags=0x0800 | (8 if dd is not None else 0),
+                  method=e.method, time=dt[0], date=dt[1], crc=crc, csize=csize, usize=usize,
+                  disk=0, iattr=0, eattr=REG, offset=off)
+        if k.get("z64local"):
+            cv["ver"] = 45
+        cextra = b""
+        z = k.get("z64central")
+        if z:
+            vals = {"usize": usize, "csize": csize, "offset": off}
+            vals.update(k.get("z64c_vals", {}))
+            fields = [f for f in ("usize", "csize", "offset") if f in z]
+            cextra += struct.pack("<HH", 1, 8 * len(fields)) + b"".join(struct.pack("<Q", vals[f]) for f in fields)
+            cv["ver"] = 45
+            cv["made"] = 0x032D
+            if not k.get("z64central_keep"):
+                for f in fields:
+                    cv[f] = 0xFFFFFFFF
+        cextra += k.get("extra", b"") + k.get("cextra", b"")
+        comment_e = k.get("comment", b"")
+        cname = k.get("cname", e.name)
+        e.ov(cv, "c_")
+        if "c_nlen" not in k and "h_nlen" not in k:
+            cv["nlen"] = len(cname)
+        if "c_xlen" not in k and "h_xlen" not in k:
+            cv["xlen"] = len(cextra)
+        cv.setdefault("clen", len(comment_e))
+        if "c_clen" not in k:
+            cv["clen"] = len(comment_e)
+        o.rec(CENTRAL_FIELDS, cv, "central", en)
+        o.raw(cname, "central", en, "name")
+        o.raw(cextra, "central", en, "extra")
+        o.raw(comment_e, "central", en, "comment")
+    o.raw(cd_raw, "central", None, "raw")
+    cd_end = len(o.b)
+    n = len(order)
+    cd_size = cd_end - cd_start
+    cd_off = cd_start - base
+    ev = dict(sig=0x06054B50, disk=0, cddisk=0, n_disk=min(n, 0xFFFF), n_total=min(n, 0xFFFF),
+              cd_size=cd_size, cd_offset=cd_off, clen=len(comment))
+    if z64 is not None:
+        zr = dict(sig=0x06064B50, recsize=44, made=0x032D, ver=45, disk=0, cddisk=0, n_disk=n,
+                  n_total=n, cd_size=cd_size, cd_offset=cd_off)
+        zr.update(z64.get("rec", {}))
+        zoff = len(o.b) - base
+        o.rec(Z64REC_FIELDS, zr, "z64rec", None)
+        o.raw(z64.get("rec_extra", b""), "z64rec", None, "extra")
+        zl = dict(sig=0x07064B50, disk=0, z64_offset=zoff, disks=1)
+        zl.update(z64.get("loc", {}))
+        o.rec(Z64LOC_FIELDS, zl, "z64loc", None)
+        if z64.get("sentinels"):
+            ev.update(n_disk=0xFFFF, n_total=0xFFFF, cd_size=0xFFFFFFFF, cd_offset=0xFFFFFFFF)
+    ev.update(eocd or {})
+    o.rec(EOCD_FIELDS, ev, "eocd", None)
+    o.raw(comment, "eocd", None, "comment")
+    o.raw(trailing, "trailing", None, "data")
+    if fmap:
+        return bytes(o.b), o.fmap
+    return bytes(o.b)
+
+
+def ext_ut(t=1795000000):
+    return struct.pack("<HHBI", 0x5455, 5, 1, t)
+
+
+def ext_ux(uid=1000, gid=1000):
+    return struct.pack("<HHBBIBI", 0x7875, 11, 1, 4, uid, 4, gid)
+
+
+def ext_unknown(hid=0xCAFE, data=b"hostile-corpus"):
+    return struct.pack("<HH", hid, len(data)) + data
+
+
+# ----------------------------------------------------------------------------
+# images
+
+PNG_SIG = b"\x89PNG\r\n\x1a\n"
+ADAM7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+
+
+def png_chunk(t, d, crc=None, length=None):
+    return (struct.pack(">I", len(d) if length is None else length) + t + d
+            + struct.pack(">I", crc32(t + d) if crc is None else crc))
+
+
+def png_raw(w, h, depth, ctype, interlace, rng=None, fill=0, filt=0):
+    ch = CHANNELS[ctype]
+    passes = ADAM7 if interlace else [(0, 0, 1, 1)]
+    out = bytearray()
+    for xs, ys, dx, dy in passes:
+        pw = (w - xs + dx - 1) // dx if w > xs else 0
+        ph = (h - ys + dy - 1) // dy if h > ys else 0
+        if pw == 0 or ph == 0:
+            continue
+        rb = (pw * ch * depth + 7) // 8
+        for _ in range(ph):
+            out.append(filt)
+            out += rng.randbytes(rb) if rng else bytes([fill]) * rb
+    return bytes(out)
+
+
+def ihdr(w, h, depth=8, ctype=2, interlace=0):
+    return png_chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, depth, ctype, 0, 0, interlace))
+
+
+@functools.lru_cache(maxsize=None)
+def make_png(w, h, depth=8, ctype=2, interlace=0, seed=None, fill=0, idat_chunks=1, zlevel=6,
+             before=(), after=()):
+    """A correct PNG; seed=None gives uniform `fill` bytes, else random pixels."""
+    rng = random.Random(f"png:{seed}") if seed is not None else None
+    parts = [PNG_SIG, ihdr(w, h, depth, ctype, interlace)]
+    if ctype == 3:
+        n = 1 << depth
+        prng = random.Random(f"plte:{seed}")
+        parts.append(png_chunk(b"PLTE", prng.randbytes(3 * n)))
+    parts += list(before)
+    z = zlib.compress(png_raw(w, h, depth, ctype, interlace, rng, fill), zlevel)
+    k = max(1, idat_chunks)
+    step = max(1, (len(z) + k - 1) // k)
+    for i in range(0, len(z), step):
+        parts.append(png_chunk(b"IDAT", z[i:i + step]))
+    parts += list(after)
+    parts.append(png_chunk(b"IEND", b""))
+    return b"".join(parts)
+
+
+def png_zero_big(w, h, depth=1, ctype=0):
+    """A correct PNG of all-zero pixels, of any size, IDAT streamed."""
+    rb = (w * CHANNELS[ctype] * depth + 7) // 8
+    total = h * (1 + rb)
+    c = zlib.compressobj(9, zlib.DEFLATED, 15, 9)
+    out = []
+    z = bytes(1 << 20)
+    left = total
+    while left:
+        k = min(left, 1 << 20)
+        out.append(c.compress(z if k == len(z) else bytes(k)))
+        left -= k
+    out.append(c.flush())
+    idat = b"".join(out)
+    parts = [PNG_SIG, ihdr(w, h, depth, ctype, 0)]
+    for i in range(0, len(idat), 1 << 20):
+        parts.append(png_chunk(b"IDAT", idat[i:i + (1 << 20)]))
+    parts.append(png_chunk(b"IEND", b""))
+    return b"".join(parts)
+
+
+def png_chunks(b):
+    """[(type, data)] of a PNG (no validation)."""
+    i = 8
+    out = []
+    while i + 8 <= len(b):
+        n = struct.unpack(">I", b[i:i + 4])[0]
+        t = b[i + 4:i + 8]
+        out.append((t, b[i + 8:i + 8 + n]))
+        i += 12 + n
+    return out
+
+
+def png_join(chunks):
+    return PNG_SIG + b"".join(png_chunk(t, d) for t, d in chunks)
+
+
+@functools.lru_cache(maxsize=None)
+def make_jpeg(w, h, seed=0, mode="RGB", progressive=False, quality=75, orient=None, subsampling=-1,
+              smooth=False):
+    from PIL import Image
+    rng = random.Random(f"jpeg:{seed}")
+    ch = {"RGB": 3, "L": 1, "CMYK": 4}[mode]
+    basec = [rng.randrange(256) for _ in range(ch)]
+    data = bytearray()
+    for y in range(h):
+        for x in range(w):
+            for c in range(ch):
+                if smooth:
+                    data.append(basec[c])
+                else:
+                    data.append((basec[c] + x * (c + 1) * 3 + y * (c + 2) * 2 + rng.randrange(24)) & 255)
+    im = Image.frombytes(mode, (w, h), bytes(data))
+    kw = dict(quality=quality, progressive=progressive, optimize=False)
+    if orient is not None:
+        ex = Image.Exif()
+        ex[0x0112] = orient
+        kw["exif"] = ex.tobytes()
+    if subsampling >= 0:
+        kw["subsampling"] = subsampling
+    buf = io.BytesIO()
+    im.save(buf, "JPEG", **kw)
+    return buf.getvalue()
+
+
+def jpeg_split(b):
+    """([(marker, payload)] up to and including the first SOS, rest after it)."""
+    assert b[:2] == b"\xff\xd8"
+    i = 2
+    segs = []
+    while True:
+        assert b[i] == 0xFF, (i, b[i])
+        m = b[i + 1]
+        n = struct.unpack(">H", b[i + 2:i + 4])[0]
+        segs.append((m, b[i + 4:i + 2 + n]))
+        i += 2 + n
+        if m == 0xDA:
+            break
+    return segs, b[i:]
+
+
+def jpeg_join(segs, rest, soi=b"\xff\xd8"):
+    out = bytearray(soi)
+    for m, p in segs:
+        out += bytes([0xFF, m]) + struct.pack(">H", len(p) + 2) + p
+    return bytes(out) + rest
+
+
+def jpeg_set_dims(b, w, h, sof=None):
+    segs, rest = jpeg_split(b)
+    out = []
+    for m, p in segs:
+        if m in (0xC0, 0xC1, 0xC2):
+            p = p[:1] + struct.pack(">HH", h, w) + p[5:]
+            if sof is not None:
+                m = sof
+        out.append((m, p))
+    return jpeg_join(out, rest)
+
+
+def gif_bytes():
+    return (b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00"
+            b",\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;")
+
+
+def webp_bytes():
+    body = b"WEBPVP8L" + struct.pack("<I", 5) + b"\x2f\x00\x00\x00\x00" + b"\x00"
+    return b"RIFF" + struct.pack("<I", len(body)) + body
+
+
+# ----------------------------------------------------------------------------
+# gallery model
+
+T_CREATED = "2026-11-22T10:00:00Z"
+T_MODIFIED = "2026-11-22T10:42:17Z"
+
+
+def placeholder_dims(first):
+    if first is None:
+        return 256, 256
+    w, h = first
+    if w >= h:
+        return 256, max(1, round(Fraction(256 * h, w)))
+    return max(1, round(Fraction(256 * w, h))), 256
+
+
+@functools.lru_cache(maxsize=None)
+def placeholder(w, h):
+    return make_png(w, h, 8, 2, 0, None, 128)
+
+
+class G:
+    def __init__(self, seed, imgs=("j1", "p1"), title=None, generator="hostile-corpus 1"):
+        self.rng = random.Random(f"gallery:{seed}")
+        self.m = {
+            "format": "imagegallery",
+            "formatVersion": "1.0",
+            "id": uuid4(self.rng),
+            "revision": uuid4(self.rng),
+            "title": title if title is not None else f"Hostile corpus gallery {seed}",
+            "created": T_CREATED,
+            "modified": T_MODIFIED,
+            "images": [],
+        }
+        if generator is not None:
+            self.m["generator"] = generator
+        self.blobs = {}
+        for spec in imgs:
+            self.add(*std_image(spec))
+        self.thumb = None
+
+    def add(self, blob, media, w, h, store=True, **extra):
+        sha = hashlib.sha256(blob).hexdigest()
+        ext = "jpg" if media == "image/jpeg" else "png"
+        im = dict(id=uuid4(self.rng), path=f"images/{sha}.{ext}", mediaType=media, width=w,
+                  height=h, byteSize=len(blob), sha256=sha)
+        im.update(extra)
+        self.m["images"].append(im)
+        if store:
+            self.blobs.setdefault(im["path"], blob)
+        return im
+
+    def thumbnail(self):
+        if self.thumb is not None:
+            return self.thumb
+        ims = self.m["images"]
+        first = (ims[0]["width"], ims[0]["height"]) if ims and isinstance(ims[0], dict) else None
+        try:
+            return placeholder(*placeholder_dims(first))
+        except Exception:
+            return placeholder(256, 256)
+
+    def text(self, m=None):
+        return canon(self.m if m is None else m).encode("utf-8")
+
+    def dt(self):
+        try:
+            return dos_datetime(self.m["modified"])
+        except Exception:
+            return (0x5548, 0x5D76)
+
+    def entries(self, mtext=None, mmethod=8, tmethod=0, bmethod=0, thumb=None, order="canon"):
+        mt = self.text() if mtext is None else mtext
+        es = {"mimetype": [E("mimetype", MIMETYPE, 0)],
+              "manifest": [E("manifest.json", mt, mmethod)],
+              "thumb": [E("thumbnail.png", self.thumbnail() if thumb is None else thumb, tmethod)],
+              "blobs": [E(p, b, bmethod) for p, b in self.blobs.items()]}
+        seq = {"canon": ["mimetype", "manifest", "thumb", "blobs"],
+               "manifest-last": ["mimetype", "thumb", "blobs", "manifest"],
+               "blobs-first": ["mimetype", "blobs", "thumb", "manifest"]}[order]
+        return [e for k in seq for e in es[k]]
+
+    def zip(self, **kw):
+        bkw = {k: kw.pop(k) for k in list(kw) if k in BUILD_KW}
+        return build(self.entries(**kw), dt=self.dt(), **bkw)
+
+
+BUILD_KW = {"prefix", "prefix_in_offsets", "cd_order", "cd_raw", "gap_before_cd", "z64", "eocd",
+            "comment", "trailing", "fmap", "offsets_override"}
+
+
+def std_image(spec):
+    """(bytes, mediaType, width, height) of the standard test images."""
+    if spec == "j1":
+        return make_jpeg(64, 48, 1), "image/jpeg", 64, 48
+    if spec == "j2":
+        return make_jpeg(33, 17, 2, quality=60), "image/jpeg", 33, 17
+    if spec == "j3":
+        return make_jpeg(20, 30, 3, progressive=True), "image/jpeg", 20, 30
+    if spec == "p1":
+        return make_png(40, 30, seed=2), "image/png", 40, 30
+    if spec == "p2":
+        return make_png(17, 5, 8, 6, seed=3), "image/png", 17, 5
+    if spec == "p3":
+        return make_png(9, 9, 4, 3, seed=4), "image/png", 9, 9
+    raise KeyError(spec)
+
+
+# ----------------------------------------------------------------------------
+# output
+
+
+def want(q):
+    return q or not QUICK
+
+
+def emit(name, data, verdict, category=None, ids=(), deep=False, family="", note="", **more):
+    assert verdict in ("valid", "invalid")
+    assert name not in EXPECTED, name
+    assert category in (None, "PKG", "MAN", "BLB", "THM")
+    if verdict == "valid":
+        assert category is None
+    fn = name if name.endswith(".imagegallery") else name + ".imagegallery"
+    with open(os.path.join(OUTDIR, fn), "wb") as f:
+        f.write(data)
+    rec = {"verdict": verdict, "category": category, "ids": list(ids), "deep": bool(deep),
+           "family": family}
+    if note:
+        rec["note"] = note
+    for k, v in more.items():
+        if v is not None and v is not False:
+            rec[k] = v
+    if verdict == "invalid" and category is None and not rec.get("categories"):
+        rec["categoryUnknown"] = True
+    EXPECTED[fn] = rec
+    COUNTS[family] = COUNTS.get(family, 0) + 1
+
+
+def V(name, data, note="", q=False, deep=False, family="valid", **more):
+    emit(name, data, "valid", None, (), deep, family, note, **more)
+
+
+def X(name, data, category, ids=(), note="", deep=False, family="", **more):
+    emit(name, data, "invalid", category, ids, deep, family, note, **more)
+
+
+def U(name, data, note, deep=False, family="", **more):
+    """The spec leaves the verdict open: only crash, hang and memory are checked."""
+    emit(name, data, "invalid", None, (), deep, family, note, verdictUnknown=True, **more)
+
+
+# ----------------------------------------------------------------------------
+# family: valid documents in the non-canonical forms of section 9.1
+
+
+def base(seed="base", imgs=("j1", "p1"), **kw):
+    return G(seed, imgs, **kw)
+
+
+def py_zipfile(g, force_zip64=True, stream=False, deflate_all=True, attrs=REG):
+    """A document written by Python's zipfile (another writer, section 9.1)."""
+    class Unseekable(io.RawIOBase):
+        def __init__(self):
+            self.buf = bytearray()
+
+        def writable(self):
+            return True
+
+        def write(self, b):
+            self.buf += b
+            return len(b)
+
+    sink = Unseekable() if stream else io.BytesIO()
+    dtt = (2026, 11, 22, 10, 42, 16)
+    with zipfile.ZipFile(sink, "w") as z:
+        zi = zipfile.ZipInfo("mimetype", dtt)
+        zi.compress_type = zipfile.ZIP_STORED
+        zi.external_attr = attrs
+        z.writestr(zi, MIMETYPE)
+        items = [("manifest.json", g.text()), ("thumbnail.png", g.thumbnail())] + list(g.blobs.items())
+        for name, data in items:
+            zi = zipfile.ZipInfo(name, dtt)
+            zi.compress_type = zipfile.ZIP_DEFLATED if deflate_all else zipfile.ZIP_STORED
+            zi.external_attr = attrs
+            with z.open(zi, "w", force_zip64=force_zip64) as f:
+                f.write(data)
+    return bytes(sink.buf) if stream else sink.getvalue()
+
+
+def fam_valid():
+    F = "valid"
+    g = base()
+    V("v-canonical", g.zip(), "canonical document (sections 4, 6.2)", family=F, q=True)
+    ge = G("empty", ())
+    V("v-empty-gallery", ge.zip(), "zero images, 256x256 placeholder (section 6.6, 7)", family=F)
+    if want(True):
+        gs = G("shared", ("j1", "p1"))
+        gs.add(*std_image("j1"), caption="Same photo, listed twice.")
+        V("v-shared-blob", gs.zip(), "third image lists the first image's blob (section 5)", family=F)
+    if want(False):
+        gm = G("many", ("j1", "p1", "j2", "p2", "p3"))
+        specs = ["j1", "p1", "j2", "p2", "p3"]
+        rng = random.Random("many")
+        for i in range(2000):
+            gm.add(*std_image(specs[rng.randrange(5)]), caption=f"image {i}")
+        V("v-2005-images-5-blobs", gm.zip(), "2005 images sharing 5 blobs", family=F)
+    V("v-manifest-last", build(g.entries(order="manifest-last"), g.dt()),
+      "manifest stored last (9.1)", family=F)
+    if want(False):
+        V("v-blobs-before-manifest", build(g.entries(order="blobs-first"), g.dt()),
+          "blobs, thumbnail, then manifest (9.1)", family=F)
+    V("v-manifest-stored", build(g.entries(mmethod=0), g.dt()), "manifest STORED (9.1)", family=F, q=True)
+    V("v-blobs-thumb-deflated", build(g.entries(tmethod=8, bmethod=8), g.dt()),
+      "thumbnail and blobs DEFLATED (9.1)", family=F, q=True)
+    if want(False):
+        es = g.entries()
+        es[1] = E("manifest.json", g.text(), 8, level=0)
+        V("v-manifest-deflate-level0", build(es, g.dt()), "manifest deflated at level 0 (stored blocks)", family=F)
+        es = g.entries()
+        es[1] = E("manifest.json", g.text(), 8, level=9, strategy=zlib.Z_FIXED)
+        V("v-manifest-deflate-fixed", build(es, g.dt()), "manifest deflated with fixed Huffman codes", family=F)
+        es = g.entries()
+        es[1] = E("manifest.json", g.text(), 8, level=1, strategy=zlib.Z_HUFFMAN_ONLY)
+        V("v-manifest-deflate-huffman-only", build(es, g.dt()), "manifest deflated, Huffman only", family=F)
+        # a deflate stream made of many small blocks, including empty stored ones
+        t = g.text()
+        c = zlib.compressobj(6, zlib.DEFLATED, -15)
+        parts = []
+        for i in range(0, len(t), 50):
+            parts.append(c.compress(t[i:i + 50]))
+            parts.append(c.flush(zlib.Z_FULL_FLUSH))
+        parts.append(c.flush())
+        es = g.entries()
+        es[1] = E("manifest.json", t, 8, payload=b"".join(parts))
+        V("v-manifest-deflate-many-blocks", build(es, g.dt()), "manifest deflate stream with full flushes", family=F)
+
+    def with_dd(es, **dd):
+        out = [es[0]]
+        for e in es[1:]:
+            out.append(E(e.name, e.data, e.method, payload=e.payload, dd=dict(dd)))
+        return out
+
+    V("v-data-descriptors-sig", build(with_dd(g.entries()), g.dt()),
+      "data descriptors with signature on every entry but mimetype (9.1)", family=F, q=True)
+    if want(False):
+        V("v-data-descriptors-nosig", build(with_dd(g.entries(), sig=False), g.dt()),
+          "data descriptors without signature (9.1)", family=F)
+        V("v-data-descriptors-realvalues", build(with_dd(g.entries(bmethod=8), zero=False), g.dt()),
+          "data descriptors, local header also holding the real CRC and sizes", family=F)
+        es = [g.entries()[0]] + [E(e.name, e.data, e.method, payload=e.payload, dd=dict(wide=True), z64local=True)
+                                 for e in g.entries(bmethod=8)[1:]]
+        V("v-data-descriptors-zip64", build(es, g.dt()),
+          "local ZIP64 extra and 8-byte data descriptors (9.1)", family=F)
+        U("u-data-descriptors-wide-no-zip64-extra", build(with_dd(g.entries(), wide=True), g.dt()),
+          "8-byte descriptor sizes without a local ZIP64 extra: 9.1 says 4- or 8-byte sizes are tolerated, "
+          "APPNOTE 4.3.9 reads 8-byte sizes only with the ZIP64 extra; ambiguous", family=F)
+    es = g.entries()
+    for i in range(1, len(es)):
+        e = es[i]
+        es[i] = E(e.name, e.data, e.method, payload=e.payload,
+                  lextra=ext_ut() + ext_ux() + ext_unknown(),
+                  cextra=ext_ut() + ext_unknown(0x6375, b"\x01" + struct.pack("<I", 0) + b"x"))
+    V("v-foreign-extra-fields", build(es, g.dt()), "UT, ux and unknown extra fields on entries but mimetype (9.1)",
+      family=F, q=True)
+    if want(False):
+        es = g.entries()
+        for i in range(1, len(es)):
+            e = es[i]
+            es[i] = E(e.name, e.data, e.method, payload=e.payload, extra=struct.pack("<HH", 0xD935, 6) + bytes(6))
+        V("v-extra-android-align", build(es, g.dt()), "Android alignment extra (0xD935) in both headers", family=F)
+    # ZIP64 where not needed
+    es = [g.entries()[0]] + [E(e.name, e.data, e.method, payload=e.payload, z64local=True)
+                             for e in g.entries()[1:]]
+    V("v-zip64-local-sentinels", build(es, g.dt()),
+      "local ZIP64 extras with 0xFFFFFFFF sentinels where nothing overflows, as Python's force_zip64 (9.1)",
+      family=F, q=True)
+    if want(False):
+        es = [g.entries()[0]] + [E(e.name, e.data, e.method, payload=e.payload, z64local=True,
+                                   z64central=["usize", "csize", "offset"]) for e in g.entries()[1:]]
+        V("v-zip64-central-all", build(es, g.dt()),
+          "central ZIP64 extras for sizes and offset, sentinels in the classic fields (9.1)", family=F)
+        es = [g.entries()[0]] + [E(e.name, e.data, e.method, payload=e.payload, z64local=True, z64local_keep=True,
+                                   z64central=["usize", "csize"], z64central_keep=True) for e in g.entries()[1:]]
+        V("v-zip64-extras-no-sentinels", build(es, g.dt()),
+          "ZIP64 extras although the classic fields hold the real values (9.1: ZIP64 extras where no value overflows)",
+          family=F)
+        es = [g.entries()[0]] + [E(e.name, e.data, e.method, payload=e.payload, z64central=["offset"])
+                                 for e in g.entries()[1:]]
+        V("v-zip64-central-offset-only", build(es, g.dt()), "central ZIP64 extra holding only the offset", family=F)
+    V("v-zip64-end-records", g.zip(z64={}), "ZIP64 end record and locator with 4 entries, classic EOCD real values (9.1)",
+      family=F, q=True)
+    if want(False):
+        V("v-zip64-end-records-sentinels", g.zip(z64={"sentinels": True}),
+          "ZIP64 end records; classic EOCD holds 0xFFFF/0xFFFFFFFF sentinels, resolved through them", family=F)
+        V("v-zip64-everything", build([g.entries()[0]] + [E(e.name, e.data, e.method, payload=e.payload, z64local=True,
+                                                            z64central=["usize", "csize", "offset"])
+                                                          for e in g.entries()[1:]], g.dt(), z64={"sentinels": True}),
+          "ZIP64 on every entry but mimetype and in the end records", family=F)
+    V("v-archive-comment", g.zip(comment=b"written by some other zip tool\r\n"), "archive comment (9.1)",
+      family=F, q=True)
+    if want(False):
+        rng = random.Random("comment")
+        cm = bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz ") for _ in range(65535))
+        V("v-archive-comment-65535", g.zip(comment=cm),
+          "archive comment of 65,535 bytes: EOCD found by searching back 22+65,535 bytes (9.1)", family=F)
+        U("u-archive-comment-fake-eocd", g.zip(comment=b"PK\x05\x06" + bytes(18)),
+          "the archive comment holds a second, fake EOCD signature: which EOCD wins is not specified", family=F)
+    es = g.entries()
+    for i in range(len(es)):
+        e = es[i]
+        es[i] = E(e.name, e.data, e.method, payload=e.payload, comment=f"comment {i} \u00e9".encode())
+    V("v-file-comments", build(es, g.dt()), "file comments in the central directory (9.1)", family=F, q=True)
+    es = g.entries()
+    es.insert(3, E("images/", b"", 0, c_eattr=DIRMODE))
+    V("v-directory-entry", build(es, g.dt()), "directory entry images/ (9.1)", family=F, q=True)
+    if want(False):
+        es = g.entries()
+        es.insert(3, E("images/", b"", 0, c_eattr=0x10, c_made=0x0014))
+        es.insert(3, E("extra/dir/", b"", 0, c_eattr=0x10, c_made=0x0014))
+        V("v-directory-entries-msdos", build(es, g.dt()), "MS-DOS directory entries (attribute 0x10) (9.1)", family=F)
+    es = g.entries()
+    for i in range(len(es)):
+        e = es[i]
+        es[i] = E(e.name, e.data, e.method, payload=e.payload, c_made=0x0014, c_eattr=0x20)
+    V("v-made-by-msdos", build(es, g.dt()), "version made by MS-DOS, archive attribute only (9.1)", family=F, q=True)
+    if want(False):
+        es = g.entries()
+        for i in range(len(es)):
+            e = es[i]
+            es[i] = E(e.name, e.data, e.method, payload=e.payload, c_eattr=0)
+        V("v-unix-no-type-bits", build(es, g.dt()),
+          "made by Unix, external attributes 0: no Unix file-type bits, a regular file (9.1)", family=F)
+        es = g.entries()
+        for i in range(len(es)):
+            e = es[i]
+            es[i] = E(e.name, e.data, e.method, payload=e.payload, c_made=0x033F, h_ver=63,
+                      c_eattr=(0o100600 << 16) | 0x01, h_time=0xFFFF, h_date=0xFFFF)
+        V("v-odd-versions-attrs-times", build(es, g.dt()),
+          "version 6.3, mode 0600 + DOS read-only bit, DOS time/date 0xFFFF: timestamps carry no information (4.8, 9.1)",
+          family=F)
+    es = g.entries()
+    for i in range(len(es)):
+        e = es[i]
+        es[i] = E(e.name, e.data, e.method, payload=e.payload, h_flags=0)
+    V("v-no-utf8-flag", build(es, g.dt()), "flag bit 11 clear on ASCII names (Appendix B.16)", family=F, q=True)
+    es = g.entries()
+    es += [E("META-INF/container.xml", b"<container/>", 8), E("readme.txt", b"hello\n", 0)]
+    V("v-unknown-entries", build(es, g.dt()), "entries the format does not name (9.1, B.9)", family=F, q=True)
+    es = g.entries()
+    orphan = make_png(3, 3, seed=99)
+    es.append(E(f"images/{hashlib.sha256(orphan).hexdigest()}.png", orphan, 0))
+    V("v-orphan-blob", build(es, g.dt()), "an unlisted blob: IG-BLB-002 is a warning (5)", family=F, q=True)
+    es = g.entries()
+    es[2].kw["pre"] = b"\x00hidden bytes between entries\x00" * 3
+    V("v-hidden-bytes-between", build(es, g.dt()), "bytes between entries: IG-PKG-025 is a warning (9.2)", family=F, q=True)
+    if want(False):
+        fake = build([E("evil.sh", b"#!/bin/sh\necho pwned\n", 0)])
+        fake = fake[:fake.index(b"PK\x01\x02")]
+        V("v-hidden-local-header-before-cd", g.zip(gap_before_cd=fake),
+          "a complete local header + data that no central record lists, before the CD: hidden data, warning", family=F)
+        U("u-trailing-bytes-after-eocd", g.zip(trailing=b"\x00" * 100),
+          "bytes after the end of central directory record: PKG-025 warning or EOCD not found; spec unclear", family=F)
+
+    # manifest-level tolerance
+    def mv(name, mutate, note, q=False, text_fn=None, imgs=("j1", "p1")):
+        if not want(q):
+            return
+        gg = base(imgs=imgs)
+        mutate(gg)
+        mt = gg.text() if text_fn is None else text_fn(gg)
+        V(name, build(gg.entries(mtext=mt), gg.dt()), note, family=F)
+
+    def upper_ids(gg):
+        gg.m["id"] = gg.m["id"].upper()
+        gg.m["revision"] = gg.m["revision"][:9] + gg.m["revision"][9:].upper()
+        for im in gg.m["images"]:
+            im["id"] = im["id"].upper()
+    mv("v-uppercase-uuids", upper_ids, "upper- and mixed-case UUIDs (6.5.1)", q=True)
+
+    def nil_ids(gg):
+        gg.m["id"] = "00000000-0000-0000-0000-000000000000"
+        gg.m["revision"] = "ffffffff-ffff-ffff-ffff-ffffffffffff"
+        gg.m["images"][0]["id"] = "01234567-89ab-0def-0123-456789abcdef"
+    mv("v-uuid-any-version-variant", nil_ids, "nil, max and version-0 UUIDs: no version/variant check (6.5.1)")
+
+    def dates(gg):
+        gg.m["created"] = "2026-11-22t10:00:00.123456789+05:30"
+        gg.m["modified"] = "2026-11-22T10:00:00-00:00"
+        gg.m["images"][0]["added"] = "2026-11-22T10:05:00z"
+        gg.m["images"][1]["added"] = "2026-11-22T10:05:00.5-23:59"
+    mv("v-dates-offsets-fractions", dates, "t/z, offsets, 9 fraction digits (6.5.2)", q=True)
+
+    def leap(gg):
+        gg.m["created"] = "2016-12-31T23:59:60Z"
+        gg.m["modified"] = "2015-06-30T23:59:60+00:00"
+        gg.m["images"][0]["added"] = "2024-02-29T12:00:00Z"
+        gg.m["images"][1]["added"] = "2000-02-29T00:00:00Z"
+    mv("v-dates-leap", leap, "leap seconds and 29 February in leap years (6.5.2, B.2)")
+
+    def early(gg):
+        gg.m["created"] = "0000-01-01T00:00:00Z"
+        gg.m["modified"] = "1970-01-01T00:00:00Z"
+        gg.m["images"][0]["added"] = "9999-12-31T23:59:59.999999999+23:59"
+    mv("v-dates-extreme-years", early, "years 0000 and 9999, modified before 1980 (RFC 3339 4DIGIT year)")
+
+    def skew(gg):
+        gg.m["created"] = "2030-01-01T00:00:00Z"
+        gg.m["modified"] = "2020-01-01T00:00:00Z"
+    mv("v-modified-before-created", skew, "modified earlier than created (6.3, 9.1)")
+
+    for ver in ("1.7", "1.10", "1.00", "1.99999999999999999999999999"):
+        def setv(gg, ver=ver):
+            gg.m["formatVersion"] = ver
+            gg.m["futureMember"] = {"from": ver}
+            gg.m["images"][0]["futureImageMember"] = [1, 2, 3]
+        mv(f"v-format-version-{ver[:12]}", setv, f"formatVersion {ver}: any 1.x is read (8), unknown members are info",
+           q=(ver == "1.7"))
+    mv("v-format-version-leading-zero", lambda gg: gg.m.__setitem__("formatVersion", "01.0"),
+       "formatVersion \"01.0\": two strings of ASCII digits, MAJOR compared as a number = 1 (6.3, 8); "
+       "the schema's pattern rejects it, but 6.7 says the text rules")
+
+    def unknowns(gg):
+        gg.m["x-null"] = None
+        gg.m["x-bool"] = True
+        gg.m["x-float"] = R("1e400")
+        gg.m["x-negzero"] = R("-0")
+        gg.m["x-real"] = R("1.0")
+        gg.m["x-bigint"] = R("9" * 1000)
+        gg.m["images"][1]["x-nested"] = {"a": [{"b": None}]}
+    mv("v-unknown-members", unknowns, "unknown members of every JSON type, including null and 1e400 (6.3, 8)",
+       q=True, text_fn=lambda gg: raw_subst(gg.text()))
+
+    def deep32(gg):
+        gg.m["x-deep"] = R("[" * 31 + "]" * 31)
+    mv("v-nesting-depth-32", deep32, "an unknown member nested to depth 32 exactly (limit 32, 'exceeds' is strict)",
+       q=True, text_fn=lambda gg: raw_subst(gg.text()))
+
+    def deep32obj(gg):
+        gg.m["x-deep"] = R('{"a":' * 31 + "0" + "}" * 31)
+    mv("v-nesting-depth-32-objects", deep32obj, "depth 32 with objects",
+       text_fn=lambda gg: raw_subst(gg.text()))
+    if want(False):
+        def hugenum(gg):
+            gg.m["x-digits"] = R("1" * 100000 + "." + "2" * 1000 + "e-99999999999999999999")
+            gg.m["x-exp"] = R("1e99999999999999999999999999")
+        mv("v-unknown-huge-numbers", hugenum, "unknown members holding a 100,000-digit number and a huge exponent",
+           text_fn=lambda gg: raw_subst(gg.text()))
+        gg = base()
+        gg.m["x-big-array"] = R("[" + ",".join(["0"] * 100000) + "]")
+        mt = raw_subst(gg.text())
+        V("v-unknown-array-100k", build(gg.entries(mtext=mt), gg.dt()), "unknown member: 100,000-element array", family=F)
+        gg = base()
+        gg.m["x-huge-array"] = R("[" + ",".join(["0"] * 1000000) + "]")
+        mt = raw_subst(gg.text())
+        V("v-unknown-array-1e6-stored", build(gg.entries(mtext=mt, mmethod=0), gg.dt()),
+          "unknown member: 1,000,000-element array (manifest 2 MB, STORED)", family=F)
+        gg = base()
+        gg.m["x-big-string"] = "x" * 900000
+        V("v-unknown-string-900k", build(gg.entries(), gg.dt()), "unknown member: 900,000-character string", family=F)
+
+    def noncanon_min(gg):
+        pass
+    mv("v-json-minified", noncanon_min, "minified JSON (9.1)", q=True,
+       text_fn=lambda gg: json.dumps(gg.m, separators=(",", ":"), ensure_ascii=False).encode())
+    mv("v-json-crlf-tabs-nofinalnewline", noncanon_min, "CRLF, tabs, reversed member order, no final newline (9.1)",
+       text_fn=lambda gg: json.dumps(dict(reversed(list(gg.m.items()))), indent="\t",
+                                     ensure_ascii=True).replace("\n", "\r\n").encode())
+    mv("v-json-escapes", noncanon_min, "every string character escaped as \\uXXXX, '/' as '\\/' (9.1)",
+       text_fn=lambda gg: escape_all(gg.m))
+
+    def astral(gg):
+        gg.m["title"] = "\U0001F600" * 1000
+        gg.m["images"][0]["caption"] = "\U0001D11E" * 10000
+        gg.m["generator"] = "\U00010348" * 200
+    mv("v-limits-astral-exact", astral, "title 1000, caption 10000, generator 200 astral scalar values (6.3, 6.4)",
+       q=True)
+    mv("v-limits-astral-escaped-pairs", astral,
+       "title of 1000 astral characters written as escaped surrogate pairs: 1000 scalar values, 2000 UTF-16 units",
+       text_fn=lambda gg: json.dumps(gg.m, indent=1, sort_keys=True, ensure_ascii=True).encode())
+
+    def graphemes(gg):
+        gg.m["title"] = "\r\n" * 500
+        gg.m["images"][0]["caption"] = "e\u0301" * 5000
+        gg.m["generator"] = "\U0001F1F3\U0001F1F4" * 100
+    mv("v-limits-scalars-not-graphemes", graphemes,
+       "1000/10000/200 scalar values that are far fewer grapheme clusters (CR LF, combining, flags)")
+
+    def unicode_title(gg):
+        gg.m["title"] = "\u00c5lesund \u202etxt.exe\u202c \U0001F468\u200d\U0001F469\u200d\U0001F467 \x1b[31mred\x1b[0m \x7f\x85\u2028"
+        gg.m["images"][0]["caption"] = "tab\there\nnew line \"quoted\" back\\slash \x00 nul is fine in a caption"
+        gg.m["images"][1]["filename"] = "kart over byen \u00e9\u0301 \u05e9\u05dc\u05d5\u05dd.png"
+    mv("v-unicode-and-controls", unicode_title,
+       "bidi overrides, ZWJ emoji, escape sequences and C1 controls in title/caption (only U+0000 is banned in title)",
+       q=True)
+
+    def fname_edges(gg):
+        gg.m["images"][0]["filename"] = "..."
+        gg.m["images"][1]["filename"] = "\u00e9" * 127 + "a"
+        gg.add(*std_image("j1"), filename=" ")
+        gg.add(*std_image("p1"), filename="a:b*?<>|\"")
+    mv("v-filename-edges", fname_edges, "filenames '...', ' ', 255 UTF-8 bytes, 'a:b*?<>|\"' (6.4)")
+
+    def src_edges(gg):
+        gg.m["images"][0]["source"] = "urn:isbn:0451450523"
+        gg.m["images"][1]["source"] = "https://example.com/" + "a" * (8192 - 20)
+        gg.add(*std_image("j1"), source="a:")
+        gg.add(*std_image("p1"), source="HTTP://[::1]:8080/p%20q?x=1&y=[2]#frag!$&'()*+,;=")
+        gg.add(*std_image("j1"), source="mailto:someone@example.com")
+    mv("v-source-edges", src_edges, "source URIs: urn:, 'a:', 8192 characters exactly, IPv6, fragments (6.4, B.13)")
+
+    # images
+    big = PNG_SIG + ihdr(2147483647, 1, 1, 0) + png_chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + png_chunk(b"IEND", b"")
+    gg = base()
+    gg.add(big, "image/png", 2147483647, 1)
+    V("v-png-width-2147483647", build(gg.entries(), gg.dt()),
+      "PNG IHDR width 2^31-1 = manifest width (max of 6.4); no pixel decoding without --deep", family=F)
+    gg = base(imgs=("j3",))
+    V("v-jpeg-progressive", build(gg.entries(), gg.dt()), "progressive JPEG (SOF2)", family=F, q=True)
+    if want(False):
+        gg = G("jpegs", ())
+        gg.add(make_jpeg(31, 23, 7, mode="L"), "image/jpeg", 31, 23)
+        gg.add(make_jpeg(25, 19, 8, mode="CMYK"), "image/jpeg", 25, 19)
+        gg.add(make_jpeg(40, 16, 9, subsampling=2), "image/jpeg", 40, 16)
+        gg.add(make_jpeg(40, 16, 9, subsampling=0), "image/jpeg", 40, 16)
+        gg.add(jpeg_set_dims(make_jpeg(24, 16, 10), 24, 16, sof=0xC1), "image/jpeg", 24, 16)
+        V("v-jpeg-variants", build(gg.entries(), gg.dt()), "grayscale, CMYK, 4:2:0, 4:4:4 and SOF1 JPEGs", family=F)
+    gg = G("exif", ())
+    gg.add(make_jpeg(48, 32, 11, orient=6), "image/jpeg", 48, 32)
+    V("v-jpeg-exif-rotated", build(gg.entries(), gg.dt()),
+      "Exif orientation 6: width/height are the frame header's, before orientation (5)", family=F, q=True)
+    if want(False):
+        segs, rest = jpeg_split(make_jpeg(48, 32, 12))
+        dht = [s for s in segs if s[0] == 0xC4]
+        other = [s for s in segs if s[0] != 0xC4]
+        i = [m for m, _ in other].index(0xC0)
+        # DHT before the frame header, a fake SOF inside an APP segment, fill bytes before SOF
+        fake = (0xE1, b"Exif\x00\x00" + b"\xff\xc0\x00\x11\x08\x99\x99\x77\x77\x03" + bytes(20))
+        other = other[:i] + [fake] + dht + other[i:]
+        b = jpeg_join(other, rest)
+        j = b.index(b"\xff\xc0\x00\x11\x08", b.index(b"\xff\xc4"))
+        b = b[:j] + b"\xff\xff\xff" + b[j:]
+        gg = G("tricky-jpeg", ())
+        gg.add(b, "image/jpeg", 48, 32)
+        V("v-jpeg-tricky-markers", build(gg.entries(), gg.dt()),
+          "DHT before SOF, fill bytes before SOF, a fake SOF inside APP1: the frame header says 48x32", family=F)
+        # embedded Exif thumbnail with another size
+        thumbj = make_jpeg(16, 12, 13)
+        segs, rest = jpeg_split(make_jpeg(48, 32, 14))
+        segs.insert(1, (0xE1, b"Exif\x00\x00MM\x00*\x00\x00\x00\x08" + thumbj))
+        gg = G("exif-thumb", ())
+        gg.add(jpeg_join(segs, rest), "image/jpeg", 48, 32)
+        V("v-jpeg-embedded-thumbnail", build(gg.entries(), gg.dt()),
+          "a JPEG whose APP1 holds another (16x12) JPEG: the frame header of the outer image counts", family=F)
+        gg = G("pngs", ())
+        gg.add(make_png(13, 7, 16, 6, seed=20), "image/png", 13, 7)
+        gg.add(make_png(13, 7, 1, 0, seed=21), "image/png", 13, 7)
+        gg.add(make_png(13, 7, 8, 3, seed=22, after=()), "image/png", 13, 7)
+        gg.add(make_png(33, 17, 8, 2, 1, seed=23), "image/png", 33, 17)
+        gg.add(make_png(33, 17, 8, 4, 0, seed=24, idat_chunks=40), "image/png", 33, 17)
+        gg.add(make_png(20, 20, 8, 2, 0, seed=25, before=(png_chunk(b"tEXt", b"Comment\x00" + b"x" * 200000),
+                                                          png_chunk(b"zTXt", b"Big\x00\x00" + zlib.compress(b"y" * 100000)))),
+               "image/png", 20, 20)
+        V("v-png-variants", build(gg.entries(), gg.dt()),
+          "16-bit RGBA, 1-bit gray, palette, interlaced blob (only the thumbnail must not be), 40 IDATs, big text chunks",
+          family=F)
+        poly = make_jpeg(32, 32, 15) + build([E("inner.txt", b"polyglot", 0)])
+        gg = G("polyglot", ())
+        gg.add(poly, "image/jpeg", 32, 32)
+        V("v-jpeg-zip-polyglot-blob", build(gg.entries(), gg.dt()),
+          "a JPEG blob with a ZIP appended after EOI: the blob is opaque bytes; header, size and hash agree", family=F)
+        inner = b"innermost"
+        for lvl in range(6):
+            inner = build([E(f"level{lvl}.zip", inner, 8)])
+        es = g.entries() + [E("nested.zip", inner, 0)]
+        V("v-nested-zip-unknown-entry", build(es, g.dt()), "an unknown entry that is itself a 6-level nested zip", family=F)
+
+    # thumbnails
+    for (tw, th, depth, ct, note, q) in [(1024, 1, 8, 2, "1024x1 thumbnail (longer side 1..1024)", True),
+                                         (1, 1, 8, 0, "1x1 gray thumbnail", False),
+                                         (1024, 1024, 8, 6, "1024x1024 RGBA thumbnail", False),
+                                         (200, 100, 8, 3, "8-bit palette thumbnail", False),
+                                         (64, 64, 8, 4, "8-bit gray+alpha thumbnail, wrong aspect ratio (not checked, 7)", False)]:
+        if not want(q):
+            continue
+        gg = base()
+        gg.thumb = make_png(tw, th, depth, ct, seed=f"t{tw}x{th}{ct}") if tw * th < 5000 else make_png(tw, th, depth, ct, fill=7)
+        V(f"v-thumb-{tw}x{th}-c{ct}", build(gg.entries(), gg.dt()), note, family=F)
+    if want(False):
+        gg = base()
+        gg.thumb = make_png(256, 192, 8, 2, seed="tz", before=(png_chunk(b"zTXt", b"bomb\x00\x00" + zlib.compress(bytes(5 << 20), 9)),))
+        V("v-thumb-with-ztxt", build(gg.entries(), gg.dt()), "thumbnail with a 5 MB zTXt chunk (not decoded)", family=F)
+
+    # other writers
+    V("v-python-zipfile-force-zip64", py_zipfile(g), "written by Python zipfile, force_zip64, deflated (9.1)",
+      family=F, q=True)
+    if want(False):
+        V("v-python-zipfile-stored-plain", py_zipfile(g, force_zip64=False, deflate_all=False, attrs=0),
+          "written by Python zipfile, STORED, external attributes 0", family=F)
+        X("x-python-zipfile-streamed", py_zipfile(g, stream=True), "PKG", ["IG-PKG-026"],
+          "Python zipfile to an unseekable stream sets flag bit 3 on mimetype too (4.4)", family=F)
+        V("v-name-1024-bytes", build(g.entries() + [E("d/" + "n" * 1022, b"x", 0)], g.dt()),
+          "an entry name of exactly 1024 bytes (limit 1024, 4.3)", family=F)
+        # ratio boundaries (section 10): > 1 MiB and > 100:1
+        one = 1 << 20
+        es = g.entries() + [E("pad/exactly-1MiB.bin", bytes(one), 8, level=9)]
+        V("v-ratio-1MiB-exempt", build(es, g.dt()),
+          "a 1 MiB entry deflated ~1000:1: exempt, the size does not exceed 1 MiB (10)", family=F)
+        data, payload = ratio_exact(100)
+        es = g.entries() + [E("pad/ratio-100.bin", data, 8, payload=payload)]
+        V("v-ratio-exactly-100", build(es, g.dt()),
+          f"a {len(data)}-byte entry compressed exactly 100:1 ({len(payload)} bytes): not past the limit (10)", family=F)
+
+
+# ----------------------------------------------------------------------------
+# family: garbage, truncations, bit flips
+
+
+def fam_garbage():
+    F = "garbage"
+    X("g-empty", b"", "PKG", ["IG-PKG-002"], "empty file", family=F)
+    for n in ([100] if QUICK else [1, 4, 21, 22, 100, 4096, 70000]):
+        X(f"g-random-{n}", random.Random(f"rand{n}").randbytes(n), "PKG", ["IG-PKG-001"], f"{n} random bytes", family=F)
+    X("g-jpeg-file", make_jpeg(64, 48, 1), "PKG", ["IG-PKG-001"], "a JPEG file", family=F)
+    if want(False):
+        X("g-text", b"hello, world\n", "PKG", ["IG-PKG-001"], "a text file", family=F)
+        X("g-png-file", make_png(40, 30, seed=2), "PKG", ["IG-PKG-001"], "a PNG file", family=F)
+        X("g-pk-then-random", b"PK\x03\x04" + random.Random("pkr").randbytes(200), "PKG", ["IG-PKG-001"],
+          "local header signature then random bytes", family=F)
+        X("g-zeros-1MiB", bytes(1 << 20), "PKG", ["IG-PKG-001"], "1 MiB of zeros", family=F)
+        import gzip
+        X("g-gzip", gzip.compress(b"x" * 1000, mtime=0), "PKG", ["IG-PKG-001"], "a gzip file", family=F)
+        X("g-random-then-eocd", random.Random("re").randbytes(1000) + struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0, 0, 0, 1000, 0),
+          "PKG", ["IG-PKG-004", "IG-PKG-022", "IG-PKG-017", "IG-PKG-025"], "random bytes and an empty EOCD", family=F)
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as z:
+            z.writestr(zipfile.ZipInfo("hello.txt", (2020, 1, 1, 0, 0, 0)), "hello")
+        X("g-plain-zip", buf.getvalue(), "PKG", ["IG-PKG-004", "IG-PKG-005", "IG-PKG-022"], "an ordinary zip", family=F)
+    X("g-eocd-only", struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0, 0, 0, 0, 0), "PKG", ["IG-PKG-004", "IG-PKG-022"],
+      "an empty zip (22 bytes)", family=F)
+    X("g-mimetype-only", build([E("mimetype", MIMETYPE)]), "PKG", ["IG-PKG-022"], "mimetype and nothing else", family=F)
+    if want(False):
+        g = base()
+        es = g.entries()
+        es[0] = E("mimetype", b"application/epub+zip", 0)
+        X("g-epub-mimetype", build(es, g.dt()), "PKG", ["IG-PKG-008"], "mimetype of EPUB", family=F)
+
+
+def flip_base():
+    g = base("flip")
+    data, fmap = g.zip(fmap=True)
+    # the expectations below assume no ZIP signature hides inside entry data
+    for start, size, rec, ent, field in fmap:
+        if rec == "data":
+            chunk = data[start:start + size]
+            for sig in (b"PK\x01\x02", b"PK\x03\x04", b"PK\x05\x06", b"PK\x06\x06", b"PK\x06\x07", b"PK\x07\x08"):
+                assert sig not in chunk, (ent, sig)
+    return g, data, fmap
+
+
+def classify_flip(data, fmap, off, bit, g):
+    """Expected outcome of flipping bit `bit` of byte `off` of the flip base, by field (see the notes)."""
+    for start, size, rec, ent, field in fmap:
+        if start <= off < start + size:
+            break
+    else:
+        raise AssertionError(off)
+    rel = off - start
+    where = f"{rec}:{ent}:{field}+{rel}"
+    is_man = ent == "manifest.json"
+    pkg = ["PKG", "MAN"] if is_man else ["PKG"]
+    inval = dict(verdict="invalid", categories=pkg)
+    valid = dict(verdict="valid")
+    if rec == "local":
+        if field in ("ver",):
+            return valid, where + ": version needed is not checked (9.1)"
+        if field in ("time", "date"):
+            return valid, where + ": timestamps carry no information and are not compared (4.8, PKG-015 lists name, method, flags, CRC, sizes)"
+        return inval, where
+    if rec == "data":
+        if ent == "mimetype":
+            return dict(verdict="invalid", categories=["PKG"], ids=["IG-PKG-008", "IG-PKG-020"]), where
+        if is_man:
+            e = [x for x in g.entries() if x.name == b"manifest.json"][0]
+            p = bytearray(e.payload)
+            p[rel] ^= 1 << bit
+            d = zlib.decompressobj(-15)
+            try:
+                out = d.decompress(bytes(p), len(e.data) + 10)
+                ok = d.eof and out == e.data and not d.unused_data
+            except zlib.error:
+                ok = False
+            if ok:
+                return valid, where + ": flip in the padding bits after the final deflate block; same data"
+            return dict(verdict="invalid", categories=["PKG", "MAN"]), where
+        if ent == "thumbnail.png":
+            return dict(verdict="invalid", categories=["PKG", "THM"]), where + ": CRC-32 mismatch (PKG-020) and maybe a THM finding"
+        return dict(verdict="invalid", categories=["PKG", "BLB"]), where + ": CRC-32 mismatch (PKG-020) and SHA-256 mismatch (BLB-003)"
+    if rec == "central":
+        if field in ("made", "ver", "iattr"):
+            return valid, where + ": version made by / needed / internal attributes are not checked (9.1)"
+        if field in ("time", "date"):
+            return valid, where + ": timestamps are not checked (4.8)"
+        if field == "disk":
+            return dict(verdict="invalid", verdictUnknown=True), where + ": disk number start != 0: single volume is a MUST of 4.1 with no id"
+        if field == "eattr":
+            if rel == 0:
+                if bit == 4:
+                    return dict(verdict="invalid", verdictUnknown=True), where + ": MS-DOS directory attribute on a regular Unix file"
+                return valid, where + ": MS-DOS attribute bits other than directory"
+            if rel in (1, 2):
+                return valid, where + ": permission bits"
+            if bit < 4:
+                return valid, where + ": permission/setuid/setgid/sticky bits, still a regular file"
+            if bit == 7:
+                return dict(verdict="invalid", verdictUnknown=True), where + ": file type bits become 0 on a Unix host"
+            return dict(verdict="invalid", categories=["PKG"], ids=["IG-PKG-012"]), where + ": not a regular file"
+        return inval, where
+    if rec == "eocd":
+        return dict(verdict="invalid", categories=["PKG"]), where
+    raise AssertionError(where)
+
+
+def fam_truncflip():
+    F = "truncate"
+    g, data, fmap = flip_base()
+    n = len(data)
+    cd = data.index(b"PK\x01\x02")
+    eo = data.rindex(b"PK\x05\x06")
+    if QUICK:
+        offs = [1, 30, 70, n // 2, cd + 3, eo + 10, n - 1]
+    else:
+        offs = set(range(0, n, max(1, n // 45)))
+        offs |= {1, 4, 21, 22, 29, 30, 37, 38, 69, 70, 71, cd - 1, cd, cd + 1, cd + 46, eo - 1, eo, eo + 4,
+                 eo + 21, n - 1, n - 22, n - 23}
+        offs.discard(0)
+        offs = sorted(o for o in offs if 0 < o < n)
+    for o in offs:
+        X(f"t-trunc-{o:06d}", data[:o], "PKG", ["IG-PKG-001", "IG-PKG-003"],
+          f"canonical gallery of {n} bytes cut to {o} bytes", family=F)
+    if want(False):
+        X("t-trunc-zero-padded", data[:n // 2] + bytes(n - n // 2), "PKG", ["IG-PKG-001"],
+          "second half overwritten with zeros", family=F)
+        X("t-trunc-cd-cut-eocd-kept", data[:cd + 20] + data[eo:], "PKG", ["IG-PKG-018", "IG-PKG-030", "IG-PKG-003"],
+          "central directory cut short, EOCD kept", family=F)
+    F = "bitflip"
+    rng = random.Random("flips")
+    picks = []
+    fields = [f for f in fmap if f[2] != "data"]
+    for f in fields:
+        picks.append((f[0] + rng.randrange(f[1]), rng.randrange(8)))
+    datafields = [f for f in fmap if f[2] == "data"]
+    for _ in range(40):
+        f = datafields[rng.randrange(len(datafields))]
+        picks.append((f[0] + rng.randrange(f[1]), rng.randrange(8)))
+    # the padding bits at the end of the manifest's deflate stream
+    mf = [f for f in datafields if f[3] == "manifest.json"][0]
+    for b in range(8):
+        picks.append((mf[0] + mf[1] - 1, b))
+    picks = sorted(set(picks))
+    if QUICK:
+        picks = random.Random("quickflips").sample(picks, 16)
+        picks.sort()
+    for off, bit in picks:
+        exp, where = classify_flip(data, fmap, off, bit, g)
+        d = bytearray(data)
+        d[off] ^= 1 << bit
+        name = f"f-flip-{off:06d}-{bit}"
+        if exp["verdict"] == "valid":
+            V(name, bytes(d), "bit flip at " + where, family=F)
+        elif exp.get("verdictUnknown"):
+            U(name, bytes(d), "bit flip at " + where, family=F)
+        else:
+            cats = exp["categories"]
+            X(name, bytes(d), cats[0], exp.get("ids", []), "bit flip at " + where, family=F,
+              categories=cats if len(cats) > 1 else None)
