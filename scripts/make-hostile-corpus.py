@@ -1657,3 +1657,856 @@ def fam_container():
     gz.add(inner, "image/png", 64, 64)
     X("c-nested-zip-as-png-blob", build(gz.entries(), gz.dt()), "BLB", ["IG-BLB-005"],
       "a 5-level nested zip stored as an image/png blob (sha, size consistent)", family=F)
+
+
+# ----------------------------------------------------------------------------
+# family: entry names (4.3)
+
+
+def fam_names():
+    F = "names"
+    g = base()
+
+    def add_entry(name, verdict_ids, note, q=False, data=b"payload\n", **kw):
+        if not want(q):
+            return
+        es = g.entries() + [E(name, data, 0, **kw)]
+        nm = name if isinstance(name, str) else name.decode("latin-1")
+        X(f"n-{slug(note)}", build(es, g.dt()), "PKG", verdict_ids, f"extra entry {nm[:60]!r}: {note}", family=F)
+
+    for name, note, q in [("../evil.txt", "dotdot", True), ("images/../../x.txt", "dotdot-inside", False),
+                          ("a/../b.txt", "dotdot-middle", False), ("..", "dotdot-only", False),
+                          ("x/..", "dotdot-last", False), ("./x.txt", "dot-first", False),
+                          ("a/./b.txt", "dot-middle", False), (".", "dot-only", False),
+                          ("/etc/passwd", "absolute", True), ("//server/share/x", "unc-like", False),
+                          ("a\\b.txt", "backslash", True), ("..\\..\\x.txt", "backslash-dotdot", False),
+                          ("\\x.txt", "backslash-leading", False), ("C:x.txt", "drive-letter", True),
+                          ("c:/windows/x.txt", "drive-letter-slash", False), ("Z:\\x", "drive-backslash", False),
+                          ("a//b.txt", "empty-component", True), ("a//", "empty-component-dir", False),
+                          ("", "empty-name", False), ("/", "root-dir", False), ("../", "dotdot-dir", False)]:
+        add_entry(name, ["IG-PKG-010", "IG-PKG-011", "IG-PKG-030"] if name == "" else ["IG-PKG-010"], note, q=q,
+                  data=b"" if name.endswith("/") else b"payload\n",
+                  c_eattr=DIRMODE if name.endswith("/") else REG)
+    for name, note, q in [(b"a\x00b.txt", "nul", True), (b"\x1b[31mred.txt", "escape", False), (b"del\x7f.txt", "del", False),
+                          ("c1\u0085.txt".encode(), "c1-nel", False), ("c1\u009f.txt".encode(), "c1-apc", False),
+                          (b"tab\t.txt", "tab", False), (b"nl\n.txt", "newline", False),
+                          (b"bad\xff\xfe.txt", "invalid-utf8", True), (b"over\xc0\xaf.txt", "overlong-utf8", False),
+                          (b"sur\xed\xa0\x80.txt", "surrogate-utf8", False), (b"cut\xe2\x82", "truncated-utf8", False),
+                          (b"big\xf4\x90\x80\x80.txt", "above-10ffff-utf8", False),
+                          (b"cp437-\x82t\x82.txt", "cp437-no-flag", False)]:
+        add_entry(name, ["IG-PKG-011"], note, q=q, h_flags=0 if note == "cp437-no-flag" else 0x0800)
+    if want(True):
+        es = g.entries() + [E("dup.txt", b"1", 0), E("dup.txt", b"2", 0)]
+        X("n-duplicate-name", build(es, g.dt()), "PKG", ["IG-PKG-009"], "two entries named dup.txt", family=F)
+    if want(False):
+        es = g.entries()
+        es.insert(2, E("manifest.json", g.text(), 8))
+        X("n-duplicate-manifest", build(es, g.dt()), "PKG", ["IG-PKG-009"], "two manifest.json entries", family=F)
+        es = g.entries()
+        es.append(E(es[3].name, es[3].data, 0))
+        X("n-duplicate-blob", build(es, g.dt()), "PKG", ["IG-PKG-009"], "the same blob stored twice", family=F)
+    for a, b, note, q in [("images/caf\u00e9.txt", "images/cafe\u0301.txt", "nfc-nfd", True),
+                          ("README.txt", "readme.TXT", "case", True),
+                          ("thumbnail.png", None, "case-thumbnail", False),
+                          ("Manifest.json", None, "case-manifest", False),
+                          ("\u212a.txt", "k.txt", "kelvin-sign", False),
+                          ("stra\u00dfe.txt", "STRASSE.txt", "sharp-s-full-folding", False),
+                          ("\ufb01le.txt", "file.txt", "fi-ligature-full-folding", False),
+                          ("\u03c3\u03bf\u03c6\u03cc\u03c2.txt", "\u03a3\u039f\u03a6\u038c\u03a3.txt", "final-sigma", False),
+                          ("\u00c9t\u00e9.txt", "E\u0301te\u0301.txt", "nfd-and-case", False),
+                          ("\ud55c.txt", "\u1112\u1161\u11ab.txt", "hangul-jamo", False)]:
+        if not want(q):
+            continue
+        es = g.entries()
+        if b is None:
+            es.append(E(a.upper() if a == "thumbnail.png" else a, b"x", 0))
+        else:
+            es += [E(a, b"x", 0), E(b, b"y", 0)]
+        X(f"n-confusable-{note}", build(es, g.dt()), "PKG", ["IG-PKG-028"],
+          f"names equal after NFC + default (full) case folding: {a!r} / {b or a.upper()!r} (4.3.4)", family=F)
+    if want(False):
+        es = g.entries() + [E("\u0131.txt", b"x", 0), E("i.txt", b"y", 0), E("\u0130.txt", b"z", 0)]
+        V("n-not-confusable-dotless-i", build(es, g.dt()),
+          "\u0131 (dotless i), i and \u0130 stay distinct under default (non-Turkic) case folding", family=F)
+        es = g.entries() + [E("1:x.txt", b"x", 0), E("ab:c.txt", b"y", 0), E("images/C:x.txt", b"z", 0),
+                            E("evil\u202egpj.exe", b"w", 0), E("\u65e5\u672c\u8a9e/\u00e9.txt", b"v", 0),
+                            E("caf\u00e9.txt", b"u", 0, h_flags=0)]
+        V("n-unusual-but-safe", build(es, g.dt()),
+          "'1:x' (not a letter), 'ab:c', 'images/C:x' (not at the start), bidi override, CJK, UTF-8 without flag 11 (B.16)",
+          family=F)
+    add_entry("d/" + "n" * 1023, ["IG-PKG-024"], "name-1025-bytes", q=True)
+    if want(False):
+        add_entry("d/" + "n" * 65533, ["IG-PKG-024"], "name-65535-bytes")
+        add_entry("\u00e9" * 513, ["IG-PKG-024"], "name-1026-bytes-513-chars")
+    for mode, note, q in [(0o120777, "symlink", True), (0o010644, "fifo", False), (0o020644, "char-device", False),
+                          (0o060644, "block-device", False), (0o140755, "socket", False),
+                          (0o040755, "directory-mode-without-slash", False), (0o110644, "bogus-type", False)]:
+        add_entry("link" if mode == 0o120777 else "special", ["IG-PKG-012"], note, q=q,
+                  data=b"/etc/passwd" if mode == 0o120777 else b"", c_eattr=mode << 16)
+    if want(True):
+        es = g.entries()
+        es[3] = E(es[3].name, es[3].data, 0, c_eattr=0o120777 << 16)
+        X("n-blob-is-symlink", build(es, g.dt()), "PKG", ["IG-PKG-012"],
+          "the JPEG blob's central record says symbolic link", family=F)
+    if want(False):
+        es = g.entries()
+        es[2] = E("thumbnail.png", es[2].data, 0, c_eattr=0o120777 << 16)
+        X("n-thumbnail-is-symlink", build(es, g.dt()), "PKG", ["IG-PKG-012"], "thumbnail.png is a symbolic link", family=F)
+        es = g.entries() + [E("dir-with-data/", b"data in a directory", 0, c_eattr=DIRMODE)]
+        U("u-directory-with-data", build(es, g.dt()), "a directory entry (trailing /) with 19 bytes of data", family=F)
+    if want(True):
+        es = g.entries()
+        es[4] = E(es[4].name, es[4].data, 0, lname=b"../" + es[4].name[3:])
+        X("n-local-name-traversal", build(es, g.dt()), "PKG", ["IG-PKG-010", "IG-PKG-015"],
+          "central name is the blob's, the local header's name starts with ../ (4.3: check every local header)", family=F)
+    if want(False):
+        es = g.entries()
+        es[4] = E(es[4].name, es[4].data, 0, lname=b"images/\x00" + es[4].name[8:])
+        X("n-local-name-nul", build(es, g.dt()), "PKG", ["IG-PKG-011", "IG-PKG-015"],
+          "the local header's name has a NUL; the central name is fine", family=F)
+        es = g.entries()
+        es[0] = E("mimetype", MIMETYPE, 0, cname=b"mimetype\x00")
+        X("n-mimetype-central-nul", build(es, g.dt()), "PKG", ["IG-PKG-011", "IG-PKG-015", "IG-PKG-004"],
+          "mimetype's central name is 'mimetype\\0'", family=F)
+
+
+def slug(s):
+    out = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "-" for c in s)
+    return out.strip("-")[:60] or "x"
+
+
+# ----------------------------------------------------------------------------
+# family: manifest (6, 8, 10)
+
+
+def setp(m, path, value):
+    o = m
+    for k in path[:-1]:
+        o = o[k]
+    if value is DELETE:
+        del o[path[-1]]
+    else:
+        o[path[-1]] = value
+
+
+DELETE = object()
+
+
+def pad_manifest(target, seed="pad"):
+    """A manifest of exactly `target` bytes, padded by an unknown member whose array is spread
+    out with white space (so the parser need not keep it), compressing well below 100:1."""
+    gg = base()
+    gg.thumb = gg.thumbnail()
+    gg.m["x-pad"] = R("@@PAD@@")
+    t = raw_subst(gg.text())
+    ph = b"@@PAD@@"
+    need = target - (len(t) - len(ph))
+    rng = random.Random(seed)
+    parts = [b"["]
+    size = 1
+    spaces = [b" " * k for k in range(600)]
+    while size < need - 1200:
+        el = str(rng.randrange(100000)).encode() + b"," + spaces[rng.randrange(20, 450)]
+        parts.append(el)
+        size += len(el)
+    parts.append(b"0")
+    size += 1
+    parts.append(b" " * (need - size - 1))
+    parts.append(b"]")
+    body = b"".join(parts)
+    assert len(body) == need
+    t = t.replace(ph, body)
+    assert len(t) == target
+    return gg, t
+
+
+def fam_manifest():
+    F = "manifest"
+
+    def M(name, cat, ids, note, mutate=None, text=None, q=False, valid=False, stored=False, **more):
+        if not want(q):
+            return
+        gg = base()
+        gg.thumb = gg.thumbnail()
+        if mutate is not None:
+            mutate(gg.m)
+        t = raw_subst(gg.text()) if text is None else text(gg)
+        data = build(gg.entries(mtext=t, mmethod=0 if stored else 8), gg.dt())
+        if valid:
+            V(f"m-{name}", data, note, family=F)
+        else:
+            X(f"m-{name}", data, cat, ids, note, family=F, **more)
+
+    def S(path, value):
+        return lambda m: setp(m, path, value)
+
+    # required members (6.3, 6.4)
+    for k in ["format", "formatVersion", "id", "revision", "title", "created", "modified", "images"]:
+        ids = {"format": ["IG-MAN-006", "IG-MAN-009"], "formatVersion": ["IG-MAN-006", "IG-MAN-010"]}.get(k, ["IG-MAN-006"])
+        M(f"missing-{k}", "MAN", ids, f"required member {k} missing", S((k,), DELETE), q=(k == "title"))
+    for k in ["id", "path", "mediaType", "width", "height", "byteSize", "sha256"]:
+        M(f"missing-image-{k}", "MAN", ["IG-MAN-006"], f"images[0].{k} missing", S(("images", 0, k), DELETE),
+          q=(k == "sha256"))
+    # JSON types
+    types = [(("format",), 1, ["IG-MAN-007", "IG-MAN-009"]), (("formatVersion",), R("1.0"), ["IG-MAN-007", "IG-MAN-010"]),
+             (("id",), None, []), (("revision",), 5, []), (("title",), ["x"], []), (("title",), None, []),
+             (("created",), 1, []), (("modified",), True, []), (("generator",), 3, []), (("images",), {}, []),
+             (("images",), None, []), (("images",), "x", []),
+             (("images", 0, "id"), 7, []), (("images", 0, "path"), [], []), (("images", 0, "mediaType"), {}, []),
+             (("images", 0, "width"), "64", []), (("images", 0, "width"), None, []), (("images", 0, "height"), True, []),
+             (("images", 0, "byteSize"), str(len(std_image("j1")[0])), []), (("images", 0, "sha256"), 1, []),
+             (("images", 0, "source"), 1, []), (("images", 0, "filename"), 0, []), (("images", 0, "caption"), False, []),
+             (("images", 0, "added"), 0, []), (("images", 0), 1, []), (("images", 0), [], []), (("images", 0), None, []),
+             (("images", 1), "images/x.png", [])]
+    for i, (path, val, ids) in enumerate(types):
+        nm = "-".join(str(p) for p in path)
+        M(f"type-{nm}-{type(val).__name__}-{i}", "MAN", ids or ["IG-MAN-007"], f"{'/'.join(map(str, path))} = {val!r}",
+          S(path, val), q=(i in (4, 15)))
+    for raw in [b"[]\n", b'"imagegallery"\n', b"1\n", b"null\n", b"true\n"]:
+        M(f"top-level-{raw.strip().decode().strip(chr(34)) or 'array'}", "MAN", ["IG-MAN-007", "IG-MAN-001"],
+          f"top-level value {raw.strip()!r}", text=lambda gg, raw=raw: raw, q=(raw == b"[]\n"))
+    # format and version (6.3, 8)
+    for i, v in enumerate(["ImageGallery", "imagegallery ", "", "imagegallery\u0000", "image gallery"]):
+        M(f"format-{i}", "MAN", ["IG-MAN-009"], f"format {v!r}", S(("format",), v), q=(i == 0))
+    for i, (v, ids) in enumerate([("2.0", ["IG-MAN-010"]), ("0.9", ["IG-MAN-010"]), ("10.0", ["IG-MAN-010"]),
+                                  ("99999999999999999999999.0", ["IG-MAN-010"]), ("2", ["IG-MAN-008", "IG-MAN-010"]),
+                                  ("1", ["IG-MAN-008"]), ("1.0.0", ["IG-MAN-008"]), ("v1.0", ["IG-MAN-008"]),
+                                  ("1.0 ", ["IG-MAN-008"]), ("1.", ["IG-MAN-008"]), (".0", ["IG-MAN-008"]),
+                                  ("1.-1", ["IG-MAN-008"]), ("\uff11.0", ["IG-MAN-008"]), ("1.\u0660", ["IG-MAN-008"]),
+                                  ("", ["IG-MAN-008"]), ("+1.0", ["IG-MAN-008"]), ("1.0\n", ["IG-MAN-008"]),
+                                  ("1,0", ["IG-MAN-008"]), ("1.0a", ["IG-MAN-008"])]):
+        M(f"format-version-{i:02d}", "MAN", ids, f"formatVersion {v!r}", S(("formatVersion",), v), q=(i in (0, 5)))
+
+    def major2_broken(m):
+        m["formatVersion"] = "2.0"
+        del m["title"]
+        m["images"] = "not interpreted"
+        m["created"] = 5
+    M("format-version-2-rest-broken", "MAN", ["IG-MAN-010"],
+      "formatVersion 2.0 and a broken rest: MAN-010 is reported 'without interpreting the rest' (8)", major2_broken, q=True)
+    # UUIDs (6.5.1)
+    bad_uuids = ["6f1d2c3b4a595e8f9a0b1c2d3e4f5a6b", "{6f1d2c3b-4a59-5e8f-9a0b-1c2d3e4f5a6b}",
+                 "urn:uuid:6f1d2c3b-4a59-5e8f-9a0b-1c2d3e4f5a6b", "6f1d2c3b-4a59-5e8f-9a0b-1c2d3e4f5a6",
+                 "6f1d2c3b-4a59-5e8f-9a0b-1c2d3e4f5a6b0", "6f1d2c3b-4a59-5e8f-9a0b-1c2d3e4f5g6b",
+                 "6f1d2c3b4-a59-5e8f-9a0b-1c2d3e4f5a6b", "\uff16f1d2c3b-4a59-5e8f-9a0b-1c2d3e4f5a6b",
+                 "6f1d2c3b-4a59-5e8f-9a0b-1c2d3e4f5a6b\n", " 6f1d2c3b-4a59-5e8f-9a0b-1c2d3e4f5a6b", ""]
+    targets = [("id",), ("revision",), ("images", 0, "id")]
+    for i, u in enumerate(bad_uuids):
+        t = targets[i % 3]
+        M(f"uuid-{i:02d}", "MAN", ["IG-MAN-008"], f"{'/'.join(map(str, t))} = {u!r}", S(t, u), q=(i == 0))
+    # strings and limits
+    strs = [(("title",), "x" * 1001, True, "title of 1001 characters"),
+            (("title",), "a\u0000b", True, "title with U+0000"),
+            (("title",), "\U0001F600" * 1001, False, "title of 1001 astral characters"),
+            (("title",), "\r\n" * 500 + "x", False, "title of 1001 scalar values but 501 grapheme clusters"),
+            (("title",), "\U0001F1F3\U0001F1F4" * 501, False, "title of 1002 scalar values, 501 flags"),
+            (("generator",), "g" * 201, False, "generator of 201 characters"),
+            (("generator",), "\U0001F600" * 201, False, "generator of 201 astral characters"),
+            (("images", 0, "caption"), "c" * 10001, False, "caption of 10001 characters"),
+            (("images", 0, "caption"), "e\u0301" * 5001, False, "caption of 10002 scalar values, 5001 graphemes"),
+            (("images", 0, "filename"), "a/b.jpg", True, "filename with /"),
+            (("images", 0, "filename"), "a\\b.jpg", False, "filename with backslash"),
+            (("images", 0, "filename"), ".", False, "filename ."),
+            (("images", 0, "filename"), "..", False, "filename .."),
+            (("images", 0, "filename"), "", False, "empty filename"),
+            (("images", 0, "filename"), "a\u0000b", False, "filename with NUL"),
+            (("images", 0, "filename"), "a\u0085b", False, "filename with C1 control NEL"),
+            (("images", 0, "filename"), "a\u007fb", False, "filename with DEL"),
+            (("images", 0, "filename"), "a\tb", False, "filename with TAB"),
+            (("images", 0, "filename"), "\u00e9" * 128, False, "filename of 128 characters but 256 UTF-8 bytes"),
+            (("images", 0, "filename"), "x" * 256, False, "filename of 256 characters"),
+            (("images", 0, "source"), "https://example.com/a b", False, "source with a space"),
+            (("images", 0, "source"), "https://example.com/\u00fc", True, "source with non-ASCII"),
+            (("images", 0, "source"), "//example.com/x", False, "source without scheme"),
+            (("images", 0, "source"), "example.com/x", False, "source without scheme or colon"),
+            (("images", 0, "source"), "1http://x/", False, "scheme starting with a digit"),
+            (("images", 0, "source"), "https://x/%zz", False, "bad percent escape"),
+            (("images", 0, "source"), "https://x/%2", False, "short percent escape"),
+            (("images", 0, "source"), "https://x/\u0007", False, "source with a control character"),
+            (("images", 0, "source"), "https://example.com/" + "a" * (8193 - 20), False, "source of 8193 characters"),
+            (("images", 0, "source"), "", False, "empty source"),
+            (("images", 0, "source"), "http://x/<y>", False, "source with <>"),
+            (("images", 0, "source"), "http://x/a\"b", False, "source with a quote"),
+            (("images", 0, "source"), ":nothing", False, "empty scheme")]
+    for i, (path, val, q, note) in enumerate(strs):
+        M(f"string-{i:02d}-{slug(note)[:40]}", "MAN", ["IG-MAN-008"], note, S(path, val), q=q)
+    if want(False):
+        M("title-1e6-characters", "MAN", ["IG-MAN-008"], "title of 1,000,000 characters (manifest < 1 MiB)",
+          S(("title",), "t" * 1000000))
+    # date-times (6.5.2)
+    bad_dates = ["2026-02-29T00:00:00Z", "2100-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-11-22T24:00:00Z",
+                 "2026-11-22T23:60:00Z", "2026-11-22T23:59:61Z", "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z",
+                 "2026-11-00T00:00:00Z", "2026-11-22T10:00:00", "2026-11-22 10:00:00Z", "2026-11-22T10:00:00.1234567890Z",
+                 "2026-11-22T10:00:00.Z", "2026-11-22T10:00:00+24:00", "2026-11-22T10:00:00+0530",
+                 "2026-11-22T10:00:00+05:60", "2026-11-22", "26-11-22T10:00:00Z", "+2026-11-22T10:00:00Z",
+                 "2026-11-22T10:00Z", "2026-11-22T10:00:00ZZ", "2026-11-22T1:00:00Z", "\uff12026-11-22T10:00:00Z",
+                 "2026-11-22T10:00:00UTC", "2026-11-22X10:00:00Z"]
+    dtargets = [("created",), ("modified",), ("images", 0, "added")]
+    for i, d in enumerate(bad_dates):
+        t = dtargets[i % 3]
+        M(f"date-{i:02d}", "MAN", ["IG-MAN-008"], f"{'/'.join(map(str, t))} = {d!r}", S(t, d), q=(i in (0, 9)))
+    # integers (6.5.3, B.8)
+    j1len = len(std_image("j1")[0])
+    ints = [(("images", 0, "width"), "0", "MAN", ["IG-MAN-008"], True),
+            (("images", 0, "width"), "64.0", "MAN", ["IG-MAN-008"], True),
+            (("images", 0, "width"), "6.4e1", "MAN", ["IG-MAN-008"], False),
+            (("images", 0, "width"), "0.64E+2", "MAN", ["IG-MAN-008"], False),
+            (("images", 0, "width"), "64e0", "MAN", ["IG-MAN-008"], False),
+            (("images", 0, "width"), "1e400", "MAN", ["IG-MAN-008"], False),
+            (("images", 0, "width"), "-0", "MAN", ["IG-MAN-008"], False),
+            (("images", 0, "width"), "64.5", "MAN", ["IG-MAN-008"], False),
+            (("images", 0, "width"), "-1", "MAN", ["IG-MAN-008"], False),
+            (("images", 0, "width"), "2147483648", "MAN", ["IG-MAN-008"], False),
+            (("images", 0, "width"), "99999999999999999999", "MAN", ["IG-MAN-008"], False),
+            (("images", 0, "width"), "18446744073709551680", "MAN", ["IG-MAN-008"], False),
+            (("images", 0, "height"), "-0.0", "MAN", ["IG-MAN-008"], False),
+            (("images", 0, "height"), "4.8e1", "MAN", ["IG-MAN-008"], False),
+            (("images", 0, "byteSize"), "0", "MAN", ["IG-MAN-008"], False),
+            (("images", 0, "byteSize"), str(2 ** 53), "MAN", ["IG-MAN-008"], True),
+            (("images", 0, "byteSize"), f"{j1len}.0", "MAN", ["IG-MAN-008"], False),
+            (("images", 0, "byteSize"), f"{j1len}e0", "MAN", ["IG-MAN-008"], False),
+            (("images", 0, "width"), "064", "MAN", ["IG-MAN-001"], False),
+            (("images", 0, "width"), "2147483647", "BLB", ["IG-BLB-006"], True),
+            (("images", 0, "byteSize"), str(2 ** 53 - 1), "BLB", ["IG-BLB-004"], True),
+            (("images", 0, "width"), "65", "BLB", ["IG-BLB-006"], False),
+            (("images", 0, "byteSize"), str(j1len + 1), "BLB", ["IG-BLB-004"], False)]
+    for i, (path, raw, cat, ids, q) in enumerate(ints):
+        M(f"int-{i:02d}-{path[-1]}-{slug(raw)[:20]}", cat, ids, f"{'/'.join(map(str, path))} = {raw}",
+          S(path, R(raw)), q=q)
+    if want(False):
+        M("int-width-100000-digits", "MAN", ["IG-MAN-008"], "width is a 100,001-digit integer",
+          S(("images", 0, "width"), R("1" + "0" * 100000)))
+    # sha256 and path (5, 6.4)
+    ja = std_image("j1")[0]
+    sha = hashlib.sha256(ja).hexdigest()
+    other = hashlib.sha256(b"other").hexdigest()
+    for i, (path, val, ids, q, note) in enumerate([
+            (("images", 0, "sha256"), sha.upper(), ["IG-MAN-008", "IG-MAN-012"], True, "sha256 uppercase"),
+            (("images", 0, "sha256"), sha[:63], ["IG-MAN-008", "IG-MAN-012"], False, "sha256 of 63 digits"),
+            (("images", 0, "sha256"), sha[:63] + "g", ["IG-MAN-008", "IG-MAN-012"], False, "sha256 with non-hex"),
+            (("images", 0, "sha256"), other, ["IG-MAN-012"], True, "sha256 differs from the digest in path"),
+            (("images", 0, "path"), f"images/{sha}.jpeg", ["IG-MAN-012"], True, "path extension .jpeg"),
+            (("images", 0, "path"), f"images/{sha.upper()}.jpg", ["IG-MAN-012"], False, "path digest uppercase"),
+            (("images", 0, "path"), f"images/{sha}.png", ["IG-MAN-012"], False, "path .png for image/jpeg"),
+            (("images", 0, "path"), f"./images/{sha}.jpg", ["IG-MAN-012"], False, "path with ./"),
+            (("images", 0, "path"), f"images\\{sha}.jpg", ["IG-MAN-012"], False, "path with backslash"),
+            (("images", 0, "path"), "thumbnail.png", ["IG-MAN-012"], False, "path thumbnail.png"),
+            (("images", 0, "path"), f"/images/{sha}.jpg", ["IG-MAN-012"], False, "absolute path"),
+            (("images", 0, "path"), f"images/{sha}.JPG", ["IG-MAN-012"], False, "path extension .JPG"),
+            (("images", 0, "path"), f"images/{other}.jpg", ["IG-MAN-012"], False, "path digest differs from sha256"),
+            (("images", 0, "mediaType"), "image/png", ["IG-MAN-012"], False, "mediaType image/png with a .jpg path")]):
+        M(f"blobref-{i:02d}-{slug(note)[:30]}", "MAN", ids, note, S(path, val), q=q)
+    for i, v in enumerate(["image/gif", "image/jpg", "IMAGE/JPEG", "image/jpeg ", "image/jpeg; q=1", "", "image/webp"]):
+        M(f"media-type-{i}", "MAN", ["IG-MAN-008"], f"mediaType {v!r}", S(("images", 0, "mediaType"), v), q=(i == 0))
+
+    def dup_id(upper):
+        def f(m):
+            m["images"][1]["id"] = m["images"][0]["id"].upper() if upper else m["images"][0]["id"]
+        return f
+    M("duplicate-image-id", "MAN", ["IG-MAN-011"], "two images with the same id", dup_id(False), q=True)
+    M("duplicate-image-id-case", "MAN", ["IG-MAN-011"], "two image ids equal as UUIDs, different case (B.12)",
+      dup_id(True), q=True)
+    # image count (10)
+    M("images-100001-zeros", "MAN", ["IG-MAN-014", "IG-MAN-007"], "images has 100,001 elements (all 0)",
+      S(("images",), R("[" + ",".join(["0"] * 100001) + "]")), q=True)
+    if want(False):
+        M("images-1e6-zeros-stored", "MAN", ["IG-MAN-014", "IG-MAN-007"], "images has 1,000,000 elements (all 0), STORED",
+          S(("images",), R("[" + ",".join(["0"] * 1000000) + "]")), stored=True)
+        for n, valid in [(100000, True), (100001, False)]:
+            gg = base(imgs=("j1",))
+            gg.thumb = gg.thumbnail()
+            im0 = gg.m["images"][0]
+            rng = random.Random(f"n{n}")
+            ims = [im0]
+            for i in range(n - 1):
+                d = dict(im0)
+                d["id"] = uuid4(rng)
+                ims.append(d)
+            gg.m["images"] = ims
+            t = gg.text()
+            data = build(gg.entries(mtext=t), gg.dt())
+            if valid:
+                V(f"m-images-{n}-real", data, f"{n} images (the maximum), one shared blob; manifest {len(t)} bytes",
+                  family=F)
+            else:
+                X(f"m-images-{n}-real", data, "MAN", ["IG-MAN-014"], f"{n} images, one shared blob", family=F)
+    # nesting (10)
+    M("depth-33", "MAN", ["IG-MAN-004"], "unknown member nested to depth 33",
+      S(("x-deep",), R("[" * 32 + "]" * 32)), q=True)
+    M("depth-33-in-images", "MAN", ["IG-MAN-004"], "images nested to depth 33",
+      S(("images",), R("[" * 32 + "]" * 32)))
+    M("depth-1e5", "MAN", ["IG-MAN-004"], "unknown member nested 100,000 deep",
+      S(("x-deep",), R("[" * 100000 + "]" * 100000)), q=True)
+    M("depth-1e5-objects", "MAN", ["IG-MAN-004"], "unknown member: 100,000 nested objects",
+      S(("x-deep",), R('{"a":' * 100000 + "1" + "}" * 100000)))
+    if want(False):
+        M("depth-1e6-unclosed", "MAN", ["IG-MAN-004", "IG-MAN-001"], "1,000,000 unclosed brackets (manifest < 1 MiB)",
+          text=lambda gg: b'{"x":' + b"[" * 1000000)
+    # duplicate keys (6.1)
+
+    def tx(f):
+        return lambda gg: f(gg.text())
+    M("dup-key-title", "MAN", ["IG-MAN-003"], "title twice",
+      text=tx(lambda t: t.replace(b'\n  "title": ', b'\n  "title": "dup",\n  "title": ')), q=True)
+    M("dup-key-escaped", "MAN", ["IG-MAN-003"], "title and titl\\u0065 (equal after unescaping)",
+      text=tx(lambda t: t.replace(b'\n  "title": ', b'\n  "titl\\u0065": "dup",\n  "title": ')), q=True)
+    M("dup-key-in-image", "MAN", ["IG-MAN-003"], "width twice in an image, same value",
+      text=tx(lambda t: t.replace(b'"width": 64', b'"width": 64,\n      "width": 64', 1)), q=True)
+    M("dup-key-unknown", "MAN", ["IG-MAN-003"], "an unknown member twice",
+      text=tx(lambda t: t.replace(b'\n  "title": ', b'\n  "x": 1,\n  "x": 2,\n  "title": ')))
+    M("dup-key-nested-unknown", "MAN", ["IG-MAN-003"], "duplicate key inside an unknown member's object",
+      text=tx(lambda t: t.replace(b'\n  "title": ', b'\n  "x": {"a": {"b": 1, "b": 1}},\n  "title": ')))
+    M("dup-key-surrogate-escape", "MAN", ["IG-MAN-003"], "keys \\ud83d\\ude00 and the raw emoji",
+      text=tx(lambda t: t.replace(b'\n  "title": ', '\n  "\\ud83d\\ude00": 1,\n  "\U0001F600": 2,\n  "title": '.encode())))
+    # encoding (6.1, B.11)
+    for i, (raw, q, note) in enumerate([(b'"\\ud800"', True, "lone high surrogate"), (b'"\\udc00x"', False, "lone low surrogate"),
+                                        (b'"a\\ud800\\u0041"', False, "high surrogate then \\u0041"),
+                                        (b'"\\ude00\\ud83d"', False, "reversed pair"),
+                                        (b'"\\ud83d\\ud83d\\ude00"', False, "high surrogate before a valid pair"),
+                                        (b'"end\\ud83d"', False, "high surrogate at the end")]):
+        M(f"surrogate-{i}", "MAN", ["IG-MAN-002"], f"title {raw.decode()}: {note}", S(("title",), R(raw)), q=q)
+    M("surrogate-in-key", "MAN", ["IG-MAN-002"], "a member name with a lone surrogate",
+      text=tx(lambda t: t.replace(b'\n  "title": ', b'\n  "\\udbff": 1,\n  "title": ')))
+    M("surrogate-in-unknown", "MAN", ["IG-MAN-002"], "an unknown member's value with a lone surrogate",
+      S(("images", 1, "x-note"), R(b'"\\udfff"')))
+    for i, (raw, q, note) in enumerate([(b'"bad\xff"', True, "0xFF"), (b'"\xc0\xaf"', False, "overlong /"),
+                                        (b'"\xed\xa0\x80"', False, "UTF-8-encoded surrogate"),
+                                        (b'"\xf4\x90\x80\x80"', False, "above U+10FFFF"),
+                                        (b'"\xe2\x82"', False, "truncated sequence"),
+                                        (b'"\xf8\x88\x80\x80\x80"', False, "5-byte sequence"),
+                                        (b'"\x80"', False, "lone continuation byte"),
+                                        (b'"\xe0\x80\x80"', False, "overlong 3-byte NUL")]):
+        M(f"utf8-{i}", "MAN", ["IG-MAN-002"], f"title with invalid UTF-8: {note}", S(("title",), R(raw)), q=q)
+    M("utf8-in-whitespace", "MAN", ["IG-MAN-002", "IG-MAN-001"], "a 0xA0 byte between tokens",
+      text=tx(lambda t: t.replace(b'\n  "title": ', b'\n \xa0"title": ')))
+    M("bom", "MAN", ["IG-MAN-001"], "UTF-8 byte order mark (B.11)", text=tx(lambda t: b"\xef\xbb\xbf" + t), q=True)
+    M("utf16le-bom", "MAN", ["IG-MAN-001", "IG-MAN-002"], "manifest in UTF-16LE with BOM",
+      text=tx(lambda t: b"\xff\xfe" + t.decode().encode("utf-16-le")))
+    M("utf16be", "MAN", ["IG-MAN-001", "IG-MAN-002"], "manifest in UTF-16BE without BOM",
+      text=tx(lambda t: t.decode().encode("utf-16-be")))
+    # syntax (6.1)
+    syn = [("trailing-comma", lambda t: t.rstrip()[:-1].rstrip() + b",\n}\n", True),
+           ("line-comment", lambda t: b"// manifest\n" + t, False),
+           ("block-comment", lambda t: t.replace(b'\n  "title": ', b'\n  /* c */ "title": '), False),
+           ("single-quotes", lambda t: t.replace(b'"format": "imagegallery"', b"'format': 'imagegallery'"), False),
+           ("nan", lambda t: t.replace(b'\n  "title": ', b'\n  "x": NaN,\n  "title": '), False),
+           ("infinity", lambda t: t.replace(b'\n  "title": ', b'\n  "x": -Infinity,\n  "title": '), False),
+           ("plus-number", lambda t: t.replace(b'\n  "title": ', b'\n  "x": +1,\n  "title": '), False),
+           ("leading-dot", lambda t: t.replace(b'\n  "title": ', b'\n  "x": .5,\n  "title": '), False),
+           ("trailing-dot", lambda t: t.replace(b'\n  "title": ', b'\n  "x": 1.,\n  "title": '), False),
+           ("bare-exponent", lambda t: t.replace(b'\n  "title": ', b'\n  "x": 1e,\n  "title": '), False),
+           ("hex-number", lambda t: t.replace(b'\n  "title": ', b'\n  "x": 0x10,\n  "title": '), False),
+           ("minus-only", lambda t: t.replace(b'\n  "title": ', b'\n  "x": -,\n  "title": '), False),
+           ("unterminated-string", lambda t: t[:t.index(b'"title": "') + 14], True),
+           ("raw-tab-in-string", lambda t: t.replace(b'"title": "', b'"title": "\t'), False),
+           ("raw-newline-in-string", lambda t: t.replace(b'"title": "', b'"title": "\n'), False),
+           ("raw-nul-in-string", lambda t: t.replace(b'"title": "', b'"title": "\x00'), False),
+           ("raw-1f-in-string", lambda t: t.replace(b'"title": "', b'"title": "\x1f'), False),
+           ("escape-x", lambda t: t.replace(b'"title": "', b'"title": "\\x41'), False),
+           ("escape-short-u", lambda t: t.replace(b'"title": "', b'"title": "\\u12"'), False),
+           ("escape-bad-hex", lambda t: t.replace(b'"title": "', b'"title": "\\u12G4'), False),
+           ("escape-capital-U", lambda t: t.replace(b'"title": "', b'"title": "\\U0041'), False),
+           ("escape-single-quote", lambda t: t.replace(b'"title": "', b'"title": "\\\''), False),
+           ("two-objects", lambda t: t + t, False),
+           ("empty", lambda t: b"", True),
+           ("whitespace-only", lambda t: b" \n\t\r ", False),
+           ("truncated-half", lambda t: t[:len(t) // 2], True),
+           ("missing-colon", lambda t: t.replace(b'"format": ', b'"format" '), False),
+           ("missing-comma", lambda t: t.replace(b'"imagegallery",\n', b'"imagegallery"\n', 1), False),
+           ("trailing-garbage", lambda t: t + b"x", False),
+           ("extra-brace", lambda t: t.rstrip() + b"}\n", False),
+           ("python-true", lambda t: t.replace(b'\n  "title": ', b'\n  "x": True,\n  "title": '), False),
+           ("unquoted-key", lambda t: t.replace(b'"format":', b"format:"), False),
+           ("trailing-nul", lambda t: t + b"\x00", False),
+           ("form-feed-whitespace", lambda t: t.replace(b'\n  "title": ', b'\n\x0c "title": '), False),
+           ("vertical-tab-whitespace", lambda t: t.replace(b'\n  "title": ', b'\n\x0b "title": '), False),
+           ("nbsp-whitespace", lambda t: t.replace(b'\n  "title": ', '\n\u00a0 "title": '.encode()), False),
+           ("line-separator-whitespace", lambda t: t.replace(b'\n  "title": ', '\n\u2028 "title": '.encode()), False),
+           ("unclosed-array", lambda t: t.replace(b'"images": [', b'"images": [[', 1), False),
+           ("key-not-string", lambda t: t.replace(b'\n  "title": ', b'\n  1: 2,\n  "title": '), False)]
+    for nm, f, q in syn:
+        M(f"syntax-{nm}", "MAN", ["IG-MAN-001"], f"JSON syntax error: {nm}", text=tx(f), q=q)
+    # size (10)
+    if want(False):
+        gg, t = pad_manifest(64 << 20)
+        p = deflate(t)
+        assert len(t) / len(p) < 100, len(t) / len(p)
+        V("m-size-64MiB-exactly", build(gg.entries(mtext=t), gg.dt()),
+          f"manifest of exactly 64 MiB (limit; 'exceeds' is strict), ratio {len(t) / len(p):.1f}:1", family=F)
+        gg, t = pad_manifest((64 << 20) + 1, seed="pad2")
+        p = deflate(t)
+        assert len(t) / len(p) < 100
+        X("m-size-64MiB-plus-1", build(gg.entries(mtext=t), gg.dt()), "MAN", ["IG-MAN-005"],
+          f"manifest of 64 MiB + 1 byte, ratio {len(t) / len(p):.1f}:1", family=F)
+    gg = base()
+    gg.thumb = gg.thumbnail()
+    es = gg.entries()
+    es[1] = E("manifest.json", es[1].data, 8, h_usize=(64 << 20) + 1)
+    X("m-size-declared-64MiB-plus-1", build(es, gg.dt()), "MAN", ["IG-MAN-005", "IG-PKG-021", "IG-PKG-027"],
+      "manifest declares 64 MiB + 1 but holds 900 bytes", family=F, categories=["MAN", "PKG"])
+
+
+# ----------------------------------------------------------------------------
+# family: blobs against the manifest (5) and pixel decoding (--deep)
+
+
+def png_with(w, h, seed, depth=8, ctype=2, raw=None, mutate_z=None, chunks_fn=None, filt=0):
+    """A PNG whose IDAT stream (zlib bytes) or chunk list can be altered; the header stays right."""
+    rng = random.Random(f"pw:{seed}")
+    if raw is None:
+        raw = png_raw(w, h, depth, ctype, 0, rng, filt=filt)
+    z = zlib.compress(raw, 6)
+    if mutate_z:
+        z = mutate_z(z)
+    chunks = [(b"IHDR", struct.pack(">IIBBBBB", w, h, depth, ctype, 0, 0, 0))]
+    if ctype == 3:
+        chunks.append((b"PLTE", rng.randbytes(3 << depth)))
+    chunks += [(b"IDAT", z), (b"IEND", b"")]
+    if chunks_fn:
+        chunks = chunks_fn(chunks)
+    out = [PNG_SIG]
+    for c in chunks:
+        if len(c) == 2:
+            out.append(png_chunk(c[0], c[1]))
+        else:
+            out.append(c[2])   # a raw, pre-built chunk
+    return b"".join(out)
+
+
+def _zbomb(n):
+    c = zlib.compressobj(9, zlib.DEFLATED, 15, 9)
+    out = []
+    z = bytes(1 << 20)
+    left = n
+    while left:
+        k = min(left, 1 << 20)
+        out.append(c.compress(z if k == len(z) else bytes(k)))
+        left -= k
+    out.append(c.flush())
+    return b"".join(out)
+
+
+def progressive_many_scans(w, h, nscans):
+    """A grayscale progressive JPEG followed by `nscans` bogus AC scans that each cover every block
+    with EOB runs (a minimal-size scan), before EOI."""
+    b = make_jpeg(w, h, 40, mode="L", progressive=True, smooth=True)
+    assert b.endswith(b"\xff\xd9")
+    body = b[:-2]
+    # AC table 1: one symbol 0xE0 (EOB run of 2^14 + 14 extra bits) with the 1-bit code '0'
+    dht = b"\xff\xc4" + struct.pack(">H", 2 + 17 + 1) + b"\x11" + bytes([1] + [0] * 15) + b"\xe0"
+    blocks = ((w + 7) // 8) * ((h + 7) // 8)
+    bits = ""
+    left = blocks
+    while left > 0:
+        run = min(left, 32767)
+        if run >= 16384:
+            bits += "0" + format(run - 16384, "014b")
+            left -= run
+        else:
+            # smaller runs need other symbols; pad with a full 16384 run (over-long runs are tolerated)
+            bits += "0" + format(0, "014b")
+            left -= 16384
+    bits += "1" * (-len(bits) % 8)
+    scan = bytes(int(bits[i:i + 8], 2) for i in range(0, len(bits), 8)).replace(b"\xff", b"\xff\x00")
+    sos = b"\xff\xda" + struct.pack(">HB", 8, 1) + b"\x01\x01" + b"\x01\x3f\x00"
+    return body + dht + (sos + scan) * nscans + b"\xff\xd9"
+
+
+def fam_blobs():
+    F = "blob"
+
+    def B(name, cat, ids, note, add_fn, q=False, deep=False, bmethod=0, kind="X", **more):
+        if not want(q):
+            return
+        gg = G(f"img-{name}", ("j1",))
+        add_fn(gg)
+        data = build(gg.entries(bmethod=bmethod), gg.dt())
+        fam = "deep" if deep else F
+        if kind == "V":
+            V(name, data, note, deep=deep, family=fam, **more)
+        elif kind == "U":
+            U(name, data, note, deep=deep, family=fam, **more)
+        else:
+            X(name, data, cat, ids, note, deep=deep, family=fam, **more)
+
+    p1 = std_image("p1")
+    j2 = std_image("j2")
+    B("b-blob-missing", "BLB", ["IG-BLB-001"], "an image whose blob is not in the container",
+      lambda gg: gg.add(*p1, store=False), q=True)
+
+    def sha_mismatch(gg):
+        real = p1[0]
+        fake = bytearray(real)
+        fake[len(fake) // 2] ^= 0x55
+        im = gg.add(*p1, store=False)
+        gg.blobs[im["path"]] = bytes(fake)
+    B("b-sha-mismatch", "BLB", ["IG-BLB-003"], "blob bytes differ from sha256 (same length, header intact)",
+      sha_mismatch, q=True)
+    B("b-size-mismatch", "BLB", ["IG-BLB-004"], "byteSize is one more than the blob's length",
+      lambda gg: gg.add(*p1, byteSize=len(p1[0]) + 1), q=True)
+
+    def sha_of_compressed(gg):
+        comp = deflate(p1[0])
+        sha = hashlib.sha256(comp).hexdigest()
+        gg.m["images"].append(dict(id=uuid4(gg.rng), path=f"images/{sha}.png", mediaType="image/png", width=40,
+                                   height=30, byteSize=len(p1[0]), sha256=sha))
+        gg.blobs[f"images/{sha}.png"] = p1[0]
+    B("b-sha-of-compressed-bytes", "BLB", ["IG-BLB-003"],
+      "a deflated blob whose sha256 is that of its compressed bytes (5: digest of the uncompressed data)",
+      sha_of_compressed, bmethod=8)
+    B("b-png-as-jpeg", "BLB", ["IG-BLB-005"], "a PNG blob declared image/jpeg (.jpg)",
+      lambda gg: gg.add(p1[0], "image/jpeg", 40, 30), q=True)
+    B("b-jpeg-as-png", "BLB", ["IG-BLB-005"], "a JPEG blob declared image/png (.png)",
+      lambda gg: gg.add(j2[0], "image/png", 33, 17))
+    B("b-gif-as-png", "BLB", ["IG-BLB-005", "IG-BLB-007"], "a GIF declared image/png",
+      lambda gg: gg.add(gif_bytes(), "image/png", 1, 1))
+    B("b-webp-as-jpeg", "BLB", ["IG-BLB-005", "IG-BLB-007"], "a WebP declared image/jpeg",
+      lambda gg: gg.add(webp_bytes(), "image/jpeg", 1, 1))
+    B("b-width-mismatch-png", "BLB", ["IG-BLB-006"], "PNG IHDR 40 wide, manifest 41",
+      lambda gg: gg.add(p1[0], "image/png", 41, 30), q=True)
+    B("b-height-mismatch-jpeg", "BLB", ["IG-BLB-006"], "JPEG frame 17 high, manifest 18",
+      lambda gg: gg.add(j2[0], "image/jpeg", 33, 18), q=True)
+    B("b-exif-rotated-dims-swapped", "BLB", ["IG-BLB-006"],
+      "Exif orientation 6 and the manifest gives the displayed 32x48 instead of the frame's 48x32 (5)",
+      lambda gg: gg.add(make_jpeg(48, 32, 11, orient=6), "image/jpeg", 32, 48))
+    B("b-shared-blob-inconsistent", "BLB", ["IG-BLB-006"], "two images list one blob; the second says width 65",
+      lambda gg: gg.add(*std_image("j1")[:2], 65, 48))
+    bad_pngs = [("sig-only", PNG_SIG, 1, 1, True),
+                ("no-ihdr", PNG_SIG + png_chunk(b"IEND", b""), 1, 1, False),
+                ("ihdr-short", PNG_SIG + png_chunk(b"IHDR", struct.pack(">IIBBBB", 40, 30, 8, 2, 0, 0)) + png_chunk(b"IEND", b""), 40, 30, False),
+                ("ihdr-truncated", PNG_SIG + ihdr(40, 30)[:15], 40, 30, False),
+                ("ihdr-not-first", PNG_SIG + png_chunk(b"tEXt", b"a\x00b") + p1[0][8:], 40, 30, False),
+                ("ihdr-bad-crc", PNG_SIG + ihdr(40, 30)[:-4] + b"\x00\x00\x00\x00" + p1[0][8 + 25:], 40, 30, False),
+                ("ihdr-width-0", PNG_SIG + ihdr(0, 30) + p1[0][8 + 25:], 1, 30, False),
+                ("ihdr-bad-depth", PNG_SIG + ihdr(40, 30, 7, 2) + p1[0][8 + 25:], 40, 30, False),
+                ("ihdr-bad-colour-type", PNG_SIG + ihdr(40, 30, 8, 5) + p1[0][8 + 25:], 40, 30, False),
+                ("ihdr-width-2^31", PNG_SIG + ihdr(2 ** 31, 1) + p1[0][8 + 25:], 2147483647, 1, False)]
+    for nm, b, w, h, q in bad_pngs:
+        ids = ["IG-BLB-007"] + (["IG-BLB-006"] if nm in ("ihdr-width-0", "ihdr-width-2^31") else [])
+        note = f"PNG blob: {nm} (its header cannot be read, 5)"
+        if nm == "ihdr-bad-crc":
+            note += "; arguable: the IHDR fields are intact, only its CRC is wrong"
+        B(f"b-png-{nm.replace('^', '')}", "BLB", ids, note, lambda gg, b=b, w=w, h=h: gg.add(b, "image/png", w, h), q=q)
+    segs, rest = jpeg_split(make_jpeg(64, 48, 1))
+    nosof = jpeg_join([s for s in segs if s[0] not in (0xC0, 0xC4, 0xDA)], b"\xff\xd9")
+    sof = [p for m, p in segs if m == 0xC0][0]
+    bad_jpegs = [("no-sof", nosof, True), ("soi-only", b"\xff\xd8\xff", False),
+                 ("segment-past-end", b"\xff\xd8\xff\xe1\xff\xff" + b"Exif\x00\x00" + bytes(100), False),
+                 ("segment-length-1", b"\xff\xd8\xff\xe0\x00\x01" + bytes(50) + b"\xff\xc0\x00\x11" + sof[:15], False),
+                 ("sof-truncated", b"\xff\xd8\xff\xc0\x00\x11\x08\x00", False),
+                 ("eoi-before-sof", b"\xff\xd8\xff\xd9" + jpeg_join(segs, rest)[2:], False),
+                 ("not-a-marker", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" + b"garbage" * 10, False)]
+    for nm, b, q in bad_jpegs:
+        B(f"b-jpeg-{nm}", "BLB", ["IG-BLB-007"], f"JPEG blob: {nm} (its header cannot be read, 5)",
+          lambda gg, b=b: gg.add(b, "image/jpeg", 64, 48), q=q)
+    B("b-jpeg-sof-height-0", "BLB", ["IG-BLB-006", "IG-BLB-007"],
+      "JPEG frame header with height 0 (DNL-style), manifest height 48",
+      lambda gg: gg.add(jpeg_set_dims(make_jpeg(64, 48, 1), 64, 0), "image/jpeg", 64, 48))
+
+    # consistent headers, bad pixels: only --deep can tell
+    hj = jpeg_set_dims(make_jpeg(16, 16, 41), 65500, 65500)
+    B("b-jpeg-65500x65500-header-only", None, [], "JPEG frame 65500x65500 with 16x16 worth of data; header, size, "
+      "hash consistent: conforming without --deep (5 checks the header only)",
+      lambda gg: gg.add(hj, "image/jpeg", 65500, 65500), kind="V", q=True)
+    B("d-jpeg-65500x65500", None, [], "JPEG frame 65500x65500 with 16x16 of data, --deep: past the pixel budget "
+      "(BLB-009 warning) or undecodable (BLB-008): either is defensible",
+      lambda gg: gg.add(hj, "image/jpeg", 65500, 65500), kind="U", deep=True, q=True)
+    hp = png_with(50000, 50000, "hp", depth=1, ctype=0, raw=bytes(6251 * 20))
+    B("b-png-50000x50000-1bit-header-only", None, [], "PNG IHDR 1-bit 50000x50000 with 20 rows of data; conforming "
+      "without --deep", lambda gg: gg.add(hp, "image/png", 50000, 50000), kind="V")
+    B("d-png-50000x50000-1bit-truncated", None, [], "PNG 1-bit 50000x50000 with 20 rows of data, --deep: past the "
+      "pixel budget (BLB-009) or corrupt (BLB-008)", lambda gg: gg.add(hp, "image/png", 50000, 50000), kind="U", deep=True)
+
+    def dpng(name, note, q=False, kind="X", ids=("IG-BLB-008",), w=64, h=48, **kw):
+        b = png_with(w, h, name, **kw)
+        B(name, "BLB" if kind == "X" else None, list(ids) if kind == "X" else [], note,
+          lambda gg: gg.add(b, "image/png", w, h), q=q, deep=True, kind=kind)
+
+    dpng("d-png-truncated-idat", "IDAT zlib stream cut in half (chunk CRC right)", q=True,
+         mutate_z=lambda z: z[:len(z) // 2])
+    dpng("d-png-bad-idat-crc", "IDAT chunk CRC wrong", q=True,
+         chunks_fn=lambda cs: [c if c[0] != b"IDAT" else (c[0], c[1], png_chunk(b"IDAT", c[1], crc=crc32(b"IDAT" + c[1]) ^ 1)) for c in cs])
+    dpng("d-png-bad-adler32", "zlib Adler-32 of the IDAT stream wrong; decoders may stop before checking it",
+         kind="U", mutate_z=lambda z: z[:-4] + bytes(b ^ 0xFF for b in z[-4:]))
+    dpng("d-png-too-little-data", "IDAT holds a complete zlib stream of only half the rows",
+         raw=png_raw(64, 24, 8, 2, 0, random.Random(1)))
+    dpng("d-png-too-much-data", "IDAT holds 1000 bytes more than the image needs: libpng warns; verdict open",
+         kind="U", raw=png_raw(64, 48, 8, 2, 0, random.Random(2)) + bytes(1000))
+    dpng("d-png-bad-filter-type", "every row uses filter type 5 (undefined)", filt=5)
+    dpng("d-png-missing-iend", "no IEND chunk; all rows present: verdict open", kind="U",
+         chunks_fn=lambda cs: [c for c in cs if c[0] != b"IEND"])
+    dpng("d-png-huge-chunk-length", "an ancillary chunk declares length 0x7FFFFFFF before IDAT (file ends first)",
+         chunks_fn=lambda cs: cs[:1] + [(b"tEXt", b"", struct.pack(">I", 0x7FFFFFFF) + b"tEXtkey\x00value")] + cs[1:])
+    dpng("d-png-chunk-length-over-2^31", "a chunk length 0xFFFFFFF0 (over the PNG maximum 2^31-1)",
+         chunks_fn=lambda cs: cs[:1] + [(b"zzZz", b"", struct.pack(">I", 0xFFFFFFF0) + b"zzZz" + bytes(8))] + cs[1:])
+    dpng("d-png-idat-garbage", "IDAT holds random bytes", mutate_z=lambda z: random.Random(3).randbytes(len(z)))
+    dpng("d-png-valid-many-empty-idats", "5000 zero-length IDAT chunks before the real one: a correct PNG",
+         kind="V", chunks_fn=lambda cs: cs[:1] + [(b"IDAT", b"")] * 5000 + cs[1:])
+    if want(False):
+        bombsz = 100 << 20
+        zb = _zbomb(bombsz)
+        dpng("d-png-ztxt-bomb", "a zTXt chunk inflating to 100 MiB: the image is fine; decoders must bound text",
+             kind="U", chunks_fn=lambda cs: cs[:1] + [(b"zTXt", b"bomb\x00\x00" + zb)] + cs[1:])
+        dpng("d-png-itxt-bomb", "a compressed iTXt chunk inflating to 100 MiB", kind="U",
+             chunks_fn=lambda cs: cs[:1] + [(b"iTXt", b"bomb\x00\x01\x00\x00\x00" + zb)] + cs[1:])
+        dpng("d-png-iccp-bomb", "an iCCP profile inflating to 100 MiB", kind="U",
+             chunks_fn=lambda cs: cs[:1] + [(b"iCCP", b"icc\x00\x00" + zb)] + cs[1:])
+        dpng("d-png-10000-text-chunks", "10,000 tEXt chunks", kind="U",
+             chunks_fn=lambda cs: cs[:1] + [(b"tEXt", b"k\x00v")] * 10000 + cs[1:])
+        dpng("d-png-valid-16bit-rgba", "16-bit RGBA", kind="V", depth=16, ctype=6)
+        dpng("d-png-valid-1bit-gray", "1-bit gray", kind="V", depth=1, ctype=0)
+        dpng("d-png-valid-palette", "4-bit palette", kind="V", depth=4, ctype=3)
+        B("d-png-valid-interlaced", None, [], "Adam7 interlaced blob, correct",
+          lambda gg: gg.add(make_png(33, 17, 8, 2, 1, seed=23), "image/png", 33, 17), deep=True, kind="V")
+    # big but correct images: decode within limits or BLB-009 (a warning); never more than 100 MB
+    side = 20000 if QUICK else 50000
+    big1 = png_zero_big(side, side, 1, 0)
+    B(f"d-png-{side}x{side}-1bit-correct", None, [], f"a correct all-black {side}x{side} 1-bit PNG ({len(big1)} bytes): "
+      "past the default pixel budget: BLB-009 (warning) or decoded in bounded memory", lambda gg: gg.add(big1, "image/png", side, side),
+      deep=True, kind="V", q=True)
+    if want(False):
+        b1e8 = png_zero_big(10000, 10000, 1, 0)
+        B("d-png-10000x10000-1bit-correct", None, [], "a correct 10000x10000 1-bit PNG: exactly 1e8 pixels (the default budget)",
+          lambda gg: gg.add(b1e8, "image/png", 10000, 10000), deep=True, kind="V")
+    rs = 3000 if QUICK else 8000
+    brgba = png_zero_big(rs, rs, 8, 6)
+    B(f"d-png-{rs}x{rs}-rgba-correct", None, [], f"a correct {rs}x{rs} RGBA PNG ({rs * rs * 4 >> 20} MiB decoded)",
+      lambda gg: gg.add(brgba, "image/png", rs, rs), deep=True, kind="V", q=True)
+
+    def djpeg(name, note, b, w, h, q=False, kind="X"):
+        B(name, "BLB" if kind == "X" else None, ["IG-BLB-008"] if kind == "X" else [], note,
+          lambda gg: gg.add(b, "image/jpeg", w, h), q=q, deep=True, kind=kind)
+
+    jb = make_jpeg(64, 48, 42)
+    djpeg("d-jpeg-truncated", "JPEG cut at 60% (no EOI)", jb[:len(jb) * 6 // 10], 64, 48, q=True)
+    segs, rest = jpeg_split(jb)
+    rng = random.Random("garbage")
+    garbage = rng.randbytes(len(rest) - 2).replace(b"\xff", b"\xff\x00")
+    djpeg("d-jpeg-garbage-entropy", "entropy-coded data replaced by random bytes (byte-stuffed), EOI kept",
+          jpeg_join(segs, garbage + b"\xff\xd9"), 64, 48)
+    garbage2 = rng.randbytes(len(rest))
+    djpeg("d-jpeg-garbage-after-sos", "random bytes (with stray markers) after SOS, EOI kept",
+          jpeg_join(segs, garbage2 + b"\xff\xd9"), 64, 48, q=True)
+    djpeg("d-jpeg-no-eoi", "complete scan, EOI missing: libjpeg warns 'premature end' (12: stop on any warning); "
+          "arguable", jb[:-2], 64, 48)
+    djpeg("d-jpeg-frame-larger-than-data", "frame header 2000x2000 (4 Mpx, within budget) with 64x48 of data",
+          jpeg_set_dims(jb, 2000, 2000), 2000, 2000)
+    nsc = 500 if QUICK else 5000
+    djpeg(f"d-jpeg-progressive-{nsc}-bogus-scans", f"progressive 2048x2048 JPEG followed by {nsc} repeated "
+          "AC scans of the whole image (inconsistent progression: a decoder warning; also a CPU DoS)",
+          progressive_many_scans(2048, 2048, nsc), 2048, 2048, q=True)
+    if want(False):
+        djpeg("d-jpeg-valid-cmyk", "a correct 4-component (CMYK, Adobe) JPEG", make_jpeg(25, 19, 8, mode="CMYK"), 25, 19,
+              kind="V")
+        djpeg("d-jpeg-valid-gray", "a correct grayscale JPEG", make_jpeg(31, 23, 7, mode="L"), 31, 23, kind="V")
+        djpeg("d-jpeg-valid-progressive", "a correct progressive JPEG", make_jpeg(20, 30, 3, progressive=True), 20, 30,
+              kind="V")
+        djpeg("d-jpeg-valid-exif-rotated", "a correct JPEG with Exif orientation 6", make_jpeg(48, 32, 11, orient=6),
+              48, 32, kind="V")
+
+
+# ----------------------------------------------------------------------------
+# family: thumbnail (7)
+
+
+def fam_thumbs():
+    F = "thumbnail"
+
+    def T(name, thumb, cat, ids, note, q=False, deep=False, kind="X", tmethod=0, entries_fn=None):
+        if not want(q):
+            return
+        gg = base()
+        gg.thumb = thumb
+        es = gg.entries(tmethod=tmethod)
+        if entries_fn:
+            es = entries_fn(es)
+        data = build(es, gg.dt())
+        fam = "deep" if deep else F
+        if kind == "V":
+            V(name, data, note, deep=deep, family=fam)
+        elif kind == "U":
+            U(name, data, note, deep=deep, family=fam)
+        else:
+            X(name, data, cat, ids, note, deep=deep, family=fam)
+
+    ok = placeholder(256, 192)
+    T("t-missing", ok, "THM", ["IG-THM-001"], "no thumbnail.png", q=True,
+      entries_fn=lambda es: [e for e in es if e.name != b"thumbnail.png"])
+    T("t-directory-only", ok, "THM", ["IG-THM-001"], "thumbnail.png/ is a directory entry; no thumbnail file",
+      entries_fn=lambda es: [e if e.name != b"thumbnail.png" else E("thumbnail.png/", b"", 0, c_eattr=DIRMODE) for e in es])
+    for nm, b, q in [("16bit-rgb", make_png(256, 192, 16, 2, fill=90), True), ("16bit-gray", make_png(64, 48, 16, 0, fill=1), False),
+                     ("1bit-gray", make_png(256, 192, 1, 0, fill=0), False), ("2bit-gray", make_png(64, 48, 2, 0, fill=0), False),
+                     ("4bit-palette", make_png(64, 48, 4, 3, seed=5), False)]:
+        T(f"t-{nm}", b, "THM", ["IG-THM-003"], f"thumbnail {nm}: bit depth not 8", q=q)
+    T("t-16bit-deflated", make_png(64, 48, 16, 2, fill=9), "THM", ["IG-THM-003"], "16-bit thumbnail stored DEFLATED",
+      tmethod=8)
+    T("t-interlaced", make_png(256, 192, 8, 2, 1, fill=128), "THM", ["IG-THM-004"], "Adam7-interlaced thumbnail", q=True)
+    for nm, w, h, q in [("1025x1", 1025, 1, False), ("5000x5000", 5000, 5000, True), ("1x1025", 1, 1025, False),
+                        ("1025x1025", 1025, 1025, False)]:
+        T(f"t-{nm}", make_png(w, h, 8, 0, fill=0), "THM", ["IG-THM-005"], f"thumbnail {w}x{h} (limit 1024)", q=q)
+    T("t-width-2^31-1", PNG_SIG + ihdr(2147483647, 1, 8, 0) + png_chunk(b"IDAT", zlib.compress(bytes(100))) + png_chunk(b"IEND", b""),
+      "THM", ["IG-THM-005"], "thumbnail IHDR 2147483647x1")
+    T("t-width-0", PNG_SIG + ihdr(0, 192) + png_chunk(b"IDAT", zlib.compress(bytes(100))) + png_chunk(b"IEND", b""),
+      "THM", ["IG-THM-005", "IG-THM-006"], "thumbnail IHDR width 0 (longer side must be 1..1024)")
+    for nm, b, ids, q in [("jpeg", make_jpeg(64, 48, 1), ["IG-THM-002"], True), ("text", b"not a png\n", ["IG-THM-002"], False),
+                          ("gif", gif_bytes(), ["IG-THM-002"], False), ("empty", b"", ["IG-THM-002", "IG-THM-006"], False),
+                          ("sig-only", PNG_SIG, ["IG-THM-006"], False),
+                          ("no-ihdr", PNG_SIG + png_chunk(b"IEND", b""), ["IG-THM-006"], True),
+                          ("ihdr-truncated", PNG_SIG + ihdr(256, 192)[:20], ["IG-THM-006"], False),
+                          ("ihdr-short", PNG_SIG + png_chunk(b"IHDR", bytes(8)) + png_chunk(b"IEND", b""), ["IG-THM-006"], False),
+                          ("ihdr-not-first", PNG_SIG + png_chunk(b"tEXt", b"k\x00v") + ok[8:], ["IG-THM-006"], False),
+                          ("ihdr-bad-crc", PNG_SIG + ihdr(256, 192)[:-4] + b"\x00\x00\x00\x00" + ok[33:], ["IG-THM-006"], False),
+                          ("png-sig-lowercase", b"\x89png\r\n\x1a\n" + ok[8:], ["IG-THM-002"], False)]:
+        note = f"thumbnail {nm}"
+        if nm == "ihdr-bad-crc":
+            note += ": a damaged IHDR (THM-006); arguable, its fields are intact"
+        T(f"t-{nm}", b, "THM", ids, note, q=q)
+    # deep: pixel data of the thumbnail
+    raw = png_raw(256, 192, 8, 2, 0, None, 128)
+    z = zlib.compress(raw, 6)
+    hdr = PNG_SIG + ihdr(256, 192)
+    T("d-thumb-truncated-idat", hdr + png_chunk(b"IDAT", z[:len(z) // 2]) + png_chunk(b"IEND", b""), "THM",
+      ["IG-THM-007"], "thumbnail IDAT stream cut in half", deep=True, q=True)
+    T("d-thumb-bad-idat-crc", hdr + png_chunk(b"IDAT", z, crc=1) + png_chunk(b"IEND", b""), "THM", ["IG-THM-007"],
+      "thumbnail IDAT CRC wrong", deep=True)
+    T("d-thumb-garbage-idat", hdr + png_chunk(b"IDAT", random.Random(7).randbytes(len(z))) + png_chunk(b"IEND", b""),
+      "THM", ["IG-THM-007"], "thumbnail IDAT is random bytes", deep=True)
+    T("d-thumb-valid-1024", make_png(1024, 1024, 8, 6, fill=200), None, [], "a correct 1024x1024 RGBA thumbnail, --deep",
+      deep=True, kind="V")
+    if want(False):
+        T("d-thumb-ztxt-bomb", make_png(256, 192, 8, 2, fill=128, before=(png_chunk(b"zTXt", b"b\x00\x00" + _zbomb(100 << 20)),)),
+          None, [], "a thumbnail with a zTXt chunk inflating to 100 MiB, --deep: verdict open", deep=True, kind="U")
+
+
+# ----------------------------------------------------------------------------
+
+
+def main(argv):
+    global QUICK, OUTDIR
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    opts = [a for a in argv[1:] if a.startswith("--")]
+    if len(args) != 1 or any(o not in ("--quick",) for o in opts):
+        sys.stderr.write(__doc__)
+        return 2
+    QUICK = "--quick" in opts
+    OUTDIR = args[0]
+    os.makedirs(OUTDIR, exist_ok=True)
+    for fn in os.listdir(OUTDIR):
+        if fn.endswith(".imagegallery") or fn in ("expected.json", "results.json"):
+            os.unlink(os.path.join(OUTDIR, fn))
+    for fam in (fam_valid, fam_garbage, fam_truncflip, fam_container, fam_names, fam_manifest, fam_blobs, fam_thumbs):
+        fam()
+    with open(os.path.join(OUTDIR, "expected.json"), "w") as f:
+        json.dump(EXPECTED, f, indent=1, sort_keys=True, ensure_ascii=True)
+        f.write("\n")
+    total = sum(os.path.getsize(os.path.join(OUTDIR, k)) for k in EXPECTED)
+    nvalid = sum(1 for v in EXPECTED.values() if v["verdict"] == "valid")
+    nunk = sum(1 for v in EXPECTED.values() if v.get("verdictUnknown"))
+    print(f"{len(EXPECTED)} files ({nvalid} valid, {len(EXPECTED) - nvalid - nunk} invalid, {nunk} open), "
+          f"{total / 1e6:.1f} MB in {OUTDIR}")
+    print("families: " + ", ".join(f"{k} {v}" for k, v in sorted(COUNTS.items())))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

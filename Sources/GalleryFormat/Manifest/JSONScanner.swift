@@ -8,9 +8,17 @@ import Glibc
 /// and hands strings out as byte ranges so that the manifest decoder can read UUIDs and
 /// hashes without building Swift strings. Errors carry the byte offset and JSON pointer.
 struct JSONScanner: ~Copyable {
-    /// The text seen so far: all of it, or (while it is still arriving) a prefix.
+    /// The text seen so far: all of it, or (while it is still arriving) a prefix; when
+    /// streaming, a window of it that starts at `base`.
     private(set) var bytes: UnsafeRawBufferPointer
     private(set) var position = 0
+    /// Streaming: where further text comes from, the window's own memory, and the offset in
+    /// the text of the window's first byte. Offsets in errors are in the whole text.
+    private var source: (any JSONChunkSource)?
+    private var storage: UnsafeMutableRawBufferPointer?
+    private(set) var base = 0
+    /// The offset in the whole text of the read position.
+    var offset: Int { base + position }
     private var depth = 0
     let maxDepth: Int
     /// Where the value being read sits, kept as raw keys and indexes and only rendered as a
@@ -26,6 +34,68 @@ struct JSONScanner: ~Copyable {
     init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+    }
+
+    /// Reads text as `source` delivers it, holding only a window: what has not been read yet,
+    /// plus what was read since the last `discardConsumed()`.
+    init(streaming source: any JSONChunkSource, maxDepth: Int) {
+        self.source = source
+        self.maxDepth = maxDepth
+        let storage = UnsafeMutableRawBufferPointer(start: malloc(1 << 20), count: 1 << 20)
+        self.storage = storage
+        bytes = UnsafeRawBufferPointer(rebasing: storage[0 ..< 0])
+    }
+
+    deinit { free(storage?.baseAddress) }
+
+    /// True when `count` bytes from the read position are there, pulling more from the
+    /// source when streaming; false only at the end of the text (or of a prefix).
+    @inline(__always)
+    mutating func available(_ count: Int) throws -> Bool {
+        if position + count <= bytes.count { return true }
+        return try pull(atLeast: count)
+    }
+
+    private mutating func pull(atLeast count: Int) throws -> Bool {
+        while position + count > bytes.count {
+            guard let source, let chunk = try source.nextChunk() else {
+                source = nil
+                return false
+            }
+            append(chunk)
+        }
+        return true
+    }
+
+    private mutating func append(_ chunk: [UInt8]) {
+        guard var storage else { return }
+        let used = bytes.count
+        if used + chunk.count > storage.count {
+            // realloc moves a large block by remapping its pages: a long token never needs its
+            // bytes twice over, as allocate-and-copy would while both blocks exist.
+            let capacity = max(storage.count * 2, used + chunk.count)
+            guard let grown = realloc(storage.baseAddress, capacity) else { fatalError("out of memory") }
+            storage = UnsafeMutableRawBufferPointer(start: grown, count: capacity)
+            self.storage = storage
+        }
+        chunk.withUnsafeBytes { storage.baseAddress!.advanced(by: used).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        bytes = UnsafeRawBufferPointer(rebasing: storage[0 ..< used + chunk.count])
+    }
+
+    /// Streaming: forgets the text before the read position. Every `RawString` read so far is
+    /// invalid afterwards, so callers do this only between values they have finished with.
+    mutating func discardConsumed() {
+        guard let storage, position >= 1 << 20 else { return }
+        // Keys on the path would point into the forgotten text: keep them as strings.
+        path = path.map { item in
+            if case .key(let raw) = item { return .name(decodeString(raw)) }
+            return item
+        }
+        let kept = bytes.count - position
+        storage.baseAddress!.copyMemory(from: storage.baseAddress! + position, byteCount: kept)
+        base += position
+        position = 0
+        bytes = UnsafeRawBufferPointer(rebasing: storage[0 ..< kept])
     }
 
     /// Sees more of the text (same start, longer). Only a prefix can ever make reading fail,
@@ -66,8 +136,9 @@ struct JSONScanner: ~Copyable {
         return JSONPointer.render(tokens)
     }
 
+    /// `at` is a position in the window, like `RawString.start`.
     func error(_ code: DiagnosticCode, _ message: String, at offset: Int? = nil, pointer: String? = nil) -> GalleryError {
-        GalleryError(code, message, location: Location(entry: "manifest.json", offset: UInt64(offset ?? position),
+        GalleryError(code, message, location: Location(entry: "manifest.json", offset: UInt64(base + (offset ?? position)),
                                                        jsonPointer: pointer ?? self.pointer))
     }
 
@@ -88,8 +159,8 @@ struct JSONScanner: ~Copyable {
 
     // MARK: - Structure
 
-    mutating func skipWhitespace() {
-        while position < bytes.count {
+    mutating func skipWhitespace() throws {
+        while try available(1) {
             switch bytes[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
             default: return
@@ -98,8 +169,8 @@ struct JSONScanner: ~Copyable {
     }
 
     mutating func peekKind() throws -> Kind {
-        skipWhitespace()
-        guard position < bytes.count else { throw error(.jsonSyntax, "the JSON text ends where a value should be") }
+        try skipWhitespace()
+        guard try available(1) else { throw error(.jsonSyntax, "the JSON text ends where a value should be") }
         switch bytes[position] {
         case UInt8(ascii: "{"): return .object
         case UInt8(ascii: "["): return .array
@@ -115,15 +186,15 @@ struct JSONScanner: ~Copyable {
     /// member's value; `member` must consume the value. With `checkDuplicates` the scanner
     /// refuses a key seen before in the object; callers that track their keys pass false.
     mutating func readObject(checkDuplicates: Bool = true, _ member: (inout JSONScanner, RawString) throws -> Void) throws {
-        skipWhitespace()
+        try skipWhitespace()
         try expect(UInt8(ascii: "{"))
         try enter()
         var seen: Set<String> = []
-        skipWhitespace()
+        try skipWhitespace()
         if try consumeIf(UInt8(ascii: "}")) { depth -= 1; return }
         while true {
-            skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+            try skipWhitespace()
+            guard try available(1), bytes[position] == UInt8(ascii: "\"") else {
                 throw error(.jsonSyntax, "an object member must start with a quoted key")
             }
             let keyOffset = position
@@ -132,11 +203,11 @@ struct JSONScanner: ~Copyable {
             if checkDuplicates, !seen.insert(decodeString(key)).inserted {
                 throw error(.duplicateKey, "the key \"\(decodeString(key))\" occurs twice in one object", at: keyOffset)
             }
-            skipWhitespace()
+            try skipWhitespace()
             try expect(UInt8(ascii: ":"))
             try member(&self, key)
             path.removeLast()
-            skipWhitespace()
+            try skipWhitespace()
             if try consumeIf(UInt8(ascii: ",")) { continue }
             if try consumeIf(UInt8(ascii: "}")) { break }
             throw error(.jsonSyntax, "expected \",\" or \"}\" after an object member")
@@ -146,10 +217,10 @@ struct JSONScanner: ~Copyable {
 
     /// Reads an array, calling `element` with each index while the scanner stands at the element.
     mutating func readArray(_ element: (inout JSONScanner, Int) throws -> Void) throws {
-        skipWhitespace()
+        try skipWhitespace()
         try expect(UInt8(ascii: "["))
         try enter()
-        skipWhitespace()
+        try skipWhitespace()
         if try consumeIf(UInt8(ascii: "]")) { depth -= 1; return }
         var index = 0
         while true {
@@ -157,7 +228,7 @@ struct JSONScanner: ~Copyable {
             try element(&self, index)
             path.removeLast()
             index += 1
-            skipWhitespace()
+            try skipWhitespace()
             if try consumeIf(UInt8(ascii: ",")) { continue }
             if try consumeIf(UInt8(ascii: "]")) { break }
             throw error(.jsonSyntax, "expected \",\" or \"]\" after an array element")
@@ -179,8 +250,8 @@ struct JSONScanner: ~Copyable {
 
     /// Ends the document: only whitespace may follow the top-level value.
     mutating func finish() throws {
-        skipWhitespace()
-        guard position == bytes.count else {
+        try skipWhitespace()
+        guard try !available(1) else {
             throw error(.jsonSyntax, "unexpected \(describeByte(bytes[position])) after the end of the JSON value",
                         pointer: "")
         }
@@ -194,7 +265,7 @@ struct JSONScanner: ~Copyable {
     }
 
     private mutating func expect(_ byte: UInt8) throws {
-        guard position < bytes.count, bytes[position] == byte else {
+        guard try available(1), bytes[position] == byte else {
             let found = position < bytes.count ? describeByte(bytes[position]) : "the end of the text"
             throw error(.jsonSyntax, "expected \"\(Character(Unicode.Scalar(byte)))\" but found \(found)")
         }
@@ -202,7 +273,7 @@ struct JSONScanner: ~Copyable {
     }
 
     private mutating func consumeIf(_ byte: UInt8) throws -> Bool {
-        guard position < bytes.count else { throw error(.jsonSyntax, "the JSON text ends inside an object or array") }
+        guard try available(1) else { throw error(.jsonSyntax, "the JSON text ends inside an object or array") }
         if bytes[position] == byte { position += 1; return true }
         return false
     }
@@ -214,34 +285,34 @@ struct JSONScanner: ~Copyable {
     // MARK: - Scalars
 
     mutating func readBool() throws -> Bool {
-        skipWhitespace()
-        if matchLiteral("true") { return true }
-        if matchLiteral("false") { return false }
+        try skipWhitespace()
+        if try matchLiteral("true") { return true }
+        if try matchLiteral("false") { return false }
         throw error(.jsonSyntax, "invalid literal")
     }
 
     mutating func readNull() throws {
-        skipWhitespace()
-        guard matchLiteral("null") else { throw error(.jsonSyntax, "invalid literal") }
+        try skipWhitespace()
+        guard try matchLiteral("null") else { throw error(.jsonSyntax, "invalid literal") }
     }
 
-    private mutating func matchLiteral(_ literal: StaticString) -> Bool {
+    private mutating func matchLiteral(_ literal: StaticString) throws -> Bool {
         let count = literal.utf8CodeUnitCount
-        guard position + count <= bytes.count else { return false }
+        guard try available(count) else { return false }
         for i in 0 ..< count where bytes[position + i] != literal.utf8Start[i] { return false }
         position += count
         return true
     }
 
     mutating func readNumber() throws -> Number {
-        skipWhitespace()
+        try skipWhitespace()
         let start = position
         var negative = false
-        if position < bytes.count, bytes[position] == UInt8(ascii: "-") { negative = true; position += 1 }
+        if try available(1), bytes[position] == UInt8(ascii: "-") { negative = true; position += 1 }
         let digitsStart = position
         var magnitude: UInt64 = 0
         var overflow = false
-        while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 {
+        while try available(1), bytes[position] >= 0x30, bytes[position] <= 0x39 {
             let (m1, o1) = magnitude.multipliedReportingOverflow(by: 10)
             let (m2, o2) = m1.addingReportingOverflow(UInt64(bytes[position] - 0x30))
             overflow = overflow || o1 || o2
@@ -254,21 +325,21 @@ struct JSONScanner: ~Copyable {
             throw error(.jsonSyntax, "a number may not have leading zeros", at: start)
         }
         var isInteger = true
-        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+        if try available(1), bytes[position] == UInt8(ascii: ".") {
             isInteger = false
             position += 1
             let fractionStart = position
-            while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 { position += 1 }
+            while try available(1), bytes[position] >= 0x30, bytes[position] <= 0x39 { position += 1 }
             guard position > fractionStart else { throw error(.jsonSyntax, "a fraction needs digits", at: start) }
         }
-        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+        if try available(1), bytes[position] | 0x20 == UInt8(ascii: "e") {
             isInteger = false
             position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+            if try available(1), bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
                 position += 1
             }
             let exponentStart = position
-            while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 { position += 1 }
+            while try available(1), bytes[position] >= 0x30, bytes[position] <= 0x39 { position += 1 }
             guard position > exponentStart else { throw error(.jsonSyntax, "an exponent needs digits", at: start) }
         }
         if isInteger, !overflow {
@@ -281,7 +352,7 @@ struct JSONScanner: ~Copyable {
 
     /// Reads a string's extent, validating UTF-8 and escapes, without decoding it.
     mutating func readRawString() throws -> RawString {
-        skipWhitespace()
+        try skipWhitespace()
         try expect(UInt8(ascii: "\""))
         let start = position
         var hasEscapes = false
@@ -293,7 +364,7 @@ struct JSONScanner: ~Copyable {
                 if Self.needsAttention(word) { break }
                 position += 8
             }
-            guard position < bytes.count else { throw error(.jsonSyntax, "a string is not closed", at: start - 1) }
+            guard try available(1) else { throw error(.jsonSyntax, "a string is not closed", at: start - 1) }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") { break }
             if byte < 0x20 {
@@ -330,16 +401,16 @@ struct JSONScanner: ~Copyable {
     /// Checks one escape at `position` (the backslash) and steps over it.
     private mutating func checkEscape() throws {
         let at = position
-        guard position + 1 < bytes.count else { throw error(.jsonSyntax, "a string ends inside an escape") }
+        guard try available(2) else { throw error(.jsonSyntax, "a string ends inside an escape") }
         switch bytes[position + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
              UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             position += 2
         case UInt8(ascii: "u"):
-            guard let unit = hex4(at: position + 2) else { throw error(.jsonSyntax, "a \\u escape needs four hex digits", at: at) }
+            guard try available(6), let unit = hex4(at: position + 2) else { throw error(.jsonSyntax, "a \\u escape needs four hex digits", at: at) }
             position += 6
             if (0xD800 ... 0xDBFF).contains(unit) {
-                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u"),
+                guard try available(6), bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u"),
                       let low = hex4(at: position + 2), (0xDC00 ... 0xDFFF).contains(low)
                 else { throw error(.jsonEncoding, "a high surrogate escape is not followed by a low one", at: at) }
                 position += 6
@@ -402,6 +473,41 @@ struct JSONScanner: ~Copyable {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The number of Unicode scalars the raw string decodes to, without decoding it.
+    func scalarCount(_ raw: RawString) -> Int {
+        var count = 0
+        var i = raw.start
+        while i < raw.end {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "\\") {
+                // A surrogate pair's two escapes make one scalar.
+                if bytes[i + 1] == UInt8(ascii: "u"), let unit = hex4(at: i + 2), (0xD800 ... 0xDBFF).contains(unit) {
+                    i += 12
+                } else {
+                    i += bytes[i + 1] == UInt8(ascii: "u") ? 6 : 2
+                }
+                count += 1
+                continue
+            }
+            if byte & 0xC0 != 0x80 { count += 1 }
+            i += 1
+        }
+        return count
+    }
+
+    /// True when the raw string holds U+0000, escaped (only an escape can: the text itself
+    /// cannot carry a control byte).
+    func containsNUL(_ raw: RawString) -> Bool {
+        guard raw.hasEscapes else { return false }
+        var i = raw.start
+        while i < raw.end {
+            guard bytes[i] == UInt8(ascii: "\\") else { i += 1; continue }
+            if bytes[i + 1] == UInt8(ascii: "u"), hex4(at: i + 2) == 0 { return true }
+            i += bytes[i + 1] == UInt8(ascii: "u") ? 6 : 2
+        }
+        return false
+    }
+
     func rawBytes(_ raw: RawString) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: bytes[raw.start ..< raw.end])
     }
@@ -454,4 +560,9 @@ enum UTF8Validation {
         }
         return true
     }
+}
+
+/// Where a streamed JSON text comes from, chunk by chunk; nil at its end.
+protocol JSONChunkSource: AnyObject {
+    func nextChunk() throws -> [UInt8]?
 }

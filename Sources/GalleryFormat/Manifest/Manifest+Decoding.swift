@@ -55,6 +55,22 @@ extension Manifest {
         return complete ? result : decode(buffer: whole, stream: nil, limits: limits).result
     }
 
+    /// Decodes text as `source` delivers it, holding a window of it rather than all of it.
+    /// With `keepsText` false, free text is checked but left out of the gallery.
+    static func decode(source: any JSONChunkSource, limits: GalleryLimits, keepsText: Bool) -> ManifestDecoding {
+        var decoder = ManifestDecoder(limits: limits, keepsText: keepsText)
+        var scanner = JSONScanner(streaming: source, maxDepth: limits.maxJSONDepth)
+        do {
+            let gallery = try decoder.decodeDocument(&scanner)
+            return ManifestDecoding(gallery: gallery, diagnostics: decoder.diagnostics)
+        } catch let error as GalleryError {
+            return ManifestDecoding(gallery: nil, diagnostics: decoder.diagnostics + [error])
+        } catch {
+            return ManifestDecoding(gallery: nil, diagnostics: decoder.diagnostics + [GalleryError(
+                .jsonSyntax, "\(error)", location: Location(entry: "manifest.json"))])
+        }
+    }
+
     /// Decodes, throwing the first error. Returns the gallery and the lesser diagnostics.
     public static func decodeOrThrow(_ bytes: [UInt8], limits: GalleryLimits = .default) throws -> (Gallery, [GalleryError]) {
         let result = decode(bytes, limits: limits)
@@ -71,11 +87,15 @@ extension Manifest {
 struct ManifestDecoder {
     let limits: GalleryLimits
     let stream: StreamedEntry?
+    /// False when only the checks matter: free text (captions, file names, sources, the
+    /// generator) is checked but not kept, so a manifest full of text costs no memory twice.
+    var keepsText = true
     var diagnostics: [GalleryError] = []
 
-    init(limits: GalleryLimits, stream: StreamedEntry? = nil) {
+    init(limits: GalleryLimits, stream: StreamedEntry? = nil, keepsText: Bool = true) {
         self.limits = limits
         self.stream = stream
+        self.keepsText = keepsText
     }
 
     /// How far ahead of the read position the text should have arrived before an object is
@@ -93,7 +113,7 @@ struct ManifestDecoder {
     private mutating func report(_ code: DiagnosticCode, _ message: String, _ scanner: borrowing JSONScanner,
                                  member: String? = nil) {
         diagnostics.append(GalleryError(code, message, location: Location(
-            entry: "manifest.json", offset: UInt64(scanner.position), jsonPointer: scanner.pointer(appending: member))))
+            entry: "manifest.json", offset: UInt64(scanner.offset), jsonPointer: scanner.pointer(appending: member))))
     }
 
     /// Known keys, matched as bytes; their position is their bit in a per-object "seen" mask.
@@ -153,7 +173,9 @@ struct ManifestDecoder {
             case 4: title = try string(&scanner, maxScalars: 1000)
             case 5: created = try timestamp(&scanner)
             case 6: modified = try timestamp(&scanner)
-            case 7: generator = try string(&scanner, maxScalars: 200)
+            case 7:
+                generator = try string(&scanner, maxScalars: 200)
+                if !keepsText { generator = nil }
             case 8: images = try imageList(&scanner)
             default:
                 report(.unknownMember, "unknown member \"\(scanner.decodeString(key))\" is ignored", scanner)
@@ -174,7 +196,7 @@ struct ManifestDecoder {
         for (position, name) in ["format", "formatVersion", "id", "revision", "title", "created", "modified", "images"]
             .map({ (Self.documentKeys.firstIndex(of: Array($0.utf8))!, $0) }) where seen & (1 << position) == 0 {
             diagnostics.append(GalleryError(.missingMember, "the required member \"\(name)\" is missing", location: Location(
-                entry: "manifest.json", offset: UInt64(scanner.position), jsonPointer: "")))
+                entry: "manifest.json", offset: UInt64(scanner.offset), jsonPointer: "")))
         }
         guard let version, let id, let revision, let title, let created, let modified, let images else { return nil }
         return Gallery(id: id, revision: revision, title: title, created: created, modified: modified,
@@ -190,6 +212,8 @@ struct ManifestDecoder {
         var complete = true
         try scanner.readArray { scanner, index in
             refill(&scanner)
+            // Nothing of the images before is needed any more.
+            scanner.discardConsumed()
             guard index < limits.maxImages else {
                 throw scanner.error(.tooManyImages, "the gallery lists more than \(limits.maxImages) images")
             }
@@ -250,6 +274,7 @@ struct ManifestDecoder {
                 if let text = source, !Self.isAbsoluteURI(text) {
                     report(.badValue, "source \"\(text.prefix(80))\" is not an absolute URI", scanner)
                 }
+                if !keepsText { source = nil }
             case 8:
                 filename = try string(&scanner, maxScalars: 255)
                 if let text = filename, !GalleryImage.isSafeFilename(text) {
@@ -257,7 +282,10 @@ struct ManifestDecoder {
                            + "NUL or control characters", scanner)
                     filename = nil
                 }
-            case 9: caption = try string(&scanner, maxScalars: 10_000)
+                if !keepsText { filename = nil }
+            case 9:
+                caption = try string(&scanner, maxScalars: 10_000)
+                if !keepsText { caption = nil }
             case 10: added = try timestamp(&scanner)
             default:
                 report(.unknownMember, "unknown member \"\(scanner.decodeString(key))\" is ignored", scanner)
@@ -304,17 +332,17 @@ struct ManifestDecoder {
     private mutating func string(_ scanner: inout JSONScanner, maxScalars: Int) throws -> String? {
         guard try expectKind(.string, &scanner, "a string") else { return nil }
         let raw = try scanner.readRawString()
-        // A scalar takes at least one byte: only long strings need counting.
-        let text = scanner.decodeString(raw)
-        if raw.count > maxScalars, text.unicodeScalars.count > maxScalars {
+        // A scalar takes at least one byte: only long strings need counting, and they are
+        // counted without being decoded, however long.
+        if raw.count > maxScalars, scanner.scalarCount(raw) > maxScalars {
             report(.badValue, "the string is longer than \(maxScalars) characters", scanner)
             return nil
         }
-        if text.utf8.contains(0) {
+        if scanner.containsNUL(raw) {
             report(.badValue, "the string contains U+0000", scanner)
             return nil
         }
-        return text
+        return scanner.decodeString(raw)
     }
 
     private mutating func uuid(_ scanner: inout JSONScanner) throws -> UUID? {

@@ -95,18 +95,21 @@ struct ValidationRun {
             record(GalleryError(.manifestMissing, "the archive has no manifest.json", location: Location(file: path)))
             return nil
         }
-        let bytes: [UInt8]
-        do {
-            guard entry.uncompressedSize <= UInt64(options.limits.maxManifestBytes) else {
-                throw GalleryError(.manifestTooLarge, "manifest.json declares \(entry.uncompressedSize) bytes; the limit is "
-                                   + "\(options.limits.maxManifestBytes)", location: Location(entry: entry.name))
-            }
-            bytes = try archive.readAll(entry, limit: options.limits.maxManifestBytes)
-        } catch {
-            record(error, fallback: .truncated, entry: entry.name)
+        guard entry.uncompressedSize <= UInt64(options.limits.maxManifestBytes) else {
+            record(GalleryError(.manifestTooLarge, "manifest.json declares \(entry.uncompressedSize) bytes; the limit is "
+                                + "\(options.limits.maxManifestBytes)", location: Location(entry: entry.name)))
             return nil
         }
-        let decoded = Manifest.decode(bytes, limits: options.limits)
+        // Decoded as it is inflated: only a window of the text is ever in memory, and free text
+        // is checked but not kept.
+        let chunks = EntryChunks(entry, of: archive)
+        let decoded = Manifest.decode(source: chunks, limits: options.limits, keepsText: false)
+        chunks.drain()
+        if let failure = chunks.readFailure {
+            // The bytes were not what the archive says they are: a verdict on the text would mislead.
+            record(failure, fallback: .truncated, entry: entry.name)
+            return nil
+        }
         for diagnostic in decoded.diagnostics { record(diagnostic) }
         return decoded.gallery
     }
