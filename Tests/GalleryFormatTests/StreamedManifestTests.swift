@@ -4,8 +4,9 @@ import GalleryImaging
 import GalleryTestSupport
 import Testing
 
-/// The manifest is decoded while it is still being inflated. These tests build manifests
-/// that defeat the read-ahead window, to prove the result is the same as a whole decode.
+/// The manifest is decoded while it is still being inflated, through a window that slides
+/// over the text. These tests build manifests with objects larger than a chunk, to prove the
+/// result is the same as a whole decode.
 @Suite("Streamed manifest decoding")
 struct StreamedManifestTests {
     /// Writes a gallery whose manifest is `manifest` verbatim, blobs from `blobs`.
@@ -46,8 +47,7 @@ struct StreamedManifestTests {
         return (Array(text.utf8), blobs)
     }
 
-    /// The invariant streaming rests on: seeing only a prefix can make decoding fail, never
-    /// succeed. (The stream path always sees the whole text before `finish`.)
+    /// A truncated text never decodes: every prefix of a manifest fails.
     @Test func noPrefixDecodesSuccessfully() throws {
         let (text, _) = manifest(count: 3, bigAt: 1, bigBytes: 120)
         let canonical = Manifest.encode(try Manifest.decodeOrThrow(text).0)
@@ -55,9 +55,7 @@ struct StreamedManifestTests {
             var significant = whole.count
             while significant > 0, [0x20, 0x0A, 0x0D, 0x09].contains(whole[significant - 1]) { significant -= 1 }
             for length in 0 ..< significant {
-                let result = Array(whole[..<length]).withUnsafeBytes {
-                    Manifest.decode(buffer: $0, stream: nil, limits: .default).result
-                }
+                let result = Manifest.decode(Array(whole[..<length]))
                 #expect(result.firstError != nil, "a \(length)-byte prefix decoded without error")
             }
         }
@@ -66,7 +64,7 @@ struct StreamedManifestTests {
     @Test(arguments: [0, 1, 1500])
     func objectsLargerThanTheWindowStillDecode(bigAt: Int) throws {
         let directory = try TemporaryDirectory()
-        let (text, blobs) = manifest(count: 3000, bigAt: bigAt, bigBytes: 3 * ManifestDecoder.window)
+        let (text, blobs) = manifest(count: 3000, bigAt: bigAt, bigBytes: 3 * (256 << 10))
         let path = directory.file("g.imagegallery")
         try writeRaw(manifest: text, blobs: blobs, to: path)
         let reader = try GalleryReader(path: path)
@@ -90,7 +88,7 @@ struct StreamedManifestTests {
 
     @Test func errorsMatchAWholeDecode() throws {
         let directory = try TemporaryDirectory()
-        var (text, blobs) = manifest(count: 3000, bigAt: 2000, bigBytes: 2 * ManifestDecoder.window)
+        var (text, blobs) = manifest(count: 3000, bigAt: 2000, bigBytes: 2 * (256 << 10))
         // A defect late in the text, after the window has had to wait.
         let marker = Array("\"width\": 1}".utf8)
         let last = try #require(text.ranges(of: marker).last)

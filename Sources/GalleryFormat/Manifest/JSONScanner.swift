@@ -8,8 +8,7 @@ import Glibc
 /// and hands strings out as byte ranges so that the manifest decoder can read UUIDs and
 /// hashes without building Swift strings. Errors carry the byte offset and JSON pointer.
 struct JSONScanner: ~Copyable {
-    /// The text seen so far: all of it, or (while it is still arriving) a prefix; when
-    /// streaming, a window of it that starts at `base`.
+    /// The text: all of it, or when streaming a window of it that starts at `base`.
     private(set) var bytes: UnsafeRawBufferPointer
     private(set) var position = 0
     /// Streaming: where further text comes from, the window's own memory, and the offset in
@@ -49,7 +48,7 @@ struct JSONScanner: ~Copyable {
     deinit { free(storage?.baseAddress) }
 
     /// True when `count` bytes from the read position are there, pulling more from the
-    /// source when streaming; false only at the end of the text (or of a prefix).
+    /// source when streaming; false only at the end of the text.
     @inline(__always)
     mutating func available(_ count: Int) throws -> Bool {
         if position + count <= bytes.count { return true }
@@ -96,14 +95,6 @@ struct JSONScanner: ~Copyable {
         base += position
         position = 0
         bytes = UnsafeRawBufferPointer(rebasing: storage[0 ..< kept])
-    }
-
-    /// Sees more of the text (same start, longer). Only a prefix can ever make reading fail,
-    /// never succeed wrongly: every path that meets the end of a prefix throws, and `finish`
-    /// is only called once the whole text is there.
-    mutating func extend(to more: UnsafeRawBufferPointer) {
-        precondition(more.baseAddress == bytes.baseAddress && more.count >= bytes.count)
-        bytes = more
     }
 
     /// A string's bytes between the quotes, still escaped when `hasEscapes`.

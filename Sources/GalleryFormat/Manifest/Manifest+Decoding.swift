@@ -18,41 +18,11 @@ extension Manifest {
                 .manifestTooLarge, "manifest.json is \(bytes.count) bytes; the limit is \(limits.maxManifestBytes)",
                 location: Location(entry: "manifest.json"))])
         }
-        return bytes.withUnsafeBytes { decode(buffer: $0, stream: nil, limits: limits).result }
-    }
-
-    /// Decodes a text that may still be arriving through `stream` (then `buffer` is its start).
-    /// `complete` tells whether the decode saw the whole text; a decode that failed on a
-    /// prefix must be repeated on the whole text.
-    static func decode(buffer: UnsafeRawBufferPointer, stream: StreamedEntry?, limits: GalleryLimits)
-        -> (result: ManifestDecoding, complete: Bool) {
-        var decoder = ManifestDecoder(limits: limits, stream: stream)
-        var scanner = JSONScanner(buffer, maxDepth: limits.maxJSONDepth)
-        do {
-            let gallery = try decoder.decodeDocument(&scanner)
-            return (ManifestDecoding(gallery: gallery, diagnostics: decoder.diagnostics), true)
-        } catch let error as GalleryError {
-            let complete = scanner.bytes.count == (stream?.count ?? buffer.count)
-            return (ManifestDecoding(gallery: nil, diagnostics: decoder.diagnostics + [error]), complete)
-        } catch {
-            return (ManifestDecoding(gallery: nil, diagnostics: decoder.diagnostics + [GalleryError(
-                .jsonSyntax, "\(error)", location: Location(entry: "manifest.json"))]), true)
+        return bytes.withUnsafeBytes { buffer in
+            var decoder = ManifestDecoder(limits: limits)
+            var scanner = JSONScanner(buffer, maxDepth: limits.maxJSONDepth)
+            return decoder.run(&scanner)
         }
-    }
-
-    /// Decodes `manifest.json` while it is inflated on another thread. Same result as reading it
-    /// whole and decoding it: a read error comes first, and a failure seen on a prefix is
-    /// decoded again on the whole text.
-    static func decode(streaming stream: StreamedEntry, limits: GalleryLimits) throws -> ManifestDecoding {
-        guard stream.count <= limits.maxManifestBytes else {
-            return ManifestDecoding(gallery: nil, diagnostics: [GalleryError(
-                .manifestTooLarge, "manifest.json is \(stream.count) bytes; the limit is \(limits.maxManifestBytes)",
-                location: Location(entry: "manifest.json"))])
-        }
-        let first = stream.available(atLeast: ManifestDecoder.window)
-        let (result, complete) = decode(buffer: first, stream: stream, limits: limits)
-        let whole = try stream.complete()
-        return complete ? result : decode(buffer: whole, stream: nil, limits: limits).result
     }
 
     /// Decodes text as `source` delivers it, holding a window of it rather than all of it.
@@ -60,15 +30,7 @@ extension Manifest {
     static func decode(source: any JSONChunkSource, limits: GalleryLimits, keepsText: Bool) -> ManifestDecoding {
         var decoder = ManifestDecoder(limits: limits, keepsText: keepsText)
         var scanner = JSONScanner(streaming: source, maxDepth: limits.maxJSONDepth)
-        do {
-            let gallery = try decoder.decodeDocument(&scanner)
-            return ManifestDecoding(gallery: gallery, diagnostics: decoder.diagnostics)
-        } catch let error as GalleryError {
-            return ManifestDecoding(gallery: nil, diagnostics: decoder.diagnostics + [error])
-        } catch {
-            return ManifestDecoding(gallery: nil, diagnostics: decoder.diagnostics + [GalleryError(
-                .jsonSyntax, "\(error)", location: Location(entry: "manifest.json"))])
-        }
+        return decoder.run(&scanner)
     }
 
     /// Decodes, throwing the first error. Returns the gallery and the lesser diagnostics.
@@ -86,28 +48,27 @@ extension Manifest {
 /// them, so one pass reports everything a validator needs.
 struct ManifestDecoder {
     let limits: GalleryLimits
-    let stream: StreamedEntry?
     /// False when only the checks matter: free text (captions, file names, sources, the
     /// generator) is checked but not kept, so a manifest full of text costs no memory twice.
     var keepsText = true
     var diagnostics: [GalleryError] = []
 
-    init(limits: GalleryLimits, stream: StreamedEntry? = nil, keepsText: Bool = true) {
+    init(limits: GalleryLimits, keepsText: Bool = true) {
         self.limits = limits
-        self.stream = stream
         self.keepsText = keepsText
     }
 
-    /// How far ahead of the read position the text should have arrived before an object is
-    /// read: more than any image object needs, so prefixes rarely cause a second decode.
-    static let window = 256 << 10
-
-    /// While the text is still arriving, makes sure `window` bytes beyond the position are seen.
-    private func refill(_ scanner: inout JSONScanner) {
-        guard let stream, scanner.bytes.count < stream.count, scanner.bytes.count - scanner.position < Self.window else {
-            return
+    /// Decodes the whole document, turning a thrown error into the last diagnostic.
+    mutating func run(_ scanner: inout JSONScanner) -> ManifestDecoding {
+        do {
+            let gallery = try decodeDocument(&scanner)
+            return ManifestDecoding(gallery: gallery, diagnostics: diagnostics)
+        } catch let error as GalleryError {
+            return ManifestDecoding(gallery: nil, diagnostics: diagnostics + [error])
+        } catch {
+            return ManifestDecoding(gallery: nil, diagnostics: diagnostics + [GalleryError(
+                .jsonSyntax, "\(error)", location: Location(entry: "manifest.json"))])
         }
-        scanner.extend(to: stream.available(atLeast: scanner.position + Self.window))
     }
 
     private mutating func report(_ code: DiagnosticCode, _ message: String, _ scanner: borrowing JSONScanner,
@@ -159,7 +120,6 @@ struct ManifestDecoder {
         var seen: UInt32 = 0
         var unknown: Set<String> = []
         try scanner.readObject(checkDuplicates: false) { scanner, key in
-            refill(&scanner)
             switch try knownKey(key, Self.documentKeys, seen: &seen, unknown: &unknown, scanner) {
             case 0:
                 format = try string(&scanner, maxScalars: 100)
@@ -182,7 +142,6 @@ struct ManifestDecoder {
                 try scanner.skipValue()
             }
         }
-        if let stream { scanner.extend(to: stream.available(atLeast: stream.count)) }
         try scanner.finish()
 
         if let format, format != "imagegallery" {
@@ -211,7 +170,6 @@ struct ManifestDecoder {
         var ids: [UUID: Int] = [:]
         var complete = true
         try scanner.readArray { scanner, index in
-            refill(&scanner)
             // Nothing of the images before is needed any more.
             scanner.discardConsumed()
             guard index < limits.maxImages else {

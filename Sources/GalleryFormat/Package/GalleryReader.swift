@@ -52,8 +52,12 @@ public final class GalleryReader: Sendable {
             throw GalleryError(.manifestTooLarge, "manifest.json declares \(entry.uncompressedSize) bytes; the limit is "
                                + "\(archive.limits.maxManifestBytes)", location: Location(file: path, entry: entry.name))
         }
-        let stream = try StreamedEntry(entry, of: archive, limit: archive.limits.maxManifestBytes)
-        let result = try Manifest.decode(streaming: stream, limits: archive.limits)
+        // Decoded as it is inflated on another core, through a window: never all of it at once.
+        let chunks = EntryChunks(entry, of: archive)
+        let result = Manifest.decode(source: chunks, limits: archive.limits, keepsText: true)
+        chunks.drain()
+        // A read error comes first: a verdict on bytes that are not the archive's would mislead.
+        if let failure = chunks.readFailure { throw failure }
         if let error = result.firstError { throw error.inFile(path) }
         guard let gallery = result.gallery else {
             throw GalleryError(.jsonSyntax, "manifest.json could not be read", location: Location(file: path, entry: entry.name))
