@@ -289,10 +289,11 @@ fi
 if wanted validate && [[ $MODE == full ]]; then
   g1g_gallery="$WORK/g1g.imagegallery"
   "$IG" create "$g1g_gallery" --force --title bench --date "$DATE" "$CORPUS/g1g" >/dev/null
-  NAMES=("imagegallery validate" "7z t" "unzip -tq")
-  CMDS=("$(q "$IG" validate "$g1g_gallery")" "$(q 7z t "$g1g_gallery")" "$(q unzip -tq "$g1g_gallery")")
-  PREPS=("" "" "")
-  OURS=(1 0 0)
+  NAMES=("imagegallery validate" "7z t" "unzip -tq" "imagegallery validate --deep")
+  CMDS=("$(q "$IG" validate "$g1g_gallery")" "$(q 7z t "$g1g_gallery")" "$(q unzip -tq "$g1g_gallery")"
+        "$(q "$IG" validate --deep "$g1g_gallery")")
+  PREPS=("" "" "" "")
+  OURS=(1 0 0 1)
   compare validate
   rm -f "$g1g_gallery"
 fi

@@ -149,18 +149,23 @@ def escape_all(m):
 
 
 def ratio_exact(ratio, r=20000):
-    """(data, raw deflate stream) with len(data) == ratio * len(stream) exactly, data > 1 MiB."""
+    """(data, raw deflate stream) with len(data) == ratio * len(stream) exactly, data > 1 MiB:
+    random bytes and zeros compressed and flushed to a byte boundary, then a final STORED block
+    whose length makes the ratio exact."""
     pre = random.Random("ratio").randbytes(r)
-
-    def f(z):
-        return len(deflate_zeros(z, prefix=pre))
-    z = 2000000
-    for _ in range(8):
-        z = ratio * f(z) - r
-    for dz in range(0, 20000):
-        for zz in ((z + dz, z - dz) if dz else (z,)):
-            if ratio * f(zz) == r + zz:
-                return pre + bytes(zz), deflate_zeros(zz, prefix=pre)
+    z0 = (ratio * (r + 5)) - r
+    for _ in range(200000):
+        co = zlib.compressobj(9, zlib.DEFLATED, -15, 9)
+        head = co.compress(pre) + co.compress(bytes(z0)) + co.flush(zlib.Z_FULL_FLUSH)
+        rhs = r + z0 - ratio * (len(head) + 5)
+        if rhs >= 0 and rhs % (ratio - 1) == 0 and rhs // (ratio - 1) <= 0xFFFF:
+            k = rhs // (ratio - 1)
+            payload = head + struct.pack("<BHH", 1, k, k ^ 0xFFFF) + bytes(k)
+            data = pre + bytes(z0 + k)
+            assert len(data) == ratio * len(payload) and len(data) > (1 << 20)
+            assert zlib.decompress(payload, -15) == data
+            return data, payload
+        z0 += 1 if rhs < 0 or rhs // (ratio - 1) <= 0xFFFF else -1
     raise RuntimeError("no exact ratio found")
 
 
@@ -1477,12 +1482,9 @@ def fam_container():
         n = (1 << 20) + 1
         e = es() + [E("bomb.bin", bytes(n), 8, level=9)]
         Z("c-ratio-1MiB-plus-1", e, "PKG", ["IG-PKG-027"], "1 MiB + 1 byte of zeros deflated ~1000:1 (limit: >1 MiB, >100:1)")
-        data, payload = ratio_exact(100)
-        data2 = data + b"\x00" * 100
-        e = es() + [E("pad/ratio-100.01.bin", data2, 8, payload=deflate_zeros(len(data2) - 20000, prefix=data[:20000]))]
-        r = len(data2) / len(e[-1].payload)
-        if r > 100:
-            Z("c-ratio-just-over-100", e, "PKG", ["IG-PKG-027"], f"ratio {r:.4f}:1 with more than 1 MiB")
+        data, payload = ratio_exact(101)
+        e = es() + [E("pad/ratio-101.bin", data, 8, payload=payload)]
+        Z("c-ratio-exactly-101", e, "PKG", ["IG-PKG-027"], f"{len(data)} bytes deflated exactly 101:1 (limit 100:1)")
     lie = (8 if QUICK else 100) << 20
     e = es() + [E("liar.bin", b"", 8, payload=deflate_zeros(lie), usize_real=1000, crc_real=crc_zeros(1000))]
     Z("c-liar-declares-1000", e, "PKG", ["IG-PKG-021"],

@@ -63,9 +63,12 @@ public enum JPEGDecoder {
     public static func memoryToVerify(size: UInt64, read: (UInt64, Int) throws -> [UInt8]) throws -> Int {
         let structure = try JPEGStructure.frame(size: size, read: read)
         let scale = scalingFactor(for: structure, covering: (1, 1))
-        // Until the scans are counted, assume several: a baseline file can have them too.
+        // Only a progressive frame says it has several scans. A baseline file may have them too
+        // (rare: one scan per component); libjpeg then holds the whole image's coefficients, past
+        // this estimate but within the cap the caller sets on libjpeg itself (JPEGMEM).
         return Int(size) + structure.decodeMemory(scaledWidth: scaled(structure.width, scale),
-                                                  scaledHeight: scaled(structure.height, scale), multiScan: true)
+                                                  scaledHeight: scaled(structure.height, scale),
+                                                  multiScan: structure.progressive)
     }
 
     typealias Scale = (numerator: Int, denominator: Int)

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The layout of a JPEG file that decides what decoding it costs: its frame, its components'
 /// sampling and its number of scans. Read by walking the marker segments, not by decoding.
 struct JPEGStructure: Sendable, Equatable {
@@ -67,10 +71,13 @@ struct JPEGStructure: Sendable, Equatable {
             // Entropy-coded data: 0xFF is always followed by 0x00 (stuffing) or a restart marker
             // inside it, so the first other 0xFF pair is the next segment.
             while index + 1 < count {
-                if bytes[index] == 0xFF {
-                    let next = bytes[index + 1]
-                    if next != 0x00 && !(0xD0 ... 0xD7).contains(next) && next != 0xFF { break }
+                guard let found = memchr(bytes.baseAddress! + index, 0xFF, count - 1 - index) else {
+                    index = count
+                    break
                 }
+                index = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
+                let next = bytes[index + 1]
+                if next != 0x00 && !(0xD0 ... 0xD7).contains(next) && next != 0xFF { break }
                 index += 1
             }
         }
