@@ -16,6 +16,8 @@ struct JPEGStructure: Sendable, Equatable {
     var components: [Component]
     /// Start-of-scan markers; 0 when only the frame was read.
     var scans: Int = 0
+    /// From the EXIF block before the frame, if any.
+    var orientation: Orientation = .up
 
     /// Reads segments through `read(offset, count)` up to the frame header; the entropy-coded
     /// data is not touched, so a multi-megabyte file costs a few small reads.
@@ -23,6 +25,7 @@ struct JPEGStructure: Sendable, Equatable {
         let start = try read(0, 2)
         guard start == [0xFF, 0xD8] else { throw ImageDecodeError(.corrupt, "not a JPEG (no start-of-image marker)") }
         var offset: UInt64 = 2
+        var orientation = Orientation.up
         for _ in 0 ..< 4096 {
             guard let (code, at) = try nextMarker(from: offset, read: read) else { break }
             if code == 0xD9 || code == 0xDA { break }
@@ -33,8 +36,13 @@ struct JPEGStructure: Sendable, Equatable {
             guard length >= 2 else {
                 throw ImageDecodeError(.corrupt, "JPEG segment at byte \(at) has the invalid length \(length)")
             }
+            if code == 0xE1, orientation == .up, let found = Orientation.parse(app1: try read(at + 4, length - 2)) {
+                orientation = found
+            }
             if isFrame(code) {
-                return try parseFrame(code: code, segment: read(at + 4, length - 2), at: at)
+                var structure = try parseFrame(code: code, segment: read(at + 4, length - 2), at: at)
+                structure.orientation = orientation
+                return structure
             }
             offset = at + 2 + UInt64(length)
             guard offset < size else { break }

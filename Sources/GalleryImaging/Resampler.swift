@@ -92,6 +92,9 @@ public final class Resampler {
         emitReadyRows()
     }
 
+    /// True once every source row has been pushed.
+    public var isComplete: Bool { rowsIn == sourceHeight && rowsOut == height }
+
     /// The output, once every source row has been pushed.
     public func finish() -> Bitmap {
         precondition(rowsIn == sourceHeight && rowsOut == height, "the resampler needs all \(sourceHeight) rows")

@@ -1,0 +1,75 @@
+/// EXIF orientation: how the stored pixels must be turned to be seen upright.
+public enum Orientation: Int, Sendable {
+    case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
+
+    /// True when the upright image's width is the stored height (values 5 to 8).
+    public var swapsDimensions: Bool { rawValue >= 5 }
+
+    /// The orientation tag (0x0112) of an APP1 segment's payload ("Exif\0\0" and a TIFF
+    /// structure). Nil when absent or malformed: a damaged tag must not stop a thumbnail.
+    static func parse(app1 payload: [UInt8]) -> Orientation? {
+        guard payload.count >= 14, Array(payload[0 ..< 6]) == Array("Exif\0\0".utf8) else { return nil }
+        let tiff = Array(payload[6...])
+        let little: Bool
+        switch (tiff[0], tiff[1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return nil
+        }
+        func u16(_ at: Int) -> Int? {
+            guard at >= 0, at + 2 <= tiff.count else { return nil }
+            return little ? Int(tiff[at]) | Int(tiff[at + 1]) << 8 : Int(tiff[at]) << 8 | Int(tiff[at + 1])
+        }
+        func u32(_ at: Int) -> Int? {
+            guard let a = u16(at), let b = u16(at + 2) else { return nil }
+            return little ? a | b << 16 : a << 16 | b
+        }
+        guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
+        for index in 0 ..< min(count, 1000) {
+            let entry = ifd + 2 + index * 12
+            guard let tag = u16(entry) else { return nil }
+            guard tag == 0x0112 else { continue }
+            // Type SHORT, count 1: the value sits in the first two bytes of the value field.
+            guard u16(entry + 2) == 3, let value = u16(entry + 8) else { return nil }
+            return Orientation(rawValue: value)
+        }
+        return nil
+    }
+}
+
+extension Bitmap {
+    /// The upright image: the stored pixels turned as `orientation` says.
+    public func oriented(_ orientation: Orientation) -> Bitmap {
+        guard orientation != .up else { return self }
+        let outWidth = orientation.swapsDimensions ? height : width
+        let outHeight = orientation.swapsDimensions ? width : height
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        let w = width, h = height
+        pixels.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer { target in
+                for y in 0 ..< outHeight {
+                    for x in 0 ..< outWidth {
+                        // Where the upright pixel (x, y) is stored.
+                        let (sx, sy): (Int, Int) = switch orientation {
+                        case .up: (x, y)
+                        case .upMirrored: (w - 1 - x, y)
+                        case .down: (w - 1 - x, h - 1 - y)
+                        case .downMirrored: (x, h - 1 - y)
+                        case .leftMirrored: (y, x)
+                        case .right: (y, h - 1 - x)
+                        case .rightMirrored: (w - 1 - y, h - 1 - x)
+                        case .left: (w - 1 - y, x)
+                        }
+                        let from = (sy * w + sx) * 4
+                        let to = (y * outWidth + x) * 4
+                        target[to] = source[from]
+                        target[to + 1] = source[from + 1]
+                        target[to + 2] = source[from + 2]
+                        target[to + 3] = source[from + 3]
+                    }
+                }
+            }
+        }
+        return Bitmap(width: outWidth, height: outHeight, pixels: out)
+    }
+}

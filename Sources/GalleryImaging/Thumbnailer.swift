@@ -1,0 +1,59 @@
+import GalleryFormat
+
+/// Images made small: decoded at the smallest size that still covers the target (DCT scaling
+/// for JPEG, rows streamed for PNG), filtered down, and turned upright.
+public enum Thumbnailer {
+    /// A bitmap whose longer side is at most `longSide`, upright (EXIF orientation applied).
+    /// Never enlarges.
+    public static func thumbnail(of bytes: [UInt8], longSide: Int, limits: DecodeLimits = DecodeLimits()) throws -> Bitmap {
+        precondition(longSide > 0)
+        switch MediaType.sniff(Array(bytes.prefix(16))) {
+        case .jpeg: return try jpeg(bytes, longSide: longSide, limits: limits)
+        case .png: return try png(bytes, longSide: longSide, limits: limits)
+        case nil: throw ImageDecodeError(.corrupt, "not a JPEG or PNG image")
+        }
+    }
+
+    static func jpeg(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits) throws -> Bitmap {
+        let structure = try bytes.withUnsafeBytes { buffer in
+            try JPEGStructure.frame(size: UInt64(buffer.count)) { offset, count in
+                let start = Int(min(UInt64(buffer.count), offset))
+                return Array(buffer[start ..< min(buffer.count, start + count)])
+            }
+        }
+        let turned = structure.orientation.swapsDimensions
+        let upright = turned ? (structure.height, structure.width) : (structure.width, structure.height)
+        let fitted = Resampler.fitting(width: upright.0, height: upright.1, longSide: longSide)
+        let stored = turned ? (fitted.height, fitted.width) : (fitted.width, fitted.height)
+        let decoded = try JPEGDecoder.decode(bytes, covering: (stored.0, stored.1), limits: limits)
+        let small = decoded.width == stored.0 && decoded.height == stored.1
+            ? decoded : Resampler.resize(decoded, width: stored.0, height: stored.1)
+        return small.oriented(structure.orientation)
+    }
+
+    static func png(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits) throws -> Bitmap {
+        final class DecoderReference { weak var decoder: PNGDecoder? }
+        let reference = DecoderReference()
+        var resampler: Resampler?
+        // Rows go straight into the filter: a huge PNG is never held whole (unless interlaced,
+        // which libpng must assemble first, within `limits.maxBytes`).
+        let decoder = try PNGDecoder(limits: limits) { _, row in
+            if resampler == nil, let header = reference.decoder?.header {
+                let fitted = Resampler.fitting(width: header.width, height: header.height, longSide: longSide)
+                resampler = Resampler(sourceWidth: header.width, sourceHeight: header.height,
+                                      width: fitted.width, height: fitted.height)
+            }
+            resampler?.push(row)
+        }
+        reference.decoder = decoder
+        var offset = 0
+        while offset < bytes.count && !decoder.isFinished {
+            let end = min(bytes.count, offset + (64 << 10))
+            try bytes.withUnsafeBytes { try decoder.feed(UnsafeRawBufferPointer(rebasing: $0[offset ..< end])) }
+            offset = end
+        }
+        try decoder.finish()
+        guard let resampler, resampler.isComplete else { throw ImageDecodeError(.corrupt, "the PNG's rows are incomplete") }
+        return resampler.finish()
+    }
+}
