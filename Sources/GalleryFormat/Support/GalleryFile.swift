@@ -52,6 +52,15 @@ public final class GalleryFile: @unchecked Sendable {
         return GalleryFile(path: path, descriptor: fd)
     }
 
+    /// Opens a file for writing from its start, creating it if needed and cutting it to zero
+    /// length. Not a safe save: for outputs that a caller has created and reads back through
+    /// its own descriptor (a thumbnailer's `%o`), where a rename would hand it an empty file.
+    public static func openForOverwriting(_ path: String, mode: UInt32 = 0o644) throws -> GalleryFile {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
+        guard fd >= 0 else { throw FileSystemError.current(path: path, operation: "create") }
+        return GalleryFile(path: path, descriptor: fd)
+    }
+
     /// Copies all of standard input into a nameless temporary file (it vanishes when closed),
     /// refusing more than `limit` bytes. For reading a gallery from a pipe by position.
     public static func spoolStandardInput(limit: UInt64, directory: String = "/tmp") throws -> GalleryFile {

@@ -1,0 +1,31 @@
+extension Bitmap {
+    /// True when every pixel is fully opaque.
+    public var isOpaque: Bool {
+        pixels.withUnsafeBufferPointer { pixels in
+            var index = 3
+            while index < pixels.count {
+                if pixels[index] != 255 { return false }
+                index += 4
+            }
+            return true
+        }
+    }
+
+    /// An 8-bit, non-interlaced PNG: RGB when opaque, RGBA otherwise.
+    public func png(text: [(keyword: String, value: String)] = []) -> [UInt8] {
+        if isOpaque {
+            var rgb = [UInt8](repeating: 0, count: width * height * 3)
+            pixels.withUnsafeBufferPointer { source in
+                rgb.withUnsafeMutableBufferPointer { target in
+                    for index in 0 ..< width * height {
+                        target[index * 3] = source[index * 4]
+                        target[index * 3 + 1] = source[index * 4 + 1]
+                        target[index * 3 + 2] = source[index * 4 + 2]
+                    }
+                }
+            }
+            return PNGEncoder.encode(width: width, height: height, layout: .rgb, pixels: rgb, text: text)
+        }
+        return PNGEncoder.encode(width: width, height: height, layout: .rgba, pixels: pixels, text: text)
+    }
+}
