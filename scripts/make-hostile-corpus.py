@@ -165,7 +165,12 @@ def ratio_exact(ratio, r=20000):
             assert len(data) == ratio * len(payload) and len(data) > (1 << 20)
             assert zlib.decompress(payload, -15) == data
             return data, payload
-        z0 += 1 if rhs < 0 or rhs // (ratio - 1) <= 0xFFFF else -1
+        if rhs < 0:
+            z0 += max(1, -rhs // 2)
+        elif rhs // (ratio - 1) > 0xFFFF:
+            z0 -= max(1, (rhs - 1000 * ratio) // 2)
+        else:
+            z0 += 1
     raise RuntimeError("no exact ratio found")
 
 

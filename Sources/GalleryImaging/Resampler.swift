@@ -49,7 +49,9 @@ public final class Resampler {
         let long = max(width, height)
         guard long > longSide else { return (width, height) }
         let scale = Double(longSide) / Double(long)
-        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+        // Ties to even, as the format says for the thumbnail (section 7).
+        return (max(1, Int((Double(width) * scale).rounded(.toNearestOrEven))),
+                max(1, Int((Double(height) * scale).rounded(.toNearestOrEven))))
     }
 
     /// Resizes a whole bitmap.

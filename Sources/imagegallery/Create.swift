@@ -90,8 +90,8 @@ extension ImageGallery {
                 hashing.finish()
 
                 let gallery = makeGallery(from: inspected)
-                let thumbnail = PlaceholderThumbnail.png(forFirstImage: gallery.images.first.map { ($0.width, $0.height) })
                 let bySHA = Dictionary(inspected.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first })
+                let thumbnail = try Self.thumbnail(of: gallery.images.first.map { bySHA[$0.sha256]!.path })
                 let total = gallery.distinctBlobs.reduce(0) { $0 + $1.byteSize }
                 let writing = ProgressBar("Writing", total: total)
                 try GalleryWriter.write(
@@ -126,6 +126,24 @@ extension ImageGallery {
         }
 
         /// Builds the manifest content; every derived value is a pure function of the inputs.
+        /// The first image made small; a damaged first image gets the placeholder and a warning
+        /// (its header was sound, or it would not be in the gallery).
+        static func thumbnail(of firstImage: String?) throws -> [UInt8] {
+            guard let firstImage else { return try GalleryThumbnail.png(firstImage: nil) }
+            do {
+                let file = try GalleryFile.openForReading(firstImage)
+                let size = try file.size
+                guard size <= UInt64(GalleryThumbnail.limits.maxBytes / 2) else {
+                    throw ImageDecodeError(.pastLimit, "\(size) bytes is more than a thumbnail is made from")
+                }
+                return try GalleryThumbnail.png(firstImage: file.read(at: 0, count: Int(size)))
+            } catch let error as ImageDecodeError {
+                Terminal.warning("\(firstImage): no thumbnail from this image (\(error.message)); a grey one is stored")
+                let header = try ImageHeader.parse(file: GalleryFile.openForReading(firstImage))
+                return PlaceholderThumbnail.png(forFirstImage: (header.width, header.height))
+            }
+        }
+
         func makeGallery(from images: [InspectedImageFile]) -> Gallery {
             let time = date.flatMap { Timestamp(rfc3339: $0) }
                 ?? ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap { Int64($0) }.map { Timestamp(seconds: $0) }

@@ -20,14 +20,53 @@ struct CreateCommandTests {
                             images + "/1-sunset.jpg"]),
     ]
 
+    /// The independent writer's galleries, entry for entry: names, order, methods, flags and
+    /// bytes. Only `thumbnail.png` differs (that writer stores the grey placeholder; we store the
+    /// first image made small), so it is checked for what the format asks instead; a gallery
+    /// with no images gets the placeholder from both, and then the whole file is identical.
     @Test(arguments: reproducible.map(\.0))
-    func reproducesTheIndependentWriterByteForByte(name: String) throws {
+    func reproducesTheIndependentWriter(name: String) throws {
         let arguments = Self.reproducible.first { $0.0 == name }!.1
         let directory = try TemporaryDirectory()
         let output = directory.file("out.imagegallery")
         let result = try Subprocess.imagegallery(["create", output] + arguments)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try FileBytes.read(output) == FileBytes.read(TestPaths.fixture("valid/\(name).imagegallery")))
+        let fixture = TestPaths.fixture("valid/\(name).imagegallery")
+        if name == "empty" {
+            #expect(try FileBytes.read(output) == FileBytes.read(fixture))
+            return
+        }
+        let ours = try ZipArchive(file: GalleryFile.openForReading(output))
+        let theirs = try ZipArchive(file: GalleryFile.openForReading(fixture))
+        #expect(ours.entries.map(\.name) == theirs.entries.map(\.name))
+        for (mine, other) in zip(ours.entries, theirs.entries) {
+            #expect(mine.method == other.method && mine.flags == other.flags, "\(mine.name)")
+            guard mine.name != GalleryPackage.thumbnailEntry else { continue }
+            #expect(try ours.readAll(mine, limit: 1 << 24) == theirs.readAll(other, limit: 1 << 24), "\(mine.name)")
+        }
+        let thumbnail = try ours.readAll(try #require(ours.entry(named: GalleryPackage.thumbnailEntry)), limit: 1 << 24)
+        let header = try ImageHeader.parse(size: UInt64(thumbnail.count)) { offset, count in
+            Array(thumbnail[Int(offset) ..< min(thumbnail.count, Int(offset) + count)])
+        }
+        // Every first image here is upright and smaller than 1,024 px: the thumbnail is its size.
+        let first = try GalleryReader(path: output).gallery.images[0]
+        #expect(header.mediaType == .png && header.bitDepth == 8 && !header.interlaced)
+        #expect((header.width, header.height) == (first.width, first.height))
+    }
+
+    /// The first image turned upright by its EXIF orientation, fitted into 1,024 px.
+    @Test func thumbnailIsTheFirstImageUpright() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.file("g.imagegallery")
+        let result = try Subprocess.imagegallery(["create", output, Self.images + "/5-balloon-rotated.jpg", Self.images + "/1-sunset.jpg"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let archive = try ZipArchive(file: GalleryFile.openForReading(output))
+        let thumbnail = try archive.readAll(try #require(archive.entry(named: GalleryPackage.thumbnailEntry)), limit: 1 << 24)
+        let header = try ImageHeader.parse(size: UInt64(thumbnail.count)) { offset, count in
+            Array(thumbnail[Int(offset) ..< min(thumbnail.count, Int(offset) + count)])
+        }
+        // Stored 480 × 320 with orientation 6: seen upright, 320 × 480.
+        #expect((header.width, header.height) == (320, 480))
     }
 
     @Test func isDeterministicAcrossRuns() throws {
