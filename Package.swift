@@ -41,6 +41,14 @@ let package = Package(
             dependencies: [
                 "GalleryFormat", "GalleryImaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // The desktop integration files of Specs/freedesktop (a link), compiled into the
+            // binary so that `integrate install` needs nothing beside it.
+            resources: [
+                .embedInCode("Freedesktop/imagegallery.xml"),
+                .embedInCode("Freedesktop/imagegallery.thumbnailer"),
+                .embedInCode("Freedesktop/imagegallery.desktop"),
+                .embedInCode("Freedesktop/imagegallery.magic"),
             ]
         ),
 

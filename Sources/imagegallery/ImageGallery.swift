@@ -19,7 +19,7 @@ struct ImageGallery: ParsableCommand {
             validate has its own codes for CI: 0 valid, 1 invalid, 2 usage or I/O problem.
             """,
         version: GalleryVersion.string,
-        subcommands: [Create.self, Info.self, List.self, Extract.self, Validate.self, Thumbnail.self]
+        subcommands: [Create.self, Info.self, List.self, Extract.self, Validate.self, Thumbnail.self, Integrate.self]
     )
 
     /// As `ParsableCommand.main()`, except that `validate` reports usage errors with 2, the

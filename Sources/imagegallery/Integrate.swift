@@ -1,0 +1,198 @@
+import ArgumentParser
+import Foundation
+import GalleryFormat
+
+extension ImageGallery {
+    struct Integrate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Install the desktop integration: the MIME type, the thumbnailer, a .desktop entry, a `file` rule.",
+            discussion: """
+                install writes the files of Specs/freedesktop into the XDG folders (--user: $XDG_DATA_HOME, \
+                default ~/.local/share; --system: PREFIX/share) and runs update-mime-database and \
+                update-desktop-database. The `file` rule goes into a marked block of ~/.magic (--user) or \
+                /etc/magic (--system), which uninstall removes again; nothing else in those files is touched. \
+                status tells what is installed and whether it is current.
+                """
+        )
+
+        enum Action: String, ExpressibleByArgument, CaseIterable { case install, uninstall, status }
+
+        @Argument(help: "install, uninstall or status.")
+        var action: Action
+
+        @Flag(help: "For this user (the default).")
+        var user = false
+
+        @Flag(help: "For every user, under --prefix (needs root).")
+        var system = false
+
+        @Option(help: "With --system: the installation prefix.")
+        var prefix = "/usr/local"
+
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if user && system { throw ValidationError("--user and --system exclude each other") }
+        }
+
+        func run() throws {
+            try reportingFailures {
+                let places = IntegrationPlaces(system: system, prefix: prefix)
+                switch action {
+                case .install: try places.install()
+                case .uninstall: try places.uninstall()
+                case .status: break
+                }
+                let status = places.status()
+                if output.json {
+                    try Terminal.printJSON(status)
+                } else {
+                    for file in status.files {
+                        print("\(file.state.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(file.path)")
+                    }
+                    if let binary = status.binary { print("binary    \(binary)") }
+                    for note in status.notes { print("note: \(note)") }
+                }
+            }
+        }
+    }
+}
+
+/// Where the integration files go, for one user or for the system.
+struct IntegrationPlaces {
+    let dataHome: String
+    let magicFile: String
+
+    init(system: Bool, prefix: String) {
+        let environment = ProcessInfo.processInfo.environment
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        if system {
+            dataHome = prefix + "/share"
+            magicFile = "/etc/magic"
+        } else {
+            dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
+            magicFile = home + "/.magic"
+        }
+    }
+
+    /// (path under the data folder, content).
+    var files: [(String, [UInt8])] {
+        [
+            ("mime/packages/imagegallery.xml", PackageResources.imagegallery_xml),
+            ("thumbnailers/imagegallery.thumbnailer", PackageResources.imagegallery_thumbnailer),
+            ("applications/imagegallery.desktop", PackageResources.imagegallery_desktop),
+        ]
+    }
+
+    static let magicBegin = "# >>> imagegallery (managed by `imagegallery integrate`; do not edit) >>>"
+    static let magicEnd = "# <<< imagegallery <<<"
+
+    func install() throws {
+        for (relative, content) in files {
+            let path = dataHome + "/" + relative
+            try FileManager.default.createDirectory(atPath: GalleryFileSystem.directory(of: path),
+                                                    withIntermediateDirectories: true)
+            try GalleryFileSystem.saveSafely(to: path, replacing: true, durable: false) { file in
+                try file.write(content, at: 0)
+            }
+        }
+        try writeMagicBlock(String(decoding: PackageResources.imagegallery_magic, as: UTF8.self))
+        refreshCaches()
+    }
+
+    func uninstall() throws {
+        for (relative, _) in files {
+            let path = dataHome + "/" + relative
+            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+        }
+        try writeMagicBlock(nil)
+        refreshCaches()
+    }
+
+    /// Puts `block` between the markers of the magic file (or removes the markers and what is
+    /// between), keeping every other line as it was.
+    func writeMagicBlock(_ block: String?) throws {
+        let existing = (try? String(contentsOfFile: magicFile, encoding: .utf8)) ?? ""
+        var lines = existing.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let begin = lines.firstIndex(of: Self.magicBegin),
+           let end = lines[begin...].firstIndex(of: Self.magicEnd) {
+            lines.removeSubrange(begin ... end)
+        }
+        while lines.last == "" { lines.removeLast() }
+        if let block {
+            lines += [Self.magicBegin] + block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                .filter { !$0.isEmpty } + [Self.magicEnd]
+        }
+        let text = lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+        if text.isEmpty && !FileManager.default.fileExists(atPath: magicFile) { return }
+        try GalleryFileSystem.saveSafely(to: magicFile, replacing: true, durable: false) { file in
+            try file.write(Array(text.utf8), at: 0)
+        }
+    }
+
+    /// The caches the desktop reads; a missing tool is noted, not fatal.
+    func refreshCaches() {
+        run("update-mime-database", [dataHome + "/mime"])
+        run("update-desktop-database", [dataHome + "/applications"])
+    }
+
+    private func run(_ tool: String, _ arguments: [String]) {
+        guard let program = Self.which(tool) else {
+            Terminal.warning("\(tool) is not installed: the desktop will see the change only when it is run")
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        do {
+            try process.run()
+            process.waitUntilExit()
+            if process.terminationStatus != 0 { Terminal.warning("\(tool) exited with status \(process.terminationStatus)") }
+        } catch {
+            Terminal.warning("\(tool) could not be run: \(error.localizedDescription)")
+        }
+    }
+
+    static func which(_ name: String) -> String? {
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(folder)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    struct Status: Encodable {
+        struct File: Encodable {
+            enum State: String, Encodable { case current, outdated, missing }
+            var path: String
+            var state: State
+        }
+
+        var files: [File]
+        /// The `imagegallery` the thumbnailer entry will run, if it is on PATH.
+        var binary: String?
+        var notes: [String]
+    }
+
+    func status() -> Status {
+        var states: [Status.File] = files.map { relative, content in
+            let path = dataHome + "/" + relative
+            guard let data = FileManager.default.contents(atPath: path) else { return .init(path: path, state: .missing) }
+            return .init(path: path, state: Array(data) == content ? .current : .outdated)
+        }
+        let magic = (try? String(contentsOfFile: magicFile, encoding: .utf8)) ?? ""
+        let installedMagic = magic.contains(Self.magicBegin)
+        let currentMagic = magic.contains(String(decoding: PackageResources.imagegallery_magic, as: UTF8.self)
+            .split(separator: "\n").filter { !$0.isEmpty && !$0.hasPrefix("#") }.joined(separator: "\n"))
+        states.append(.init(path: magicFile, state: !installedMagic ? .missing : currentMagic ? .current : .outdated))
+        var notes: [String] = []
+        let binary = Self.which("imagegallery")
+        if let binary, !binary.hasPrefix("/usr/") {
+            notes.append("GNOME runs thumbnailers in a sandbox that sees only /usr: install the binary under /usr "
+                         + "(make install PREFIX=/usr/local) for it to be used there")
+        }
+        if binary == nil { notes.append("imagegallery is not on PATH: the thumbnailer entry cannot run it") }
+        return Status(files: states, binary: binary, notes: notes)
+    }
+}
