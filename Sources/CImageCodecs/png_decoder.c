@@ -28,6 +28,7 @@ struct ig_png_decoder {
     size_t row_bytes;
     uint8_t *assembly;        /* interlaced images with a row callback: the whole image */
     char message[256];
+    char warning[160];        /* the first warning, which may explain a later error */
 };
 
 /* Blocks carry their size in front, so that free can subtract it. */
@@ -75,14 +76,26 @@ static void on_error(png_structp png, png_const_charp message) {
         fail(png, status, text);
     }
     if (strstr(message, "user limit") != NULL || strstr(message, "too large") != NULL) status = IG_PNG_LIMIT;
+    /* png_check_IHDR warns what is wrong, then errors "Invalid IHDR data": a size past our
+     * limits is a limit, not damage. */
+    if (strstr(message, "Invalid IHDR") != NULL
+        && (strstr(decoder->warning, "limit") != NULL || strstr(decoder->warning, "too large") != NULL)) {
+        fail(png, IG_PNG_LIMIT, decoder->warning);
+    }
     fail(png, status, message);
 }
 
 /* Warnings (a known-bad sRGB profile, say) are common in good files and never make the
- * decoder allocate or loop: they are not errors. Benign errors are, see create. */
+ * decoder allocate or loop: they are not errors, except those about the image data itself
+ * (too little of it, for one), which mean the pixels are not all there. Benign errors are
+ * errors, see create. */
 static void on_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
+    ig_png_decoder *decoder = png_get_error_ptr(png);
+    if (decoder->warning[0] == 0) snprintf(decoder->warning, sizeof decoder->warning, "%s", message);
+    if (strstr(message, "IDAT") != NULL || strstr(message, "image data") != NULL
+        || strstr(message, "compressed data") != NULL) {
+        fail(png, IG_PNG_ERROR, message);
+    }
 }
 
 static void on_info(png_structp png, png_infop info) {

@@ -61,6 +61,10 @@ public final class PNGDecoder {
     /// Ends the input: throws unless the whole image, up to IEND, has been decoded.
     public func finish() throws {
         try check(ig_png_decoder_feed(decoder, nil, 0))
+        if isFinished, let header, Int(ig_png_decoder_rows_done(decoder)) < header.height {
+            throw ImageDecodeError(.corrupt, "the PNG's image data ends after \(ig_png_decoder_rows_done(decoder)) of its "
+                                   + "\(header.height) rows")
+        }
         guard isFinished else {
             if let header {
                 let rows = Int(ig_png_decoder_rows_done(decoder))

@@ -43,6 +43,37 @@ struct WindowedManifestTests {
         #expect(checked > 60)
     }
 
+    /// A fatal error far into a long text: the only finding, at its offset in the whole text.
+    @Test func aFatalErrorLateInTheTextKeepsItsOffset() throws {
+        let filler = String(repeating: "x", count: 3 << 20)
+        let text = "{\"title\": \"\(filler)\", \"format\": \"imagegallery\", \"title\": \"again\"}"
+        let whole = Manifest.decode(Array(text.utf8))
+        let streamed = windowed(Array(text.utf8), chunk: 4096)
+        #expect(streamed.diagnostics == whole.diagnostics)
+        #expect(whole.diagnostics.map(\.code) == [.duplicateKey])
+        #expect((whole.diagnostics.first?.location.offset ?? 0) > UInt64(3 << 20))
+    }
+
+    /// Past 1,000 findings the rest are counted (IG-MAN-015), but an error is always listed.
+    @Test func findingsPastTheCapAreCountedNotListed() throws {
+        func manifest(_ images: [String]) -> [UInt8] {
+            Array("""
+                {"created": "2026-01-01T00:00:00Z", "format": "imagegallery", "formatVersion": "1.0",                 "id": "\(UUID.nameBased(namespace: GalleryNamespace.documents, name: "d").manifestString)",                 "images": [\(images.joined(separator: ","))], "modified": "2026-01-01T00:00:00Z",                 "revision": "\(UUID.nameBased(namespace: GalleryNamespace.documents, name: "r").manifestString)", "title": "t"}
+                """.utf8)
+        }
+        let wrong = Manifest.decode(manifest(Array(repeating: "0", count: 1500)))
+        #expect(wrong.diagnostics.count == 1001)
+        #expect(wrong.diagnostics.last?.code == .findingsNotListed)
+        #expect(wrong.diagnostics.last?.message.contains("500 more") == true)
+        // 1,200 unknown members (info), then one error: the error is listed, so the verdict holds.
+        let notes = (0 ..< 1200).map { "\"k\($0)\": 1" }.joined(separator: ", ")
+        let text = String(decoding: manifest(["0"]), as: UTF8.self).replacingOccurrences(of: "{\"created\"", with: "{\(notes), \"created\"")
+        let infos = Manifest.decode(Array(text.utf8))
+        #expect(infos.firstError?.code == .wrongType)
+        #expect(infos.diagnostics.count == 1002)
+        #expect(infos.diagnostics.last?.code == .findingsNotListed)
+    }
+
     /// A manifest of several MiB, so the window slides many times, with defects near its end:
     /// their offsets and JSON pointers must be those of the whole text.
     @Test(arguments: [1000, 65536, 262_144])
@@ -54,14 +85,14 @@ struct WindowedManifestTests {
             let width = index == 11995 ? "0" : "1"
             images.append("""
                 {\(caption)"byteSize": 1, "height": 1, "id": "\(UUID.nameBased(namespace: GalleryNamespace.documents, name: "\(index)").manifestString)", \
-                "mediaType": "image/png", "path": "images/\(hex).png", "sha256": "\(hex)", "width": \(width), "note\(index % 3)": [1, {"x": "y"}]}
+                "mediaType": "image/png", "path": "images/\(hex).png", "sha256": "\(hex)", "width": \(width)\(index % 1000 == 7 ? ", \"note\": [1, {\"x\": \"y\"}]" : "")}
                 """)
         }
         let text = """
             {"created": "2026-01-01T00:00:00Z", "format": "imagegallery", "formatVersion": "1.0", \
             "id": "\(UUID.nameBased(namespace: GalleryNamespace.documents, name: "doc").manifestString)", \
             "images": [\(images.joined(separator: ",\n"))], "modified": "2026-01-01T00:00:00Z", \
-            "revision": "\(UUID.nameBased(namespace: GalleryNamespace.documents, name: "rev").manifestString)", "title": "t", "title": "again"}
+            "revision": "\(UUID.nameBased(namespace: GalleryNamespace.documents, name: "rev").manifestString)", "title": "t", "zz": [true]}
             """
         let bytes = Array(text.utf8)
         #expect(bytes.count > 3 << 20)
@@ -69,7 +100,9 @@ struct WindowedManifestTests {
         let streamed = windowed(bytes, chunk: chunk)
         #expect(streamed.diagnostics == whole.diagnostics)
         #expect(whole.diagnostics.contains { $0.code == .badValue && $0.location.jsonPointer == "/images/11995/width" })
-        #expect(whole.diagnostics.last?.code == .duplicateKey)
+        #expect(whole.diagnostics.last?.code == .unknownMember)
         #expect((whole.diagnostics.last?.location.offset ?? 0) > UInt64(3 << 20))
+        // 12 notes, the caption too long, the width, "zz".
+        #expect(whole.diagnostics.count == 15)
     }
 }

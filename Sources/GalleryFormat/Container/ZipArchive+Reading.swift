@@ -21,7 +21,7 @@ extension ZipArchive {
         guard let header = fixed.withUnsafeBytes({ LocalFileHeader($0) }) else {
             throw GalleryError(.headerMismatch, "no local file header where the central directory points", location: here)
         }
-        let variable = try file.read(at: offset + UInt64(LocalFileHeader.size),
+        let variable = try file.read(at: offset.addingSaturating(UInt64(LocalFileHeader.size)),
                                      count: Int(header.nameLength) + Int(header.extraLength))
         guard variable.count == Int(header.nameLength) + Int(header.extraLength) else {
             throw GalleryError(.truncated, "the local header's name and extra field run past the end of the file",
@@ -57,7 +57,7 @@ extension ZipArchive {
             guard compressed == entry.compressedSize else { throw mismatch("compressed size") }
             guard uncompressed == entry.uncompressedSize else { throw mismatch("uncompressed size") }
         }
-        let dataOffset = offset + UInt64(LocalFileHeader.size + variable.count)
+        let dataOffset = offset.addingSaturating(UInt64(LocalFileHeader.size + variable.count))
         let (dataEnd, overflow) = dataOffset.addingReportingOverflow(entry.compressedSize)
         guard !overflow, dataEnd <= fileSize else {
             throw GalleryError(.truncated, "the entry's data runs past the end of the file", location: here)
@@ -179,21 +179,21 @@ extension ZipArchive {
             }
             // An entry the central directory condemned was reported there; only its extent counts.
             if entry.hasProblem {
-                expected = max(expected, entry.localHeaderOffset + entry.minimumExtent)
+                expected = max(expected, entry.localHeaderOffset.addingSaturating(entry.minimumExtent))
                 continue
             }
             do {
                 let local = try localHeader(of: entry)
-                var end = local.dataOffset + entry.compressedSize
-                if entry.usesDataDescriptor { end += try dataDescriptorLength(entry, at: end) }
+                var end = local.dataOffset.addingSaturating(entry.compressedSize)
+                if entry.usesDataDescriptor { end = end.addingSaturating(UInt64(try dataDescriptorLength(entry, at: end))) }
                 expected = max(expected, end)
             } catch let error as GalleryError {
                 found.append(error.inFile(file.path))
-                expected = max(expected, entry.localHeaderOffset + entry.minimumExtent)
+                expected = max(expected, entry.localHeaderOffset.addingSaturating(entry.minimumExtent))
             } catch {
                 found.append(GalleryError(.truncated, "the local header could not be read", location: location(entry),
                                           cause: "\(error)"))
-                expected = max(expected, entry.localHeaderOffset + entry.minimumExtent)
+                expected = max(expected, entry.localHeaderOffset.addingSaturating(entry.minimumExtent))
             }
         }
         if centralDirectoryOffset > expected {

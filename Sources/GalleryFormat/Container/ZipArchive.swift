@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 
 /// A ZIP archive opened for reading by its central directory.
@@ -206,6 +207,11 @@ extension ZipArchive {
                                        location: Location(file: path, offset: locator.recordOffset))
                 }
                 let recordLocation = Location(file: path, offset: locator.recordOffset)
+                // The record, as long as it says it is, must end before the locator.
+                guard record.recordSize <= locatorOffset - locator.recordOffset - 12 else {
+                    throw GalleryError(.badZip64Record, "the ZIP64 end record says it is \(record.recordSize) bytes long "
+                                       + "after its first 12, past the locator", location: recordLocation)
+                }
                 guard record.diskNumber == 0, record.centralDirectoryDisk == 0,
                       record.entriesOnDisk == record.totalEntries
                 else { throw GalleryError(.badZip64Record, "the ZIP64 end record spans several disks", location: recordLocation) }
@@ -356,8 +362,10 @@ extension ZipArchive {
                                        location: place)
                 }
                 // Only a name with an uppercase letter or non-ASCII can fold onto another one; the
-                // lowercase ASCII names a gallery uses are their own folded form.
-                let foldedName = nameBytes.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) ? name : name.lowercased()
+                // lowercase ASCII names a gallery uses are their own folded form. Full Unicode case
+                // folding (section 4.3.4): ß is ss, ﬁ is fi, final ς is σ.
+                let foldedName = nameBytes.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) })
+                    ? name : name.folding(options: .caseInsensitive, locale: nil)
                 if foldedName != name, let earlier = index[foldedName] ?? folded[foldedName] {
                     throw GalleryError(.confusableNames, "the name differs from entry \(earlier + 1)'s \"\(entries[earlier].name)\" "
                                        + "only by letter case", location: place)

@@ -19,5 +19,6 @@ public struct ZipEntry: Sendable, Hashable {
     public var usesDataDescriptor: Bool { flags & ZipFlag.dataDescriptor != 0 }
 
     /// The smallest number of bytes the entry can occupy: local header, name and data.
-    var minimumExtent: UInt64 { UInt64(LocalFileHeader.size + nameLength) + compressedSize }
+    /// Saturates rather than overflows: hostile sizes and offsets reach 2^64.
+    var minimumExtent: UInt64 { UInt64(LocalFileHeader.size + nameLength).addingSaturating(compressedSize) }
 }

@@ -213,6 +213,9 @@ struct EndOfCentralDirectoryRecord {
 }
 
 struct Zip64EndOfCentralDirectoryRecord {
+    /// The record's size field: the bytes after the first 12 (44, or more with an extensible
+    /// data sector).
+    var recordSize: UInt64 = UInt64(Self.size - 12)
     static let size = 56
     var versionMadeBy: UInt16
     var versionNeeded: UInt16
@@ -240,7 +243,7 @@ struct Zip64EndOfCentralDirectoryRecord {
         guard bytes.count >= Self.size else { return nil }
         var r = LittleEndianReader(bytes)
         guard r.u32() == ZipSignature.zip64EndOfCentralDirectory else { return nil }
-        let recordSize = r.u64()
+        recordSize = r.u64()
         guard recordSize >= UInt64(Self.size - 12) else { return nil }
         versionMadeBy = r.u16()
         versionNeeded = r.u16()

@@ -73,6 +73,7 @@ extension DiagnosticCode {
     public static let badBlobPath = DiagnosticCode("IG-MAN-012", .error, "image path malformed or inconsistent")
     public static let unknownMember = DiagnosticCode("IG-MAN-013", .info, "unknown member ignored")
     public static let tooManyImages = DiagnosticCode("IG-MAN-014", .error, "too many images")
+    public static let findingsNotListed = DiagnosticCode("IG-MAN-015", .info, "further findings not listed")
 }
 
 // MARK: - Blobs and thumbnail (checked by `validate`)
@@ -106,7 +107,7 @@ extension DiagnosticCode {
         .corruptDeflate, .badCentralEntry,
         .jsonSyntax, .jsonEncoding, .duplicateKey, .tooDeep, .manifestTooLarge, .missingMember,
         .wrongType, .badValue, .unknownFormat, .unsupportedVersion, .duplicateImageID, .badBlobPath,
-        .unknownMember, .tooManyImages,
+        .unknownMember, .tooManyImages, .findingsNotListed,
         .blobMissing, .blobOrphan, .blobHashMismatch, .blobSizeMismatch, .blobTypeMismatch,
         .blobDimensionMismatch, .blobHeaderUnreadable, .blobPixelsCorrupt, .blobPastDecodeLimit,
         .thumbnailMissing, .thumbnailNotPNG, .thumbnailBitDepth, .thumbnailInterlaced,

@@ -58,21 +58,41 @@ struct ManifestDecoder {
         self.keepsText = keepsText
     }
 
+    /// Findings listed per manifest; past it they are counted (IG-MAN-015). A 200 kB manifest
+    /// of 100,000 bad images would otherwise cost a finding, and its memory, each.
+    static let maxFindings = 1000
+    private var unlisted = 0
+
     /// Decodes the whole document, turning a thrown error into the last diagnostic.
     mutating func run(_ scanner: inout JSONScanner) -> ManifestDecoding {
         do {
             let gallery = try decodeDocument(&scanner)
-            return ManifestDecoding(gallery: gallery, diagnostics: diagnostics)
+            return ManifestDecoding(gallery: gallery, diagnostics: listed())
+        } catch let error as GalleryError where error.severity == .fatal {
+            // Not JSON, or not this format: what a partial reading found would only mislead.
+            return ManifestDecoding(gallery: nil, diagnostics: [error])
         } catch let error as GalleryError {
-            return ManifestDecoding(gallery: nil, diagnostics: diagnostics + [error])
+            return ManifestDecoding(gallery: nil, diagnostics: listed() + [error])
         } catch {
             return ManifestDecoding(gallery: nil, diagnostics: diagnostics + [GalleryError(
                 .jsonSyntax, "\(error)", location: Location(entry: "manifest.json"))])
         }
     }
 
+    private func listed() -> [GalleryError] {
+        guard unlisted > 0 else { return diagnostics }
+        return diagnostics + [GalleryError(.findingsNotListed, "\(unlisted) more findings in manifest.json are not listed "
+                                           + "(at most \(Self.maxFindings) are)", location: Location(entry: "manifest.json"))]
+    }
+
     private mutating func report(_ code: DiagnosticCode, _ message: String, _ scanner: borrowing JSONScanner,
                                  member: String? = nil) {
+        // Past the cap, a first error is still listed: the verdict must not depend on the cap.
+        guard diagnostics.count < Self.maxFindings
+            || (code.severity >= .error && !diagnostics.contains { $0.severity >= .error }) else {
+            unlisted += 1
+            return
+        }
         diagnostics.append(GalleryError(code, message, location: Location(
             entry: "manifest.json", offset: UInt64(scanner.offset), jsonPointer: scanner.pointer(appending: member))))
     }
@@ -124,13 +144,14 @@ struct ManifestDecoder {
             case 0:
                 format = try string(&scanner, maxScalars: 100)
             case 1:
-                if let text = try string(&scanner, maxScalars: 20) {
+                // Any 1.x is read, however long its digits (section 8): no length limit here.
+                if let text = try string(&scanner, maxScalars: .max) {
                     version = FormatVersion(text)
                     if version == nil { report(.badValue, "formatVersion \"\(text)\" is not of the form MAJOR.MINOR", scanner) }
                 }
             case 2: id = try uuid(&scanner)
             case 3: revision = try uuid(&scanner)
-            case 4: title = try string(&scanner, maxScalars: 1000)
+            case 4: title = try string(&scanner, maxScalars: 1000, forbidsNUL: true)
             case 5: created = try timestamp(&scanner)
             case 6: modified = try timestamp(&scanner)
             case 7:
@@ -154,6 +175,7 @@ struct ManifestDecoder {
         // Missing means the key never occurred; a present but malformed member was reported as such.
         for (position, name) in ["format", "formatVersion", "id", "revision", "title", "created", "modified", "images"]
             .map({ (Self.documentKeys.firstIndex(of: Array($0.utf8))!, $0) }) where seen & (1 << position) == 0 {
+            guard diagnostics.count < Self.maxFindings else { unlisted += 1; continue }
             diagnostics.append(GalleryError(.missingMember, "the required member \"\(name)\" is missing", location: Location(
                 entry: "manifest.json", offset: UInt64(scanner.offset), jsonPointer: "")))
         }
@@ -224,7 +246,9 @@ struct ManifestDecoder {
                 if try expectKind(.string, &scanner, "a string") {
                     let raw = try scanner.readRawString()
                     shaRaw = raw
-                    sha256 = raw.hasEscapes ? nil : SHA256Digest(hexBytes: scanner.rawBytes(raw))
+                    sha256 = raw.hasEscapes
+                        ? Array(scanner.decodeString(raw).utf8).withUnsafeBytes { SHA256Digest(hexBytes: $0) }
+                        : SHA256Digest(hexBytes: scanner.rawBytes(raw))
                     if sha256 == nil { report(.badValue, "sha256 must be 64 lowercase hexadecimal digits", scanner) }
                 }
             case 7:
@@ -234,7 +258,7 @@ struct ManifestDecoder {
                 }
                 if !keepsText { source = nil }
             case 8:
-                filename = try string(&scanner, maxScalars: 255)
+                filename = try string(&scanner, maxScalars: 255, forbidsNUL: true)
                 if let text = filename, !GalleryImage.isSafeFilename(text) {
                     report(.badValue, "filename must be one path component of 1 to 255 bytes with no \"/\", \"\\\", "
                            + "NUL or control characters", scanner)
@@ -261,7 +285,7 @@ struct ManifestDecoder {
         if diagnostics[errorsBefore...].contains(where: { $0.severity >= .error }) { valid = false }
         guard valid, let id, let path, let mediaType, let width, let height, let byteSize, let sha256 else { return nil }
         // Compared as bytes: building the expected name for every image would cost more than the check.
-        let matches = path.hasEscapes
+        let matches = path.hasEscapes || shaRaw!.hasEscapes
             ? scanner.decodeString(path) == GalleryImage.blobPath(sha256: sha256, mediaType: mediaType)
             : Self.isBlobPath(scanner.rawBytes(path), sha256Hex: scanner.rawBytes(shaRaw!), mediaType: mediaType)
         guard matches else {
@@ -287,7 +311,8 @@ struct ManifestDecoder {
         return true
     }
 
-    private mutating func string(_ scanner: inout JSONScanner, maxScalars: Int) throws -> String? {
+    /// `forbidsNUL`: U+0000 is banned in `title` and `filename` only (format sections 6.3, 6.4).
+    private mutating func string(_ scanner: inout JSONScanner, maxScalars: Int, forbidsNUL: Bool = false) throws -> String? {
         guard try expectKind(.string, &scanner, "a string") else { return nil }
         let raw = try scanner.readRawString()
         // A scalar takes at least one byte: only long strings need counting, and they are
@@ -296,7 +321,7 @@ struct ManifestDecoder {
             report(.badValue, "the string is longer than \(maxScalars) characters", scanner)
             return nil
         }
-        if scanner.containsNUL(raw) {
+        if forbidsNUL, scanner.containsNUL(raw) {
             report(.badValue, "the string contains U+0000", scanner)
             return nil
         }
@@ -306,7 +331,11 @@ struct ManifestDecoder {
     private mutating func uuid(_ scanner: inout JSONScanner) throws -> UUID? {
         guard try expectKind(.string, &scanner, "a string") else { return nil }
         let raw = try scanner.readRawString()
-        guard !raw.hasEscapes, let id = UUID(textBytes: scanner.rawBytes(raw)) else {
+        // Escapes are JSON, not content (section 9.1): an escaped UUID is still a UUID.
+        let id = raw.hasEscapes
+            ? Array(scanner.decodeString(raw).utf8).withUnsafeBytes { UUID(textBytes: $0) }
+            : UUID(textBytes: scanner.rawBytes(raw))
+        guard let id else {
             report(.badValue, "\"\(scanner.decodeString(raw).prefix(80))\" is not a UUID", scanner)
             return nil
         }
@@ -355,6 +384,8 @@ struct ManifestDecoder {
             && memcmp(base + 71, suffix.utf8Start, 4) == 0
     }
 
+    /// RFC 3986 as the schema's pattern says: a scheme, `:`, then only URI characters and
+    /// well-formed percent escapes (ASCII only; internationalised URLs are percent-encoded).
     static func isAbsoluteURI(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
@@ -363,7 +394,23 @@ struct ManifestDecoder {
         let schemeOK = bytes[..<colon].allSatisfy { b in
             (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2B || b == 0x2D || b == 0x2E
         }
-        return schemeOK && !bytes.contains { $0 <= 0x20 || $0 >= 0x7F }
+        guard schemeOK else { return false }
+        func isHex(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x66) }
+        var index = colon + 1
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) else { return false }
+                index += 3
+                continue
+            }
+            guard uriCharacters.contains(b) else { return false }
+            index += 1
+        }
+        return true
     }
+
+    /// Unreserved, general and sub-delimiters of RFC 3986.
+    static let uriCharacters = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".utf8))
 
 }

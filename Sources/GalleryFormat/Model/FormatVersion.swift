@@ -14,10 +14,10 @@ public struct FormatVersion: Sendable, Hashable, Comparable, CustomStringConvert
     public init?(_ text: some StringProtocol) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
-              let major = Int(parts[0]), let minor = Int(parts[1])
+              parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } })
         else { return nil }
-        self.init(major: major, minor: minor)
+        // Digits of any length are a version (section 8); past Int they are simply very large.
+        self.init(major: Int(parts[0]) ?? .max, minor: Int(parts[1]) ?? .max)
     }
 
     public var description: String { "\(major).\(minor)" }

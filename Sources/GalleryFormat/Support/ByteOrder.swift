@@ -47,3 +47,11 @@ extension Array where Element == UInt8 {
         for shift in stride(from: 0, to: 64, by: 8) { append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 }
+
+extension UInt64 {
+    /// The sum, or `UInt64.max` where it would overflow: offsets and sizes from hostile records.
+    func addingSaturating(_ other: UInt64) -> UInt64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
+    }
+}

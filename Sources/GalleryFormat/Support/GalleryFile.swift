@@ -125,6 +125,8 @@ public final class GalleryFile: @unchecked Sendable {
 
     /// Fills `buffer` from `offset`; returns how many bytes were read (short only at end of file).
     public func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        // An offset no file can reach (a hostile record's, near 2^64) is simply past the end.
+        guard offset <= UInt64(Int64.max) - UInt64(buffer.count) else { return 0 }
         var done = 0
         while done < buffer.count {
             let n = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
