@@ -26,7 +26,8 @@ release:
 # the fixtures): no crash, hang or memory breach, and nearly every verdict right.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) build $(RELEASE_FLAGS) --product imagegallery
+	IMAGEGALLERY_STATIC_BINARY=$(CURDIR)/$(BIN_RELEASE) $(SWIFT) test --skip-build
 	/usr/bin/python3 scripts/make-hostile-corpus.py $(HOSTILE_DIR) --quick
 	/usr/bin/python3 scripts/check-hostile-corpus.py $(HOSTILE_DIR) --binary $(BIN_DEBUG)
 

@@ -65,6 +65,13 @@ public struct ProcessResult: Sendable {
     public var stdout: String
     public var stderr: String
     public var stdoutData: Data
+
+    public init(status: Int32, stdout: String, stderr: String, stdoutData: Data) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdoutData = stdoutData
+    }
 }
 
 public enum Subprocess {

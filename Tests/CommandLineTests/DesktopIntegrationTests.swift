@@ -1,0 +1,114 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+
+/// The desktop integration with the real clients: GIO and xdg-mime type detection, `file`, GNOME's
+/// thumbnail factory (bubblewrap sandbox) and XFCE's tumblerd over D-Bus. They need the static
+/// binary under /usr (GNOME's sandbox sees nothing else), which `make test` builds and names in
+/// IMAGEGALLERY_STATIC_BINARY; the binary is copied under /usr/local/lib for the run, and the
+/// integration files go into a throwaway home with `integrate install --user`.
+@Suite("Desktop integration", .serialized, .enabled(if: ProcessInfo.processInfo.environment["IMAGEGALLERY_STATIC_BINARY"] != nil,
+                                                  "run by make test, which builds the static binary"))
+final class DesktopIntegrationTests {
+    let home: TemporaryDirectory
+    let binDirectory: String
+    let environment: [String: String]
+    let gallery: String
+    let renamed: String
+    let broken: String
+
+    init() throws {
+        home = try TemporaryDirectory()
+        binDirectory = "/usr/local/lib/imagegallery-test-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: binDirectory, withIntermediateDirectories: true)
+        let source = ProcessInfo.processInfo.environment["IMAGEGALLERY_STATIC_BINARY"]!
+        try FileManager.default.copyItem(atPath: source, toPath: binDirectory + "/imagegallery")
+        environment = [
+            "HOME": home.path, "XDG_DATA_HOME": home.path + "/.local/share", "XDG_CACHE_HOME": home.path + "/.cache",
+            "PATH": binDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            // No session bus to autolaunch (a daemon that would outlive the test holding its pipes);
+            // tumbler's test makes its own with dbus-run-session.
+            "DBUS_SESSION_BUS_ADDRESS": "disabled:", "GIO_USE_VFS": "local",
+        ]
+        gallery = home.file("photos.imagegallery")
+        renamed = home.file("photos-renamed.bin")
+        broken = home.file("broken.imagegallery")
+        let created = try Subprocess.run(binDirectory + "/imagegallery", ["create", gallery, TestPaths.fixture("images")],
+                                         environment: environment)
+        #expect(created.status == 0, "\(created.stderr)")
+        try FileManager.default.copyItem(atPath: gallery, toPath: renamed)
+        // Starts like a gallery (so every client takes it for one), then garbage.
+        var bytes = try FileBytes.read(gallery)
+        bytes.removeSubrange(200...)
+        try FileBytes.write(bytes + Array(repeating: 0x5A, count: 300), to: broken)
+        let installed = try run("imagegallery", ["integrate", "install", "--user"])
+        #expect(installed.status == 0, "\(installed.stderr)")
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: binDirectory) }
+
+    func run(_ program: String, _ arguments: [String]) throws -> ProcessResult {
+        let path = program.hasPrefix("/") ? program : try #require(Subprocess.which(program) ?? (program == "imagegallery"
+            ? binDirectory + "/imagegallery" : nil), "\(program) is not installed: run scripts/install-deps")
+        return try Subprocess.run(path, arguments, environment: environment)
+    }
+
+    @Test func statusSaysEverythingIsCurrent() throws {
+        let result = try run("imagegallery", ["integrate", "status", "--user", "--json"])
+        let status = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
+        let files = try #require(status["files"] as? [[String: Any]])
+        #expect(files.count == 4)
+        #expect(files.allSatisfy { $0["state"] as? String == "current" }, "\(files)")
+    }
+
+    @Test func gioAndXdgMimeDetectTheType() throws {
+        for path in [gallery, renamed] {
+            let gio = try run("gio", ["info", "-a", "standard::content-type", path])
+            #expect(gio.stdout.contains("standard::content-type: application/vnd.imagegallery+zip"), "\(path): \(gio.stdout)")
+            let xdg = try run("xdg-mime", ["query", "filetype", path])
+            #expect(xdg.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "application/vnd.imagegallery+zip",
+                    "\(path): \(xdg.stdout) \(xdg.stderr)")
+        }
+    }
+
+    /// `file` with the installed rule (the user's ~/.magic), and with the fragment given directly.
+    @Test func fileNamesTheType() throws {
+        let installed = try run("file", ["--brief", "--mime-type", renamed])
+        #expect(installed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "application/vnd.imagegallery+zip")
+        let fragment = try run("file", ["--brief", "-m", TestPaths.spec("freedesktop/imagegallery.magic"), renamed])
+        #expect(fragment.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "Image gallery document")
+    }
+
+    /// The first sample is 800 × 600: at GNOME's "normal" size, 128 × 96.
+    @Test func gnomeFactoryThumbnailsInItsSandbox() throws {
+        let result = try run("/usr/bin/python3", [TestPaths.repository + "/Tests/DesktopClients/gnome-thumbnail.py", gallery, broken])
+        let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(lines.first?.suffix(3) == ["ok", "128", "96"], "\(result.stdout) \(result.stderr)")
+        #expect(lines.last?.suffix(2) == ["failed", "True"], "\(result.stdout)")
+    }
+
+    @Test func tumblerThumbnailsOverDBus() throws {
+        let tumblerd = "/usr/lib/x86_64-linux-gnu/tumbler-1/tumblerd"
+        #expect(FileManager.default.isExecutableFile(atPath: tumblerd), "tumbler is not installed: run scripts/install-deps")
+        let client = TestPaths.repository + "/Tests/DesktopClients/tumbler-thumbnail.py"
+        // Everything below writes to files, not to our pipes: a bus daemon or a tumblerd that
+        // lingers a moment must not keep the test waiting for the end of its output.
+        let output = home.file("tumbler.out")
+        let inner = "\(tumblerd) >/dev/null 2>&1 & pid=$!; /usr/bin/python3 \(client) \(gallery) \(broken); kill $pid; wait $pid"
+        let outer = "exec >\(output) 2>\(output).err </dev/null; dbus-run-session -- sh -c '\(inner)'"
+        let status = try run("/bin/sh", ["-c", outer]).status
+        let result = ProcessResult(status: status, stdout: try String(contentsOfFile: output, encoding: .utf8),
+                                   stderr: (try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "", stdoutData: Data())
+        let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(lines.count == 2, "\(result.stdout) \(result.stderr)")
+        #expect(lines.first?[2] == "ready", "\(result.stdout)")
+        #expect(lines.last?[2].hasPrefix("error:") == true, "\(result.stdout)")
+        let thumbnail = try #require(lines.first?.last)
+        let png = try FileBytes.read(thumbnail)
+        // IHDR: width and height, big-endian, at bytes 16 and 20.
+        let width = png[16 ..< 20].reduce(0) { $0 << 8 | Int($1) }
+        let height = png[20 ..< 24].reduce(0) { $0 << 8 | Int($1) }
+        #expect((width, height) == (128, 96))
+    }
+}
