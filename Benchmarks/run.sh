@@ -2,7 +2,7 @@
 # Benchmarks of the imagegallery CLI against standard tools, side by side; writes
 # Benchmarks/RESULTS.md (via Benchmarks/report.py) from hyperfine's JSON.
 #
-# usage: Benchmarks/run.sh [--quick] [--anchors-only] [--only info,create,list,extract,validate,jobs]
+# usage: Benchmarks/run.sh [--quick] [--anchors-only] [--only info,create,list,extract,validate,jobs,thumbnails]
 #                          [--no-report]
 #   --quick         3 timed runs per command instead of 10 (2 warm-ups either way)
 #   --anchors-only  time only the reference tools (unzip, bsdtar, zip), on stand-in galleries
@@ -36,7 +36,7 @@ WARMUP=2
 RUNS=10
 RSS_RUNS=3
 MODE=full
-ONLY=info,create,list,extract,validate,jobs
+ONLY=info,create,list,extract,validate,jobs,thumbnails
 DO_REPORT=1
 DATE=2026-01-01T00:00:00Z
 
@@ -54,7 +54,7 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 for k in ${ONLY//,/ }; do
-  case $k in info|create|list|extract|validate|jobs) ;; *) echo "run.sh: unknown comparison: $k" >&2; exit 64 ;; esac
+  case $k in info|create|list|extract|validate|jobs|thumbnails) ;; *) echo "run.sh: unknown comparison: $k" >&2; exit 64 ;; esac
 done
 wanted() { [[ ,$ONLY, == *,$1,* ]]; }
 
@@ -317,6 +317,41 @@ if wanted jobs && [[ $MODE == full ]]; then
   PREPS=("" "")
   OURS=(1 1)
   compare jobs
+fi
+
+# ---- g–i. thumbnails: a gallery whose first photo is 24 MP, vs vipsthumbnail and ImageMagick -----
+# g and h: the gallery has no thumbnail.png (another writer's), so ours decodes the photo; the
+# anchors read the JPEG alone. i: our own gallery, with its embedded 1,024 px thumbnail.
+if wanted thumbnails && [[ $MODE == full ]]; then
+  photo="$CORPUS/photos/large/00.jpg"
+  tdir="$WORK/thumbs" && rm -rf "$tdir" && mkdir -p "$tdir"
+  "$IG" create "$tdir/embedded.imagegallery" --title t --date "$DATE" --no-sync "$photo" >/dev/null
+  "$PY" - "$tdir/embedded.imagegallery" "$tdir/bare.imagegallery" <<'EOF2'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as src, zipfile.ZipFile(sys.argv[2], "w") as out:
+    for info in src.infolist():
+        if info.filename != "thumbnail.png":
+            out.writestr(info, src.read(info.filename), compress_type=info.compress_type)
+EOF2
+  for size in 256 1024; do
+    NAMES=("imagegallery thumbnail -s $size" "vipsthumbnail -s $size" "convert -thumbnail ${size}x$size")
+    CMDS=("$(q "$IG" thumbnail -s "$size" "$tdir/bare.imagegallery" "$tdir/ours-$size.png")"
+          "$(q vipsthumbnail "$photo" -s "$size" -o "$tdir/vips-$size.png")"
+          "$(q convert -define "jpeg:size=$((2 * size))x$((2 * size))" "$photo" -thumbnail "${size}x$size" "$tdir/magick-$size.png")")
+    PREPS=("" "" "")
+    OURS=(1 0 0)
+    compare "thumb$size"
+    # How close our picture is to vipsthumbnail's (dB; higher is closer, identical is inf).
+    psnr=$(compare -metric PSNR "$tdir/ours-$size.png" "$tdir/vips-$size.png" null: 2>&1 || true)
+    echo "PSNR_$size=$psnr" >> "$RESULTS_DIR/machine.env"
+    echo "PSNR against vipsthumbnail at $size: $psnr dB"
+  done
+  NAMES=("imagegallery thumbnail -s 256 (embedded)" "vipsthumbnail -s 256")
+  CMDS=("$(q "$IG" thumbnail -s 256 "$tdir/embedded.imagegallery" "$tdir/ours-embedded.png")"
+        "$(q vipsthumbnail "$photo" -s 256 -o "$tdir/vips-256.png")")
+  PREPS=("" "")
+  OURS=(1 0)
+  compare thumbembedded
 fi
 
 echo
