@@ -41,14 +41,16 @@ test-large: deps
 	$(SWIFT) build --build-tests
 	IMAGEGALLERY_LARGE_TESTS=1 $(SWIFT) test --skip-build --filter LargeArchiveTests
 
-# Creates, lists and describes a gallery made from the bundled sample images.
+# Creates, describes, lists, unpacks, validates and thumbnails a gallery of the bundled sample images.
 demo: build
 	@mkdir -p $(DEMO_DIR)
 	$(BIN_DEBUG) create $(DEMO_DIR)/samples.imagegallery --force --title "Sample gallery" Fixtures/images
 	$(BIN_DEBUG) info $(DEMO_DIR)/samples.imagegallery
 	$(BIN_DEBUG) list $(DEMO_DIR)/samples.imagegallery
 	$(BIN_DEBUG) extract $(DEMO_DIR)/samples.imagegallery --force --to $(DEMO_DIR)/extracted
-	@echo "demo: gallery at $(DEMO_DIR)/samples.imagegallery, images extracted to $(DEMO_DIR)/extracted"
+	$(BIN_DEBUG) validate --deep $(DEMO_DIR)/samples.imagegallery
+	$(BIN_DEBUG) thumbnail -s 256 $(DEMO_DIR)/samples.imagegallery $(DEMO_DIR)/thumbnail.png
+	@echo "demo: gallery at $(DEMO_DIR)/samples.imagegallery, images extracted to $(DEMO_DIR)/extracted, thumbnail $(DEMO_DIR)/thumbnail.png"
 
 # Release build (static Swift runtime), benchmark corpus, side-by-side timings → Benchmarks/RESULTS.md.
 bench: release
