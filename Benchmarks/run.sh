@@ -342,7 +342,8 @@ EOF2
     OURS=(1 0 0)
     compare "thumb$size"
     # How close our picture is to vipsthumbnail's (dB; higher is closer, identical is inf).
-    psnr=$(compare -metric PSNR "$tdir/ours-$size.png" "$tdir/vips-$size.png" null: 2>&1 || true)
+    # /usr/bin/compare: ImageMagick, not the compare function above.
+    psnr=$(/usr/bin/compare -metric PSNR "$tdir/ours-$size.png" "$tdir/vips-$size.png" null: 2>&1 || true)
     echo "PSNR_$size=$psnr" >> "$RESULTS_DIR/machine.env"
     echo "PSNR against vipsthumbnail at $size: $psnr dB"
   done

@@ -23,9 +23,13 @@ public final class Resampler {
 
     private let horizontal: Contributions
     private let vertical: Contributions
-    /// Horizontally filtered source rows, premultiplied, `width` × 4 floats each, in a ring.
-    private var band: [Float]
+    /// Horizontally filtered source rows, premultiplied, `width` pixels each, in a ring.
+    private var band: [SIMD4<Float>]
     private let bandRows: Int
+    /// The incoming row, premultiplied: each source pixel is converted once, not once per tap.
+    private var premultiplied: [SIMD4<Float>]
+    /// One output row's sums.
+    private var accumulator: [SIMD4<Float>]
     private var rowsIn = 0
     private var rowsOut = 0
     private var output: [UInt8]
@@ -40,7 +44,9 @@ public final class Resampler {
         vertical = Self.contributions(from: sourceHeight, to: height)
         // The band must hold every source row one output row needs, plus the row arriving.
         bandRows = (vertical.weights.map(\.count).max() ?? 1) + 1
-        band = [Float](repeating: 0, count: bandRows * width * 4)
+        band = [SIMD4<Float>](repeating: .zero, count: bandRows * width)
+        premultiplied = [SIMD4<Float>](repeating: .zero, count: sourceWidth)
+        accumulator = [SIMD4<Float>](repeating: .zero, count: width)
         output = [UInt8](repeating: 0, count: width * height * 4)
     }
 
@@ -70,24 +76,26 @@ public final class Resampler {
     public func push(_ row: UnsafeBufferPointer<UInt8>) {
         precondition(row.count == sourceWidth * 4 && rowsIn < sourceHeight)
         let slot = rowsIn % bandRows
-        band.withUnsafeMutableBufferPointer { band in
-            let out = band.baseAddress! + slot * width * 4
-            for x in 0 ..< width {
-                var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                let start = horizontal.starts[x]
-                let weights = horizontal.weights[x]
-                for (k, weight) in weights.enumerated() {
-                    let p = (start + k) * 4
-                    let alpha = Float(row[p + 3]) * weight
-                    r += Float(row[p]) * alpha
-                    g += Float(row[p + 1]) * alpha
-                    b += Float(row[p + 2]) * alpha
-                    a += alpha
+        premultiplied.withUnsafeMutableBufferPointer { line in
+            for x in 0 ..< sourceWidth {
+                let p = x * 4
+                let alpha = Float(row[p + 3])
+                line[x] = SIMD4(Float(row[p]) * alpha, Float(row[p + 1]) * alpha, Float(row[p + 2]) * alpha, alpha)
+            }
+        }
+        premultiplied.withUnsafeBufferPointer { line in
+            band.withUnsafeMutableBufferPointer { band in
+                horizontal.starts.withUnsafeBufferPointer { starts in
+                    horizontal.weights.withUnsafeBufferPointer { weights in
+                        let out = band.baseAddress! + slot * width
+                        for x in 0 ..< width {
+                            var sum = SIMD4<Float>.zero
+                            let from = line.baseAddress! + starts[x]
+                            for (k, weight) in weights[x].enumerated() { sum += from[k] * weight }
+                            out[x] = sum
+                        }
+                    }
                 }
-                out[x * 4] = r
-                out[x * 4 + 1] = g
-                out[x * 4 + 2] = b
-                out[x * 4 + 3] = a
             }
         }
         rowsIn += 1
@@ -108,30 +116,26 @@ public final class Resampler {
             let start = vertical.starts[rowsOut]
             let weights = vertical.weights[rowsOut]
             guard start + weights.count <= rowsIn else { return }
-            band.withUnsafeBufferPointer { band in
+            // Row by row over the taps (contiguous, vectorisable), into one accumulator row.
+            accumulator.withUnsafeMutableBufferPointer { sums in
+                band.withUnsafeBufferPointer { band in
+                    for x in 0 ..< width { sums[x] = .zero }
+                    for (k, weight) in weights.enumerated() {
+                        let row = band.baseAddress! + (start + k) % bandRows * width
+                        for x in 0 ..< width { sums[x] += row[x] * weight }
+                    }
+                }
                 output.withUnsafeMutableBufferPointer { output in
                     let out = output.baseAddress! + rowsOut * width * 4
                     for x in 0 ..< width {
-                        var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                        for (k, weight) in weights.enumerated() {
-                            let p = ((start + k) % bandRows * width + x) * 4
-                            r += band[p] * weight
-                            g += band[p + 1] * weight
-                            b += band[p + 2] * weight
-                            a += band[p + 3] * weight
-                        }
+                        let sum = sums[x]
                         // Undo the alpha weighting; a fully transparent result has no colour.
-                        let alpha = min(max(a, 0), 255)
-                        if a > 0.001 {
-                            out[x * 4] = Self.byte(r / a)
-                            out[x * 4 + 1] = Self.byte(g / a)
-                            out[x * 4 + 2] = Self.byte(b / a)
-                        } else {
-                            out[x * 4] = 0
-                            out[x * 4 + 1] = 0
-                            out[x * 4 + 2] = 0
-                        }
-                        out[x * 4 + 3] = Self.byte(alpha)
+                        let a = sum[3]
+                        let colour = a > 0.001 ? sum / a : .zero
+                        out[x * 4] = Self.byte(colour[0])
+                        out[x * 4 + 1] = Self.byte(colour[1])
+                        out[x * 4 + 2] = Self.byte(colour[2])
+                        out[x * 4 + 3] = Self.byte(a)
                     }
                 }
             }
@@ -141,7 +145,7 @@ public final class Resampler {
 
     @inline(__always)
     private static func byte(_ value: Float) -> UInt8 {
-        UInt8(min(max(value, 0), 255).rounded())
+        UInt8(min(max(value, 0), 255) + 0.5)
     }
 
     /// Lanczos-3, stretched by the reduction factor so that it averages every source pixel.
