@@ -1,0 +1,110 @@
+import Foundation
+import GalleryFormat
+import GalleryTestSupport
+import Testing
+
+/// `imagegallery thumbnail` as file managers run it: on hostile galleries it fails cleanly,
+/// within its memory cap, and it writes its output in place.
+@Suite("imagegallery thumbnail")
+struct ThumbnailCommandTests {
+    /// A PNG of any declared size around the given chunks (CRCs right).
+    static func png(width: UInt32, height: UInt32, depth: UInt8 = 8, colour: UInt8 = 0, chunks: [(String, [UInt8])]) -> [UInt8] {
+        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func chunk(_ type: String, _ data: [UInt8], length: UInt32? = nil) -> [UInt8] {
+            var crc = CRC32()
+            crc.update(Array(type.utf8) + data)
+            return be32(length ?? UInt32(data.count)) + Array(type.utf8) + data + be32(crc.value)
+        }
+        var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        out += chunk("IHDR", be32(width) + be32(height) + [depth, colour, 0, 0, 0])
+        for (type, data) in chunks {
+            // "tEXt!" declares two gigabytes and holds a few bytes.
+            out += type == "tEXt!" ? chunk("tEXt", data, length: 0x7FFF_FFF0) : chunk(type, data)
+        }
+        return out + chunk("IEND", [])
+    }
+
+    /// Images whose header `create` accepts but whose pixels must not be trusted.
+    static func hostileImages() throws -> [(String, [UInt8])] {
+        let sunset = try FileBytes.read(TestPaths.fixture("images/1-sunset.jpg"))
+        var huge = sunset
+        let sof = huge.indices.first { huge[$0] == 0xFF && huge[$0 + 1] == 0xC0 }!
+        huge.replaceSubrange(sof + 5 ..< sof + 9, with: [0xFF, 0xDC, 0xFF, 0xDC])
+        let idat = [UInt8](repeating: 0, count: 16)  // not even a zlib stream
+        return [
+            ("one-bit-50000-squared.png", png(width: 50000, height: 50000, depth: 1, chunks: [("IDAT", idat)])),
+            ("text-bomb.png", png(width: 2000, height: 2000, chunks: [("tEXt!", Array("Comment\u{0}x".utf8)), ("IDAT", idat)])),
+            ("jpeg-65500-squared.jpg", Array(huge.prefix(20000))),
+            ("jpeg-truncated.jpg", Array(sunset.prefix(sunset.count / 2))),
+            ("png-truncated.png", Array(try FileBytes.read(TestPaths.fixture("images/6-bubbles.png")).prefix(9000))),
+        ]
+    }
+
+    @Test(arguments: try hostileImages().map(\.0))
+    func hostileFirstImagesFailCleanlyWithinTheCap(name: String) throws {
+        let directory = try TemporaryDirectory()
+        let image = directory.file(name)
+        try FileBytes.write(try Self.hostileImages().first { $0.0 == name }!.1, to: image)
+        let gallery = directory.file("g.imagegallery")
+        // create takes the image by its header; its own thumbnail falls back to the placeholder.
+        let created = try Subprocess.imagegallery(["create", gallery, image])
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stderr.contains("no thumbnail from this image"), "\(created.stderr)")
+        // 512 px is more than the placeholder's 256, so the first image itself is tried.
+        let report = directory.file("time.txt")
+        let output = directory.file("out.png")
+        let result = try Subprocess.run("/usr/bin/time", ["-f", "%M", "-o", report, TestPaths.binary,
+                                                           "thumbnail", "-s", "512", gallery, output])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("IG-BLB-00"), "\(result.stderr)")
+        let kibibytes = try #require(Double(String(contentsOfFile: report, encoding: .utf8)
+            .split(separator: "\n").last.map(String.init) ?? ""))
+        #expect(kibibytes / 1024 < 256, "peak \(kibibytes / 1024) MiB")
+    }
+
+    @Test func notAGalleryFailsCleanly() throws {
+        let directory = try TemporaryDirectory()
+        let noise = directory.file("noise.imagegallery")
+        var generator = SystemRandomNumberGenerator()
+        try FileBytes.write((0 ..< 4096).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }, to: noise)
+        let result = try Subprocess.imagegallery(["thumbnail", noise, directory.file("out.png")])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("IG-PKG-"), "\(result.stderr)")
+    }
+
+    /// tumbler creates the output and reads it back through the descriptor it holds: a rename
+    /// would leave that descriptor on an empty file.
+    @Test func writesTheOutputInPlace() throws {
+        let directory = try TemporaryDirectory()
+        let gallery = directory.file("g.imagegallery")
+        #expect(try Subprocess.imagegallery(["create", gallery, TestPaths.fixture("images")]).status == 0)
+        let output = directory.file("out.png")
+        FileManager.default.createFile(atPath: output, contents: Data())
+        let held = try #require(FileHandle(forReadingAtPath: output))
+        let result = try Subprocess.imagegallery(["thumbnail", "-s", "128", gallery, output])
+        #expect(result.status == 0, "\(result.stderr)")
+        let seen = held.readDataToEndOfFile()
+        #expect(Array(seen.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        // 800 × 600 first image: 128 × 96.
+        #expect(Array(seen[16 ..< 24]) == [0, 0, 0, 128, 0, 0, 0, 96])
+    }
+
+    /// The embedded 1,024 px thumbnail serves every size up to it: the photo is not read.
+    @Test func embeddedThumbnailIsUsedWhenLargeEnough() throws {
+        let directory = try TemporaryDirectory()
+        let source = directory.file("photo.jpg")
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("images/1-sunset.jpg"), toPath: source)
+        let gallery = directory.file("g.imagegallery")
+        #expect(try Subprocess.imagegallery(["create", gallery, source]).status == 0)
+        // Damage the photo's bytes inside the gallery (its CRC then fails): only a reader that
+        // goes to the photo notices.
+        var bytes = try FileBytes.read(gallery)
+        let archive = try ZipArchive(file: GalleryFile.openForReading(gallery))
+        let blob = try #require(archive.entries.first { $0.name.hasPrefix("images/") })
+        let offset = Int(try archive.dataOffset(of: blob))
+        bytes[offset + 5000] ^= 0xFF
+        try FileBytes.write(bytes, to: gallery)
+        let result = try Subprocess.imagegallery(["thumbnail", "-s", "256", gallery, directory.file("out.png")])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+}
