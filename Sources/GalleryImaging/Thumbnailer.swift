@@ -32,6 +32,12 @@ public enum Thumbnailer {
     }
 
     static func png(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits) throws -> Bitmap {
+        // A PNG already within the size (an embedded thumbnail, say) is decoded as it is.
+        if let header = try? ImageHeader.parse(size: UInt64(bytes.count), read: { offset, count in
+            Array(bytes[Int(min(UInt64(bytes.count), offset)) ..< min(bytes.count, Int(offset) + count)])
+        }), max(header.width, header.height) <= longSide {
+            return try PNGDecoder.decode(bytes, limits: limits)
+        }
         final class DecoderReference { weak var decoder: PNGDecoder? }
         let reference = DecoderReference()
         var resampler: Resampler?

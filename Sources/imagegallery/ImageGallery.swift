@@ -26,6 +26,17 @@ struct ImageGallery: ParsableCommand {
     /// code CI tools expect from a checker, instead of 64.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // File managers start the thumbnailer once per file: its usual command line skips the
+        // argument parser, whose start-up (reflection over every command) costs more than the
+        // thumbnail itself when one is embedded.
+        if let thumbnail = Thumbnail.quickParse(arguments) {
+            do {
+                try thumbnail.run()
+                Foundation.exit(0)
+            } catch {
+                exit(withError: error)
+            }
+        }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

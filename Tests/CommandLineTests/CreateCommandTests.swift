@@ -48,13 +48,15 @@ struct CreateCommandTests {
         let header = try ImageHeader.parse(size: UInt64(thumbnail.count)) { offset, count in
             Array(thumbnail[Int(offset) ..< min(thumbnail.count, Int(offset) + count)])
         }
-        // Every first image here is upright and smaller than 1,024 px: the thumbnail is its size.
+        // Every first image here is upright and landscape: the thumbnail is 256 px wide, the
+        // height in proportion (ties to even).
         let first = try GalleryReader(path: output).gallery.images[0]
         #expect(header.mediaType == .png && header.bitDepth == 8 && !header.interlaced)
-        #expect((header.width, header.height) == (first.width, first.height))
+        let height = Int((256 * Double(first.height) / Double(first.width)).rounded(.toNearestOrEven))
+        #expect((header.width, header.height) == (256, height))
     }
 
-    /// The first image turned upright by its EXIF orientation, fitted into 1,024 px.
+    /// The first image turned upright by its EXIF orientation, fitted into 256 px.
     @Test func thumbnailIsTheFirstImageUpright() throws {
         let directory = try TemporaryDirectory()
         let output = directory.file("g.imagegallery")
@@ -65,8 +67,8 @@ struct CreateCommandTests {
         let header = try ImageHeader.parse(size: UInt64(thumbnail.count)) { offset, count in
             Array(thumbnail[Int(offset) ..< min(thumbnail.count, Int(offset) + count)])
         }
-        // Stored 480 × 320 with orientation 6: seen upright, 320 × 480.
-        #expect((header.width, header.height) == (320, 480))
+        // Stored 480 × 320 with orientation 6: seen upright, 320 × 480, so 171 × 256.
+        #expect((header.width, header.height) == (171, 256))
     }
 
     @Test func isDeterministicAcrossRuns() throws {

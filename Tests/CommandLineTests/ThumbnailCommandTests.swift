@@ -50,7 +50,7 @@ struct ThumbnailCommandTests {
         let created = try Subprocess.imagegallery(["create", gallery, image])
         #expect(created.status == 0, "\(created.stderr)")
         #expect(created.stderr.contains("no thumbnail from this image"), "\(created.stderr)")
-        // 512 px is more than the placeholder's 256, so the first image itself is tried.
+        // 512 px is more than the embedded placeholder's 256, so the first image itself is tried.
         let report = directory.file("time.txt")
         let output = directory.file("out.png")
         let result = try Subprocess.run("/usr/bin/time", ["-f", "%M", "-o", report, TestPaths.binary,
@@ -79,17 +79,17 @@ struct ThumbnailCommandTests {
         let gallery = directory.file("g.imagegallery")
         #expect(try Subprocess.imagegallery(["create", gallery, TestPaths.fixture("images")]).status == 0)
         let output = directory.file("out.png")
+        // -s 512 goes past the embedded 256 px to the 800 × 600 photo: 512 × 384.
         FileManager.default.createFile(atPath: output, contents: Data())
         let held = try #require(FileHandle(forReadingAtPath: output))
-        let result = try Subprocess.imagegallery(["thumbnail", "-s", "128", gallery, output])
+        let result = try Subprocess.imagegallery(["thumbnail", "-s", "512", gallery, output])
         #expect(result.status == 0, "\(result.stderr)")
         let seen = held.readDataToEndOfFile()
         #expect(Array(seen.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        // 800 × 600 first image: 128 × 96.
-        #expect(Array(seen[16 ..< 24]) == [0, 0, 0, 128, 0, 0, 0, 96])
+        #expect(Array(seen[16 ..< 24]) == [0, 0, 2, 0, 0, 0, 1, 128])
     }
 
-    /// The embedded 1,024 px thumbnail serves every size up to it: the photo is not read.
+    /// The embedded 256 px thumbnail serves every size up to it: the photo is not read.
     @Test func embeddedThumbnailIsUsedWhenLargeEnough() throws {
         let directory = try TemporaryDirectory()
         let source = directory.file("photo.jpg")
