@@ -324,7 +324,8 @@ fi
 # anchors read the JPEG alone. i: our own gallery, with its embedded 1,024 px thumbnail.
 if wanted thumbnails && [[ $MODE == full ]]; then
   photo="$CORPUS/photos/large/00.jpg"
-  tdir="$WORK/thumbs" && rm -rf "$tdir" && mkdir -p "$tdir"
+  # Absolute: vipsthumbnail takes a relative -o as relative to the input image.
+  tdir=$(realpath -m "$WORK/thumbs") && rm -rf "$tdir" && mkdir -p "$tdir"
   "$IG" create "$tdir/embedded.imagegallery" --title t --date "$DATE" --no-sync "$photo" >/dev/null
   "$PY" - "$tdir/embedded.imagegallery" "$tdir/bare.imagegallery" <<'EOF2'
 import sys, zipfile

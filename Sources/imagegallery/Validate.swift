@@ -71,6 +71,8 @@ extension ImageGallery {
                 options.pixelChecker = ImagePixelChecker(limits: DecodeLimits(maxPixels: maxPixels,
                                                                               maxBytes: decodeMemory << 20))
             }
+            // Several files at once keep the cores busy; one file at a time uses them inside it.
+            options.readsEntriesInParallel = jobs == 1 || files.count == 1
             let reports = Self.check(files, jobs: jobs, options: options)
             let text = switch format {
             case .text: textReport(reports)

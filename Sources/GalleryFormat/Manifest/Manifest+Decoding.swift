@@ -12,14 +12,14 @@ public struct ManifestDecoding: Sendable {
 
 extension Manifest {
     /// Decodes `manifest.json`, checking syntax, encoding, limits and the v1 schema.
-    public static func decode(_ bytes: [UInt8], limits: GalleryLimits = .default) -> ManifestDecoding {
+    public static func decode(_ bytes: [UInt8], limits: GalleryLimits = .default, keepsText: Bool = true) -> ManifestDecoding {
         guard bytes.count <= limits.maxManifestBytes else {
             return ManifestDecoding(gallery: nil, diagnostics: [GalleryError(
                 .manifestTooLarge, "manifest.json is \(bytes.count) bytes; the limit is \(limits.maxManifestBytes)",
                 location: Location(entry: "manifest.json"))])
         }
         return bytes.withUnsafeBytes { buffer in
-            var decoder = ManifestDecoder(limits: limits)
+            var decoder = ManifestDecoder(limits: limits, keepsText: keepsText)
             var scanner = JSONScanner(buffer, maxDepth: limits.maxJSONDepth)
             return decoder.run(&scanner)
         }

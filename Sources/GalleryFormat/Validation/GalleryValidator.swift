@@ -79,7 +79,7 @@ struct ValidationRun {
         }
 
         // The entries are read on every core while this thread decodes the manifest.
-        let reading = EntryReading(archive, skipping: unreadable)
+        let reading = EntryReading(archive, skipping: unreadable, inParallel: options.readsEntriesInParallel)
         let gallery = unreadable.contains(GalleryPackage.manifestEntry) ? nil : checkManifest(archive)
         let contents = collect(reading)
         if let gallery { checkBlobs(gallery, archive: archive, contents: contents) }
@@ -99,6 +99,18 @@ struct ValidationRun {
             record(GalleryError(.manifestTooLarge, "manifest.json declares \(entry.uncompressedSize) bytes; the limit is "
                                 + "\(options.limits.maxManifestBytes)", location: Location(entry: entry.name)))
             return nil
+        }
+        // A small manifest is read whole: a reading thread would cost more than it saves.
+        if entry.uncompressedSize <= 1 << 20 {
+            do {
+                let bytes = try archive.readAll(entry, limit: 1 << 20)
+                let decoded = Manifest.decode(bytes, limits: options.limits, keepsText: false)
+                for diagnostic in decoded.diagnostics { record(diagnostic) }
+                return decoded.gallery
+            } catch {
+                record(error, fallback: .truncated, entry: entry.name)
+                return nil
+            }
         }
         // Decoded as it is inflated: only a window of the text is ever in memory, and free text
         // is checked but not kept.
@@ -122,13 +134,20 @@ struct ValidationRun {
         private let results: Mutex<[Result<EntryContent, any Error>?]>
         private let done = DispatchGroup()
 
-        init(_ archive: ZipArchive, skipping unreadable: Set<String>) {
+        init(_ archive: ZipArchive, skipping unreadable: Set<String>, inParallel: Bool) {
             let wanted = archive.entries.filter { entry in
                 !entry.isDirectory && !unreadable.contains(entry.name)
                     && entry.name != GalleryPackage.mimetypeEntry && entry.name != GalleryPackage.manifestEntry
             }
             self.wanted = wanted
             results = Mutex(Array(repeating: nil, count: wanted.count))
+            guard inParallel else {
+                for (index, entry) in wanted.enumerated() {
+                    let result = Result { try ValidationRun.read(entry, of: archive) }
+                    results.withLock { $0[index] = result }
+                }
+                return
+            }
             done.enter()
             DispatchQueue.global().async { [self] in
                 let next = Atomic<Int>(0)

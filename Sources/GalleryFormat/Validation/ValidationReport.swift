@@ -27,6 +27,9 @@ public struct ValidationOptions: Sendable {
 
     /// Set for `--deep`: every blob and the thumbnail are decoded by it.
     public var pixelChecker: (any PixelChecker)?
+    /// Entries of one file read on all cores. Off when many files are checked at once: the
+    /// files themselves then keep the cores busy, and threads per file would only cost.
+    public var readsEntriesInParallel = true
     /// Largest deflated image inflated into memory for `--deep` (stored ones are read in place).
     public var maxDeflatedImageBytes = 64 << 20
 
