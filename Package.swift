@@ -59,7 +59,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GalleryImagingTests",
-            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport", "CZlib"]
+            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport", "CZlib", "CTurboJPEG"]
         ),
         .testTarget(
             name: "CommandLineTests",

@@ -1,3 +1,4 @@
+internal import CTurboJPEG
 import Dispatch
 import GalleryFormat
 @testable import GalleryImaging
@@ -34,6 +35,30 @@ struct JPEGDecoderTests {
         for index in stride(from: 0, to: bitmap.pixels.count, by: 4) {
             #expect(bitmap.pixels[index] == bitmap.pixels[index + 1] && bitmap.pixels[index] == bitmap.pixels[index + 2])
         }
+    }
+
+    /// CMYK as Adobe writes it (inverted: 255 is no ink), encoded here by TurboJPEG itself.
+    @Test func cmykComesOutAsRGB() throws {
+        let width = 32, height = 16
+        var cmyk: [UInt8] = []
+        for _ in 0 ..< height {
+            for x in 0 ..< width { cmyk += x < 16 ? [255, 255, 255, 255] : [255, 0, 255, 255] }  // white | magenta
+        }
+        let handle = try #require(tjInitCompress())
+        defer { tjDestroy(handle) }
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let status = cmyk.withUnsafeBufferPointer {
+            tjCompress2(handle, $0.baseAddress, Int32(width), 0, Int32(height), Int32(TJPF_CMYK.rawValue), &buffer, &size,
+                        Int32(TJSAMP_444.rawValue), 95, 0)
+        }
+        #expect(status == 0)
+        defer { tjFree(buffer) }
+        let jpeg = Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
+        let bitmap = try JPEGDecoder.decode(jpeg)
+        func pixel(_ x: Int, _ y: Int) -> [Int] { (0 ..< 4).map { Int(bitmap.pixels[(y * width + x) * 4 + $0]) } }
+        #expect(zip(pixel(4, 8), [255, 255, 255, 255]).allSatisfy { abs($0 - $1) <= 8 }, "\(pixel(4, 8))")
+        #expect(zip(pixel(28, 8), [255, 0, 255, 255]).allSatisfy { abs($0 - $1) <= 8 }, "\(pixel(28, 8))")
     }
 
     @Test func scalesToTheSmallestFactorThatCovers() throws {
