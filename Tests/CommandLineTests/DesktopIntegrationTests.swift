@@ -9,7 +9,19 @@ import Testing
 /// integration files go into a throwaway home with `integrate install --user`.
 @Suite("Desktop integration", .serialized, .enabled(if: ProcessInfo.processInfo.environment["IMAGEGALLERY_STATIC_BINARY"] != nil,
                                                   "run by make test, which builds the static binary"))
-final class DesktopIntegrationTests {
+struct DesktopIntegrationTests {
+    /// Each test sets up its own installation, removed when the test's reference goes.
+    func installed() throws -> InstalledTool { try InstalledTool() }
+
+    @Test func statusSaysEverythingIsCurrent() throws { try installed().statusSaysEverythingIsCurrent() }
+    @Test func gioAndXdgMimeDetectTheType() throws { try installed().gioAndXdgMimeDetectTheType() }
+    @Test func fileNamesTheType() throws { try installed().fileNamesTheType() }
+    @Test func gnomeFactoryThumbnailsInItsSandbox() throws { try installed().gnomeFactoryThumbnailsInItsSandbox() }
+    @Test func tumblerThumbnailsOverDBus() throws { try installed().tumblerThumbnailsOverDBus() }
+}
+
+/// The static binary under /usr/local/lib and the integration in a throwaway home, for one test.
+final class InstalledTool {
     let home: TemporaryDirectory
     let binDirectory: String
     let environment: [String: String]
@@ -53,7 +65,7 @@ final class DesktopIntegrationTests {
         return try Subprocess.run(path, arguments, environment: environment)
     }
 
-    @Test func statusSaysEverythingIsCurrent() throws {
+    func statusSaysEverythingIsCurrent() throws {
         let result = try run("imagegallery", ["integrate", "status", "--user", "--json"])
         let status = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
         let files = try #require(status["files"] as? [[String: Any]])
@@ -61,7 +73,7 @@ final class DesktopIntegrationTests {
         #expect(files.allSatisfy { $0["state"] as? String == "current" }, "\(files)")
     }
 
-    @Test func gioAndXdgMimeDetectTheType() throws {
+    func gioAndXdgMimeDetectTheType() throws {
         for path in [gallery, renamed] {
             let gio = try run("gio", ["info", "-a", "standard::content-type", path])
             #expect(gio.stdout.contains("standard::content-type: application/vnd.imagegallery+zip"), "\(path): \(gio.stdout)")
@@ -72,7 +84,7 @@ final class DesktopIntegrationTests {
     }
 
     /// `file` with the installed rule (the user's ~/.magic), and with the fragment given directly.
-    @Test func fileNamesTheType() throws {
+    func fileNamesTheType() throws {
         let installed = try run("file", ["--brief", "--mime-type", renamed])
         #expect(installed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "application/vnd.imagegallery+zip")
         let fragment = try run("file", ["--brief", "-m", TestPaths.spec("freedesktop/imagegallery.magic"), renamed])
@@ -80,7 +92,7 @@ final class DesktopIntegrationTests {
     }
 
     /// The first sample is 800 × 600: at GNOME's "normal" size, 128 × 96.
-    @Test func gnomeFactoryThumbnailsInItsSandbox() throws {
+    func gnomeFactoryThumbnailsInItsSandbox() throws {
         let result = try run("/usr/bin/python3", [TestPaths.repository + "/Tests/DesktopClients/gnome-thumbnail.py", gallery, broken])
         let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         #expect(result.status == 0, "\(result.stderr)")
@@ -88,7 +100,7 @@ final class DesktopIntegrationTests {
         #expect(lines.last?.suffix(2) == ["failed", "True"], "\(result.stdout)")
     }
 
-    @Test func tumblerThumbnailsOverDBus() throws {
+    func tumblerThumbnailsOverDBus() throws {
         let tumblerd = "/usr/lib/x86_64-linux-gnu/tumbler-1/tumblerd"
         #expect(FileManager.default.isExecutableFile(atPath: tumblerd), "tumbler is not installed: run scripts/install-deps")
         let client = TestPaths.repository + "/Tests/DesktopClients/tumbler-thumbnail.py"
