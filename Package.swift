@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "imagegallery", targets: ["imagegallery"]),
         .library(name: "GalleryFormat", targets: ["GalleryFormat"]),
         .library(name: "GalleryImaging", targets: ["GalleryImaging"]),
+        .library(name: "GalleryDocument", targets: ["GalleryDocument"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -36,6 +37,8 @@ let package = Package(
             name: "GalleryImaging",
             dependencies: ["GalleryFormat", "CZlib", "CImageCodecs", "CTurboJPEG"]
         ),
+        // Documents over time: merge, versions, locks and the editing lifecycle (issue 5).
+        .target(name: "GalleryDocument", dependencies: ["GalleryFormat"]),
         .executableTarget(
             name: "imagegallery",
             dependencies: [
@@ -60,6 +63,10 @@ let package = Package(
         .testTarget(
             name: "GalleryImagingTests",
             dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport", "CZlib", "CTurboJPEG"]
+        ),
+        .testTarget(
+            name: "GalleryDocumentTests",
+            dependencies: ["GalleryFormat", "GalleryDocument"]
         ),
         .testTarget(
             name: "CommandLineTests",

@@ -1,0 +1,169 @@
+import Foundation
+import GalleryFormat
+
+/// Three-way merge of two galleries descended from one base, keyed by image id: what each side
+/// changed is kept, and only true conflicts (both sides changed one thing differently, or one
+/// deleted what the other edited) are reported. Nothing either side added is ever lost.
+///
+/// - Images: the set is merged by id; each image's fields are merged one by one (the caption
+///   on one side and the file name on the other both apply); the image's content (its blob)
+///   counts as one field.
+/// - Order: the side that reordered the images it shares with the base gives the order; what
+///   the other side added is placed after the image it followed there. An image moved on both
+///   sides appears once.
+/// - `merge(x, x, x) == x`; `merge(b, o, b) == o` and `merge(b, b, t) == t` up to `modified`.
+public enum GalleryMerge {
+    public struct Conflict: Sendable, Hashable, CustomStringConvertible {
+        public enum Kind: Sendable, Hashable {
+            /// Both sides changed the title differently; ours is kept.
+            case title
+            /// Both sides changed one field of an image differently; ours is kept.
+            case imageField(id: UUID, field: String)
+            /// One side deleted an image the other edited; the edited image is kept.
+            case deletedAndEdited(id: UUID)
+            /// Both sides added an image with one id but different content; ours is kept.
+            case addedTwice(id: UUID)
+            /// Both sides reordered the images they share, differently; our order is kept.
+            case order
+        }
+
+        public var kind: Kind
+        public var description: String {
+            switch kind {
+            case .title: "both sides changed the title; ours is kept"
+            case .imageField(let id, let field): "both sides changed the \(field) of image \(id.manifestString); ours is kept"
+            case .deletedAndEdited(let id): "one side deleted image \(id.manifestString), the other edited it; it is kept"
+            case .addedTwice(let id): "both sides added image \(id.manifestString) differently; ours is kept"
+            case .order: "both sides reordered the images differently; our order is kept"
+            }
+        }
+    }
+
+    public struct Outcome: Sendable {
+        public var gallery: Gallery
+        public var conflicts: [Conflict]
+        public var isClean: Bool { conflicts.isEmpty }
+    }
+
+    public struct DifferentDocuments: Error, CustomStringConvertible {
+        public var description: String { "the galleries are different documents (their ids differ): they cannot be merged" }
+    }
+
+    public static func merge(base: Gallery, ours: Gallery, theirs: Gallery) throws -> Outcome {
+        guard base.id == ours.id, base.id == theirs.id else { throw DifferentDocuments() }
+        var conflicts: [Conflict] = []
+        var merged = ours
+
+        merged.title = pick(base.title, ours.title, theirs.title) { conflicts.append(Conflict(kind: .title)) }
+        merged.modified = max(ours.modified, theirs.modified)
+        merged.created = base.created
+
+        // The images each side has, by id.
+        let baseByID = Dictionary(base.images.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let oursByID = Dictionary(ours.images.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let theirsByID = Dictionary(theirs.images.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+
+        var kept: [UUID: GalleryImage] = [:]
+        var conflictOrder: [Conflict] = []
+        for id in orderedUnion(base.images.map(\.id), ours.images.map(\.id), theirs.images.map(\.id)) {
+            let b = baseByID[id], o = oursByID[id], t = theirsByID[id]
+            switch (b, o, t) {
+            case (let b?, let o?, let t?):
+                kept[id] = mergeImage(b, o, t) { field in conflictOrder.append(Conflict(kind: .imageField(id: id, field: field))) }
+            case (let b?, let o?, nil):
+                // Theirs deleted it: gone, unless ours edited it.
+                if o != b { kept[id] = o; conflictOrder.append(Conflict(kind: .deletedAndEdited(id: id))) }
+            case (let b?, nil, let t?):
+                if t != b { kept[id] = t; conflictOrder.append(Conflict(kind: .deletedAndEdited(id: id))) }
+            case (_?, nil, nil):
+                break
+            case (nil, let o?, let t?):
+                kept[id] = o
+                if o != t { conflictOrder.append(Conflict(kind: .addedTwice(id: id))) }
+            case (nil, let o?, nil):
+                kept[id] = o
+            case (nil, nil, let t?):
+                kept[id] = t
+            case (nil, nil, nil):
+                break
+            }
+        }
+
+        let order = mergeOrder(base: base.images.map(\.id), ours: ours.images.map(\.id), theirs: theirs.images.map(\.id),
+                               keep: Set(kept.keys)) { conflicts.append(Conflict(kind: .order)) }
+        merged.images = order.map { kept[$0]! }
+        conflicts += conflictOrder
+        return Outcome(gallery: merged, conflicts: conflicts)
+    }
+
+    /// The value each side agrees on, or the one that changed; ours (and `conflict`) when both
+    /// changed it differently.
+    static func pick<T: Equatable>(_ base: T, _ ours: T, _ theirs: T, conflict: () -> Void) -> T {
+        if ours == theirs { return ours }
+        if ours == base { return theirs }
+        if theirs == base { return ours }
+        conflict()
+        return ours
+    }
+
+    static func mergeImage(_ b: GalleryImage, _ o: GalleryImage, _ t: GalleryImage,
+                           conflict: (String) -> Void) -> GalleryImage {
+        var image = o
+        // The blob and what describes it change together: one field.
+        struct Content: Equatable {
+            var mediaType: MediaType, width: Int, height: Int, byteSize: UInt64, sha256: SHA256Digest
+            init(_ image: GalleryImage) {
+                (mediaType, width, height, byteSize, sha256) = (image.mediaType, image.width, image.height, image.byteSize, image.sha256)
+            }
+        }
+        let content = pick(Content(b), Content(o), Content(t)) { conflict("content") }
+        (image.mediaType, image.width, image.height, image.byteSize, image.sha256)
+            = (content.mediaType, content.width, content.height, content.byteSize, content.sha256)
+        image.caption = pick(b.caption, o.caption, t.caption) { conflict("caption") }
+        image.filename = pick(b.filename, o.filename, t.filename) { conflict("filename") }
+        image.source = pick(b.source, o.source, t.source) { conflict("source") }
+        image.added = pick(b.added, o.added, t.added) { conflict("added") }
+        return image
+    }
+
+    /// Every id, once, in the order first seen: base, then ours, then theirs.
+    static func orderedUnion(_ lists: [UUID]...) -> [UUID] {
+        var seen = Set<UUID>()
+        return lists.joined().filter { seen.insert($0).inserted }
+    }
+
+    /// The merged order of the ids in `keep`.
+    static func mergeOrder(base: [UUID], ours: [UUID], theirs: [UUID], keep: Set<UUID>, conflict: () -> Void) -> [UUID] {
+        // How each side ordered the images all three still have.
+        let shared = Set(base).intersection(ours).intersection(theirs)
+        func relative(_ list: [UUID]) -> [UUID] { list.filter { shared.contains($0) } }
+        let oursMoved = relative(ours) != relative(base)
+        let theirsMoved = relative(theirs) != relative(base)
+        if oursMoved && theirsMoved && relative(ours) != relative(theirs) { conflict() }
+        let (primary, secondary) = theirsMoved && !oursMoved ? (theirs, ours) : (ours, theirs)
+
+        var result = primary.filter { keep.contains($0) }
+        var placed = Set(result)
+        // What only the secondary side has goes after the image it followed there.
+        var previous: UUID?
+        var frontInsertions = 0
+        for id in secondary {
+            defer { if placed.contains(id) { previous = id } }
+            guard keep.contains(id), !placed.contains(id) else { continue }
+            if let previous, let index = result.firstIndex(of: previous) {
+                result.insert(id, at: index + 1)
+            } else {
+                result.insert(id, at: frontInsertions)
+                frontInsertions += 1
+            }
+            placed.insert(id)
+        }
+        // Kept images neither list orders (edited on one side, deleted on the other, and absent
+        // from both current lists cannot happen; this is for safety): at the end, in base order.
+        for id in base where keep.contains(id) && !placed.contains(id) {
+            result.append(id)
+            placed.insert(id)
+        }
+        return result
+    }
+}
