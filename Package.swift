@@ -66,7 +66,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GalleryDocumentTests",
-            dependencies: ["GalleryFormat", "GalleryDocument"]
+            dependencies: ["GalleryFormat", "GalleryDocument", "GalleryTestSupport"]
         ),
         .testTarget(
             name: "CommandLineTests",

@@ -17,7 +17,7 @@ enum SystemText {
 }
 extension FileSystemError {
     /// Builds the error for the current `errno`.
-    static func current(path: String, operation: String) -> FileSystemError {
+    public static func current(path: String, operation: String) -> FileSystemError {
         let code = currentErrnoValue()
         let kind: Kind
         switch code {

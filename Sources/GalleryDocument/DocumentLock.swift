@@ -1,0 +1,148 @@
+import Foundation
+import GalleryFormat
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Who has a document open for editing: the record a sidecar lock file holds.
+public struct LockOwner: Sendable, Codable, Hashable, CustomStringConvertible {
+    public var host: String
+    public var pid: Int32
+    /// The process's start time (clock ticks since boot, /proc/PID/stat field 22) and the
+    /// boot it belongs to: a pid reused by another process, or after a reboot, is not the owner.
+    public var processStart: UInt64
+    public var bootID: String
+    public var user: String
+    public var session: UUID
+
+    public var description: String { "\(user) on \(host) (process \(pid), session \(session.uuidString.lowercased()))" }
+
+    /// This process, for `session`.
+    public static func current(session: UUID) -> LockOwner {
+        let pid = getpid()
+        return LockOwner(host: ProcessInfo.processInfo.hostName, pid: pid, processStart: processStartTime(pid) ?? 0,
+                         bootID: currentBootID, user: NSUserName(), session: session)
+    }
+
+    /// Whether this record's process is still running. Only a record from this host and this
+    /// boot can be judged; any other is taken to be alive.
+    public var isAlive: Bool {
+        guard host == ProcessInfo.processInfo.hostName, bootID == Self.currentBootID else { return true }
+        guard let start = Self.processStartTime(pid) else { return false }
+        return start == processStart
+    }
+
+    static let currentBootID: String = ((try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)) ?? "")
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+
+    /// Field 22 of /proc/PID/stat, counted after the command name (which may hold spaces).
+    static func processStartTime(_ pid: Int32) -> UInt64? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // fields[0] is field 3 (state); field 22 is fields[19].
+        guard fields.count > 19 else { return nil }
+        return UInt64(fields[19])
+    }
+}
+
+/// A sidecar lock, `.NAME.lock` beside the document, marking it open for editing.
+///
+/// The holder keeps an exclusive `flock` on the file for as long as it edits, so the kernel
+/// settles races between processes of this host, and a holder that dies releases it. The
+/// file's record tells others who holds it. A record left by a dead process of this host is
+/// stale and taken over; a record from another host (a shared or synced folder) is never
+/// broken silently: the document is then for reading only, and the caller is told who has it.
+public final class DocumentLock: @unchecked Sendable {
+    public enum Outcome: Sendable {
+        case acquired(DocumentLock)
+        case heldBy(LockOwner)
+    }
+
+    public let path: String
+    public let owner: LockOwner
+    private var descriptor: Int32
+
+    private init(path: String, owner: LockOwner, descriptor: Int32) {
+        self.path = path
+        self.owner = owner
+        self.descriptor = descriptor
+    }
+
+    deinit { release() }
+
+    /// The lock file of a document.
+    public static func lockPath(for document: String) -> String {
+        let folder = GalleryFileSystem.directory(of: document)
+        let name = GalleryFileSystem.fileName(of: document)
+        return (folder.isEmpty ? "" : folder + "/") + "." + name + ".lock"
+    }
+
+    /// Takes the lock of `document` for `session`, or says who holds it.
+    public static func acquire(for document: String, session: UUID = UUID()) throws -> Outcome {
+        let path = lockPath(for: document)
+        for _ in 0 ..< 10 {
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            guard fd >= 0 else { throw FileSystemError.current(path: path, operation: "open the lock file") }
+            if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                let holder = record(fd)
+                close(fd)
+                // Held by a live process of this host; its record says who (or is being written).
+                if let holder { return .heldBy(holder) }
+                usleep(20_000)
+                continue
+            }
+            // The file may have been removed and made anew between our open and our flock: then
+            // ours is a lock on nothing, and we start again.
+            var opened = stat(), current = stat()
+            guard fstat(fd, &opened) == 0, stat(path, &current) == 0,
+                  opened.st_dev == current.st_dev, opened.st_ino == current.st_ino else {
+                close(fd)
+                continue
+            }
+            if let previous = record(fd), previous.isAlive {
+                // Alive elsewhere (another host, or a holder without flock): never broken silently.
+                close(fd)
+                return .heldBy(previous)
+            }
+            let owner = LockOwner.current(session: session)
+            do {
+                let data = try JSONEncoder().encode(owner)
+                guard ftruncate(fd, 0) == 0, pwrite(fd, [UInt8](data), data.count, 0) == data.count, fsync(fd) == 0 else {
+                    throw FileSystemError.current(path: path, operation: "write the lock file")
+                }
+            } catch {
+                close(fd)
+                throw error
+            }
+            return .acquired(DocumentLock(path: path, owner: owner, descriptor: fd))
+        }
+        throw FileSystemError(kind: .other, path: path, operation: "take the lock (it kept changing)", errno: EAGAIN)
+    }
+
+    /// Who holds the lock of `document`, if anyone.
+    public static func holder(of document: String) -> LockOwner? {
+        let fd = open(lockPath(for: document), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return record(fd)
+    }
+
+    /// Removes the lock file, then lets go of the flock (in that order, so that nobody can take
+    /// a lock on a file about to vanish and keep it).
+    public func release() {
+        guard descriptor >= 0 else { return }
+        if let mine = Self.record(descriptor), mine.session == owner.session {
+            unlink(path)
+        }
+        close(descriptor)
+        descriptor = -1
+    }
+
+    private static func record(_ fd: Int32) -> LockOwner? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = pread(fd, &buffer, buffer.count, 0)
+        guard count > 0 else { return nil }
+        return try? JSONDecoder().decode(LockOwner.self, from: Data(buffer[0 ..< count]))
+    }
+}
