@@ -55,14 +55,14 @@ let package = Package(
             ]
         ),
 
-        .target(name: "GalleryTestSupport", dependencies: ["GalleryFormat"], path: "Tests/GalleryTestSupport"),
+        .target(name: "GalleryTestSupport", dependencies: ["GalleryFormat", "CZlib"], path: "Tests/GalleryTestSupport"),
         .testTarget(
             name: "GalleryFormatTests",
             dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport", "CArchive"]
         ),
         .testTarget(
             name: "GalleryImagingTests",
-            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport", "CZlib", "CTurboJPEG"]
+            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport", "CTurboJPEG"]
         ),
         .testTarget(
             name: "GalleryDocumentTests",

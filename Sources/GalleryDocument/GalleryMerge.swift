@@ -64,22 +64,22 @@ public enum GalleryMerge {
         let theirsByID = Dictionary(theirs.images.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         var kept: [UUID: GalleryImage] = [:]
-        var conflictOrder: [Conflict] = []
+        var imageConflicts: [Conflict] = []
         for id in orderedUnion(base.images.map(\.id), ours.images.map(\.id), theirs.images.map(\.id)) {
             let b = baseByID[id], o = oursByID[id], t = theirsByID[id]
             switch (b, o, t) {
             case (let b?, let o?, let t?):
-                kept[id] = mergeImage(b, o, t) { field in conflictOrder.append(Conflict(kind: .imageField(id: id, field: field))) }
+                kept[id] = mergeImage(b, o, t) { field in imageConflicts.append(Conflict(kind: .imageField(id: id, field: field))) }
             case (let b?, let o?, nil):
                 // Theirs deleted it: gone, unless ours edited it.
-                if o != b { kept[id] = o; conflictOrder.append(Conflict(kind: .deletedAndEdited(id: id))) }
+                if o != b { kept[id] = o; imageConflicts.append(Conflict(kind: .deletedAndEdited(id: id))) }
             case (let b?, nil, let t?):
-                if t != b { kept[id] = t; conflictOrder.append(Conflict(kind: .deletedAndEdited(id: id))) }
+                if t != b { kept[id] = t; imageConflicts.append(Conflict(kind: .deletedAndEdited(id: id))) }
             case (_?, nil, nil):
                 break
             case (nil, let o?, let t?):
                 kept[id] = o
-                if o != t { conflictOrder.append(Conflict(kind: .addedTwice(id: id))) }
+                if o != t { imageConflicts.append(Conflict(kind: .addedTwice(id: id))) }
             case (nil, let o?, nil):
                 kept[id] = o
             case (nil, nil, let t?):
@@ -92,7 +92,7 @@ public enum GalleryMerge {
         let order = mergeOrder(base: base.images.map(\.id), ours: ours.images.map(\.id), theirs: theirs.images.map(\.id),
                                keep: Set(kept.keys)) { conflicts.append(Conflict(kind: .order)) }
         merged.images = order.map { kept[$0]! }
-        conflicts += conflictOrder
+        conflicts += imageConflicts
         return Outcome(gallery: merged, conflicts: conflicts)
     }
 
@@ -158,12 +158,7 @@ public enum GalleryMerge {
             }
             placed.insert(id)
         }
-        // Kept images neither list orders (edited on one side, deleted on the other, and absent
-        // from both current lists cannot happen; this is for safety): at the end, in base order.
-        for id in base where keep.contains(id) && !placed.contains(id) {
-            result.append(id)
-            placed.insert(id)
-        }
+        // Every kept image is in ours or theirs, so both passes together placed them all.
         return result
     }
 }

@@ -15,12 +15,7 @@ public enum Thumbnailer {
     }
 
     static func jpeg(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits) throws -> Bitmap {
-        let structure = try bytes.withUnsafeBytes { buffer in
-            try JPEGStructure.frame(size: UInt64(buffer.count)) { offset, count in
-                let start = Int(min(UInt64(buffer.count), offset))
-                return Array(buffer[start ..< min(buffer.count, start + count)])
-            }
-        }
+        let structure = try JPEGStructure.frame(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
         let turned = structure.orientation.swapsDimensions
         let upright = turned ? (structure.height, structure.width) : (structure.width, structure.height)
         let fitted = Resampler.fitting(width: upright.0, height: upright.1, longSide: longSide)
@@ -33,9 +28,7 @@ public enum Thumbnailer {
 
     static func png(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits) throws -> Bitmap {
         // A PNG already within the size (an embedded thumbnail, say) is decoded as it is.
-        if let header = try? ImageHeader.parse(size: UInt64(bytes.count), read: { offset, count in
-            Array(bytes[Int(min(UInt64(bytes.count), offset)) ..< min(bytes.count, Int(offset) + count)])
-        }), max(header.width, header.height) <= longSide {
+        if let header = try? ImageHeader.parse(bytes), max(header.width, header.height) <= longSide {
             return try PNGDecoder.decode(bytes, limits: limits)
         }
         final class DecoderReference { weak var decoder: PNGDecoder? }
@@ -52,12 +45,7 @@ public enum Thumbnailer {
             resampler?.push(row)
         }
         reference.decoder = decoder
-        var offset = 0
-        while offset < bytes.count && !decoder.isFinished {
-            let end = min(bytes.count, offset + (64 << 10))
-            try bytes.withUnsafeBytes { try decoder.feed(UnsafeRawBufferPointer(rebasing: $0[offset ..< end])) }
-            offset = end
-        }
+        try decoder.feed(bytes)
         try decoder.finish()
         guard let resampler, resampler.isComplete else { throw ImageDecodeError(.corrupt, "the PNG's rows are incomplete") }
         return resampler.finish()

@@ -64,9 +64,7 @@ extension ImageGallery {
             let reader = try GalleryReader(path: path)
             let first = reader.gallery.images.first
             if let embedded = try? reader.thumbnail(limit: 4 << 20),
-               let header = try? ImageHeader.parse(size: UInt64(embedded.count), read: { offset, count in
-                   Array(embedded[Int(min(UInt64(embedded.count), offset)) ..< min(embedded.count, Int(offset) + count)])
-               }),
+               let header = try? ImageHeader.parse(embedded),
                header.mediaType == .png, header.bitDepth == 8, !header.interlaced,
                max(header.width, header.height) <= GalleryPackage.maxThumbnailSide {
                 let embeddedSide = max(header.width, header.height)

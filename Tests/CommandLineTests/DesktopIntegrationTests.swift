@@ -60,8 +60,9 @@ final class InstalledTool {
     deinit { try? FileManager.default.removeItem(atPath: binDirectory) }
 
     func run(_ program: String, _ arguments: [String]) throws -> ProcessResult {
-        let path = program.hasPrefix("/") ? program : try #require(Subprocess.which(program) ?? (program == "imagegallery"
-            ? binDirectory + "/imagegallery" : nil), "\(program) is not installed: run scripts/install-deps")
+        // Our copy of the tool, never one the test process happens to find on its PATH.
+        let path = program.hasPrefix("/") ? program : program == "imagegallery" ? binDirectory + "/imagegallery"
+            : try #require(Subprocess.which(program), "\(program) is not installed: run scripts/install-deps")
         return try Subprocess.run(path, arguments, environment: environment)
     }
 

@@ -7,23 +7,6 @@ import Testing
 /// within its memory cap, and it writes its output in place.
 @Suite("imagegallery thumbnail")
 struct ThumbnailCommandTests {
-    /// A PNG of any declared size around the given chunks (CRCs right).
-    static func png(width: UInt32, height: UInt32, depth: UInt8 = 8, colour: UInt8 = 0, chunks: [(String, [UInt8])]) -> [UInt8] {
-        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        func chunk(_ type: String, _ data: [UInt8], length: UInt32? = nil) -> [UInt8] {
-            var crc = CRC32()
-            crc.update(Array(type.utf8) + data)
-            return be32(length ?? UInt32(data.count)) + Array(type.utf8) + data + be32(crc.value)
-        }
-        var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        out += chunk("IHDR", be32(width) + be32(height) + [depth, colour, 0, 0, 0])
-        for (type, data) in chunks {
-            // "tEXt!" declares two gigabytes and holds a few bytes.
-            out += type == "tEXt!" ? chunk("tEXt", data, length: 0x7FFF_FFF0) : chunk(type, data)
-        }
-        return out + chunk("IEND", [])
-    }
-
     /// Images whose header `create` accepts but whose pixels must not be trusted.
     static func hostileImages() throws -> [(String, [UInt8])] {
         let sunset = try FileBytes.read(TestPaths.fixture("images/1-sunset.jpg"))
@@ -32,8 +15,13 @@ struct ThumbnailCommandTests {
         huge.replaceSubrange(sof + 5 ..< sof + 9, with: [0xFF, 0xDC, 0xFF, 0xDC])
         let idat = [UInt8](repeating: 0, count: 16)  // not even a zlib stream
         return [
-            ("one-bit-50000-squared.png", png(width: 50000, height: 50000, depth: 1, chunks: [("IDAT", idat)])),
-            ("text-bomb.png", png(width: 2000, height: 2000, chunks: [("tEXt!", Array("Comment\u{0}x".utf8)), ("IDAT", idat)])),
+            ("one-bit-50000-squared.png", PNGBytes.file(width: 50000, height: 50000, bitDepth: 1, colourType: 0,
+                                                        chunks: [PNGBytes.chunk("IDAT", idat)])),
+            // A tEXt chunk that declares two gigabytes and holds a few bytes.
+            ("text-bomb.png", PNGBytes.file(width: 2000, height: 2000, bitDepth: 8, colourType: 0, chunks: [
+                PNGBytes.rawChunk(type: "tEXt", declaredLength: 0x7FFF_FFF0, data: Array("Comment\u{0}x".utf8)),
+                PNGBytes.chunk("IDAT", idat),
+            ])),
             ("jpeg-65500-squared.jpg", Array(huge.prefix(20000))),
             ("jpeg-truncated.jpg", Array(sunset.prefix(sunset.count / 2))),
             ("png-truncated.png", Array(try FileBytes.read(TestPaths.fixture("images/6-bubbles.png")).prefix(9000))),
@@ -51,15 +39,11 @@ struct ThumbnailCommandTests {
         #expect(created.status == 0, "\(created.stderr)")
         #expect(created.stderr.contains("no thumbnail from this image"), "\(created.stderr)")
         // 512 px is more than the embedded placeholder's 256, so the first image itself is tried.
-        let report = directory.file("time.txt")
-        let output = directory.file("out.png")
-        let result = try Subprocess.run("/usr/bin/time", ["-f", "%M", "-o", report, TestPaths.binary,
-                                                           "thumbnail", "-s", "512", gallery, output])
+        let (result, mebibytes) = try Subprocess.imagegalleryPeakMemory(["thumbnail", "-s", "512", gallery,
+                                                                          directory.file("out.png")])
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("IG-BLB-00"), "\(result.stderr)")
-        let kibibytes = try #require(Double(String(contentsOfFile: report, encoding: .utf8)
-            .split(separator: "\n").last.map(String.init) ?? ""))
-        #expect(kibibytes / 1024 < 256, "peak \(kibibytes / 1024) MiB")
+        #expect(mebibytes < 256, "peak \(mebibytes) MiB")
     }
 
     @Test func notAGalleryFailsCleanly() throws {

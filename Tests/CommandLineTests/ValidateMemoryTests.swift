@@ -5,15 +5,9 @@ import Testing
 /// Peak memory of `validate` on the hostile fixtures, measured by GNU time on the real binary.
 @Suite("imagegallery validate: memory")
 struct ValidateMemoryTests {
-    /// Runs `imagegallery arguments` under `/usr/bin/time` and returns its exit status and peak
-    /// resident memory in MiB.
     func peak(_ arguments: [String]) throws -> (status: Int32, mebibytes: Double) {
-        let directory = try TemporaryDirectory()
-        let report = directory.file("time.txt")
-        let result = try Subprocess.run("/usr/bin/time", ["-f", "%M", "-o", report, TestPaths.binary] + arguments)
-        let kibibytes = try #require(Double(String(contentsOfFile: report, encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last ?? ""))
-        return withExtendedLifetime(directory) { (result.status, kibibytes / 1024) }
+        let (result, mebibytes) = try Subprocess.imagegalleryPeakMemory(arguments)
+        return (result.status, mebibytes)
     }
 
     /// Every invalid fixture at once, bombs included, decoding every image: well under 100 MB.

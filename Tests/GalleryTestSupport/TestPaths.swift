@@ -111,6 +111,18 @@ public enum Subprocess {
         try run(TestPaths.binary, arguments, in: directory, environment: environment, standardInput: standardInput)
     }
 
+    /// Runs the built `imagegallery` under GNU time: its result and peak resident memory in MiB.
+    public static func imagegalleryPeakMemory(_ arguments: [String]) throws -> (result: ProcessResult, mebibytes: Double) {
+        let directory = try TemporaryDirectory()
+        let report = directory.file("time.txt")
+        let result = try run("/usr/bin/time", ["-f", "%M", "-o", report, TestPaths.binary] + arguments)
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        guard let kibibytes = text.split(separator: "\n").last.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }) else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: report])
+        }
+        return (result, kibibytes / 1024)
+    }
+
     /// The full path of a program on PATH, if installed.
     public static func which(_ name: String) -> String? {
         for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {

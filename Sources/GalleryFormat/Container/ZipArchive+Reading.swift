@@ -147,6 +147,18 @@ extension ZipArchive {
         }
     }
 
+    /// Positional reads of a stored entry's bytes, straight from the file: `read(offset, count)`
+    /// gives up to `count` bytes (fewer at the end). Nil for a compressed entry.
+    public func storedBytes(of entry: ZipEntry) throws -> ((UInt64, Int) throws -> [UInt8])? {
+        guard entry.method == .stored else { return nil }
+        let start = try dataOffset(of: entry)
+        let size = entry.uncompressedSize
+        return { [file] offset, count in
+            guard offset < size else { return [] }
+            return try file.read(at: start + offset, count: Int(min(UInt64(count), size - offset)))
+        }
+    }
+
     /// Reads a whole entry into memory, refusing one larger than `limit` bytes.
     public func readAll(_ entry: ZipEntry, limit: Int) throws -> [UInt8] {
         guard entry.uncompressedSize <= UInt64(limit) else {
@@ -185,7 +197,7 @@ extension ZipArchive {
             do {
                 let local = try localHeader(of: entry)
                 var end = local.dataOffset.addingSaturating(entry.compressedSize)
-                if entry.usesDataDescriptor { end = end.addingSaturating(UInt64(try dataDescriptorLength(entry, at: end))) }
+                if entry.usesDataDescriptor { end = end.addingSaturating(try dataDescriptorLength(entry, at: end)) }
                 expected = max(expected, end)
             } catch let error as GalleryError {
                 found.append(error.inFile(file.path))

@@ -42,6 +42,11 @@ extension ImageHeader {
         }
     }
 
+    /// Reads the header of an image held in memory.
+    public static func parse(_ bytes: [UInt8]) throws -> ImageHeader {
+        try parse(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
+    }
+
     /// Reads the header of an image file.
     public static func parse(file: GalleryFile) throws -> ImageHeader {
         let size = try file.size

@@ -48,16 +48,12 @@ public final class GalleryReader: Sendable {
     /// as soon as it is inflated.
     private static func readManifest(_ entry: ZipEntry, from archive: ZipArchive) throws -> (Gallery, [GalleryError]) {
         let path = archive.file.path
-        guard entry.uncompressedSize <= UInt64(archive.limits.maxManifestBytes) else {
-            throw GalleryError(.manifestTooLarge, "manifest.json declares \(entry.uncompressedSize) bytes; the limit is "
-                               + "\(archive.limits.maxManifestBytes)", location: Location(file: path, entry: entry.name))
+        let result: ManifestDecoding
+        do {
+            result = try Manifest.read(entry, of: archive, limits: archive.limits, keepsText: true)
+        } catch let error as GalleryError {
+            throw error.inFile(path)
         }
-        // Decoded as it is inflated on another core, through a window: never all of it at once.
-        let chunks = EntryChunks(entry, of: archive)
-        let result = Manifest.decode(source: chunks, limits: archive.limits, keepsText: true)
-        chunks.drain()
-        // A read error comes first: a verdict on bytes that are not the archive's would mislead.
-        if let failure = chunks.readFailure { throw failure }
         if let error = result.firstError { throw error.inFile(path) }
         guard let gallery = result.gallery else {
             throw GalleryError(.jsonSyntax, "manifest.json could not be read", location: Location(file: path, entry: entry.name))

@@ -55,3 +55,13 @@ extension UInt64 {
         return overflow ? .max : sum
     }
 }
+
+extension Array where Element == UInt8 {
+    /// Up to `count` bytes from `offset` (fewer at the end, none past it): the `read(offset,
+    /// count)` that header parsers take, over bytes already in memory.
+    public func bytes(at offset: UInt64, count: Int) -> [UInt8] {
+        guard offset < UInt64(self.count) else { return [] }
+        let start = Int(offset)
+        return Array(self[start ..< start + Swift.min(count, self.count - start)])
+    }
+}

@@ -58,18 +58,10 @@ extension ValidationRun {
     /// The header from the bytes already read; a stored entry whose header lies further in is
     /// read from the file, segment by segment.
     static func header(of entry: ZipEntry, in archive: ZipArchive, prefix: [UInt8]) throws -> ImageHeader {
-        let size = entry.uncompressedSize
-        if entry.method == .stored, UInt64(prefix.count) < size {
-            let start = try archive.dataOffset(of: entry)
-            return try ImageHeader.parse(size: size) { offset, count in
-                guard offset < size else { return [] }
-                return try archive.file.read(at: start + offset, count: Int(min(UInt64(count), size - offset)))
-            }
+        if UInt64(prefix.count) < entry.uncompressedSize, let read = try archive.storedBytes(of: entry) {
+            return try ImageHeader.parse(size: entry.uncompressedSize, read: read)
         }
-        return try ImageHeader.parse(size: UInt64(prefix.count)) { offset, count in
-            guard offset < UInt64(prefix.count) else { return [] }
-            return Array(prefix[Int(offset) ..< min(prefix.count, Int(offset) + count)])
-        }
+        return try ImageHeader.parse(prefix)
     }
 
     /// `thumbnail.png`: present, a PNG, 8-bit, not interlaced, at most 1024 px, all from its header.

@@ -62,21 +62,14 @@ extension ValidationRun {
                        maxPixels: Int?, deflatedLimit: Int) -> PixelVerdict {
         let size = entry.uncompressedSize
         do {
-            if entry.method == .stored {
-                let start = try archive.dataOffset(of: entry)
-                return checker.check(type, size: size, maxPixels: maxPixels) { offset, count in
-                    guard offset < size else { return [] }
-                    return try archive.file.read(at: start + offset, count: Int(min(UInt64(count), size - offset)))
-                }
+            if let read = try archive.storedBytes(of: entry) {
+                return checker.check(type, size: size, maxPixels: maxPixels, read: read)
             }
             guard size <= UInt64(deflatedLimit) else {
                 return .pastLimit("the deflated entry holds \(size) bytes; at most \(deflatedLimit) are inflated to decode")
             }
             let bytes = try archive.readAll(entry, limit: deflatedLimit)
-            return checker.check(type, size: UInt64(bytes.count), maxPixels: maxPixels) { offset, count in
-                guard offset < UInt64(bytes.count) else { return [] }
-                return Array(bytes[Int(offset) ..< min(bytes.count, Int(offset) + count)])
-            }
+            return checker.check(type, size: UInt64(bytes.count), maxPixels: maxPixels, read: bytes.bytes(at:count:))
         } catch {
             return .corrupt("\(error)")
         }

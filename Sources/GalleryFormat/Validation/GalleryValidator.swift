@@ -95,31 +95,12 @@ struct ValidationRun {
             record(GalleryError(.manifestMissing, "the archive has no manifest.json", location: Location(file: path)))
             return nil
         }
-        guard entry.uncompressedSize <= UInt64(options.limits.maxManifestBytes) else {
-            record(GalleryError(.manifestTooLarge, "manifest.json declares \(entry.uncompressedSize) bytes; the limit is "
-                                + "\(options.limits.maxManifestBytes)", location: Location(entry: entry.name)))
-            return nil
-        }
-        // A small manifest is read whole: a reading thread would cost more than it saves.
-        if entry.uncompressedSize <= 1 << 20 {
-            do {
-                let bytes = try archive.readAll(entry, limit: 1 << 20)
-                let decoded = Manifest.decode(bytes, limits: options.limits, keepsText: false)
-                for diagnostic in decoded.diagnostics { record(diagnostic) }
-                return decoded.gallery
-            } catch {
-                record(error, fallback: .truncated, entry: entry.name)
-                return nil
-            }
-        }
-        // Decoded as it is inflated: only a window of the text is ever in memory, and free text
-        // is checked but not kept.
-        let chunks = EntryChunks(entry, of: archive)
-        let decoded = Manifest.decode(source: chunks, limits: options.limits, keepsText: false)
-        chunks.drain()
-        if let failure = chunks.readFailure {
-            // The bytes were not what the archive says they are: a verdict on the text would mislead.
-            record(failure, fallback: .truncated, entry: entry.name)
+        // Free text is checked but not kept: the validator needs none of it.
+        let decoded: ManifestDecoding
+        do {
+            decoded = try Manifest.read(entry, of: archive, limits: options.limits, keepsText: false)
+        } catch {
+            record(error, fallback: .truncated, entry: entry.name)
             return nil
         }
         for diagnostic in decoded.diagnostics { record(diagnostic) }

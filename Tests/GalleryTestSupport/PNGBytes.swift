@@ -2,15 +2,15 @@ internal import CZlib
 import GalleryFormat
 
 /// Hand-made PNG files, byte by byte, for inputs no encoder would write.
-enum PNGBytes {
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+public enum PNGBytes {
+    public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    public static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         rawChunk(type: type, declaredLength: UInt32(data.count), data: data)
     }
 
     /// A chunk whose length field says `declaredLength`, whatever `data` holds.
-    static func rawChunk(type: String, declaredLength: UInt32, data: [UInt8]) -> [UInt8] {
+    public static func rawChunk(type: String, declaredLength: UInt32, data: [UInt8]) -> [UInt8] {
         var crc = CRC32()
         let body = Array(type.utf8) + data
         crc.update(body)
@@ -18,13 +18,13 @@ enum PNGBytes {
     }
 
     /// Signature, IHDR, `chunks`, IEND.
-    static func file(width: UInt32, height: UInt32, bitDepth: UInt8, colourType: UInt8, interlaced: Bool = false,
+    public static func file(width: UInt32, height: UInt32, bitDepth: UInt8, colourType: UInt8, interlaced: Bool = false,
                      chunks: [[UInt8]]) -> [UInt8] {
         let ihdr = be32(width) + be32(height) + [bitDepth, colourType, 0, 0, interlaced ? 1 : 0]
         return signature + chunk("IHDR", ihdr) + chunks.joined() + chunk("IEND", [])
     }
 
-    static func zlibCompressed(_ bytes: [UInt8]) -> [UInt8] {
+    public static func zlibCompressed(_ bytes: [UInt8]) -> [UInt8] {
         var size = compressBound(uLong(bytes.count))
         var out = [UInt8](repeating: 0, count: Int(size))
         let status = compress2(&out, &size, bytes, uLong(bytes.count), 9)
@@ -33,7 +33,7 @@ enum PNGBytes {
     }
 
     /// A zlib stream of stored blocks (no compression).
-    static func zlibStored(_ bytes: [UInt8]) -> [UInt8] {
+    public static func zlibStored(_ bytes: [UInt8]) -> [UInt8] {
         precondition(bytes.count < 65536)
         let length = UInt16(bytes.count)
         var out: [UInt8] = [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
@@ -42,16 +42,16 @@ enum PNGBytes {
         return out + be32(UInt32(adler))
     }
 
-    static func be32(_ value: UInt32) -> [UInt8] {
+    public static func be32(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
 }
 
 /// SplitMix64: the same sequence on every run, so a failure can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
