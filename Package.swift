@@ -38,7 +38,7 @@ let package = Package(
             dependencies: ["GalleryFormat", "CZlib", "CImageCodecs", "CTurboJPEG"]
         ),
         // Documents over time: merge, versions, locks and the editing lifecycle (issue 5).
-        .target(name: "GalleryDocument", dependencies: ["GalleryFormat"]),
+        .target(name: "GalleryDocument", dependencies: ["GalleryFormat", "GalleryImaging"]),
         .executableTarget(
             name: "imagegallery",
             dependencies: [

@@ -78,8 +78,28 @@ public final class DocumentLock: @unchecked Sendable {
         return (folder.isEmpty ? "" : folder + "/") + "." + name + ".lock"
     }
 
-    /// Takes the lock of `document` for `session`, or says who holds it.
-    public static func acquire(for document: String, session: UUID = UUID()) throws -> Outcome {
+    /// Takes the lock of `document` for `session`, or says who holds it. A live holder of this
+    /// host is waited for, up to `waiting` (so that shells editing one file take turns); a
+    /// holder on another host is reported at once, since its end cannot be seen from here.
+    public static func acquire(for document: String, session: UUID = UUID(), waiting: Duration = .zero) throws -> Outcome {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: waiting)
+        var pause: UInt32 = 2_000
+        while true {
+            switch try attempt(for: document, session: session) {
+            case .acquired(let lock):
+                return .acquired(lock)
+            case .heldBy(let holder):
+                let local = holder.host == ProcessInfo.processInfo.hostName && holder.bootID == LockOwner.currentBootID
+                guard local, clock.now < deadline else { return .heldBy(holder) }
+                // Backing off, with jitter, keeps several waiters from waking in step.
+                usleep(pause + UInt32.random(in: 0 ... pause))
+                pause = min(pause * 2, 50_000)
+            }
+        }
+    }
+
+    private static func attempt(for document: String, session: UUID) throws -> Outcome {
         let path = lockPath(for: document)
         for _ in 0 ..< 10 {
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)

@@ -30,10 +30,11 @@ public enum SyncConflictCopies {
     }
 
     /// The conflict copies beside `document` whose manifest names the same document id.
-    public static func copies(of document: String) throws -> [Copy] {
+    /// `documentID` saves reading the document again when the caller has it open.
+    public static func copies(of document: String, documentID: UUID? = nil) throws -> [Copy] {
         let folder = GalleryFileSystem.directory(of: document)
         let name = GalleryFileSystem.fileName(of: document)
-        let id = try GalleryReader(path: document).gallery.id
+        let id = try documentID ?? GalleryReader(path: document).gallery.id
         var found: [Copy] = []
         for candidate in try FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder).sorted() {
             guard let client = client(of: candidate, forDocument: name) else { continue }

@@ -22,4 +22,14 @@ uint32_t ig_crc32(uint32_t crc, const unsigned char *buf, size_t len);
  * left behind. Returns a descriptor open for reading and writing, or -1 with errno set. */
 int ig_open_anonymous(const char *directory);
 
+/* renameat2(RENAME_EXCHANGE): swaps two names atomically, so a save can check the file it
+ * replaced after the swap. -1 with errno EINVAL or ENOSYS where the file system cannot. */
+int ig_rename_exchange(const char *a, const char *b);
+
+/* Gives a nameless file (ig_open_anonymous) the name `path`, through /proc/self/fd. */
+int ig_link_descriptor(int fd, const char *path);
+
+/* Copies the extended attributes of `source` onto the open file `destination`. */
+int ig_copy_xattrs(const char *source, int destination);
+
 #endif

@@ -8,8 +8,13 @@ public enum BlobSource: Sendable {
     /// commits, that the file did not change since (see `FileIdentity`).
     case checksummedFile(String, crc32: UInt32)
     case bytes([UInt8])
-    /// An entry of an open archive (copying from the previous version of a gallery).
+    /// An entry of an open archive (copying from the previous version of a gallery), read
+    /// and its CRC computed on the way.
     case entry(ZipArchive, ZipEntry)
+    /// A STORED entry of an open archive copied raw inside the kernel, with the CRC-32 its
+    /// central directory holds: never decoded or re-hashed. The caller must check, before the
+    /// save commits, that the archive's file did not change since it was opened.
+    case storedEntry(ZipArchive, ZipEntry)
 }
 
 /// Writes gallery files in the canonical v1 form, never leaving a partial file behind.
@@ -83,6 +88,14 @@ public enum GalleryWriter {
                 guard found == size else { throw sizeError(found).inFile(sourcePath) }
                 try zip.addStored(name: name, size: size, crc32: crc32) { destination, offset in
                     try destination.copy(from: source, at: 0, count: size, to: offset)
+                }
+            case .storedEntry(let archive, let entry):
+                guard entry.uncompressedSize == size, entry.compressedSize == size else {
+                    throw sizeError(entry.uncompressedSize).inFile(archive.file.path)
+                }
+                let start = try archive.dataOffset(of: entry)
+                try zip.addStored(name: name, size: size, crc32: entry.crc32) { destination, offset in
+                    try destination.copy(from: archive.file, at: start, count: size, to: offset)
                 }
             case .entry(let archive, let entry):
                 guard entry.uncompressedSize == size else { throw sizeError(entry.uncompressedSize).inFile(archive.file.path) }

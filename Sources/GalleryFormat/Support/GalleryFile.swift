@@ -17,6 +17,10 @@ public final class GalleryFile: @unchecked Sendable {
         self.descriptor = descriptor
     }
 
+    convenience init(unnamed descriptor: Int32, path: String) {
+        self.init(path: path, descriptor: descriptor)
+    }
+
     deinit { _ = close(descriptor) }
 
     /// Opens an existing file for reading.

@@ -1,0 +1,116 @@
+import Foundation
+import GalleryFormat
+
+// When someone else wrote the file since we read it: their file stays where it is (it is the
+// current version), a copy of it and our edits go to the version store, and the document
+// reads theirs. Nothing of either side is lost.
+extension GalleryDocument {
+    func handleExternalChange(target: String) throws -> DocumentCloseResult {
+        let theirs = try? GalleryReader(path: target)
+        if !hasUnsavedChanges, let theirs, theirs.gallery.id == base?.id {
+            // Clean: there is nothing of ours to keep, so theirs is simply read.
+            try reload()
+            return .unchanged
+        }
+        let ours = history[position].gallery
+        let store = options.versionStore
+        let baseManifest = try base.map { try store.keepBase($0, documentID: ours.id) }
+        var version = try keepAsVersion(ours, origin: .ours, others: [theirs].compactMap { $0 })
+        version.baseManifest = baseManifest
+        try store.record(version)
+        if let theirs { try keepCopyOfCurrent(theirs, at: target) }
+        unresolved.append(version)
+        emit(.conflict(version))
+        do {
+            try reload()
+        } catch {
+            // Theirs is gone or not a gallery: ours is safe in the store, and says so.
+            saveError = error
+        }
+        setState(settledState())
+        return .keptAsVersion(version.id)
+    }
+
+    private func reload() throws {
+        try load()
+        supplies = supplies.filter { !isInReader($0.key) }
+        refreshUnresolved()
+        setState(settledState())
+        emit(.contentChanged(history[position].gallery))
+    }
+
+    /// Writes `gallery` into the version store. Blobs come from where they were added, else
+    /// from `others` or the file as we read it, each read checked against its SHA-256 first,
+    /// because a program that rewrote the file in place may have destroyed them. Images whose
+    /// bytes survive nowhere are left out and listed in the record.
+    func keepAsVersion(_ gallery: Gallery, origin: DocumentVersion.Origin, others: [GalleryReader],
+                       parents: [UUID]? = nil) throws -> DocumentVersion {
+        let store = options.versionStore
+        let id = UUID()
+        let file = try store.newFile(documentID: gallery.id, version: id)
+        var sources: [SHA256Digest: BlobSource] = [:]
+        for image in gallery.distinctBlobs {
+            switch supplies[image.sha256] {
+            case .file(let path, _, let identity)? where (try? FileIdentity.of(path: path)) == identity:
+                sources[image.sha256] = .file(path)
+                continue
+            case .bytes(let bytes)?:
+                sources[image.sha256] = .bytes(bytes)
+                continue
+            case .gallery(let other)?:
+                if other.holdsIntact(image) { sources[image.sha256] = .entry(other.archive, try other.blobEntry(for: image)) }
+            default:
+                break
+            }
+            if sources[image.sha256] != nil { continue }
+            for candidate in others + [reader].compactMap({ $0 }) where candidate.holdsIntact(image) {
+                sources[image.sha256] = .entry(candidate.archive, try candidate.blobEntry(for: image))
+                break
+            }
+        }
+        var kept = gallery
+        let missing = kept.images.filter { sources[$0.sha256] == nil }.map(\.id)
+        kept.images.removeAll { sources[$0.sha256] == nil }
+        kept.revision = UUID()
+        kept.modified = max(Timestamp.now, kept.created)
+        let thumbnail = try DocumentThumbnail.png(for: kept) { image in
+            switch sources[image.sha256] {
+            case .bytes(let bytes)?: return bytes
+            case .file(let path)?: return try GalleryFile.openForReading(path).read(at: 0, count: Int(image.byteSize))
+            default: return try self.bytes(of: image)
+            }
+        }
+        try GalleryWriter.write(kept, thumbnail: thumbnail, to: file, overwrite: false, durable: options.durable) { image in
+            sources[image.sha256]!
+        }
+        return DocumentVersion(
+            id: id, documentID: gallery.id, documentPath: try GalleryFileSystem.resolvedPath(path), origin: origin,
+            revision: kept.revision, parentRevisions: parents ?? [base?.revision].compactMap { $0 },
+            time: Date(), host: ProcessInfo.processInfo.hostName, isResolved: false, file: file,
+            title: kept.title, imageCount: kept.images.count, missingImages: missing)
+    }
+
+    /// A copy of the file that won, so that a later overwrite cannot lose it either.
+    private func keepCopyOfCurrent(_ theirs: GalleryReader, at target: String) throws {
+        let store = options.versionStore
+        let id = UUID()
+        let destination = try store.newFile(documentID: theirs.gallery.id, version: id)
+        let source = theirs.archive.file
+        let size = try source.size
+        try GalleryFileSystem.saveSafely(to: destination, replacing: false, durable: options.durable) { file in
+            _ = try file.copy(from: source, at: 0, count: size, to: 0)
+        }
+        try store.record(DocumentVersion(
+            id: id, documentID: theirs.gallery.id, documentPath: target, origin: .theirs,
+            revision: theirs.gallery.revision, parentRevisions: [], time: Date(),
+            host: ProcessInfo.processInfo.hostName, isResolved: true, file: destination,
+            title: theirs.gallery.title, imageCount: theirs.gallery.images.count))
+    }
+}
+
+extension GalleryReader {
+    /// True when the image's blob reads back with the right SHA-256.
+    func holdsIntact(_ image: GalleryImage) -> Bool {
+        (try? readBlob(image) { _ in }) != nil
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import GalleryFormat
+import GalleryImaging
+
+// Edits: each makes a new snapshot of the content, so undo and redo are a move along the
+// history, and undoing back to the saved snapshot is clean again.
+extension GalleryDocument {
+    /// Applies `change` to the content as one undoable edit; a change that changes nothing is
+    /// not an edit.
+    func edit(_ change: (inout Gallery) throws -> Void) throws {
+        try requireEditable()
+        var gallery = history[position].gallery
+        try change(&gallery)
+        guard gallery != history[position].gallery else { return }
+        history.removeSubrange((position + 1)...)
+        history.append(Snapshot(gallery: gallery, generation: nextGeneration))
+        nextGeneration += 1
+        position += 1
+        contentDidChange()
+    }
+
+    func contentDidChange() {
+        if hasUnsavedChanges {
+            if firstUnsavedEdit == nil { firstUnsavedEdit = ContinuousClock.now }
+        } else {
+            firstUnsavedEdit = nil
+        }
+        emit(.contentChanged(history[position].gallery))
+        scheduleAutosave()
+    }
+
+    public func undo() throws {
+        try requireEditable()
+        guard canUndo else { return }
+        position -= 1
+        contentDidChange()
+    }
+
+    public func redo() throws {
+        try requireEditable()
+        guard canRedo else { return }
+        position += 1
+        contentDidChange()
+    }
+
+    // MARK: Images in
+
+    /// Adds image files at `index` (the end when nil), in the order given. Each file is read
+    /// once, for its header, SHA-256 and CRC-32; its bytes are copied when the document saves,
+    /// which refuses a file that changed in between.
+    @discardableResult
+    public func insertImages(fromFiles paths: [String], at index: Int? = nil) throws -> [GalleryImage] {
+        try requireEditable()
+        let inspected = try ImageFile.inspectAll(paths)
+        let now = Timestamp.now
+        let images = inspected.map { file in
+            GalleryImage(id: UUID(), mediaType: file.header.mediaType, width: file.header.width, height: file.header.height,
+                         byteSize: file.byteSize, sha256: file.sha256, filename: GalleryFileSystem.fileName(of: file.path),
+                         added: now)
+        }
+        try insert(images, at: index)
+        for file in inspected where supplies[file.sha256] == nil && !isInReader(file.sha256) {
+            supplies[file.sha256] = .file(path: file.path, crc32: file.crc32, identity: file.identity)
+        }
+        return images
+    }
+
+    /// Adds one image from its bytes.
+    @discardableResult
+    public func insertImage(data: [UInt8], filename: String? = nil, source: String? = nil, caption: String? = nil,
+                            at index: Int? = nil) throws -> GalleryImage {
+        try requireEditable()
+        let header: ImageHeader
+        do {
+            header = try ImageHeader.parse(data)
+        } catch {
+            throw DocumentError(.notAGallery, path: path, "\(filename ?? "the data") is not a JPEG or PNG image: \(error)")
+        }
+        let sha = SHA256Hasher.of(data)
+        let image = GalleryImage(id: UUID(), mediaType: header.mediaType, width: header.width, height: header.height,
+                                 byteSize: UInt64(data.count), sha256: sha, source: source,
+                                 filename: filename.flatMap { GalleryImage.isSafeFilename($0) ? $0 : nil },
+                                 caption: caption, added: Timestamp.now)
+        try insert([image], at: index)
+        if supplies[sha] == nil && !isInReader(sha) { supplies[sha] = .bytes(data) }
+        return image
+    }
+
+    private func insert(_ images: [GalleryImage], at index: Int?) throws {
+        try edit { gallery in
+            let at = index ?? gallery.images.count
+            guard (0 ... gallery.images.count).contains(at) else {
+                throw DocumentError(.indexOutOfRange, path: path,
+                                    "position \(at + 1) is past the end (the gallery has \(gallery.images.count) images)")
+            }
+            gallery.images.insert(contentsOf: images, at: at)
+        }
+    }
+
+    func isInReader(_ sha: SHA256Digest) -> Bool {
+        reader?.gallery.images.contains { $0.sha256 == sha } ?? false
+    }
+
+    // MARK: Changing what is there
+
+    public func removeImages(_ ids: [UUID]) throws {
+        try edit { gallery in
+            for id in ids { _ = try indexOf(id, in: gallery) }
+            let doomed = Set(ids)
+            gallery.images.removeAll { doomed.contains($0.id) }
+        }
+    }
+
+    /// Moves an image to `index` in the resulting order.
+    public func moveImage(_ id: UUID, to index: Int) throws {
+        try edit { gallery in
+            let from = try indexOf(id, in: gallery)
+            guard (0 ..< gallery.images.count).contains(index) else {
+                throw DocumentError(.indexOutOfRange, path: path,
+                                    "position \(index + 1) is outside 1…\(gallery.images.count)")
+            }
+            let image = gallery.images.remove(at: from)
+            gallery.images.insert(image, at: index)
+        }
+    }
+
+    public func setTitle(_ title: String) throws {
+        guard title.unicodeScalars.count <= 1000, !title.utf8.contains(0) else {
+            throw DocumentError(.notAGallery, path: path, "a title must be at most 1000 characters, without NUL")
+        }
+        try edit { $0.title = title }
+    }
+
+    /// Sets or (with nil or empty text) removes an image's caption.
+    public func setCaption(_ caption: String?, of id: UUID) throws {
+        try edit { gallery in
+            let index = try indexOf(id, in: gallery)
+            gallery.images[index].caption = caption.flatMap { $0.isEmpty ? nil : $0 }
+        }
+    }
+
+    /// Moves (or with `copy`, copies) images into another open document at `index`, keeping
+    /// their order. The destination gets the bytes from this document; ids it already uses are
+    /// replaced with new ones.
+    @discardableResult
+    public func transferImages(_ ids: [UUID], to destination: GalleryDocument, at index: Int? = nil, copy: Bool = false)
+        async throws -> [GalleryImage] {
+        try requireEditable()
+        let gallery = history[position].gallery
+        let images = try ids.map { gallery.images[try indexOf($0, in: gallery)] }
+        let supplies = try images.map { try supply(for: $0) }
+        let received = try await destination.receive(images, supplies: supplies, at: index)
+        if !copy { try removeImages(ids) }
+        return received
+    }
+
+    func receive(_ images: [GalleryImage], supplies incoming: [BlobSupply], at index: Int?) throws -> [GalleryImage] {
+        try requireEditable()
+        let taken = Set(history[position].gallery.images.map(\.id))
+        let placed = images.map { image in
+            var image = image
+            if taken.contains(image.id) { image.id = UUID() }
+            return image
+        }
+        try insert(placed, at: index)
+        for (image, supply) in zip(images, incoming) where supplies[image.sha256] == nil && !isInReader(image.sha256) {
+            supplies[image.sha256] = supply
+        }
+        return placed
+    }
+
+    /// How another document can have this image's bytes.
+    func supply(for image: GalleryImage) throws -> BlobSupply {
+        if let supply = supplies[image.sha256] { return supply }
+        if let reader, reader.gallery.images.contains(where: { $0.sha256 == image.sha256 }) { return .gallery(reader) }
+        throw DocumentError(.noSuchImage, path: path, "the bytes of image \(image.id.manifestString) are not at hand")
+    }
+
+    func indexOf(_ id: UUID, in gallery: Gallery) throws -> Int {
+        guard let index = gallery.images.firstIndex(where: { $0.id == id }) else {
+            throw DocumentError(.noSuchImage, path: path, "no image has the id \(id.manifestString)")
+        }
+        return index
+    }
+
+    // MARK: Naming images
+
+    /// The image a reference names: its position (1 is the first), its id or a unique start of
+    /// it (at least 4 characters), or its file name when exactly one image has it.
+    public func image(matching reference: String) throws -> GalleryImage {
+        try ImageReference.resolve(reference, in: try gallery, path: path)
+    }
+}
+
+/// How people name an image on the command line.
+public enum ImageReference {
+    public static func resolve(_ reference: String, in gallery: Gallery, path: String) throws -> GalleryImage {
+        let images = gallery.images
+        if let number = Int(reference) {
+            guard (1 ... max(images.count, 1)).contains(number), !images.isEmpty else {
+                throw DocumentError(.noSuchImage, path: path,
+                                    "there is no image \(number): the gallery has \(images.count)")
+            }
+            return images[number - 1]
+        }
+        let lowered = reference.lowercased()
+        var matches = images.filter { $0.id.manifestString == lowered }
+        if matches.isEmpty, lowered.count >= 4, lowered.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+            matches = images.filter { $0.id.manifestString.hasPrefix(lowered) }
+        }
+        if matches.isEmpty { matches = images.filter { $0.filename == reference } }
+        switch matches.count {
+        case 1: return matches[0]
+        case 0: throw DocumentError(.noSuchImage, path: path, "no image is \"\(reference)\" (give a position, an id or a file name)")
+        default:
+            throw DocumentError(.ambiguousImage, path: path,
+                                "\"\(reference)\" names \(matches.count) images; give a position or a longer id")
+        }
+    }
+}

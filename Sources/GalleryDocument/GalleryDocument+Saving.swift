@@ -1,0 +1,167 @@
+import Foundation
+import GalleryFormat
+
+// Safe saves: a new file beside the old one, flushed, swapped in, the folder flushed; the old
+// file checked before and after the swap, so that another writer's bytes are never lost.
+extension GalleryDocument {
+    /// Writes unsaved edits. If someone else changed the file since it was read, their file
+    /// stays, ours is kept as an unresolved version, and the state becomes inConflict.
+    @discardableResult
+    public func save() throws -> DocumentCloseResult {
+        try requireEditable()
+        return try saveNow()
+    }
+
+    func saveNow() throws -> DocumentCloseResult {
+        guard hasUnsavedChanges else { return .unchanged }
+        autosaveTask?.cancel()
+        autosaveTask = nil
+        do {
+            let result = try performSave()
+            saveError = nil
+            setState(settledState())
+            return result
+        } catch {
+            saveError = error
+            setState(settledState())
+            throw error
+        }
+    }
+
+    private func performSave() throws -> DocumentCloseResult {
+        let target = try GalleryFileSystem.resolvedPath(path)
+        let links = try GalleryFileSystem.linkCount(target)
+        if links > 1, !options.replacesHardLinkedFile {
+            throw DocumentError(.hardLinked(count: links), path: path,
+                                "the file has \(links) hard links; saving would leave the other names with the old "
+                                + "content (allow it with replacesHardLinkedFile, or --break-hard-links)")
+        }
+        guard try diskIsAsRead(target) else { return try handleExternalChange(target: target) }
+
+        var gallery = history[position].gallery
+        gallery.revision = UUID()
+        gallery.modified = max(Timestamp.now, gallery.created)
+        gallery.generator = Gallery.generatorName
+        let thumbnail = try thumbnail(for: gallery)
+
+        let folder = GalleryFileSystem.directory(of: target)
+        let (file, isNamed) = try GalleryFile.createUnnamed(in: folder, for: target)
+        let savePath = isNamed ? file.path
+            : folder + "/." + GalleryFileSystem.fileName(of: target) + ".save-" + UUID().uuidString.lowercased()
+        var named = isNamed
+        var committed = false
+        defer { if named && !committed { GalleryFileSystem.remove(savePath) } }
+
+        try GalleryWriter.writeArchive(gallery, thumbnail: thumbnail, to: file, durable: options.durable) { image in
+            try blobSource(for: image)
+        }
+        try file.copyAttributes(of: target)
+        if options.durable { try file.synchronize() }
+        try checkAddedFiles(of: gallery)
+        if !isNamed {
+            try file.link(as: savePath)
+            named = true
+        }
+
+        // The last look before the swap...
+        guard try diskIsAsRead(target) else { return try handleExternalChange(target: target) }
+        try options.beforeSwap?(target)
+        if try GalleryFileSystem.exchange(savePath, target) {
+            // ...and a look at what the swap took out: a write that landed in between is put back.
+            guard try replacedFileIsAsRead(savePath) else {
+                _ = try GalleryFileSystem.exchange(savePath, target)
+                return try handleExternalChange(target: target)
+            }
+            committed = true
+            GalleryFileSystem.remove(savePath)
+        } else {
+            // No atomic swap on this file system: the window is down to the rename itself.
+            try GalleryFileSystem.replace(target, with: savePath)
+            committed = true
+        }
+        if options.durable { try GalleryFileSystem.synchronizeDirectory(folder) }
+
+        // What was written becomes what was read: the new file, through our own descriptor.
+        let record = DiskRecord(identity: try file.identity(), fingerprint: try DiskRecord.fingerprint(file, size: try file.size))
+        reader = try GalleryReader(archive: ZipArchive(file: file))
+        diskRecord = record
+        base = gallery
+        history[position].gallery = gallery
+        savedGeneration = history[position].generation
+        firstUnsavedEdit = nil
+        supplies = supplies.filter { !isInReader($0.key) }
+        emit(.saved(revision: gallery.revision))
+        return .saved(revision: gallery.revision)
+    }
+
+    func diskIsAsRead(_ target: String) throws -> Bool {
+        guard let diskRecord else { return false }
+        return try diskRecord.matches(path: target).same
+    }
+
+    /// The swap renamed the old file, which changes its ctime: the rest must still agree.
+    private func replacedFileIsAsRead(_ path: String) throws -> Bool {
+        guard let diskRecord, let now = try? DiskRecord.of(path: path) else { return false }
+        let (was, is_) = (diskRecord.identity, now.identity)
+        return was.device == is_.device && was.inode == is_.inode && was.size == is_.size
+            && was.modifiedSeconds == is_.modifiedSeconds && was.modifiedNanoseconds == is_.modifiedNanoseconds
+            && now.fingerprint == diskRecord.fingerprint
+    }
+
+    /// Where a save copies a blob from: raw from the file as read when it has it (that file is
+    /// checked unchanged before the swap), else from where it was added.
+    func blobSource(for image: GalleryImage) throws -> BlobSource {
+        if let reader, let source = try reader.rawBlobSource(for: image) { return source }
+        switch supplies[image.sha256] {
+        case .file(let path, let crc32, _)?:
+            return .checksummedFile(path, crc32: crc32)
+        case .bytes(let bytes)?:
+            return .bytes(bytes)
+        case .gallery(let other)?:
+            return .entry(other.archive, try other.blobEntry(for: image))
+        case nil:
+            throw DocumentError(.noSuchImage, path: path, "the bytes of image \(image.id.manifestString) "
+                                + "(\(image.path)) are not at hand")
+        }
+    }
+
+    /// A file added by path that changed since it was hashed would make the gallery lie.
+    private func checkAddedFiles(of gallery: Gallery) throws {
+        for image in gallery.distinctBlobs {
+            guard case .file(let source, _, let identity)? = supplies[image.sha256], !isInReader(image.sha256) else { continue }
+            guard (try? FileIdentity.of(path: source)) == identity else {
+                throw DocumentError(.changedSinceAdded, path: path,
+                                    "\(source) changed after it was added; add it again, then save")
+            }
+        }
+    }
+
+    /// The thumbnail for `gallery`: the stored one when the first image is unchanged.
+    func thumbnail(for gallery: Gallery) throws -> [UInt8] {
+        if let reader, let first = gallery.images.first?.sha256, first == reader.gallery.images.first?.sha256,
+           let stored = try? reader.thumbnail() {
+            return stored
+        }
+        return try DocumentThumbnail.png(for: gallery) { image in try self.bytes(of: image) }
+    }
+
+    /// An image's bytes in memory (for the thumbnail), checked against its SHA-256.
+    func bytes(of image: GalleryImage) throws -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(image.byteSize))
+        switch supplies[image.sha256] {
+        case .bytes(let data)?:
+            return data
+        case .file(let source, _, _)?:
+            let file = try GalleryFile.openForReading(source)
+            return try file.read(at: 0, count: Int(image.byteSize))
+        case .gallery(let other)?:
+            try other.readBlob(image) { bytes.append(contentsOf: $0) }
+            return bytes
+        case nil:
+            guard let reader else { return nil }
+            try reader.readBlob(image) { bytes.append(contentsOf: $0) }
+            return bytes
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import GalleryFormat
+
+/// A gallery file open for editing: UIDocument's lifecycle, carried to a Linux folder that two
+/// shells, a file manager and a sync client may all touch.
+///
+/// Edits change the content in memory and are undoable; saves write a new file beside the old
+/// one and swap it in, after checking under the document's lock that nobody else wrote since
+/// it was read. If someone did, nothing is lost: their file stays and ours is kept as an
+/// unresolved version (see `GalleryDocument+Versions`).
+public actor GalleryDocument {
+    /// The path the document was opened by (a symbolic link stays one: saves go to its target).
+    public nonisolated let path: String
+    public nonisolated let options: DocumentOptions
+    /// This editing session: the lock records it.
+    public nonisolated let session = UUID()
+
+    public internal(set) var state: DocumentState = .closed
+    /// Why the last save failed, while `state` is `.savingError`.
+    public internal(set) var saveError: (any Error)?
+    /// Why the document is read-only, while `state` is `.editingDisabled`.
+    public private(set) var readOnlyReason: String?
+    public private(set) var lockHolder: LockOwner?
+
+    /// The content as edited, with undo and redo.
+    var history: [Snapshot] = []
+    var position = 0
+    var nextGeneration = 1
+    var savedGeneration = 0
+    /// The gallery as last read from or written to disk: the base of a later merge.
+    var base: Gallery?
+    /// The file as last read, its blobs the cheapest source for a save.
+    var reader: GalleryReader?
+    var diskRecord: DiskRecord?
+    /// Blobs that are not in `reader`: added, transferred or taken from a version.
+    var supplies: [SHA256Digest: BlobSupply] = [:]
+    var lock: DocumentLock?
+    var unresolved: [DocumentVersion] = []
+    var watchers: [UUID: AsyncStream<DocumentEvent>.Continuation] = [:]
+    var autosaveTask: Task<Void, Never>?
+    var firstUnsavedEdit: ContinuousClock.Instant?
+
+    struct Snapshot: Sendable {
+        var gallery: Gallery
+        var generation: Int
+    }
+
+    public init(path: String, options: DocumentOptions = DocumentOptions()) {
+        self.path = path
+        self.options = options
+    }
+
+    // MARK: Reading the content
+
+    /// The gallery as it is now, edits included.
+    public var gallery: Gallery {
+        get throws {
+            guard let snapshot = history.isEmpty ? nil : history[position] else {
+                throw DocumentError(.closed, path: path, "the document is not open")
+            }
+            return snapshot.gallery
+        }
+    }
+
+    /// True when the content differs from the file: undoing back to the saved state is clean.
+    public var hasUnsavedChanges: Bool { !history.isEmpty && history[position].generation != savedGeneration }
+
+    /// Edits that can be undone and redone.
+    public var canUndo: Bool { position > 0 }
+    public var canRedo: Bool { position + 1 < history.count }
+
+    /// A stream of what happens to the document from now on, one per watcher.
+    public func events() -> AsyncStream<DocumentEvent> {
+        let (stream, continuation) = AsyncStream<DocumentEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let id = UUID()
+        watchers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.forget(id) }
+        }
+        return stream
+    }
+
+    private func forget(_ id: UUID) { watchers[id] = nil }
+
+    func emit(_ event: DocumentEvent) {
+        for continuation in watchers.values { continuation.yield(event) }
+    }
+
+    func setState(_ new: DocumentState) {
+        guard new != state else { return }
+        state = new
+        emit(.stateChanged(new))
+    }
+
+    /// The state that follows from the document's situation, most pressing first.
+    func settledState() -> DocumentState {
+        if history.isEmpty { return .closed }
+        if lock == nil { return .editingDisabled }
+        if saveError != nil { return .savingError }
+        if unresolved.contains(where: { !$0.isResolved }) { return .inConflict }
+        return .normal
+    }
+
+    // MARK: Lifecycle
+
+    /// Creates an empty gallery at `path` (which must not exist) and opens it.
+    public static func create(at path: String, title: String, options: DocumentOptions = DocumentOptions()) async throws
+        -> GalleryDocument {
+        let now = Timestamp.now
+        let gallery = Gallery(id: UUID(), revision: UUID(), title: title, created: now, modified: now)
+        try GalleryWriter.write(gallery, thumbnail: try DocumentThumbnail.png(for: gallery, blob: { _ in nil }),
+                                to: path, overwrite: false, durable: options.durable) { _ in
+            throw DocumentError(.notAGallery, path: path, "an empty gallery has no blobs")
+        }
+        let document = GalleryDocument(path: path, options: options)
+        _ = try await document.open()
+        return document
+    }
+
+    /// Reads the file and takes the document's lock. Without the lock (someone else edits it,
+    /// or its folder cannot be written) the document is open for reading only.
+    @discardableResult
+    public func open() async throws -> DocumentOpenResult {
+        guard history.isEmpty else { return openResult() }
+        // The lock first, so that what is read is what the holder of the lock may replace.
+        do {
+            switch try DocumentLock.acquire(for: try GalleryFileSystem.resolvedPath(path), session: session,
+                                            waiting: options.lockWait) {
+            case .acquired(let lock):
+                self.lock = lock
+            case .heldBy(let holder):
+                lockHolder = holder
+                readOnlyReason = "\(holder) is editing it"
+            }
+        } catch let error as FileSystemError where error.kind == .permissionDenied || error.errno == EROFS {
+            readOnlyReason = "its folder cannot be written (\(error.description))"
+        }
+        do {
+            try load()
+        } catch {
+            lock?.release()
+            lock = nil
+            throw error
+        }
+        if lock != nil { removeLeftoverSaves() }
+        refreshUnresolved()
+        setState(settledState())
+        return openResult()
+    }
+
+    private func openResult() -> DocumentOpenResult {
+        DocumentOpenResult(state: state, lockHolder: lockHolder, readOnlyReason: readOnlyReason,
+                           unresolvedVersions: unresolved.filter { !$0.isResolved })
+    }
+
+    /// Reads the file as it is now, dropping the undo history.
+    func load() throws {
+        let target = try GalleryFileSystem.resolvedPath(path)
+        let record = try DiskRecord.of(path: target)
+        let reader = try GalleryReader(path: target)
+        // The record must describe the bytes read: a writer between the two reads means again.
+        guard try record.matches(path: target).same else { return try load() }
+        self.reader = reader
+        diskRecord = record
+        base = reader.gallery
+        history = [Snapshot(gallery: reader.gallery, generation: nextGeneration)]
+        savedGeneration = nextGeneration
+        nextGeneration += 1
+        position = 0
+        firstUnsavedEdit = nil
+    }
+
+    /// Saves what is unsaved, then lets the document go: the lock is released and the state
+    /// becomes closed. If the save fails the document stays open (state savingError) and the
+    /// error is thrown, so nothing is lost.
+    @discardableResult
+    public func close() async throws -> DocumentCloseResult {
+        guard !history.isEmpty else { return .unchanged }
+        autosaveTask?.cancel()
+        autosaveTask = nil
+        var result = DocumentCloseResult.unchanged
+        if hasUnsavedChanges, lock != nil {
+            result = try saveNow()
+        }
+        lock?.release()
+        lock = nil
+        history = []
+        reader = nil
+        supplies = [:]
+        setState(.closed)
+        for continuation in watchers.values { continuation.finish() }
+        watchers = [:]
+        return result
+    }
+
+    /// Drops unsaved edits and reads the file again.
+    public func revert() throws {
+        try requireOpen()
+        try load()
+        saveError = nil
+        refreshUnresolved()
+        setState(settledState())
+        emit(.contentChanged(history[position].gallery))
+    }
+
+    func requireOpen() throws {
+        guard !history.isEmpty else { throw DocumentError(.closed, path: path, "the document is not open") }
+    }
+
+    func requireEditable() throws {
+        try requireOpen()
+        guard lock != nil else {
+            throw DocumentError(.editingDisabled, path: path, "open for reading only: \(readOnlyReason ?? "it is locked")")
+        }
+    }
+
+    /// Save files a killed save left beside the document (only the lock holder can tell they
+    /// are nobody's work in progress).
+    private func removeLeftoverSaves() {
+        guard let target = try? GalleryFileSystem.resolvedPath(path) else { return }
+        let folder = GalleryFileSystem.directory(of: target)
+        let prefix = "." + GalleryFileSystem.fileName(of: target) + ".save-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) { GalleryFileSystem.remove(folder + "/" + name) }
+    }
+}
+
+extension Timestamp {
+    /// The current time, to the nanosecond.
+    static var now: Timestamp {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Timestamp(seconds: Int64(spec.tv_sec), nanoseconds: Int32(spec.tv_nsec))
+    }
+}

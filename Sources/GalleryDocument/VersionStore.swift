@@ -1,0 +1,116 @@
+import Foundation
+import GalleryFormat
+
+/// One kept state of a document, outside the document itself: NSFileVersion's counterpart.
+public struct DocumentVersion: Sendable, Codable, Hashable, Identifiable {
+    public enum Origin: String, Sendable, Codable {
+        /// The document's file as it is now.
+        case current
+        /// Our edits, which a save could not write because someone else had changed the file.
+        case ours
+        /// Someone else's file as a conflicting save found it (kept in case it is overwritten).
+        case theirs
+        /// A conflict copy a sync client left beside the document.
+        case syncCopy = "sync-copy"
+        /// What the document was before it was replaced with another version.
+        case replaced
+    }
+
+    public var id: UUID
+    public var documentID: UUID
+    /// The document's file (symbolic links resolved) this version belongs to.
+    public var documentPath: String
+    public var origin: Origin
+    /// The gallery's revision id, and the revisions it descends from (the lineage a merge
+    /// takes its base from).
+    public var revision: UUID
+    public var parentRevisions: [UUID]
+    public var time: Date
+    public var host: String
+    public var isResolved: Bool
+    /// Where the version's bytes are: in the store, or beside the document for a sync copy.
+    public var file: String
+    public var title: String
+    public var imageCount: Int
+    /// Images that could not be kept because another program overwrote the file in place
+    /// before their bytes were saved.
+    public var missingImages: [UUID] = []
+    /// The manifest of the common ancestor, kept beside the version for a later merge.
+    public var baseManifest: String?
+}
+
+/// The folder of kept versions: `$XDG_STATE_HOME/imagegallery/versions/<document id>/`, one
+/// `<version id>.imagegallery` and one `<version id>.json` record per version. Records are
+/// written by temporary file and rename, so processes can share the store.
+public struct VersionStore: Sendable, Hashable {
+    public var root: String
+
+    public init(root: String) { self.root = root }
+
+    /// `$XDG_STATE_HOME/imagegallery/versions`, else `~/.local/state/imagegallery/versions`.
+    public static var standard: VersionStore {
+        let environment = ProcessInfo.processInfo.environment
+        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/state")
+        return VersionStore(root: state + "/imagegallery/versions")
+    }
+
+    public func folder(for documentID: UUID) -> String { root + "/" + documentID.manifestString }
+
+    /// The versions kept for one document file, oldest first.
+    public func versions(documentID: UUID, documentPath: String) -> [DocumentVersion] {
+        let folder = folder(for: documentID)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return names.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".base.json") }.compactMap { name in
+            // A record that does not decode is someone else's file or half-written by an old
+            // version of this tool: it is passed over, not trusted.
+            guard let data = FileManager.default.contents(atPath: folder + "/" + name),
+                  let version = try? decoder.decode(DocumentVersion.self, from: data),
+                  version.documentPath == documentPath else { return nil }
+            return version
+        }.sorted { ($0.time, $0.id.uuidString) < ($1.time, $1.id.uuidString) }
+    }
+
+    /// Where a new version's bytes go; the caller writes them, then calls `record`.
+    public func newFile(documentID: UUID, version: UUID) throws -> String {
+        let folder = folder(for: documentID)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        return folder + "/" + version.manifestString + ".imagegallery"
+    }
+
+    /// Keeps a base manifest for a later merge; returns its path.
+    public func keepBase(_ gallery: Gallery, documentID: UUID) throws -> String {
+        let folder = folder(for: documentID)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let path = folder + "/" + gallery.revision.manifestString + ".base.json"
+        if PathKind.of(path) == .regularFile { return path }
+        let bytes = Manifest.encode(gallery)
+        try GalleryFileSystem.saveSafely(to: path, replacing: true) { file in try file.write(bytes, at: 0) }
+        return path
+    }
+
+    /// Writes (or rewrites) a version's record.
+    public func record(_ version: DocumentVersion) throws {
+        let folder = folder(for: version.documentID)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let bytes = [UInt8](try encoder.encode(version))
+        try GalleryFileSystem.saveSafely(to: folder + "/" + version.id.manifestString + ".json", replacing: true) { file in
+            try file.write(bytes, at: 0)
+        }
+    }
+
+    /// Forgets a version and deletes its bytes when they are in the store.
+    public func remove(_ version: DocumentVersion) {
+        let folder = folder(for: version.documentID)
+        if version.file.hasPrefix(folder + "/") { GalleryFileSystem.remove(version.file) }
+        GalleryFileSystem.remove(folder + "/" + version.id.manifestString + ".json")
+    }
+}
