@@ -42,7 +42,7 @@ let package = Package(
         .executableTarget(
             name: "imagegallery",
             dependencies: [
-                "GalleryFormat", "GalleryImaging",
+                "GalleryFormat", "GalleryImaging", "GalleryDocument",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The desktop integration files of Specs/freedesktop (a link), compiled into the

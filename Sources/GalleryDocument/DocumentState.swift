@@ -49,6 +49,8 @@ public struct DocumentOptions: Sendable {
     /// Save a document that has several hard links by replacing this name only (the other
     /// names keep the old content). Without it such a save is refused.
     public var replacesHardLinkedFile = false
+    /// Open for reading only, without taking the lock (to list versions, or to show).
+    public var readsOnly = false
     /// How long `open()` waits for another editor of this host to let go.
     public var lockWait: Duration = .zero
     /// Where other versions are kept.

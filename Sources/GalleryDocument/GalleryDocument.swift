@@ -123,17 +123,10 @@ public actor GalleryDocument {
     public func open() async throws -> DocumentOpenResult {
         guard history.isEmpty else { return openResult() }
         // The lock first, so that what is read is what the holder of the lock may replace.
-        do {
-            switch try DocumentLock.acquire(for: try GalleryFileSystem.resolvedPath(path), session: session,
-                                            waiting: options.lockWait) {
-            case .acquired(let lock):
-                self.lock = lock
-            case .heldBy(let holder):
-                lockHolder = holder
-                readOnlyReason = "\(holder) is editing it"
-            }
-        } catch let error as FileSystemError where error.kind == .permissionDenied || error.errno == EROFS {
-            readOnlyReason = "its folder cannot be written (\(error.description))"
+        if options.readsOnly {
+            readOnlyReason = "it was opened for reading only"
+        } else {
+            try takeLock()
         }
         do {
             try load()
@@ -146,6 +139,21 @@ public actor GalleryDocument {
         refreshUnresolved()
         setState(settledState())
         return openResult()
+    }
+
+    private func takeLock() throws {
+        do {
+            switch try DocumentLock.acquire(for: try GalleryFileSystem.resolvedPath(path), session: session,
+                                            waiting: options.lockWait) {
+            case .acquired(let lock):
+                self.lock = lock
+            case .heldBy(let holder):
+                lockHolder = holder
+                readOnlyReason = "\(holder) is editing it"
+            }
+        } catch let error as FileSystemError where error.kind == .permissionDenied || error.errno == EROFS {
+            readOnlyReason = "its folder cannot be written (\(error.description))"
+        }
     }
 
     private func openResult() -> DocumentOpenResult {

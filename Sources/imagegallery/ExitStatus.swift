@@ -1,15 +1,21 @@
 import ArgumentParser
+import GalleryDocument
 import GalleryFormat
 import GalleryImaging
 
 /// The documented exit codes (see `imagegallery --help`), after sysexits.h.
 enum ExitStatus {
     static let internalError: Int32 = 1
+    /// An edit reached the disk as a version only (someone else had changed the file), or a
+    /// merge kept one side where both had changed something.
+    static let conflict: Int32 = 3
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
     static let noInput: Int32 = 66
     static let cannotCreate: Int32 = 73
     static let ioError: Int32 = 74
+    /// Another editor held the document for longer than --wait.
+    static let locked: Int32 = 75
 }
 
 /// Runs a command body, printing any failure as one clear line and exiting with its code.
@@ -23,6 +29,20 @@ func reportingFailures(_ body: () throws -> Void) throws {
     } catch let error as CommandFailure {
         Terminal.error(error.message)
         throw ExitCode(error.status)
+    } catch let error as DocumentError {
+        Terminal.error(error.description)
+        switch error.kind {
+        case .editingDisabled: throw ExitCode(ExitStatus.locked)
+        case .noSuchImage, .ambiguousImage, .indexOutOfRange, .unknownVersion: throw ExitCode(ExitStatus.usage)
+        case .hardLinked, .closed: throw ExitCode(ExitStatus.cannotCreate)
+        case .changedSinceAdded, .notAGallery, .differentDocument: throw ExitCode(ExitStatus.dataError)
+        }
+    } catch let error as NotAnImageError {
+        Terminal.error(error.description)
+        throw ExitCode(ExitStatus.dataError)
+    } catch let error as GalleryMerge.DifferentDocuments {
+        Terminal.error(error.description)
+        throw ExitCode(ExitStatus.dataError)
     } catch let error as GalleryError {
         Terminal.error(error.description)
         throw ExitCode(ExitStatus.dataError)

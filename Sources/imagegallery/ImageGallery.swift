@@ -6,20 +6,28 @@ import GalleryFormat
 struct ImageGallery: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imagegallery",
-        abstract: "Create, inspect and unpack .imagegallery documents.",
+        abstract: "Create, inspect, edit and unpack .imagegallery documents.",
         discussion: """
             EXIT CODES
               0   success
               1   internal error (a bug: please report it)
+              3   an edit was kept as a version only (someone else had changed the file), or
+                  a merge kept our side where both sides changed something
               64  usage error (bad option, unknown image index or id)
               65  invalid input data (not a valid gallery, not a JPEG/PNG image)
               66  an input file is missing or unreadable
               73  an output cannot be created (exists and --force not given, …)
               74  input/output error (disk full, read failure, …)
+              75  another editor held the document for longer than --wait
             validate has its own codes for CI: 0 valid, 1 invalid, 2 usage or I/O problem.
+            merge-driver follows git: 0 merged cleanly, 1 conflicts (the result is still valid).
             """,
         version: GalleryVersion.string,
-        subcommands: [Create.self, Info.self, List.self, Extract.self, Validate.self, Thumbnail.self, Integrate.self]
+        subcommands: [
+            Create.self, Info.self, List.self, Extract.self, Validate.self, Thumbnail.self,
+            Add.self, Remove.self, Move.self, Transfer.self, Rename.self, Caption.self,
+            Versions.self, Resolve.self, MergeDriver.self, Textconv.self, Integrate.self,
+        ]
     )
 
     /// As `ParsableCommand.main()`, except that `validate` reports usage errors with 2, the

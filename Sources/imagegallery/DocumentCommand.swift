@@ -1,0 +1,114 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import GalleryDocument
+import GalleryFormat
+import Synchronization
+
+/// Options every editing command shares.
+struct EditOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Seconds to wait for another editor of this computer to finish.", valueName: "seconds"))
+    var wait: Double = 30
+
+    @Flag(help: "Save a file that has several hard links by replacing this name only (the others keep the old content).")
+    var breakHardLinks = false
+
+    @Flag(help: "Print one JSON document for scripts instead of text.")
+    var json = false
+
+    func validate() throws {
+        guard wait >= 0, wait <= 86_400 else { throw ValidationError("--wait must be between 0 and 86400 seconds") }
+    }
+
+    var documentOptions: DocumentOptions {
+        var options = DocumentOptions()
+        options.autosaves = false
+        options.lockWait = .milliseconds(Int64(wait * 1000))
+        options.replacesHardLinkedFile = breakHardLinks
+        return options
+    }
+}
+
+/// What an editing command reports.
+struct EditReport: Encodable {
+    var path: String
+    var revision: String?
+    var imageCount: Int
+    /// "saved", "unchanged", or "kept-as-version" (someone else had changed the file).
+    var outcome: String
+    var version: String?
+    var images: [String]?
+}
+
+/// Runs async document work from a synchronous command: the commands are short-lived and
+/// single-purpose, so the main thread simply waits.
+func runDocumentWork<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let result = Mutex<Result<T, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        let outcome: Result<T, any Error>
+        do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+        result.withLock { $0 = outcome }
+        done.signal()
+    }
+    done.wait()
+    return try result.withLock { $0! }.get()
+}
+
+enum DocumentCommand {
+    /// Opens `path` for editing, waiting for the lock; a document someone else keeps is an error
+    /// that names them.
+    static func openForEditing(_ path: String, options: DocumentOptions) async throws -> GalleryDocument {
+        guard PathKind.of(path) == .regularFile else {
+            throw CommandFailure(message: "\(path): no such gallery file", status: ExitStatus.noInput)
+        }
+        let document = GalleryDocument(path: path, options: options)
+        let opened = try await document.open()
+        if opened.state == .editingDisabled {
+            let reason = opened.readOnlyReason ?? "it cannot be edited"
+            throw CommandFailure(message: "\(path): cannot edit: \(reason)", status: ExitStatus.locked)
+        }
+        if !opened.unresolvedVersions.isEmpty {
+            Terminal.warning("\(path): \(opened.unresolvedVersions.count) unresolved version(s); "
+                             + "see `imagegallery versions \(path)`")
+        }
+        return document
+    }
+
+    /// Saves and closes, turning the outcome into the report and exit status.
+    static func finish(_ document: GalleryDocument, images: [String]? = nil) async throws -> EditReport {
+        let result = try await document.close()
+        let gallery = try GalleryReader(path: document.path).gallery
+        switch result {
+        case .unchanged:
+            return EditReport(path: document.path, revision: gallery.revision.manifestString, imageCount: gallery.images.count,
+                              outcome: "unchanged", images: images)
+        case .saved(let revision):
+            return EditReport(path: document.path, revision: revision.manifestString, imageCount: gallery.images.count,
+                              outcome: "saved", images: images)
+        case .keptAsVersion(let version):
+            return EditReport(path: document.path, revision: gallery.revision.manifestString, imageCount: gallery.images.count,
+                              outcome: "kept-as-version", version: version.manifestString, images: images)
+        }
+    }
+
+    /// Prints the report; a version-only outcome is a conflict (exit 3).
+    static func print(_ report: EditReport, json: Bool, summary: String) throws {
+        if json {
+            try Terminal.printJSON(report)
+        } else if report.outcome == "kept-as-version" {
+            Terminal.warning("\(report.path): someone else changed the file; your edit was kept as version "
+                             + "\(report.version ?? "?") (see `imagegallery versions`)")
+        } else {
+            Swift.print(summary)
+        }
+        if report.outcome == "kept-as-version" { throw ExitCode(ExitStatus.conflict) }
+    }
+
+    /// A 1-based position from the command line as an index, where `count + 1` is the end.
+    static func index(_ position: Int?, option: String) throws -> Int? {
+        guard let position else { return nil }
+        guard position >= 1 else { throw ValidationError("\(option) must be 1 or more") }
+        return position - 1
+    }
+}
