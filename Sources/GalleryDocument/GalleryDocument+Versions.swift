@@ -88,6 +88,9 @@ extension GalleryDocument {
     public func mergeUnresolvedVersions() throws -> [GalleryMerge.Conflict] {
         try requireEditable()
         var merged = history[position].gallery
+        // Without a kept ancestor (a sync client's copy), the stand-in base is made against the
+        // content before any merge, so one copy's reorder is not undone by the next copy.
+        let before = merged
         var conflicts: [GalleryMerge.Conflict] = []
         var readers: [GalleryReader] = []
         let pending = try unresolvedVersions()
@@ -96,7 +99,7 @@ extension GalleryDocument {
             let base = try version.baseManifest.flatMap { path -> Gallery? in
                 guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
                 return try Manifest.decodeOrThrow([UInt8](bytes)).0
-            } ?? Self.commonBase(merged, other.gallery)
+            } ?? Self.commonBase(before, other.gallery)
             let outcome = try GalleryMerge.merge(base: base, ours: merged, theirs: other.gallery)
             merged = outcome.gallery
             conflicts += outcome.conflicts

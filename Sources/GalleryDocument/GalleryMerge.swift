@@ -144,17 +144,25 @@ public enum GalleryMerge {
 
         var result = primary.filter { keep.contains($0) }
         var placed = Set(result)
+        // What only the primary side added; where both sides added after one image, the
+        // primary side's additions come first, as diff3 puts ours before theirs.
+        let primaryAdded = Set(primary).subtracting(base).subtracting(secondary)
+        let secondaryOnly = Set(secondary).subtracting(base).subtracting(primary)
+        func secondaryAdded(_ id: UUID) -> Bool { secondaryOnly.contains(id) }
+        func skippingPrimaryAdditions(from index: Int) -> Int {
+            var index = index
+            while index < result.count, primaryAdded.contains(result[index]) { index += 1 }
+            return index
+        }
         // What only the secondary side has goes after the image it followed there.
         var previous: UUID?
-        var frontInsertions = 0
         for id in secondary {
             defer { if placed.contains(id) { previous = id } }
             guard keep.contains(id), !placed.contains(id) else { continue }
             if let previous, let index = result.firstIndex(of: previous) {
-                result.insert(id, at: index + 1)
+                result.insert(id, at: secondaryAdded(previous) ? index + 1 : skippingPrimaryAdditions(from: index + 1))
             } else {
-                result.insert(id, at: frontInsertions)
-                frontInsertions += 1
+                result.insert(id, at: skippingPrimaryAdditions(from: 0))
             }
             placed.insert(id)
         }

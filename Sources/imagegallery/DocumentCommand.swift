@@ -66,7 +66,9 @@ enum DocumentCommand {
         let opened = try await document.open()
         if opened.state == .editingDisabled {
             let reason = opened.readOnlyReason ?? "it cannot be edited"
-            throw CommandFailure(message: "\(path): cannot edit: \(reason)", status: ExitStatus.locked)
+            // Held by someone: try again later (75). A folder that cannot be written: 73.
+            throw CommandFailure(message: "\(path): cannot edit: \(reason)",
+                                 status: opened.lockHolder != nil ? ExitStatus.locked : ExitStatus.cannotCreate)
         }
         if !opened.unresolvedVersions.isEmpty {
             Terminal.warning("\(path): \(opened.unresolvedVersions.count) unresolved version(s); "

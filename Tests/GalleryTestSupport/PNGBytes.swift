@@ -59,3 +59,20 @@ public struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+extension PNGBytes {
+    /// A small real RGB image whose pixels all follow from `seed`: different seeds give
+    /// different bytes, and every one decodes.
+    public static func image(seed: Int, width: UInt32 = 8, height: UInt32 = 6) -> [UInt8] {
+        var raw: [UInt8] = []
+        for y in 0 ..< Int(height) {
+            raw.append(0)  // filter type None
+            for x in 0 ..< Int(width) {
+                raw += [UInt8(truncatingIfNeeded: seed &* 37 &+ x &* 11), UInt8(truncatingIfNeeded: seed &* 91 &+ y &* 7),
+                        UInt8(truncatingIfNeeded: seed &* 13 &+ x &* y)]
+            }
+        }
+        return file(width: width, height: height, bitDepth: 8, colourType: 2,
+                    chunks: [chunk("IDAT", zlibCompressed(raw))])
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import GalleryFormat
+import GalleryTestSupport
+import Testing
+
+/// A gallery in a temporary folder, edited by the real binary, with a private version store.
+struct EditingWorkspace {
+    let directory: TemporaryDirectory
+    let gallery: String
+
+    init(images: Int = 0) throws {
+        directory = try TemporaryDirectory()
+        gallery = directory.file("trip.imagegallery")
+        let sources = try (0 ..< images).map { try image($0) }
+        let result = try run(["create", gallery, "--title", "Trip"] + sources)
+        guard result.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSDebugDescriptionErrorKey: result.stderr]) }
+    }
+
+    var environment: [String: String] { ["XDG_STATE_HOME": directory.file("state")] }
+
+    /// A distinct small PNG file, `image-N.png`.
+    func image(_ seed: Int) throws -> String {
+        let path = directory.file("image-\(seed).png")
+        if !FileManager.default.fileExists(atPath: path) { try FileBytes.write(PNGBytes.image(seed: seed), to: path) }
+        return path
+    }
+
+    func run(_ arguments: [String]) throws -> ProcessResult {
+        try Subprocess.imagegallery(arguments, environment: environment)
+    }
+
+    func content(_ path: String? = nil) throws -> Gallery { try GalleryReader(path: path ?? gallery).gallery }
+
+    /// The file names of the images, in gallery order.
+    func names(_ path: String? = nil) throws -> [String] { try content(path).images.map { $0.filename ?? "?" } }
+
+    func isValid(_ path: String? = nil) throws -> Bool {
+        try Subprocess.imagegallery(["validate", path ?? gallery]).status == 0
+    }
+}
+
+@Suite("Editing commands")
+struct EditingCommandTests {
+    @Test func addRemoveMoveCaptionRename() throws {
+        let workspace = try EditingWorkspace(images: 2)
+        let g = workspace.gallery
+        var result = try workspace.run(["add", g, try workspace.image(7), "--at", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try workspace.names() == ["image-7.png", "image-0.png", "image-1.png"])
+
+        result = try workspace.run(["move", g, "image-7.png", "--to", "3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try workspace.names() == ["image-0.png", "image-1.png", "image-7.png"])
+
+        result = try workspace.run(["caption", g, "2", "Two\tlines\nhere"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try workspace.content().images[1].caption == "Two\tlines\nhere")
+
+        result = try workspace.run(["rename", g, "Summer"])
+        #expect(result.status == 0)
+        #expect(try workspace.content().title == "Summer")
+
+        let id = try workspace.content().images[0].id.manifestString
+        result = try workspace.run(["remove", g, String(id.prefix(8)), "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any]
+        #expect(report?["outcome"] as? String == "saved" && report?["imageCount"] as? Int == 2)
+        #expect(try workspace.names() == ["image-1.png", "image-7.png"])
+        #expect(try workspace.isValid())
+    }
+
+    @Test func badReferencesAreUsageErrorsAndChangeNothing() throws {
+        let workspace = try EditingWorkspace(images: 2)
+        let before = try FileBytes.read(workspace.gallery)
+        for arguments in [["remove", workspace.gallery, "9"], ["move", workspace.gallery, "1", "--to", "5"],
+                          ["caption", workspace.gallery, "nothing.png", "x"], ["add", workspace.gallery, "--at", "9",
+                                                                                try workspace.image(3)]] {
+            let result = try workspace.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains(workspace.gallery) || result.stderr.contains("--at"), "\(result.stderr)")
+        }
+        #expect(try FileBytes.read(workspace.gallery) == before)
+    }
+
+    @Test func transferMovesAndCopies() throws {
+        let workspace = try EditingWorkspace(images: 3)
+        let other = workspace.directory.file("other.imagegallery")
+        #expect(try workspace.run(["create", other, try workspace.image(9)]).status == 0)
+        var result = try workspace.run(["transfer", workspace.gallery, other, "2", "3", "--at", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try workspace.names() == ["image-0.png"])
+        #expect(try workspace.names(other) == ["image-1.png", "image-2.png", "image-9.png"])
+        result = try workspace.run(["transfer", other, workspace.gallery, "image-9.png", "--copy"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try workspace.names() == ["image-0.png", "image-9.png"])
+        #expect(try workspace.names(other).count == 3)
+        #expect(try workspace.isValid() && workspace.isValid(other))
+    }
+
+    /// git's textconv: stable, one line per image, tabs and newlines in text escaped.
+    @Test func textconvIsStable() throws {
+        let workspace = try EditingWorkspace(images: 2)
+        #expect(try workspace.run(["caption", workspace.gallery, "1", "a\tb\nc"]).status == 0)
+        let first = try workspace.run(["textconv", workspace.gallery])
+        let lines = first.stdout.split(separator: "\n")
+        #expect(lines.count == 4 && lines[0] == "title\tTrip")
+        #expect(lines[2].split(separator: "\t", omittingEmptySubsequences: false).last == "a\\tb\\nc")
+        // A save that changes nothing listed (the title back and forth) lists the same.
+        #expect(try workspace.run(["rename", workspace.gallery, "X"]).status == 0)
+        #expect(try workspace.run(["rename", workspace.gallery, "Trip"]).status == 0)
+        #expect(try workspace.run(["textconv", workspace.gallery]).stdout == first.stdout)
+    }
+
+    /// Another editor of this computer holds the document: the edit waits, then gives up with
+    /// 75 and says who holds it.
+    @Test func aHeldDocumentIsReportedAfterTheWait() throws {
+        let workspace = try EditingWorkspace(images: 1)
+        let lockPath = workspace.directory.file(".trip.imagegallery.lock")
+        // A real holder: a process that keeps the flock, with its record written in the file.
+        FileManager.default.createFile(atPath: lockPath, contents: nil)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [lockPath, "sleep", "30"]
+        try holder.run()
+        defer { holder.terminate() }
+        let pid = holder.processIdentifier
+        usleep(200_000)
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        let start = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")[19]
+        let boot = try String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let record = #"{"host":"\#(ProcessInfo.processInfo.hostName)","pid":\#(pid),"processStart":\#(start),"bootID":"\#(boot)","user":"alice","session":"0f0f0f0f-0000-4000-8000-000000000000"}"#
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: lockPath))
+        try handle.write(contentsOf: Data(record.utf8))
+        try handle.close()
+        let result = try workspace.run(["add", workspace.gallery, try workspace.image(5), "--wait", "0.3"])
+        #expect(result.status == 75, "\(result.stderr)")
+        #expect(result.stderr.contains("alice"), "\(result.stderr)")
+        #expect(try workspace.content().images.count == 1)
+    }
+}
