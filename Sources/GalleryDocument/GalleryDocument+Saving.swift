@@ -21,6 +21,13 @@ extension GalleryDocument {
             saveError = nil
             setState(settledState())
             return result
+        } catch let error as FileSystemError {
+            // The step that failed matters less than what it means for the user's file.
+            let failure = FileSystemError(kind: error.kind, path: path, operation: "save (the file on disk is unchanged)",
+                                          errno: error.errno)
+            saveError = failure
+            setState(settledState())
+            throw failure
         } catch {
             saveError = error
             setState(settledState())
