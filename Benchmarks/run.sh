@@ -2,7 +2,8 @@
 # Benchmarks of the imagegallery CLI against standard tools, side by side; writes
 # Benchmarks/RESULTS.md (via Benchmarks/report.py) from hyperfine's JSON.
 #
-# usage: Benchmarks/run.sh [--quick] [--anchors-only] [--only info,create,list,extract,validate,jobs,thumbnails]
+# usage: Benchmarks/run.sh [--quick] [--anchors-only]
+#                          [--only info,create,list,extract,validate,jobs,thumbnails,open,save]
 #                          [--no-report]
 #   --quick         3 timed runs per command instead of 10 (2 warm-ups either way)
 #   --anchors-only  time only the reference tools (unzip, bsdtar, zip), on stand-in galleries
@@ -36,7 +37,7 @@ WARMUP=2
 RUNS=10
 RSS_RUNS=3
 MODE=full
-ONLY=info,create,list,extract,validate,jobs,thumbnails
+ONLY=info,create,list,extract,validate,jobs,thumbnails,open,save
 DO_REPORT=1
 DATE=2026-01-01T00:00:00Z
 
@@ -54,7 +55,7 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 for k in ${ONLY//,/ }; do
-  case $k in info|create|list|extract|validate|jobs|thumbnails) ;; *) echo "run.sh: unknown comparison: $k" >&2; exit 64 ;; esac
+  case $k in info|create|list|extract|validate|jobs|thumbnails|open|save) ;; *) echo "run.sh: unknown comparison: $k" >&2; exit 64 ;; esac
 done
 wanted() { [[ ,$ONLY, == *,$1,* ]]; }
 
@@ -219,8 +220,8 @@ make_gallery() {
 }
 
 G10K=; G10K_BY=; G200=; G200_BY=
-if wanted info || wanted list; then
-  keys=(); wanted info && keys+=(info); wanted list && keys+=(list)
+if wanted info || wanted list || wanted open; then
+  keys=(); wanted info && keys+=(info); wanted list && keys+=(list); wanted open && keys+=(open)
   make_gallery G10K "$WORK/g10k.imagegallery" "$CORPUS/g10k" "$CORPUS/g10k.stamp.json" "${keys[@]}"
   echo "G10K_GALLERY=$G10K_BY" >> "$RESULTS_DIR/machine.env"
 fi
@@ -354,6 +355,37 @@ EOF2
   PREPS=("" "")
   OURS=(1 0)
   compare thumbembedded
+fi
+
+# ---- j. open a document: read-only and for editing, vs unzip -p manifest.json ---------------
+# The document layer's open: the lock (editing), the manifest, the file's identity and
+# fingerprint, the version store and the sync clients' copies beside it. `rename` to the title
+# the gallery already has opens for editing and closes without saving.
+if wanted open; then
+  NAMES=("imagegallery versions --json (open to read)" "imagegallery rename (open to edit, no change)"
+         "unzip -p manifest.json")
+  CMDS=("$(q "$IG" versions "$G10K" --json)" "$(q "$IG" rename "$G10K" bench)" "$(q unzip -p "$G10K" manifest.json)")
+  PREPS=("" "" "")
+  OURS=(1 1 0)
+  ours_ok "$G10K_BY" || { OURS[0]=skip; OURS[1]=skip; }
+  XDG_STATE_HOME="$WORK/state" compare open
+fi
+
+# ---- k. save after one edit on a 1 GiB gallery vs cp + fsync --------------------------------
+# Each run changes the first image's caption (to the time), so each run saves: lock, read,
+# edit, a new file with every blob copied raw (copy_file_range), fsync, swap, fsync of the
+# folder. The anchor copies the file and flushes the copy. Both start after `sync`.
+if wanted save && [[ $MODE == full ]]; then
+  save_g="$WORK/save.imagegallery"; save_cp="$WORK/save-copy.imagegallery"
+  "$IG" create "$save_g" --force --title bench --date "$DATE" "$CORPUS/g1g" >/dev/null
+  prep=$(q sh -c "rm -f $(q "$save_cp") && sync")
+  NAMES=("imagegallery caption (save after one edit)" "cp + sync (fsync of the copy)")
+  CMDS=("$(q sh -c "$(q "$IG" caption "$save_g" 1) \"\$(date +%s.%N)\" >/dev/null")"
+        "$(q sh -c "cp $(q "$save_g" "$save_cp") && sync $(q "$save_cp")")")
+  PREPS=("$prep" "$prep")
+  OURS=(1 0)
+  XDG_STATE_HOME="$WORK/state" compare save
+  rm -f "$save_g" "$save_cp"
 fi
 
 echo
