@@ -73,11 +73,20 @@ extension GalleryDocument {
         kept.images.removeAll { sources[$0.sha256] == nil }
         kept.revision = UUID()
         kept.modified = max(Timestamp.now, kept.created)
+        // From the sources just checked: the file as read may have been overwritten in place.
+        // A thumbnail that cannot be made is not worth losing the version over.
         let thumbnail = try DocumentThumbnail.png(for: kept) { image in
             switch sources[image.sha256] {
-            case .bytes(let bytes)?: return bytes
-            case .file(let path)?: return try GalleryFile.openForReading(path).read(at: 0, count: Int(image.byteSize))
-            default: return try self.bytes(of: image)
+            case .bytes(let bytes)?:
+                return bytes
+            case .file(let path)?:
+                return try? GalleryFile.openForReading(path).read(at: 0, count: Int(image.byteSize))
+            case .entry(let archive, _)?:
+                guard let holder = (others + [reader].compactMap { $0 }).first(where: { $0.archive === archive }) else { return nil }
+                var bytes: [UInt8] = []
+                return (try? holder.readBlob(image) { bytes.append(contentsOf: $0) }) != nil ? bytes : nil
+            default:
+                return nil
             }
         }
         try GalleryWriter.write(kept, thumbnail: thumbnail, to: file, overwrite: false, durable: options.durable) { image in

@@ -146,6 +146,9 @@ extension GalleryDocument {
     public func transferImages(_ ids: [UUID], to destination: GalleryDocument, at index: Int? = nil, copy: Bool = false)
         async throws -> [GalleryImage] {
         try requireEditable()
+        guard destination !== self else {
+            throw DocumentError(.indexOutOfRange, path: path, "an image cannot be transferred to its own gallery; move it")
+        }
         let gallery = history[position].gallery
         let images = try ids.map { gallery.images[try indexOf($0, in: gallery)] }
         let supplies = try images.map { try supply(for: $0) }

@@ -17,8 +17,9 @@ extension GalleryDocument {
         autosaveTask?.cancel()
         autosaveTask = nil
         do {
-            let result = try performSave()
+            // Cleared first: a save that ends by keeping our edits as a version may set it anew.
             saveError = nil
+            let result = try performSave()
             setState(settledState())
             return result
         } catch let error as FileSystemError {
@@ -49,6 +50,7 @@ extension GalleryDocument {
         gallery.revision = UUID()
         gallery.modified = max(Timestamp.now, gallery.created)
         gallery.generator = Gallery.generatorName
+        try checkAddedFiles(of: gallery)
         let thumbnail = try thumbnail(for: gallery)
 
         let folder = GalleryFileSystem.directory(of: target)
@@ -90,8 +92,19 @@ extension GalleryDocument {
 
         // What was written becomes what was read: the new file, through our own descriptor.
         let record = DiskRecord(identity: try file.identity(), fingerprint: try DiskRecord.fingerprint(file, size: try file.size))
+        let previous = reader
         reader = try GalleryReader(archive: ZipArchive(file: file))
         diskRecord = record
+        // Undo and redo may bring back images whose bytes only the previous file holds; its
+        // descriptor keeps them readable after the swap.
+        if let previous {
+            for snapshot in history {
+                for image in snapshot.gallery.images where supplies[image.sha256] == nil && !isInReader(image.sha256)
+                    && previous.archive.entry(named: image.path) != nil {
+                    supplies[image.sha256] = .gallery(previous)
+                }
+            }
+        }
         base = gallery
         history[position].gallery = gallery
         savedGeneration = history[position].generation
@@ -101,9 +114,13 @@ extension GalleryDocument {
         return .saved(revision: gallery.revision)
     }
 
+    /// Whether the file still holds what was read. A new identity with the same content (a
+    /// `touch`, a `chmod`) becomes the record, so the look after the swap compares with it.
     func diskIsAsRead(_ target: String) throws -> Bool {
         guard let diskRecord else { return false }
-        return try diskRecord.matches(path: target).same
+        let (same, now) = try diskRecord.matches(path: target)
+        if same, let now { self.diskRecord = now }
+        return same
     }
 
     /// The swap renamed the old file, which changes its ctime: the rest must still agree.

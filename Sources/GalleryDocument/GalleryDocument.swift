@@ -122,6 +122,8 @@ public actor GalleryDocument {
     @discardableResult
     public func open() async throws -> DocumentOpenResult {
         guard history.isEmpty else { return openResult() }
+        // What a previous open found is no longer true.
+        (lockHolder, readOnlyReason, saveError, unresolved) = (nil, nil, nil, [])
         // The lock first, so that what is read is what the holder of the lock may replace.
         if options.readsOnly {
             readOnlyReason = "it was opened for reading only"
