@@ -22,11 +22,41 @@ public enum SyncConflictCopies {
     public static func client(of name: String, forDocument document: String) -> Client? {
         let (base, ext) = split(document)
         guard name.hasPrefix(base), name.hasSuffix(ext), name.count > base.count + ext.count else { return nil }
-        let middle = String(name.dropFirst(base.count).dropLast(ext.count))
-        if middle.wholeMatch(of: /\.sync-conflict-\d{8}-\d{6}-[A-Z0-9]{7}/) != nil { return .syncthing }
-        if middle.wholeMatch(of: /\ \(conflicted copy (?:[^()]+ )?\d{4}-\d{2}-\d{2} \d{6}\)/) != nil { return .nextcloud }
-        if middle.wholeMatch(of: /\ \((?:[^()]+ )?conflicted copy \d{4}-\d{2}-\d{2}(?: \(\d+\))?\)/) != nil { return .dropbox }
+        let middle = Substring(name.dropFirst(base.count).dropLast(ext.count))
+        if isSyncthing(middle) { return .syncthing }
+        if isNextcloud(middle) { return .nextcloud }
+        if isDropbox(middle) { return .dropbox }
         return nil
+    }
+
+    // Hand-written matchers: a Regex literal costs milliseconds to build, on every open of a
+    // document whose folder holds a name that starts like it.
+
+    /// `.sync-conflict-YYYYMMDD-HHMMSS-DEVICE`, DEVICE 7 of A–Z and 0–9.
+    static func isSyncthing(_ middle: Substring) -> Bool {
+        guard let rest = middle.strip(prefix: ".sync-conflict-") else { return false }
+        let parts = rest.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 3 && parts[0].isDigits(8) && parts[1].isDigits(6) && parts[2].count == 7
+            && parts[2].allSatisfy { ("A" ... "Z").contains($0) || $0.isASCIIDigit }
+    }
+
+    /// ` (conflicted copy [USER ]YYYY-MM-DD HHMMSS)`
+    static func isNextcloud(_ middle: Substring) -> Bool {
+        guard let inner = middle.strip(prefix: " (conflicted copy ")?.strip(suffix: ")"),
+              let user = inner.strip(suffix: 17, matching: { $0.isDate(at: 0) && $0.dropFirst(10).first == " " && $0.dropFirst(11).isDigits(6) })
+        else { return false }
+        return user.isEmpty || (user.hasSuffix(" ") && !user.contains("(") && !user.contains(")"))
+    }
+
+    /// ` ([WHO ]conflicted copy YYYY-MM-DD[ (N)])`
+    static func isDropbox(_ middle: Substring) -> Bool {
+        guard var inner = middle.strip(prefix: " (")?.strip(suffix: ")") else { return false }
+        if inner.hasSuffix(")"), let open = inner.lastIndex(of: "("), inner[inner.index(after: open)...].dropLast().isDigits(nil),
+           inner[..<open].hasSuffix(" ") {
+            inner = inner[..<inner.index(before: open)]
+        }
+        guard let who = inner.strip(suffix: 26, matching: { $0.hasPrefix("conflicted copy ") && $0.isDate(at: 16) }) else { return false }
+        return who.isEmpty || (who.hasSuffix(" ") && !who.contains("(") && !who.contains(")"))
     }
 
     /// The conflict copies beside `document` whose manifest names the same document id.
@@ -51,4 +81,31 @@ public enum SyncConflictCopies {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
         return (String(name[..<dot]), String(name[dot...]))
     }
+}
+
+private extension Substring {
+    func strip(prefix: String) -> Substring? { hasPrefix(prefix) ? dropFirst(prefix.count) : nil }
+    func strip(suffix: String) -> Substring? { hasSuffix(suffix) ? dropLast(suffix.count) : nil }
+
+    /// What comes before the last `count` characters, when those satisfy `matching`.
+    func strip(suffix count: Int, matching: (Substring) -> Bool) -> Substring? {
+        guard self.count >= count else { return nil }
+        return matching(suffix(count)) ? dropLast(count) : nil
+    }
+
+    /// Only ASCII digits: exactly `count` of them, or at least one when `count` is nil.
+    func isDigits(_ count: Int?) -> Bool {
+        (count.map { self.count == $0 } ?? !isEmpty) && allSatisfy(\.isASCIIDigit)
+    }
+
+    /// `YYYY-MM-DD` starting `offset` characters in.
+    func isDate(at offset: Int) -> Bool {
+        let date = dropFirst(offset).prefix(10)
+        let parts = date.split(separator: "-", omittingEmptySubsequences: false)
+        return date.count == 10 && parts.count == 3 && parts[0].isDigits(4) && parts[1].isDigits(2) && parts[2].isDigits(2)
+    }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { ("0" ... "9").contains(self) }
 }

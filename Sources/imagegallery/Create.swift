@@ -7,6 +7,7 @@ import Synchronization
 extension ImageGallery {
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Create a gallery from image files and folders of images.",
             discussion: """
                 Files are taken in the order given; a folder contributes its JPEG and PNG files (not its \

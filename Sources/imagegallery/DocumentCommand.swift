@@ -79,8 +79,10 @@ enum DocumentCommand {
 
     /// Saves and closes, turning the outcome into the report and exit status.
     static func finish(_ document: GalleryDocument, images: [String]? = nil) async throws -> EditReport {
-        let result = try await document.close()
-        let gallery = try GalleryReader(path: document.path).gallery
+        let result = try await document.save()
+        // What is on disk now: ours, or after a conflict the other writer's, which was read.
+        let gallery = try await document.gallery
+        _ = try await document.close()
         switch result {
         case .unchanged:
             return EditReport(path: document.path, revision: gallery.revision.manifestString, imageCount: gallery.images.count,

@@ -10,6 +10,7 @@ import GalleryImaging
 extension ImageGallery {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add image files (or folders of images) to a gallery.",
             discussion: "Folders contribute their JPEG and PNG files in natural name order, as with create.")
 
@@ -39,6 +40,7 @@ extension ImageGallery {
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove images from a gallery.",
             discussion: "An image is named by its position (1 is the first), its id or a unique start of it, or its file name.")
 
@@ -63,7 +65,7 @@ extension ImageGallery {
     }
 
     struct Move: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move an image to another position.")
+        static let configuration = CommandConfiguration(commandName: "move", abstract: "Move an image to another position.")
 
         @Argument(help: "The .imagegallery file.") var file: String
         @Argument(help: "The image (position, id or file name).") var image: String
@@ -86,7 +88,7 @@ extension ImageGallery {
     }
 
     struct Rename: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change a gallery's title.")
+        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Change a gallery's title.")
 
         @Argument(help: "The .imagegallery file.") var file: String
         @Argument(help: "The new title.") var title: String
@@ -106,7 +108,7 @@ extension ImageGallery {
     }
 
     struct Caption: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set (or, with empty text, remove) an image's caption.")
+        static let configuration = CommandConfiguration(commandName: "caption", abstract: "Set (or, with empty text, remove) an image's caption.")
 
         @Argument(help: "The .imagegallery file.") var file: String
         @Argument(help: "The image (position, id or file name).") var image: String
@@ -130,6 +132,7 @@ extension ImageGallery {
 
     struct Transfer: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "transfer",
             abstract: "Move (or copy) images from one gallery to another.",
             discussion: "Both galleries are locked, in a fixed order, so that opposite transfers cannot wait on each other.")
 

@@ -5,6 +5,7 @@ import GalleryFormat
 extension ImageGallery {
     struct Extract: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "extract",
             abstract: "Write a gallery's original image bytes to files.",
             discussion: """
                 Files are named NN-NAME.EXT, where NN is the image's position (zero-padded), NAME the original \

@@ -30,6 +30,7 @@ extension ImageGallery {
 
     struct Textconv: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "textconv",
             abstract: "Print a gallery as stable text, one line per image (git's textconv, for `git diff`).",
             discussion: """
                 The first lines give the title and document id; then one line per image in gallery order: \

@@ -4,6 +4,7 @@ import GalleryFormat
 extension ImageGallery {
     struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "info",
             abstract: "Describe a gallery: title, ids, image count, sizes and format version.",
             discussion: "Reads only the archive's directory and manifest, so it is fast on any size of gallery."
         )

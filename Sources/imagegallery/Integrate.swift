@@ -5,6 +5,7 @@ import GalleryFormat
 extension ImageGallery {
     struct Integrate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "integrate",
             abstract: "Install the desktop integration: the MIME type, the thumbnailer, a .desktop entry, a `file` rule.",
             discussion: """
                 install writes the files of Specs/freedesktop into the XDG folders (--user: $XDG_DATA_HOME, \

@@ -4,6 +4,7 @@ import GalleryFormat
 extension ImageGallery {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List a gallery's images in gallery order."
         )
 

@@ -6,6 +6,7 @@ import GalleryImaging
 extension ImageGallery {
     struct Thumbnail: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "thumbnail",
             abstract: "Write a PNG thumbnail of a gallery (the freedesktop thumbnailer: -s %s %i %o).",
             discussion: """
                 Uses the gallery's embedded thumbnail when it is sound and large enough, so no photo is decoded; \

@@ -8,6 +8,7 @@ import Synchronization
 extension ImageGallery {
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Check galleries against the format spec, for CI.",
             discussion: """
                 Every problem has a stable id (see Specs/diagnostics.md), a severity and a place. Folders are \

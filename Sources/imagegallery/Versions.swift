@@ -6,6 +6,7 @@ import GalleryFormat
 extension ImageGallery {
     struct Versions: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "versions",
             abstract: "List a gallery's other versions: conflicts kept by saves, and sync clients' conflict copies.",
             discussion: """
                 Versions live under $XDG_STATE_HOME/imagegallery/versions (default ~/.local/state/…). A save \
@@ -72,6 +73,7 @@ extension ImageGallery {
 
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "resolve",
             abstract: "Settle a gallery's unresolved versions: keep one, or merge them all.",
             discussion: """
                 --keep current keeps the file as it is; --keep VERSION (an id, or a unique start of one, from \
@@ -115,8 +117,9 @@ extension ImageGallery {
                         conflicts = try await document.mergeUnresolvedVersions().map(\.description)
                     }
                     if removeOthers { try await document.removeOtherVersions() }
+                    _ = try await document.save()
+                    let revision = try await document.gallery.revision.manifestString
                     _ = try await document.close()
-                    let revision = try GalleryReader(path: file).gallery.revision.manifestString
                     return Report(path: file, resolved: unresolved.map(\.id.manifestString), conflicts: conflicts,
                                   revision: revision)
                 }
