@@ -161,11 +161,15 @@ SECTIONS += [
             what="Whole-process time to change one caption of the gallery `create` makes of the `g1g` set "
                  "({g1g_gb} GB) and save: the lock, the manifest, a new file beside the old one with every "
                  "blob copied raw inside the kernel (`copy_file_range`, never decoded or re-hashed), fsync, "
-                 "the swap, fsync of the folder. The anchor copies the file with coreutils `cp` (which also "
-                 "uses `copy_file_range`) and flushes the copy with `sync FILE`. Every run starts after "
-                 "`sync`.",
-            anchor="cp + sync (fsync of the copy)",
-            rows=["imagegallery caption (save after one edit)", "cp + sync (fsync of the copy)"]),
+                 "the swap, fsync of the folder, and the old file's removal. The anchor copies the file with "
+                 "coreutils `cp` (which also uses `copy_file_range`) over an existing copy and flushes it "
+                 "with `sync FILE`: like the save, it replaces a 1 GiB file, whose cached pages the kernel "
+                 "drops (about 0.5 s on this machine). `cp` to a new file replaces nothing and is context. "
+                 "Every run starts after `sync`.",
+            anchor="cp over the old copy + fsync",
+            rows=["imagegallery caption (save after one edit)", "cp over the old copy + fsync",
+                  "cp to a new file + fsync"],
+            context=["cp to a new file + fsync"]),
 ]
 
 
@@ -317,10 +321,12 @@ def t_open(R):
 
 
 def t_save(R):
-    r = R.ratio("save", "imagegallery caption (save after one edit)", "cp + sync (fsync of the copy)")
+    r = R.ratio("save", "imagegallery caption (save after one edit)", "cp over the old copy + fsync")
+    fresh = R.ratio("save", "imagegallery caption (save after one edit)", "cp to a new file + fsync")
     if r is None:
         return None
-    return f"{r:.2f} × cp + fsync", r <= 1.3
+    context = "" if fresh is None else f" ({fresh:.2f} × cp to a new file)"
+    return f"{r:.2f} × cp over the copy + fsync{context}", r <= 1.3
 
 
 def t_psnr(R):

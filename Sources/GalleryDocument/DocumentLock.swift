@@ -128,7 +128,9 @@ public final class DocumentLock: @unchecked Sendable {
             let owner = LockOwner.current(session: session)
             do {
                 let data = try JSONEncoder().encode(owner)
-                guard ftruncate(fd, 0) == 0, pwrite(fd, [UInt8](data), data.count, 0) == data.count, fsync(fd) == 0 else {
+                // Not flushed: after a crash the record is stale anyway (another boot), so a
+                // flush would buy nothing.
+                guard ftruncate(fd, 0) == 0, pwrite(fd, [UInt8](data), data.count, 0) == data.count else {
                     throw FileSystemError.current(path: path, operation: "write the lock file")
                 }
             } catch {
