@@ -50,6 +50,9 @@ demo: build
 	$(BIN_DEBUG) extract $(DEMO_DIR)/samples.imagegallery --force --to $(DEMO_DIR)/extracted
 	$(BIN_DEBUG) validate --deep $(DEMO_DIR)/samples.imagegallery
 	$(BIN_DEBUG) thumbnail -s 256 $(DEMO_DIR)/samples.imagegallery $(DEMO_DIR)/thumbnail.png
+	XDG_STATE_HOME=$(DEMO_DIR)/state $(BIN_DEBUG) caption $(DEMO_DIR)/samples.imagegallery 1 "Sunset over the bay"
+	XDG_STATE_HOME=$(DEMO_DIR)/state $(BIN_DEBUG) move $(DEMO_DIR)/samples.imagegallery 10-fractal.jpg --to 1
+	$(BIN_DEBUG) textconv $(DEMO_DIR)/samples.imagegallery
 	@echo "demo: gallery at $(DEMO_DIR)/samples.imagegallery, images extracted to $(DEMO_DIR)/extracted, thumbnail $(DEMO_DIR)/thumbnail.png"
 
 # Release build (static Swift runtime), benchmark corpus, side-by-side timings → Benchmarks/RESULTS.md.

@@ -39,6 +39,7 @@ public actor GalleryDocument {
     var watchers: [UUID: AsyncStream<DocumentEvent>.Continuation] = [:]
     var autosaveTask: Task<Void, Never>?
     var firstUnsavedEdit: ContinuousClock.Instant?
+    var lastEdit: ContinuousClock.Instant?
 
     struct Snapshot: Sendable {
         var gallery: Gallery
@@ -64,6 +65,15 @@ public actor GalleryDocument {
 
     /// True when the content differs from the file: undoing back to the saved state is clean.
     public var hasUnsavedChanges: Bool { !history.isEmpty && history[position].generation != savedGeneration }
+
+    /// How many edits separate the content from the file: undo counts down, redo and edits up.
+    /// When the saved state is no longer in the history (an edit after undoing past it), every
+    /// edit up to the current one counts.
+    public var changeCount: Int {
+        guard !history.isEmpty else { return 0 }
+        if let saved = history.firstIndex(where: { $0.generation == savedGeneration }) { return abs(position - saved) }
+        return position + 1
+    }
 
     /// Edits that can be undone and redone.
     public var canUndo: Bool { position > 0 }

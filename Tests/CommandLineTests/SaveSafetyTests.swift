@@ -13,7 +13,11 @@ import Glibc
 @Suite("Save safety", .serialized)
 struct SaveSafetyTests {
     /// 200 saves, each killed with SIGKILL at a random moment of its run.
-    @Test func killedSavesLeaveTheOldOrTheNewRevision() throws {
+    @Test func killedSavesLeaveTheOldOrTheNewRevision() async throws {
+        try await Blocking.run { try Self.killSaves() }
+    }
+
+    static func killSaves() throws {
         let workspace = try EditingWorkspace(images: 0)
         let g = workspace.gallery
         #expect(try workspace.run(["add", g, TestPaths.fixture("images/1-sunset.jpg"), TestPaths.fixture("images/2-tiles.png")])
@@ -61,7 +65,11 @@ struct SaveSafetyTests {
     }
 
     /// 8 processes × 25 adds on one file: 200 images, none lost, none twice.
-    @Test func concurrentAddsAreAllKept() throws {
+    @Test func concurrentAddsAreAllKept() async throws {
+        try await Blocking.run { try Self.addConcurrently() }
+    }
+
+    static func addConcurrently() throws {
         let workspace = try EditingWorkspace(images: 0)
         for seed in 0 ..< 200 { _ = try workspace.image(seed) }
         let failures = Mutex<[String]>([])

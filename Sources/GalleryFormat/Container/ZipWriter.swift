@@ -24,6 +24,10 @@ final class ZipWriter {
     /// Whether to start write-back of each blob as soon as it is copied (for a save that
     /// will fsync: the final flush then has little left to do).
     private let startsWriteback: Bool
+    /// Where the data not yet handed to write-back starts; it is handed over in batches of
+    /// `writebackBatch`, fewer and larger requests than one per blob.
+    private var writebackFrom: UInt64 = 0
+    static let writebackBatch: UInt64 = 8 << 20
 
     /// Sizes and offsets from this value up use ZIP64. Always 0xFFFFFFFF in use; tests lower it
     /// to reach every ZIP64 path without writing 4 GiB.
@@ -86,7 +90,10 @@ final class ZipWriter {
         let header = writeLocalHeader(name: name, method: .stored, crc: crc32, compressedSize: size, uncompressedSize: size)
         try flush()
         let copied = try place(file, offset)
-        if startsWriteback { file.startWriteback(at: offset, count: copied) }
+        if startsWriteback, offset + copied - writebackFrom >= Self.writebackBatch {
+            file.startWriteback(at: writebackFrom, count: offset + copied - writebackFrom)
+            writebackFrom = offset + copied
+        }
         guard copied == size else {
             throw GalleryError(.sizeMismatch, "the source changed while it was copied: expected \(size) bytes, got \(copied)",
                                location: Location(entry: name))
