@@ -176,10 +176,18 @@ public actor GalleryDocument {
     /// Reads the file as it is now, dropping the undo history.
     func load() throws {
         let target = try GalleryFileSystem.resolvedPath(path)
-        let record = try DiskRecord.of(path: target)
-        let reader = try GalleryReader(path: target)
-        // The record must describe the bytes read: a writer between the two reads means again.
-        guard try record.matches(path: target).same else { return try load() }
+        var (record, reader) = (try DiskRecord.of(path: target), try GalleryReader(path: target))
+        // The record must describe the bytes read: a writer between the two reads means again,
+        // a few times, then giving up on a file that never holds still.
+        var attempts = 1
+        while try !record.matches(path: target).same {
+            guard attempts < 5 else {
+                throw FileSystemError(kind: .other, path: path, operation: "read it while another program keeps writing it",
+                                      errno: EBUSY)
+            }
+            attempts += 1
+            (record, reader) = (try DiskRecord.of(path: target), try GalleryReader(path: target))
+        }
         self.reader = reader
         diskRecord = record
         base = reader.gallery
