@@ -165,11 +165,12 @@ SECTIONS += [
                  "coreutils `cp` (which also uses `copy_file_range`) over an existing copy and flushes it "
                  "with `sync FILE`: like the save, it replaces a 1 GiB file, whose cached pages the kernel "
                  "drops (about 0.5 s on this machine). `cp` to a new file replaces nothing and is context. "
-                 "Every run starts after `sync`.",
+                 "A safe save done with cp (a temporary copy, fsync, `mv` over the file, fsync of the folder) "
+                 "is context too: it does what the save does, without the edit. Every run starts after `sync`.",
             anchor="cp over the old copy + fsync",
             rows=["imagegallery caption (save after one edit)", "cp over the old copy + fsync",
-                  "cp to a new file + fsync"],
-            context=["cp to a new file + fsync"]),
+                  "cp to a new file + fsync", "cp to a temp file + fsync + mv over + fsync folder"],
+            context=["cp to a new file + fsync", "cp to a temp file + fsync + mv over + fsync folder"]),
 ]
 
 

@@ -376,20 +376,25 @@ fi
 # edit, a new file with every blob copied raw (copy_file_range), fsync, swap, fsync of the
 # folder, and the old file's removal. The anchor copies the file over an existing copy of it
 # and flushes it: like a save, it replaces a 1 GiB file, whose cached pages the kernel must
-# drop (about 0.5 s here). `cp` to a fresh file, which replaces nothing, is context.
+# drop (about 0.5 s here). `cp` to a fresh file, which replaces nothing, is context, and so
+# is a safe save done with cp: a copy to a temporary file, fsync, mv over the file, fsync of
+# the folder.
 if wanted save && [[ $MODE == full ]]; then
   save_g="$WORK/save.imagegallery"; save_cp="$WORK/save-copy.imagegallery"; save_new="$WORK/save-new.imagegallery"
+  save_mv="$WORK/save-mv.imagegallery"; save_tmp="$WORK/save-mv.tmp"
   "$IG" create "$save_g" --force --title bench --date "$DATE" "$CORPUS/g1g" >/dev/null
-  cp "$save_g" "$save_cp"
-  prep=$(q sh -c "rm -f $(q "$save_new") && sync")
-  NAMES=("imagegallery caption (save after one edit)" "cp over the old copy + fsync" "cp to a new file + fsync")
+  cp "$save_g" "$save_cp"; cp "$save_g" "$save_mv"
+  prep=$(q sh -c "rm -f $(q "$save_new" "$save_tmp") && sync")
+  NAMES=("imagegallery caption (save after one edit)" "cp over the old copy + fsync" "cp to a new file + fsync"
+         "cp to a temp file + fsync + mv over + fsync folder")
   CMDS=("$(q sh -c "$(q "$IG" caption "$save_g" 1) \"\$(date +%s.%N)\" >/dev/null")"
         "$(q sh -c "cp $(q "$save_g" "$save_cp") && sync $(q "$save_cp")")"
-        "$(q sh -c "cp $(q "$save_g" "$save_new") && sync $(q "$save_new")")")
-  PREPS=("$prep" "$prep" "$prep")
-  OURS=(1 0 0)
+        "$(q sh -c "cp $(q "$save_g" "$save_new") && sync $(q "$save_new")")"
+        "$(q sh -c "cp $(q "$save_mv" "$save_tmp") && sync $(q "$save_tmp") && mv $(q "$save_tmp" "$save_mv") && sync $(q "$WORK")")")
+  PREPS=("$prep" "$prep" "$prep" "$prep")
+  OURS=(1 0 0 0)
   XDG_STATE_HOME="$WORK/state" compare save
-  rm -f "$save_g" "$save_cp" "$save_new"
+  rm -f "$save_g" "$save_cp" "$save_new" "$save_mv" "$save_tmp"
 fi
 
 echo
