@@ -15,7 +15,7 @@ extension GalleryDocument {
         let ours = history[position].gallery
         let store = options.versionStore
         let baseManifest = try base.map { try store.keepBase($0, documentID: ours.id) }
-        var version = try keepAsVersion(ours, origin: .ours, others: [theirs].compactMap { $0 })
+        var version = try keepAsVersion(ours, others: [theirs].compactMap { $0 })
         version.baseManifest = baseManifest
         try store.record(version)
         if let theirs { try keepCopyOfCurrent(theirs, at: target) }
@@ -43,8 +43,7 @@ extension GalleryDocument {
     /// from `others` or the file as we read it, each read checked against its SHA-256 first,
     /// because a program that rewrote the file in place may have destroyed them. Images whose
     /// bytes survive nowhere are left out and listed in the record.
-    func keepAsVersion(_ gallery: Gallery, origin: DocumentVersion.Origin, others: [GalleryReader],
-                       parents: [UUID]? = nil) throws -> DocumentVersion {
+    func keepAsVersion(_ gallery: Gallery, others: [GalleryReader]) throws -> DocumentVersion {
         let store = options.versionStore
         let id = UUID()
         let file = try store.newFile(documentID: gallery.id, version: id)
@@ -83,8 +82,7 @@ extension GalleryDocument {
                 return try? GalleryFile.openForReading(path).read(at: 0, count: Int(image.byteSize))
             case .entry(let archive, _)?:
                 guard let holder = (others + [reader].compactMap { $0 }).first(where: { $0.archive === archive }) else { return nil }
-                var bytes: [UInt8] = []
-                return (try? holder.readBlob(image) { bytes.append(contentsOf: $0) }) != nil ? bytes : nil
+                return try? holder.blobBytes(image)
             default:
                 return nil
             }
@@ -93,8 +91,8 @@ extension GalleryDocument {
             sources[image.sha256]!
         }
         return DocumentVersion(
-            id: id, documentID: gallery.id, documentPath: try GalleryFileSystem.resolvedPath(path), origin: origin,
-            revision: kept.revision, parentRevisions: parents ?? [base?.revision].compactMap { $0 },
+            id: id, documentID: gallery.id, documentPath: try GalleryFileSystem.resolvedPath(path), origin: .ours,
+            revision: kept.revision, parentRevisions: [base?.revision].compactMap { $0 },
             time: Date(), host: ProcessInfo.processInfo.hostName, isResolved: false, file: file,
             title: kept.title, imageCount: kept.images.count, missingImages: missing)
     }
@@ -121,5 +119,13 @@ extension GalleryReader {
     /// True when the image's blob reads back with the right SHA-256.
     func holdsIntact(_ image: GalleryImage) -> Bool {
         (try? readBlob(image) { _ in }) != nil
+    }
+
+    /// An image's bytes in memory (for a thumbnail), checked against its SHA-256.
+    func blobBytes(_ image: GalleryImage) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(image.byteSize))
+        try readBlob(image) { bytes.append(contentsOf: $0) }
+        return bytes
     }
 }

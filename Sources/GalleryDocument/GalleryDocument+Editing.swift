@@ -97,9 +97,7 @@ extension GalleryDocument {
         }
     }
 
-    func isInReader(_ sha: SHA256Digest) -> Bool {
-        reader?.gallery.images.contains { $0.sha256 == sha } ?? false
-    }
+    func isInReader(_ sha: SHA256Digest) -> Bool { readerBlobs.contains(sha) }
 
     // MARK: Changing what is there
 
@@ -175,7 +173,7 @@ extension GalleryDocument {
     /// How another document can have this image's bytes.
     func supply(for image: GalleryImage) throws -> BlobSupply {
         if let supply = supplies[image.sha256] { return supply }
-        if let reader, reader.gallery.images.contains(where: { $0.sha256 == image.sha256 }) { return .gallery(reader) }
+        if let reader, isInReader(image.sha256) { return .gallery(reader) }
         throw DocumentError(.noSuchImage, path: path, "the bytes of image \(image.id.manifestString) are not at hand")
     }
 

@@ -171,8 +171,6 @@ extension GalleryDocument {
 
     /// An image's bytes in memory (for the thumbnail), checked against its SHA-256.
     func bytes(of image: GalleryImage) throws -> [UInt8]? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(image.byteSize))
         switch supplies[image.sha256] {
         case .bytes(let data)?:
             return data
@@ -180,12 +178,9 @@ extension GalleryDocument {
             let file = try GalleryFile.openForReading(source)
             return try file.read(at: 0, count: Int(image.byteSize))
         case .gallery(let other)?:
-            try other.readBlob(image) { bytes.append(contentsOf: $0) }
-            return bytes
+            return try other.blobBytes(image)
         case nil:
-            guard let reader else { return nil }
-            try reader.readBlob(image) { bytes.append(contentsOf: $0) }
-            return bytes
+            return try reader?.blobBytes(image)
         }
     }
 }

@@ -30,7 +30,11 @@ public actor GalleryDocument {
     /// The gallery as last read from or written to disk: the base of a later merge.
     var base: Gallery?
     /// The file as last read, its blobs the cheapest source for a save.
-    var reader: GalleryReader?
+    var reader: GalleryReader? {
+        didSet { readerBlobs = Set(reader?.gallery.images.map(\.sha256) ?? []) }
+    }
+    /// The blobs `reader` holds, for a lookup per image instead of a scan of the manifest.
+    var readerBlobs: Set<SHA256Digest> = []
     var diskRecord: DiskRecord?
     /// Blobs that are not in `reader`: added, transferred or taken from a version.
     var supplies: [SHA256Digest: BlobSupply] = [:]

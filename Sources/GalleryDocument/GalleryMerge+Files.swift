@@ -25,10 +25,7 @@ extension GalleryMerge {
             thumbnail = stored
         } else {
             thumbnail = try DocumentThumbnail.png(for: outcome.gallery) { image in
-                guard let reader = holder(of: image) else { return nil }
-                var bytes: [UInt8] = []
-                try reader.readBlob(image) { bytes.append(contentsOf: $0) }
-                return bytes
+                try holder(of: image)?.blobBytes(image)
             }
         }
         try GalleryWriter.write(outcome.gallery, thumbnail: thumbnail, to: output, overwrite: true, durable: durable) { image in

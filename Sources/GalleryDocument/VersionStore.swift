@@ -57,6 +57,14 @@ public struct VersionStore: Sendable, Hashable {
 
     public func folder(for documentID: UUID) -> String { root + "/" + documentID.manifestString }
 
+    /// The document's folder, made (private to the user) if needed.
+    private func existingFolder(for documentID: UUID) throws -> String {
+        let folder = folder(for: documentID)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        return folder
+    }
+
     /// The versions kept for one document file, oldest first.
     public func versions(documentID: UUID, documentPath: String) -> [DocumentVersion] {
         let folder = folder(for: documentID)
@@ -75,17 +83,13 @@ public struct VersionStore: Sendable, Hashable {
 
     /// Where a new version's bytes go; the caller writes them, then calls `record`.
     public func newFile(documentID: UUID, version: UUID) throws -> String {
-        let folder = folder(for: documentID)
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        let folder = try existingFolder(for: documentID)
         return folder + "/" + version.manifestString + ".imagegallery"
     }
 
     /// Keeps a base manifest for a later merge; returns its path.
     public func keepBase(_ gallery: Gallery, documentID: UUID) throws -> String {
-        let folder = folder(for: documentID)
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        let folder = try existingFolder(for: documentID)
         let path = folder + "/" + gallery.revision.manifestString + ".base.json"
         if PathKind.of(path) == .regularFile { return path }
         let bytes = Manifest.encode(gallery)
@@ -95,9 +99,7 @@ public struct VersionStore: Sendable, Hashable {
 
     /// Writes (or rewrites) a version's record.
     public func record(_ version: DocumentVersion) throws {
-        let folder = folder(for: version.documentID)
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        let folder = try existingFolder(for: version.documentID)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
