@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GalleryFetch
 import GalleryFormat
 import GalleryImaging
 import Synchronization
@@ -8,15 +9,19 @@ extension ImageGallery {
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "create",
-            abstract: "Create a gallery from image files and folders of images.",
+            abstract: "Create a gallery from image files, folders of images and http(s) URLs.",
             discussion: """
                 Files are taken in the order given; a folder contributes its JPEG and PNG files (not its \
                 subfolders) in natural name order, so 2.jpg comes before 10.jpg. Other files in a folder are \
                 skipped with a warning, hidden files silently. Pixel sizes come from the image headers.
 
+                URLs are fetched through the cache in $XDG_CACHE_HOME/imagegallery, several at once, and each is \
+                recorded as its image's source. A URL that fails is reported and left out: the gallery holds the \
+                rest, in the order given, and the exit status is 4 (5, and no file, when nothing could be had).
+
                 The result is deterministic: the same inputs give the same bytes. The time stamp is --date, \
-                else $SOURCE_DATE_EPOCH, else the newest modification time of the images (the current time \
-                for an empty gallery); the document id is derived from title, time and images unless --id \
+                else $SOURCE_DATE_EPOCH, else the newest modification time of the images (for a URL, its \
+                Last-Modified; the current time when there is none); the document id is derived from title, time and images unless --id \
                 is given.
                 """
         )
@@ -24,7 +29,7 @@ extension ImageGallery {
         @Argument(help: "The gallery file to write.")
         var output: String
 
-        @Argument(help: "Image files and folders of images. None gives an empty gallery.")
+        @Argument(help: "Image files, folders of images and URLs. None gives an empty gallery.")
         var sources: [String] = []
 
         @Option(help: "The gallery's title (default: the output file's name without extension).")
@@ -45,6 +50,7 @@ extension ImageGallery {
                 + "may leave the new file incomplete. Never use it when replacing a file with --force."))
         var noSync = false
 
+        @OptionGroup var fetching: FetchCommandOptions
         @OptionGroup var outputOptions: OutputOptions
 
         func validate() throws {
@@ -69,6 +75,8 @@ extension ImageGallery {
             var blobCount: Int
             var totalBytes: UInt64
             var skipped: [String]
+            /// What became of each item, when some were URLs.
+            var items: [ItemReport]?
         }
 
         func run() throws {
@@ -77,8 +85,9 @@ extension ImageGallery {
                     throw CommandFailure(message: "\(output): already exists (use --force to replace it)",
                                          status: ExitStatus.cannotCreate)
                 }
-                let (paths, skipped) = try SourceList.expand(sources)
+                let (items, skipped) = try Fetching.items(sources)
                 for path in skipped { Terminal.warning("\(path): skipped: not a JPEG or PNG image") }
+                let paths = items.compactMap { item -> String? in if case .file(let path) = item { path } else { nil } }
 
                 let hashing = ProgressBar("Reading", total: UInt64(paths.count))
                 let inspected: [InspectedImageFile]
@@ -89,10 +98,17 @@ extension ImageGallery {
                     throw CommandFailure(message: error.description, status: ExitStatus.dataError)
                 }
                 hashing.finish()
+                let fetched = try Fetching.fetch(items, options: fetching.fetchOptions, quiet: false)
+                let images = Self.images(items, inspected: inspected, fetched: fetched)
+                let failed = items.count - images.count
+                if failed > 0, images.isEmpty {
+                    throw CommandFailure(message: "\(output): no image could be fetched; nothing was written",
+                                         status: ExitStatus.nothingAdded)
+                }
 
-                let gallery = makeGallery(from: inspected)
-                let bySHA = Dictionary(inspected.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first })
-                let thumbnail = try Self.thumbnail(of: gallery.images.first.map { bySHA[$0.sha256]!.path })
+                let gallery = makeGallery(from: images)
+                let bySHA = Dictionary(images.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first })
+                let thumbnail = try Self.thumbnail(of: gallery.images.first.map { bySHA[$0.sha256]! })
                 let total = gallery.distinctBlobs.reduce(0) { $0 + $1.byteSize }
                 let writing = ProgressBar("Writing", total: total)
                 try GalleryWriter.write(
@@ -105,50 +121,48 @@ extension ImageGallery {
                                                  + "nothing was written, try again", status: ExitStatus.dataError)
                         }
                     },
-                    blob: { image in
-                        let source = bySHA[image.sha256]!
-                        return .checksummedFile(source.path, crc32: source.crc32)
-                    }
+                    blob: { image in bySHA[image.sha256]!.blob }
                 )
                 writing.finish()
 
                 let report = Report(path: output, id: gallery.id.manifestString, revision: gallery.revision.manifestString,
                                     imageCount: gallery.images.count, blobCount: gallery.distinctBlobs.count,
-                                    totalBytes: total, skipped: skipped)
+                                    totalBytes: total, skipped: skipped,
+                                    items: fetched.isEmpty ? nil : Self.itemReports(items, fetched: fetched, gallery: gallery))
                 if outputOptions.json {
                     try Terminal.printJSON(report)
                 } else {
                     let duplicates = report.imageCount - report.blobCount
                     print("created \(output): \(report.imageCount) image\(report.imageCount == 1 ? "" : "s")"
                           + (duplicates > 0 ? " (\(duplicates) identical, stored once)" : "")
-                          + ", \(ByteCount.describe(total))")
+                          + ", \(ByteCount.describe(total))"
+                          + (failed > 0 ? "; \(failed) could not be fetched" : ""))
                 }
+                let status = Fetching.status(failed: failed, of: items.count)
+                if status != 0 { throw ExitCode(status) }
+            }
+        }
+
+        /// The first image made small; a damaged first image gets the placeholder and a warning
+        /// (its header was sound, or it would not be in the gallery).
+        static func thumbnail(of firstImage: CreateImage?) throws -> [UInt8] {
+            guard let firstImage else { return try GalleryThumbnail.png(firstImage: nil) }
+            do {
+                guard firstImage.byteSize <= UInt64(GalleryThumbnail.limits.maxBytes / 2) else {
+                    throw ImageDecodeError(.pastLimit, "\(firstImage.byteSize) bytes is more than a thumbnail is made from")
+                }
+                return try GalleryThumbnail.png(firstImage: firstImage.bytes())
+            } catch let error as ImageDecodeError {
+                Terminal.warning("\(firstImage.name): no thumbnail from this image (\(error.message)); a grey one is stored")
+                return PlaceholderThumbnail.png(forFirstImage: (firstImage.header.width, firstImage.header.height))
             }
         }
 
         /// Builds the manifest content; every derived value is a pure function of the inputs.
-        /// The first image made small; a damaged first image gets the placeholder and a warning
-        /// (its header was sound, or it would not be in the gallery).
-        static func thumbnail(of firstImage: String?) throws -> [UInt8] {
-            guard let firstImage else { return try GalleryThumbnail.png(firstImage: nil) }
-            do {
-                let file = try GalleryFile.openForReading(firstImage)
-                let size = try file.size
-                guard size <= UInt64(GalleryThumbnail.limits.maxBytes / 2) else {
-                    throw ImageDecodeError(.pastLimit, "\(size) bytes is more than a thumbnail is made from")
-                }
-                return try GalleryThumbnail.png(firstImage: file.read(at: 0, count: Int(size)))
-            } catch let error as ImageDecodeError {
-                Terminal.warning("\(firstImage): no thumbnail from this image (\(error.message)); a grey one is stored")
-                let header = try ImageHeader.parse(file: GalleryFile.openForReading(firstImage))
-                return PlaceholderThumbnail.png(forFirstImage: (header.width, header.height))
-            }
-        }
-
-        func makeGallery(from images: [InspectedImageFile]) -> Gallery {
+        func makeGallery(from images: [CreateImage]) -> Gallery {
             let time = date.flatMap { Timestamp(rfc3339: $0) }
                 ?? ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap { Int64($0) }.map { Timestamp(seconds: $0) }
-                ?? images.map { Timestamp(seconds: $0.identity.modified.seconds) }.max()
+                ?? images.compactMap { $0.modified.map { Timestamp(seconds: $0) } }.max()
                 ?? Timestamp(seconds: Int64(Date().timeIntervalSince1970))
             let name = title ?? Self.defaultTitle(for: output)
             let documentID = id.flatMap { UUID(uuidString: $0) } ?? UUID.nameBased(
@@ -157,8 +171,8 @@ extension ImageGallery {
             let galleryImages = images.enumerated().map { index, image in
                 GalleryImage(id: UUID.nameBased(namespace: documentID, name: "\(index):\(image.sha256.hex)"),
                              mediaType: image.header.mediaType, width: image.header.width, height: image.header.height,
-                             byteSize: image.byteSize, sha256: image.sha256,
-                             filename: GalleryFileSystem.fileName(of: image.path))
+                             byteSize: image.byteSize, sha256: image.sha256, source: image.source,
+                             filename: image.filename)
             }
             var gallery = Gallery(id: documentID, revision: UUID(uuid: UUID_NULL_BYTES), title: name, created: time,
                                   modified: time, images: galleryImages)

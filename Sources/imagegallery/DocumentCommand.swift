@@ -38,6 +38,8 @@ struct EditReport: Encodable {
     var outcome: String
     var version: String?
     var images: [String]?
+    /// What became of each item asked for, when some were URLs.
+    var items: [ItemReport]?
 }
 
 /// Runs async document work from a synchronous command: the commands are short-lived and

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GalleryDocument
+import GalleryFetch
 import GalleryFormat
 import GalleryImaging
 
@@ -11,30 +12,90 @@ extension ImageGallery {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
-            abstract: "Add image files (or folders of images) to a gallery.",
-            discussion: "Folders contribute their JPEG and PNG files in natural name order, as with create.")
+            abstract: "Add images to a gallery: files, folders of images, and http(s) URLs.",
+            discussion: """
+                Folders contribute their JPEG and PNG files in natural name order, as with create. URLs are \
+                fetched (several at once) through the cache in $XDG_CACHE_HOME/imagegallery before the gallery \
+                is opened, and each URL is recorded as its image's source. A URL that fails is reported with its \
+                reason and skipped: the other images are still added, in the order given, and the exit status is \
+                4 (or 5 when nothing could be added).
+                """)
 
         @Argument(help: "The .imagegallery file.") var file: String
-        @Argument(help: "Image files and folders of images.") var sources: [String]
+        @Argument(help: "Image files, folders of images and URLs.") var sources: [String]
         @Option(help: ArgumentHelp("Insert at this position (1 is the first; default: the end).", valueName: "n"))
         var at: Int?
+        @OptionGroup var fetching: FetchCommandOptions
         @OptionGroup var edit: EditOptions
 
         func run() throws {
             try reportingFailures {
-                let (paths, skipped) = try SourceList.expand(sources)
+                let (items, skipped) = try Fetching.items(sources)
                 for path in skipped { Terminal.warning("\(path): skipped: not a JPEG or PNG image") }
                 let index = try DocumentCommand.index(at, option: "--at")
-                let (file, options) = (file, edit.documentOptions)
-                let report = try runDocumentWork {
-                    let document = try await DocumentCommand.openForEditing(file, options: options)
-                    let added = try await document.insertImages(fromFiles: paths, at: index)
-                    return try await DocumentCommand.finish(document, images: added.map(\.id.manifestString))
+                // Checked before anything is fetched, so that a typo costs no downloads.
+                guard PathKind.of(file) == .regularFile else {
+                    throw CommandFailure(message: "\(file): no such gallery file", status: ExitStatus.noInput)
                 }
+                let fetched = try Fetching.fetch(items, options: fetching.fetchOptions, quiet: false)
+                let failed = items.filter { if case .url(let url) = $0, case .failure = fetched[url] { true } else { false } }
+                if !items.isEmpty, failed.count == items.count {
+                    throw CommandFailure(message: "\(file): no image could be fetched; the gallery is unchanged",
+                                         status: ExitStatus.nothingAdded)
+                }
+                let (file, options) = (file, edit.documentOptions)
+                var report = try runDocumentWork {
+                    let document = try await DocumentCommand.openForEditing(file, options: options)
+                    let reports = try await Self.insert(items, fetched: fetched, into: document, at: index)
+                    var report = try await DocumentCommand.finish(document, images: reports.compactMap(\.image))
+                    report.items = reports
+                    return report
+                }
+                if !items.contains(where: { if case .url = $0 { true } else { false } }) { report.items = nil }
+                let added = items.count - failed.count
                 try DocumentCommand.print(report, json: edit.json,
-                                          summary: "added \(paths.count) image\(paths.count == 1 ? "" : "s") to \(file): "
-                                            + "\(report.imageCount) in all")
+                                          summary: "added \(added) image\(added == 1 ? "" : "s") to \(file): "
+                                            + "\(report.imageCount) in all"
+                                            + (failed.isEmpty ? "" : "; \(failed.count) could not be fetched"))
+                let status = Fetching.status(failed: failed.count, of: items.count)
+                if status != 0 { throw ExitCode(status) }
             }
+        }
+
+        /// Inserts the items in command-line order; runs of files go in together, so that
+        /// they are inspected in parallel as before.
+        static func insert(_ items: [SourceItem], fetched: [String: Result<FetchedImage, FetchFailure>],
+                           into document: GalleryDocument, at index: Int?) async throws -> [ItemReport] {
+            var reports: [ItemReport] = []
+            var position = index
+            var files: [String] = []
+            func flushFiles() async throws {
+                guard !files.isEmpty else { return }
+                let added = try await document.insertImages(fromFiles: files, at: position)
+                for (path, image) in zip(files, added) {
+                    reports.append(ItemReport(source: path, status: "added", image: image.id.manifestString))
+                }
+                position = position.map { $0 + added.count }
+                files = []
+            }
+            for item in items {
+                switch item {
+                case .file(let path):
+                    files.append(path)
+                case .url(let url):
+                    try await flushFiles()
+                    guard case .success(let image) = fetched[url] else {
+                        reports.append(Fetching.report(url, fetched[url]!, image: nil))
+                        continue
+                    }
+                    let added = try await document.insertImage(data: image.data, filename: image.suggestedFilename,
+                                                               source: image.url, at: position)
+                    reports.append(Fetching.report(url, .success(image), image: added.id.manifestString))
+                    position = position.map { $0 + 1 }
+                }
+            }
+            try await flushFiles()
+            return reports
         }
     }
 

@@ -9,6 +9,10 @@ enum ExitStatus {
     /// An edit reached the disk as a version only (someone else had changed the file), or a
     /// merge kept one side where both had changed something.
     static let conflict: Int32 = 3
+    /// Some of the images asked for (URLs that failed) were not added; the rest were.
+    static let partlyAdded: Int32 = 4
+    /// None of the images asked for could be added; nothing was written.
+    static let nothingAdded: Int32 = 5
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
     static let noInput: Int32 = 66

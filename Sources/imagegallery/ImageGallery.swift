@@ -13,6 +13,8 @@ struct ImageGallery: ParsableCommand {
               1   internal error (a bug: please report it)
               3   an edit was kept as a version only (someone else had changed the file), or
                   a merge kept our side where both sides changed something
+              4   add/create: some images could not be fetched; the others were added
+              5   add/create: no image could be fetched; nothing was written
               64  usage error (bad option, unknown image index or id)
               65  invalid input data (not a valid gallery, not a JPEG/PNG image)
               66  an input file is missing or unreadable
@@ -26,7 +28,7 @@ struct ImageGallery: ParsableCommand {
         subcommands: [
             Create.self, Info.self, List.self, Extract.self, Validate.self, Thumbnail.self,
             Add.self, Remove.self, Move.self, Transfer.self, Rename.self, Caption.self,
-            Versions.self, Resolve.self, MergeDriver.self, Textconv.self, Integrate.self,
+            Versions.self, Resolve.self, MergeDriver.self, Textconv.self, Cache.self, Integrate.self,
         ]
     )
 

@@ -33,12 +33,26 @@ final class ProgressBar: Sendable {
     private let label: String
     private let total: UInt64
     private let enabled: Bool
-    private let state = Mutex<(lastDraw: UInt64, drawn: Bool)>((0, false))
+    private let state = Mutex<(lastDraw: UInt64, drawn: Bool, line: String)>((0, false, ""))
 
     init(_ label: String, total: UInt64, enabled: Bool = Terminal.errorIsTerminal) {
         self.label = label
         self.total = max(total, 1)
         self.enabled = enabled
+    }
+
+    var totalCount: UInt64 { total }
+
+    /// Prints a line of its own on stderr, above the bar (which is drawn again); without a
+    /// terminal, just the line.
+    func log(_ line: String) {
+        state.withLock { state in
+            if enabled, state.drawn {
+                Terminal.writeError("\r\u{1B}[2K\(line)\n\(state.line)")
+            } else {
+                Terminal.writeError(line + "\n")
+            }
+        }
     }
 
     func update(_ done: UInt64, detail: String = "") {
@@ -52,7 +66,8 @@ final class ProgressBar: Sendable {
             let width = 30
             let filled = Int(fraction * Double(width))
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            Terminal.writeError("\r\u{1B}[2K\(label) [\(bar)] \(Int(fraction * 100))% \(detail)")
+            state.line = "\(label) [\(bar)] \(Int(fraction * 100))% \(detail)"
+            Terminal.writeError("\r\u{1B}[2K" + state.line)
         }
     }
 

@@ -86,6 +86,11 @@ public struct GalleryImage: Sendable, Hashable, Identifiable {
             && !text.unicodeScalars.contains { (0x80 ... 0x9F).contains($0.value) }
     }
 
+    /// What `source` must be: an absolute URI, ASCII only, at most 8,192 characters.
+    public static func isValidSource(_ text: String) -> Bool {
+        text.utf8.count <= 8192 && ManifestDecoder.isAbsoluteURI(text)
+    }
+
     public static func blobPath(sha256: SHA256Digest, mediaType: MediaType) -> String {
         "images/\(sha256.hex).\(mediaType.fileExtension)"
     }

@@ -1,0 +1,35 @@
+import GalleryFormat
+
+/// An image fetched and checked: its bytes are a JPEG or PNG whose header parses within
+/// the limits, and its type agrees with what the server said.
+public struct FetchedImage: Sendable {
+    public enum Origin: String, Sendable, Codable {
+        /// Transferred from the server.
+        case network
+        /// Served from the cache without asking the server.
+        case cache
+        /// The server confirmed the cached copy (304): no body was transferred.
+        case revalidated
+    }
+
+    /// The URL as given (without fragment), which is what a gallery records as the source.
+    public var url: String
+    /// Where the bytes came from after redirects.
+    public var finalURL: String
+    public var data: [UInt8]
+    public var header: ImageHeader
+    public var origin: Origin
+    /// `Last-Modified` in seconds since 1970, if the server sent it.
+    public var lastModified: Int64?
+
+    /// A file name for the image: the URL path's last component, percent-decoded, when it is
+    /// a safe name.
+    public var suggestedFilename: String? {
+        guard let path = URLComponents(string: finalURL)?.path,
+              let last = path.split(separator: "/").last.map(String.init)?.removingPercentEncoding,
+              GalleryImage.isSafeFilename(last) else { return nil }
+        return last
+    }
+}
+
+import Foundation

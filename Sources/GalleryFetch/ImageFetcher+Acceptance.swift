@@ -1,0 +1,75 @@
+import GalleryFormat
+import GalleryImaging
+
+/// What makes a response an image the toolkit accepts: a 2xx status, `Content-Type`
+/// image/jpeg or image/png, leading bytes of that same type, and a header that parses within
+/// the imaging limits.
+extension ImageFetcher {
+    static let acceptedTypes: [String: MediaType] = ["image/jpeg": .jpeg, "image/png": .png]
+
+    func bodyRules(for url: String) -> BodyRules {
+        BodyRules(
+            maxBytes: options.maxImageBytes,
+            checkHead: { exchange throws(FetchFailure) in
+                guard let type = exchange.mediaType, Self.acceptedTypes[type] != nil else {
+                    throw FetchFailure(url: url, reason: .notAnImageType(exchange.field("content-type")))
+                }
+            },
+            checkLeadingBytes: { exchange, bytes throws(FetchFailure) in
+                try Self.checkMagic(url: url, declared: exchange.mediaType ?? "", bytes: bytes)
+            })
+    }
+
+    static func checkMagic(url: String, declared: String, bytes: [UInt8]) throws(FetchFailure) {
+        let found = MediaType.sniff(bytes)
+        guard let expected = acceptedTypes[declared], found == expected else {
+            throw FetchFailure(url: url, reason: .typeMismatch(declared: declared, found: describe(bytes, sniffed: found)))
+        }
+    }
+
+    /// What the bytes look like, for the error message.
+    static func describe(_ bytes: [UInt8], sniffed: MediaType?) -> String {
+        if let sniffed { return "a \(sniffed == .jpeg ? "JPEG" : "PNG") image" }
+        if bytes.isEmpty { return "empty" }
+        let head = String(decoding: bytes.prefix(64), as: UTF8.self).lowercased()
+        let trimmed = head.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" }
+        if trimmed.hasPrefix("<!doctype html") || trimmed.hasPrefix("<html") { return "an HTML page" }
+        if trimmed.hasPrefix("<") { return "markup (XML or HTML)" }
+        if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") { return "JSON or text" }
+        if bytes.starts(with: Array("GIF8".utf8)) { return "a GIF image" }
+        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8 ..< 12]) == Array("WEBP".utf8) {
+            return "a WebP image"
+        }
+        return "not a JPEG or PNG image (they start with \(bytes.prefix(4).map { String(format: "%02x", $0) }.joined()))"
+    }
+
+    /// The whole-body checks, for fresh transfers and cached copies alike.
+    func accept(url: String, finalURL: String, response: CachedResponse, origin: FetchedImage.Origin)
+        throws(FetchFailure) -> FetchedImage {
+        let declared = response.field("content-type").map {
+            ($0.split(separator: ";").first.map(String.init) ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        guard let declared, Self.acceptedTypes[declared] != nil else {
+            throw FetchFailure(url: url, reason: .notAnImageType(response.field("content-type")))
+        }
+        try Self.checkMagic(url: url, declared: declared, bytes: response.body)
+        guard response.body.count <= options.maxImageBytes else {
+            throw FetchFailure(url: url, reason: .tooLarge(limit: options.maxImageBytes))
+        }
+        let header: ImageHeader
+        do {
+            header = try ImageHeader.parse(response.body)
+        } catch {
+            throw FetchFailure(url: url, reason: .badImage("\(error)"))
+        }
+        let limits = options.imageLimits
+        if header.width > limits.maxSide || header.height > limits.maxSide || header.width * header.height > limits.maxPixels {
+            throw FetchFailure(url: url, reason: .badImage(
+                "\(header.width)×\(header.height) pixels is past the limit of \(limits.maxPixels) pixels"))
+        }
+        return FetchedImage(url: url, finalURL: finalURL, data: response.body, header: header, origin: origin,
+                            lastModified: response.lastModified.flatMap(HTTPDate.parse))
+    }
+}
+
+import Foundation

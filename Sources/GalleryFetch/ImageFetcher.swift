@@ -1,0 +1,120 @@
+import AsyncHTTPClient
+import Foundation
+import GalleryFormat
+import NIOCore
+
+/// Fetches images from http and https URLs through an ``HTTPCache``: redirects followed by
+/// hand (so that each hop is checked, cached and counted), retries with backoff, and every
+/// response checked before it is accepted or stored.
+///
+/// Call ``shutdown()`` when done; the client's connections are closed there.
+public final class ImageFetcher: Sendable {
+    public let options: FetchOptions
+    public let cache: HTTPCache?
+    let client: HTTPClient
+
+    public init(options: FetchOptions = FetchOptions(), cache: HTTPCache?) {
+        self.options = options
+        self.cache = cache
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .nanoseconds(Int64(options.connectTimeout.nanoseconds)),
+                           read: .nanoseconds(Int64(options.transferTimeout.nanoseconds))),
+            // Images are compressed already; and decompression would turn the size cap into
+            // a cap on compressed bytes.
+            decompression: .disabled)
+        configuration.connectionPool = .init(idleTimeout: .seconds(30),
+                                             concurrentHTTP1ConnectionsPerHostSoftLimit: max(options.concurrency, 1))
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    /// Whether the text is a URL this fetcher is meant for: anything with a scheme, so that
+    /// `ftp://…` gets a clear refusal rather than "no such file".
+    public static func looksLikeURL(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return false }
+        let scheme = text[..<colon]
+        return text[colon...].hasPrefix("://") && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
+
+    /// Fetches and checks one image.
+    public func fetch(_ url: String) async throws(FetchFailure) -> FetchedImage {
+        let requested = HTTPCache.key(for: url)
+        var current = try Self.checkedURL(requested, reportedAs: url)
+        var chain = [current]
+        while true {
+            let (response, origin, storable) = try await respond(current, reportedAs: url)
+            if [301, 302, 303, 307, 308].contains(response.status) {
+                if storable { cache?.store(response) }
+                guard let location = response.field("location") else {
+                    throw FetchFailure(url: url, reason: .badRedirect("HTTP \(response.status) without a Location"))
+                }
+                guard let next = URL(string: location, relativeTo: URL(string: current))?.absoluteString else {
+                    throw FetchFailure(url: url, reason: .badRedirect("Location \"\(location)\" is not a URL"))
+                }
+                let target = try Self.checkedURL(HTTPCache.key(for: next), reportedAs: url)
+                if chain.contains(target) { throw FetchFailure(url: url, reason: .redirectLoop(chain + [target])) }
+                guard chain.count <= options.maxRedirects else {
+                    throw FetchFailure(url: url, reason: .tooManyRedirects(options.maxRedirects))
+                }
+                chain.append(target)
+                current = target
+                continue
+            }
+            guard (200 ..< 300).contains(response.status) else {
+                throw FetchFailure(url: url, reason: .httpStatus(response.status, "", attempts: 1))
+            }
+            let image = try accept(url: requested, finalURL: current, response: response, origin: origin)
+            if storable { cache?.store(response) }
+            return image
+        }
+    }
+
+    static func checkedURL(_ text: String, reportedAs url: String) throws(FetchFailure) -> String {
+        // The URL is recorded as the image's source, so it must be what the format allows:
+        // ASCII, with non-ASCII characters percent-encoded.
+        guard GalleryImage.isValidSource(text), let components = URLComponents(string: text),
+              let scheme = components.scheme?.lowercased() else {
+            throw FetchFailure(url: url, reason: .invalidURL)
+        }
+        guard scheme == "http" || scheme == "https" else { throw FetchFailure(url: url, reason: .unsupportedScheme(scheme)) }
+        guard let host = components.host, !host.isEmpty else { throw FetchFailure(url: url, reason: .invalidURL) }
+        return text
+    }
+
+    /// The answer for one hop: from the cache when the policy and freshness allow, else from
+    /// the server (conditionally when a stale copy has a validator). Returns whether the
+    /// answer should be stored once accepted.
+    func respond(_ url: String, reportedAs original: String) async throws(FetchFailure)
+        -> (CachedResponse, FetchedImage.Origin, storable: Bool) {
+        var conditional: CachedResponse?
+        if options.cachePolicy != .reload, let cached = cache?.lookup(url) {
+            if options.cachePolicy == .offline || cached.isFresh(now: Clock.nowMilliseconds()) {
+                return (cached, .cache, false)
+            }
+            conditional = cached.hasValidator ? cached : nil
+        } else if options.cachePolicy == .offline {
+            throw FetchFailure(url: original, reason: .notInCache)
+        }
+        var headers: [(String, String)] = []
+        if let conditional {
+            if let etag = conditional.etag { headers.append(("If-None-Match", etag)) }
+            if let modified = conditional.lastModified { headers.append(("If-Modified-Since", modified)) }
+        }
+        let exchange = try await exchangeRetrying(url, headers: headers, reportedAs: original)
+        if exchange.status == 304, var cached = conditional {
+            cached.refresh(with: exchange.fields, requestTime: exchange.requestTime, responseTime: exchange.responseTime)
+            return (cached, .revalidated, true)
+        }
+        if !(200 ..< 400).contains(exchange.status) || exchange.status == 304 {
+            throw FetchFailure(url: original, reason: .httpStatus(exchange.status, exchange.reasonPhrase, attempts: 1))
+        }
+        let response = CachedResponse(url: url, status: exchange.status, fields: exchange.fields,
+                                      requestTime: exchange.requestTime, responseTime: exchange.responseTime,
+                                      body: exchange.body)
+        return (response, .network, true)
+    }
+}
