@@ -171,6 +171,21 @@ SECTIONS += [
             rows=["imagegallery caption (save after one edit)", "cp over the old copy + fsync",
                   "cp to a new file + fsync", "cp to a temp file + fsync + mv over + fsync folder"],
             context=["cp to a new file + fsync", "cp to a temp file + fsync + mv over + fsync folder"]),
+    Section(key="fetch", title="l. Fetch 200 images from a loopback server into a new gallery: 4 at a time, 1 at a time, warm cache",
+            what="Whole-process time of `create` with the {small_count} small photos ({small_mb} MB) as 200 URLs, served "
+                 "on 127.0.0.1 by the tests' scripted server (Tests/Servers/gallery-http-server.py) with "
+                 "{fetch_delay} ms of simulated network latency per response. `--cache-policy reload` makes every "
+                 "run transfer every image; the warm rows use the default policy on a cache the earlier rows "
+                 "filled: with `max-age=86400` the server is not asked, with `max-age=0` every image is revalidated "
+                 "(If-None-Match, 304). Every row writes the gallery (`--no-sync`). curl, one process fetching the "
+                 "same URLs to files, is the anchor. Requests checked in the server's log after one more warm run: "
+                 "fresh {warm_fresh_requests} requests, {warm_fresh_bodies} with a body; revalidated "
+                 "{warm_stale_requests} requests, {warm_stale_bodies} with a body, {warm_stale_304} answered 304.",
+            anchor="curl -Z --parallel-max 4, 200 URLs",
+            rows=["imagegallery create, 200 URLs, --jobs 4", "imagegallery create, 200 URLs, --jobs 1",
+                  "imagegallery create, 200 URLs, warm cache (fresh)", "imagegallery create, 200 URLs, warm cache (revalidated)",
+                  "curl -Z --parallel-max 4, 200 URLs", "curl, 200 URLs one after another"],
+            context=["curl, 200 URLs one after another"]),
 ]
 
 
@@ -220,7 +235,13 @@ class Results:
         return {"g10k_count": num("G10K_COUNT", 1, ","), "g10k_gb": num("G10K_BYTES", 1e9, ".2f"),
                 "g1g_count": num("G1G_COUNT", 1, ","), "g1g_gb": num("G1G_BYTES", 1e9, ".2f"),
                 "small_count": num("SMALL_COUNT", 1, ","), "small_mb": num("SMALL_BYTES", 1e6, ".0f"),
-                "psnr256": m.get("PSNR_256", "?"), "psnr1024": m.get("PSNR_1024", "?")}
+                "psnr256": m.get("PSNR_256", "?"), "psnr1024": m.get("PSNR_1024", "?"),
+                "fetch_delay": m.get("FETCH_DELAY_MS", "?"),
+                "warm_fresh_requests": m.get("FETCH_WARM_FRESH_REQUESTS", "?"),
+                "warm_fresh_bodies": m.get("FETCH_WARM_FRESH_BODY_GETS", "?"),
+                "warm_stale_requests": m.get("FETCH_WARM_STALE_REQUESTS", "?"),
+                "warm_stale_bodies": m.get("FETCH_WARM_STALE_BODY_GETS", "?"),
+                "warm_stale_304": m.get("FETCH_WARM_STALE_304", "?")}
 
     def median(self, key, name):
         r = self.runs.get(key, {}).get(name)
@@ -337,6 +358,24 @@ def t_psnr(R):
     return f"{values[0]} dB at 256, {values[1]} dB at 1,024", True
 
 
+def t_fetch_parallel(R):
+    r = R.ratio("fetch", "imagegallery create, 200 URLs, --jobs 4", "imagegallery create, 200 URLs, --jobs 1")
+    if r is None:
+        return None
+    return f"{r:.2f} × `--jobs 1`", r <= 1 / 3
+
+
+def t_fetch_warm(R):
+    t = R.median("fetch", "imagegallery create, 200 URLs, warm cache (fresh)")
+    bodies = R.machine.get("FETCH_WARM_FRESH_BODY_GETS")
+    if t is None or bodies is None:
+        return None
+    stale = R.median("fetch", "imagegallery create, 200 URLs, warm cache (revalidated)")
+    stale_bodies = R.machine.get("FETCH_WARM_STALE_BODY_GETS", "?")
+    context = "" if stale is None else f"; revalidating all 200: {stale:.2f} s, {stale_bodies} GETs with a body"
+    return f"{t:.2f} s, {bodies} GETs with a body{context}", t < 2.0 and bodies == "0" and stale_bodies in ("0", "?")
+
+
 TARGETS = [
     Target("`info --json` on the 10,000-image gallery", "≤ 2 × `unzip -p manifest.json`", t_info),
     Target("`create --no-sync` of the 1 GiB set: time (neither flushes)", "≤ bsdtar (median)", t_create_time),
@@ -352,6 +391,8 @@ TARGETS = [
     Target("PSNR of `thumbnail` against vipsthumbnail (issue 4)", "recorded", t_psnr),
     Target("Open a document, 1.1 GB, 10,000 images (issue 5)", "≤ 2 × `unzip -p manifest.json`", t_open),
     Target("Save after one edit on a 1 GiB gallery (issue 5)", "≤ 1.3 × `cp` + fsync", t_save),
+    Target("Add 200 images from a loopback server, 4 fetches at a time (issue 6)", "≤ 1/3 of `--jobs 1`", t_fetch_parallel),
+    Target("The same 200 again from a warm cache (issue 6)", "no GET with a body, < 2 s", t_fetch_warm),
 ]
 
 

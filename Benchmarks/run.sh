@@ -3,7 +3,7 @@
 # Benchmarks/RESULTS.md (via Benchmarks/report.py) from hyperfine's JSON.
 #
 # usage: Benchmarks/run.sh [--quick] [--anchors-only]
-#                          [--only info,create,list,extract,validate,jobs,thumbnails,open,save]
+#                          [--only info,create,list,extract,validate,jobs,thumbnails,open,save,fetch]
 #                          [--no-report]
 #   --quick         3 timed runs per command instead of 10 (2 warm-ups either way)
 #   --anchors-only  time only the reference tools (unzip, bsdtar, zip), on stand-in galleries
@@ -37,7 +37,7 @@ WARMUP=2
 RUNS=10
 RSS_RUNS=3
 MODE=full
-ONLY=info,create,list,extract,validate,jobs,thumbnails,open,save
+ONLY=info,create,list,extract,validate,jobs,thumbnails,open,save,fetch
 DO_REPORT=1
 DATE=2026-01-01T00:00:00Z
 
@@ -61,7 +61,7 @@ wanted() { [[ ,$ONLY, == *,$1,* ]]; }
 
 # ---- prerequisites ---------------------------------------------------------------------
 missing=()
-for t in hyperfine unzip zip bsdtar 7z; do command -v "$t" >/dev/null || missing+=("$t"); done
+for t in hyperfine unzip zip bsdtar 7z curl; do command -v "$t" >/dev/null || missing+=("$t"); done
 [[ -x /usr/bin/time ]] || missing+=("/usr/bin/time")
 [[ -x $PY ]] || missing+=("$PY")
 if [[ ${#missing[@]} -gt 0 ]]; then
@@ -395,6 +395,64 @@ if wanted save && [[ $MODE == full ]]; then
   OURS=(1 0 0 0)
   XDG_STATE_HOME="$WORK/state" compare save
   rm -f "$save_g" "$save_cp" "$save_new" "$save_mv" "$save_tmp"
+fi
+
+# ---- l. fetch 200 images from a loopback server: 4 at a time vs 1, and from a warm cache -----
+# The scripted test server (Tests/Servers/gallery-http-server.py) serves the corpus's 200 small
+# photos (60 MB) on 127.0.0.1 with a simulated network latency of FETCH_DELAY_MS per response:
+# on loopback without one, transfers take a few ms and a single-threaded Python server is the
+# bottleneck, which says nothing about fetching from a real server. `--cache-policy reload`
+# makes every run transfer every image. The warm runs use the default policy after one
+# unmeasured run has filled the cache: with `max-age=86400` nothing is asked of the server;
+# with `max-age=0` every image is revalidated (If-None-Match, 304, no body). The server's log
+# then shows whether any GET had a body. curl, one process, is the anchor.
+if wanted fetch && [[ $MODE == full ]]; then
+  FETCH_DELAY_MS=${FETCH_DELAY_MS:-50}
+  fdir=$(realpath -m "$WORK/fetch") && rm -rf "$fdir" && mkdir -p "$fdir/curl"
+  "$PY" Tests/Servers/gallery-http-server.py --root "$CORPUS/photos/small" --delay-ms "$FETCH_DELAY_MS" \
+    > "$fdir/server.out" 2> "$fdir/server.err" &
+  server_pid=$!
+  for _ in $(seq 50); do grep -q '^PORT ' "$fdir/server.out" 2>/dev/null && break; sleep 0.1; done
+  port=$(awk '/^PORT /{print $2; exit}' "$fdir/server.out")
+  if [[ -z $port ]]; then note fetch "FAILED: the test server did not start: $(head -c 300 "$fdir/server.err")"; else
+    base="http://127.0.0.1:$port/images"
+    names=$(cd "$CORPUS/photos/small" && ls *.jpg | sort)
+    fresh=() stale=()
+    for n in $names; do fresh+=("$base/$n?max-age=86400"); stale+=("$base/$n?max-age=0"); done
+    out="$fdir/fetched.imagegallery"
+    export XDG_CACHE_HOME="$fdir/cache"
+    create=("$IG" create "$out" --title bench --date "$DATE" --no-sync)
+    prep=$(q rm -f "$out")
+    NAMES=("imagegallery create, 200 URLs, --jobs 4" "imagegallery create, 200 URLs, --jobs 1"
+           "imagegallery create, 200 URLs, warm cache (fresh)" "imagegallery create, 200 URLs, warm cache (revalidated)"
+           "curl -Z --parallel-max 4, 200 URLs" "curl, 200 URLs one after another")
+    CMDS=("$(q "${create[@]}" --cache-policy reload --jobs 4 "${fresh[@]}")"
+          "$(q "${create[@]}" --cache-policy reload --jobs 1 "${fresh[@]}")"
+          "$(q "${create[@]}" "${fresh[@]}")"
+          "$(q "${create[@]}" "${stale[@]}")"
+          "$(q curl -sf -Z --parallel-max 4 --output-dir "$fdir/curl" --remote-name-all "${fresh[@]}")"
+          "$(q curl -sf --output-dir "$fdir/curl" --remote-name-all "${fresh[@]}")")
+    PREPS=("$prep" "$prep" "$prep" "$prep" "" "")
+    OURS=(1 1 1 1 0 0)
+    compare fetch
+    # Did any warm run transfer a body? One more run of each, with the log cleared first.
+    for kind in fresh stale; do
+      curl -sf "http://127.0.0.1:$port/__reset" >/dev/null
+      rm -f "$out"
+      if [[ $kind == fresh ]]; then "${create[@]}" "${fresh[@]}" >/dev/null 2>&1; else "${create[@]}" "${stale[@]}" >/dev/null 2>&1; fi
+      curl -sf "http://127.0.0.1:$port/__log" > "$fdir/log-$kind.json"
+      counts=$("$PY" -c 'import json,sys; log=[r for r in json.load(open(sys.argv[1])) if r["path"].startswith("/images/")]; print(len(log), sum(1 for r in log if r["bodyBytes"] > 0), sum(1 for r in log if r["status"] == 304))' "$fdir/log-$kind.json")
+      read -r requests bodies notmodified <<< "$counts"
+      echo "FETCH_WARM_${kind^^}_REQUESTS=$requests" >> "$RESULTS_DIR/machine.env"
+      echo "FETCH_WARM_${kind^^}_BODY_GETS=$bodies" >> "$RESULTS_DIR/machine.env"
+      echo "FETCH_WARM_${kind^^}_304=$notmodified" >> "$RESULTS_DIR/machine.env"
+      echo "warm cache ($kind): $requests requests, $bodies with a body, $notmodified answered 304"
+    done
+    echo "FETCH_DELAY_MS=$FETCH_DELAY_MS" >> "$RESULTS_DIR/machine.env"
+    unset XDG_CACHE_HOME
+  fi
+  kill "$server_pid" 2>/dev/null || true
+  wait "$server_pid" 2>/dev/null || true
 fi
 
 echo

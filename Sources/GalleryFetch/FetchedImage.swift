@@ -12,7 +12,7 @@ public struct FetchedImage: Sendable {
         case revalidated
     }
 
-    /// The URL as given (without fragment), which is what a gallery records as the source.
+    /// The URL as given (a fragment included), which is what a gallery records as the source.
     public var url: String
     /// Where the bytes came from after redirects.
     public var finalURL: String

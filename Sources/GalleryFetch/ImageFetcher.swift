@@ -67,7 +67,7 @@ public final class ImageFetcher: Sendable {
             guard (200 ..< 300).contains(response.status) else {
                 throw FetchFailure(url: url, reason: .httpStatus(response.status, "", attempts: 1))
             }
-            let image = try accept(url: requested, finalURL: current, response: response, origin: origin)
+            let image = try accept(url: url, finalURL: current, response: response, origin: origin)
             if storable { cache?.store(response) }
             return image
         }

@@ -37,6 +37,14 @@ extension ImageGallery {
                 guard PathKind.of(file) == .regularFile else {
                     throw CommandFailure(message: "\(file): no such gallery file", status: ExitStatus.noInput)
                 }
+                for case .file(let path) in items {
+                    do {
+                        _ = try ImageHeader.parse(file: GalleryFile.openForReading(path))
+                    } catch let error as ImageHeaderError {
+                        throw CommandFailure(message: "\(path): not a JPEG or PNG image: \(error.description)",
+                                             status: ExitStatus.dataError)
+                    }
+                }
                 let fetched = try Fetching.fetch(items, options: fetching.fetchOptions, quiet: false)
                 let failed = items.filter { if case .url(let url) = $0, case .failure = fetched[url] { true } else { false } }
                 if !items.isEmpty, failed.count == items.count {
