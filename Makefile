@@ -41,7 +41,8 @@ test-large: deps
 	$(SWIFT) build --build-tests
 	IMAGEGALLERY_LARGE_TESTS=1 $(SWIFT) test --skip-build --filter LargeArchiveTests
 
-# Creates, describes, lists, unpacks, validates and thumbnails a gallery of the bundled sample images.
+# Creates, describes, lists, unpacks, validates and thumbnails a gallery of the bundled sample images,
+# edits it, and adds images by URL from a server on loopback.
 demo: build
 	@mkdir -p $(DEMO_DIR)
 	$(BIN_DEBUG) create $(DEMO_DIR)/samples.imagegallery --force --title "Sample gallery" Fixtures/images
@@ -53,6 +54,7 @@ demo: build
 	XDG_STATE_HOME=$(DEMO_DIR)/state $(BIN_DEBUG) caption $(DEMO_DIR)/samples.imagegallery 1 "Sunset over the bay"
 	XDG_STATE_HOME=$(DEMO_DIR)/state $(BIN_DEBUG) move $(DEMO_DIR)/samples.imagegallery 10-fractal.jpg --to 1
 	$(BIN_DEBUG) textconv $(DEMO_DIR)/samples.imagegallery
+	scripts/demo-fetch.sh $(BIN_DEBUG) $(DEMO_DIR)/samples.imagegallery $(DEMO_DIR)
 	@echo "demo: gallery at $(DEMO_DIR)/samples.imagegallery, images extracted to $(DEMO_DIR)/extracted, thumbnail $(DEMO_DIR)/thumbnail.png"
 
 # Release build (static Swift runtime), benchmark corpus, side-by-side timings → Benchmarks/RESULTS.md.
