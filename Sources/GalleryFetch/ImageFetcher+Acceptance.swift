@@ -10,17 +10,17 @@ extension ImageFetcher {
     func bodyRules(for url: String) -> BodyRules {
         BodyRules(
             maxBytes: options.maxImageBytes,
-            checkHead: { exchange throws(FetchFailure) in
+            checkHead: { exchange throws in
                 guard let type = exchange.mediaType, Self.acceptedTypes[type] != nil else {
                     throw FetchFailure(url: url, reason: .notAnImageType(exchange.field("content-type")))
                 }
             },
-            checkLeadingBytes: { exchange, bytes throws(FetchFailure) in
+            checkLeadingBytes: { exchange, bytes throws in
                 try Self.checkMagic(url: url, declared: exchange.mediaType ?? "", bytes: bytes)
             })
     }
 
-    static func checkMagic(url: String, declared: String, bytes: [UInt8]) throws(FetchFailure) {
+    static func checkMagic(url: String, declared: String, bytes: [UInt8]) throws {
         let found = MediaType.sniff(bytes)
         guard let expected = acceptedTypes[declared], found == expected else {
             throw FetchFailure(url: url, reason: .typeMismatch(declared: declared, found: describe(bytes, sniffed: found)))
@@ -45,7 +45,7 @@ extension ImageFetcher {
 
     /// The whole-body checks, for fresh transfers and cached copies alike.
     func accept(url: String, finalURL: String, response: CachedResponse, origin: FetchedImage.Origin)
-        throws(FetchFailure) -> FetchedImage {
+        throws -> FetchedImage {
         let declared = response.field("content-type").map {
             ($0.split(separator: ";").first.map(String.init) ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         }

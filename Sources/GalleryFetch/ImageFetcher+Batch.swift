@@ -10,27 +10,31 @@ extension ImageFetcher {
         for url in urls where seen.insert(url).inserted { distinct.append(url) }
 
         var results: [String: Result<FetchedImage, FetchFailure>] = [:]
-        await withTaskGroup(of: (String, Result<FetchedImage, FetchFailure>).self) { group in
-            var next = distinct.makeIterator()
-            func startOne() -> Bool {
-                guard let url = next.next() else { return false }
-                group.addTask {
-                    do throws(FetchFailure) {
-                        return (url, .success(try await self.fetch(url)))
-                    } catch {
-                        return (url, .failure(error))
-                    }
+        await withTaskGroup(of: (Int, Result<FetchedImage, FetchFailure>).self) { group in
+            var started = 0
+            while started < distinct.count || !group.isEmpty {
+                while started < distinct.count, started - results.count < max(options.concurrency, 1) {
+                    let (index, url) = (started, distinct[started])
+                    group.addTask { (index, await self.fetchResult(url)) }
+                    started += 1
                 }
-                return true
-            }
-            for _ in 0 ..< max(options.concurrency, 1) where !startOne() { break }
-            while let (url, result) = await group.next() {
-                results[url] = result
-                completed(url, result)
-                _ = startOne()
+                guard let (index, result) = await group.next() else { break }
+                results[distinct[index]] = result
+                completed(distinct[index], result)
             }
         }
         cache?.trim()
         return urls.map { results[$0]! }
+    }
+
+    /// One fetch, its failure as a value.
+    public func fetchResult(_ url: String) async -> Result<FetchedImage, FetchFailure> {
+        do {
+            return .success(try await fetch(url))
+        } catch let failure as FetchFailure {
+            return .failure(failure)
+        } catch {
+            return .failure(classify(error, url: url))
+        }
     }
 }

@@ -8,7 +8,7 @@ extension ImageFetcher {
     /// up to `maxRetries` times: after `Retry-After` when the server gives one, else after an
     /// exponential backoff with jitter.
     func exchangeRetrying(_ url: String, headers: [(String, String)], reportedAs original: String)
-        async throws(FetchFailure) -> HTTPExchange {
+        async throws -> HTTPExchange {
         var attempt = 0
         while true {
             attempt += 1
@@ -52,7 +52,7 @@ extension ImageFetcher {
         return base * Double.random(in: 0.75 ... 1.25)
     }
 
-    private func pause(_ duration: Duration, url: String) async throws(FetchFailure) {
+    private func pause(_ duration: Duration, url: String) async throws {
         do {
             try await Task.sleep(for: duration)
         } catch {

@@ -41,7 +41,7 @@ public final class ImageFetcher: Sendable {
     }
 
     /// Fetches and checks one image.
-    public func fetch(_ url: String) async throws(FetchFailure) -> FetchedImage {
+    public func fetch(_ url: String) async throws -> FetchedImage {
         let requested = HTTPCache.key(for: url)
         var current = try Self.checkedURL(requested, reportedAs: url)
         var chain = [current]
@@ -73,7 +73,7 @@ public final class ImageFetcher: Sendable {
         }
     }
 
-    static func checkedURL(_ text: String, reportedAs url: String) throws(FetchFailure) -> String {
+    static func checkedURL(_ text: String, reportedAs url: String) throws -> String {
         // The URL is recorded as the image's source, so it must be what the format allows:
         // ASCII, with non-ASCII characters percent-encoded.
         guard GalleryImage.isValidSource(text), let components = URLComponents(string: text),
@@ -88,7 +88,7 @@ public final class ImageFetcher: Sendable {
     /// The answer for one hop: from the cache when the policy and freshness allow, else from
     /// the server (conditionally when a stale copy has a validator). Returns whether the
     /// answer should be stored once accepted.
-    func respond(_ url: String, reportedAs original: String) async throws(FetchFailure)
+    func respond(_ url: String, reportedAs original: String) async throws
         -> (CachedResponse, FetchedImage.Origin, storable: Bool) {
         var conditional: CachedResponse?
         if options.cachePolicy != .reload, let cached = cache?.lookup(url) {

@@ -30,9 +30,9 @@ struct HTTPExchange: Sendable {
 struct BodyRules: Sendable {
     var maxBytes: Int
     /// Called once the head is in: a failure here stops the transfer before any body is read.
-    var checkHead: @Sendable (HTTPExchange) throws(FetchFailure) -> Void
+    var checkHead: @Sendable (HTTPExchange) throws -> Void
     /// Called once the first bytes are in (or the body ended sooner).
-    var checkLeadingBytes: @Sendable (HTTPExchange, [UInt8]) throws(FetchFailure) -> Void
+    var checkLeadingBytes: @Sendable (HTTPExchange, [UInt8]) throws -> Void
 }
 
 enum Clock {
