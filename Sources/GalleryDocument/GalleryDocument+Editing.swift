@@ -65,6 +65,25 @@ extension GalleryDocument {
         return images
     }
 
+    /// Adds one image file with what the gallery should say about it, rather than what its
+    /// path says: the file name and the URL it was fetched from (the file is then a spooled
+    /// copy). Read and copied like any added file.
+    @discardableResult
+    public func insertImage(fromFile path: String, filename: String?, source: String?, caption: String? = nil,
+                            at index: Int? = nil) throws -> GalleryImage {
+        try requireEditable()
+        let file = try ImageFile.inspect(path)
+        let image = GalleryImage(id: UUID(), mediaType: file.header.mediaType, width: file.header.width,
+                                 height: file.header.height, byteSize: file.byteSize, sha256: file.sha256, source: source,
+                                 filename: filename.flatMap { GalleryImage.isSafeFilename($0) ? $0 : nil },
+                                 caption: caption, added: Timestamp.now)
+        try insert([image], at: index)
+        if supplies[file.sha256] == nil && !isInReader(file.sha256) {
+            supplies[file.sha256] = .file(path: file.path, crc32: file.crc32, identity: file.identity)
+        }
+        return image
+    }
+
     /// Adds one image from its bytes.
     @discardableResult
     public func insertImage(data: [UInt8], filename: String? = nil, source: String? = nil, caption: String? = nil,

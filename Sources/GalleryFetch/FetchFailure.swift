@@ -18,6 +18,8 @@ public struct FetchFailure: Error, Sendable, CustomStringConvertible {
         case typeMismatch(declared: String, found: String)
         case tooLarge(limit: Int)
         case badImage(String)
+        /// The image was fetched but could not be kept (the disk is full, say).
+        case notKept(String)
     }
 
     public var url: String
@@ -46,6 +48,7 @@ public struct FetchFailure: Error, Sendable, CustomStringConvertible {
         case .typeMismatch: "type-mismatch"
         case .tooLarge: "too-large"
         case .badImage: "bad-image"
+        case .notKept: "not-kept"
         }
     }
 
@@ -67,6 +70,7 @@ public struct FetchFailure: Error, Sendable, CustomStringConvertible {
         case .typeMismatch(let declared, let found): "served as \(declared) but the bytes are \(found)"
         case .tooLarge(let limit): "larger than the \(limit)-byte limit (the transfer was cut off)"
         case .badImage(let detail): "not a usable image: \(detail)"
+        case .notKept(let detail): "fetched, but it could not be kept: \(detail)"
         }
     }
 

@@ -5,17 +5,36 @@ extension ImageFetcher {
     /// fetched once. `completed` is called as each distinct URL finishes, from any thread.
     public func fetchAll(_ urls: [String], completed: @escaping @Sendable (String, Result<FetchedImage, FetchFailure>) -> Void = { _, _ in })
         async -> [Result<FetchedImage, FetchFailure>] {
+        await fetchAll(urls, keep: { $0 }, completed: completed)
+    }
+
+    /// As ``fetchAll(_:completed:)``, with each image turned by `keep` into what the caller
+    /// holds on to, as soon as it arrives: a caller that writes the bytes to a file and keeps
+    /// the path holds at most `concurrency` images in memory, however many URLs there are.
+    /// An error `keep` throws fails that URL (`notKept`).
+    public func fetchAll<Kept: Sendable>(_ urls: [String], keep: @escaping @Sendable (FetchedImage) throws -> Kept,
+                                         completed: @escaping @Sendable (String, Result<Kept, FetchFailure>) -> Void = { _, _ in })
+        async -> [Result<Kept, FetchFailure>] {
         var distinct: [String] = []
         var seen = Set<String>()
         for url in urls where seen.insert(url).inserted { distinct.append(url) }
 
-        var results: [String: Result<FetchedImage, FetchFailure>] = [:]
-        await withTaskGroup(of: (Int, Result<FetchedImage, FetchFailure>).self) { group in
+        var results: [String: Result<Kept, FetchFailure>] = [:]
+        await withTaskGroup(of: (Int, Result<Kept, FetchFailure>).self) { group in
             var started = 0
             while started < distinct.count || !group.isEmpty {
                 while started < distinct.count, started - results.count < max(options.concurrency, 1) {
                     let (index, url) = (started, distinct[started])
-                    group.addTask { (index, await self.fetchResult(url)) }
+                    group.addTask {
+                        let result = await self.fetchResult(url).flatMap { image -> Result<Kept, FetchFailure> in
+                            do {
+                                return .success(try keep(image))
+                            } catch {
+                                return .failure(FetchFailure(url: url, reason: .notKept("\(error)")))
+                            }
+                        }
+                        return (index, result)
+                    }
                     started += 1
                 }
                 guard let (index, result) = await group.next() else { break }

@@ -98,7 +98,8 @@ extension ImageGallery {
                     throw CommandFailure(message: error.description, status: ExitStatus.dataError)
                 }
                 hashing.finish()
-                let fetched = try Fetching.fetch(items, options: fetching.fetchOptions, quiet: false)
+                let spool = try ImageSpool()
+                let fetched = try Fetching.fetch(items, into: spool, options: fetching.fetchOptions, quiet: false)
                 let images = Self.images(items, inspected: inspected, fetched: fetched)
                 let failed = items.count - images.count
                 if failed > 0, images.isEmpty {
@@ -124,6 +125,7 @@ extension ImageGallery {
                     blob: { image in bySHA[image.sha256]!.blob }
                 )
                 writing.finish()
+                withExtendedLifetime(spool) {}  // the fetched images' files, until they are in the gallery
 
                 let report = Report(path: output, id: gallery.id.manifestString, revision: gallery.revision.manifestString,
                                     imageCount: gallery.images.count, blobCount: gallery.distinctBlobs.count,

@@ -19,7 +19,7 @@ struct CreateImage {
 extension ImageGallery.Create {
     /// The items that gave an image, in command-line order.
     static func images(_ items: [SourceItem], inspected: [InspectedImageFile],
-                       fetched: [String: Result<FetchedImage, FetchFailure>]) -> [CreateImage] {
+                       fetched: [String: Result<SpooledImage, FetchFailure>]) -> [CreateImage] {
         var files = inspected.makeIterator()
         return items.compactMap { item in
             switch item {
@@ -34,14 +34,18 @@ extension ImageGallery.Create {
                                    })
             case .url(let url):
                 guard case .success(let image) = fetched[url] else { return nil }
-                return CreateImage(name: url, header: image.header, byteSize: UInt64(image.data.count),
-                                   sha256: SHA256Hasher.of(image.data), filename: image.suggestedFilename, source: image.url,
-                                   modified: image.lastModified, blob: .bytes(image.data), bytes: { image.data })
+                return CreateImage(name: url, header: image.header, byteSize: image.byteSize, sha256: image.sha256,
+                                   filename: image.filename, source: image.url, modified: image.lastModified,
+                                   blob: .checksummedFile(image.path, crc32: image.crc32),
+                                   bytes: {
+                                       let handle = try GalleryFile.openForReading(image.path)
+                                       return try handle.read(at: 0, count: Int(image.byteSize))
+                                   })
             }
         }
     }
 
-    static func itemReports(_ items: [SourceItem], fetched: [String: Result<FetchedImage, FetchFailure>],
+    static func itemReports(_ items: [SourceItem], fetched: [String: Result<SpooledImage, FetchFailure>],
                             gallery: Gallery) -> [ItemReport] {
         var galleryImages = gallery.images.makeIterator()
         return items.map { item in

@@ -45,7 +45,8 @@ extension ImageGallery {
                                              status: ExitStatus.dataError)
                     }
                 }
-                let fetched = try Fetching.fetch(items, options: fetching.fetchOptions, quiet: false)
+                let spool = try ImageSpool()
+                let fetched = try Fetching.fetch(items, into: spool, options: fetching.fetchOptions, quiet: false)
                 let failed = items.filter { if case .url(let url) = $0, case .failure = fetched[url] { true } else { false } }
                 if !items.isEmpty, failed.count == items.count {
                     throw CommandFailure(message: "\(file): no image could be fetched; the gallery is unchanged",
@@ -59,6 +60,7 @@ extension ImageGallery {
                     report.items = reports
                     return report
                 }
+                withExtendedLifetime(spool) {}  // the fetched images' files, until the save
                 if !items.contains(where: { if case .url = $0 { true } else { false } }) { report.items = nil }
                 let added = items.count - failed.count
                 try DocumentCommand.print(report, json: edit.json,
@@ -72,7 +74,7 @@ extension ImageGallery {
 
         /// Inserts the items in command-line order; runs of files go in together, so that
         /// they are inspected in parallel as before.
-        static func insert(_ items: [SourceItem], fetched: [String: Result<FetchedImage, FetchFailure>],
+        static func insert(_ items: [SourceItem], fetched: [String: Result<SpooledImage, FetchFailure>],
                            into document: GalleryDocument, at index: Int?) async throws -> [ItemReport] {
             var reports: [ItemReport] = []
             var position = index
@@ -96,7 +98,7 @@ extension ImageGallery {
                         reports.append(Fetching.report(url, fetched[url]!, image: nil))
                         continue
                     }
-                    let added = try await document.insertImage(data: image.data, filename: image.suggestedFilename,
+                    let added = try await document.insertImage(fromFile: image.path, filename: image.filename,
                                                                source: image.url, at: position)
                     reports.append(Fetching.report(url, .success(image), image: added.id.manifestString))
                     position = position.map { $0 + 1 }

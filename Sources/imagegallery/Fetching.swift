@@ -86,7 +86,8 @@ enum Fetching {
 
     /// Fetches every URL among the items, with a progress bar on a terminal and one line per
     /// URL either way; returns the results by URL.
-    static func fetch(_ items: [SourceItem], options: FetchOptions, quiet: Bool) throws -> [String: Result<FetchedImage, FetchFailure>] {
+    static func fetch(_ items: [SourceItem], into spool: ImageSpool, options: FetchOptions, quiet: Bool) throws
+        -> [String: Result<SpooledImage, FetchFailure>] {
         let urls = items.compactMap { item -> String? in if case .url(let url) = item { url } else { nil } }
         guard !urls.isEmpty else { return [:] }
         let cache = HTTPCache()
@@ -94,7 +95,7 @@ enum Fetching {
         let done = Mutex(0)
         let results = try runDocumentWork {
             let fetcher = ImageFetcher(options: options, cache: cache)
-            let results = await fetcher.fetchAll(urls) { url, result in
+            let results = await fetcher.fetchAll(urls, keep: spool.keep) { url, result in
                 let count = done.withLock { $0 += 1; return $0 }
                 if !quiet { progress.log(describe(url, result)) }
                 progress.update(UInt64(count), detail: "\(count)/\(progress.totalCount)")
@@ -109,7 +110,7 @@ enum Fetching {
         return Dictionary(zip(urls, results), uniquingKeysWith: { first, _ in first })
     }
 
-    static func describe(_ url: String, _ result: Result<FetchedImage, FetchFailure>) -> String {
+    static func describe(_ url: String, _ result: Result<SpooledImage, FetchFailure>) -> String {
         switch result {
         case .success(let image):
             let origin = switch image.origin {
@@ -118,13 +119,13 @@ enum Fetching {
             case .revalidated: ", from the cache (confirmed by the server)"
             }
             return "fetched \(url): \(image.header.width)×\(image.header.height) \(image.header.mediaType == .jpeg ? "JPEG" : "PNG"), "
-                + "\(ByteCount.describe(UInt64(image.data.count)))\(origin)"
+                + "\(ByteCount.describe(image.byteSize))\(origin)"
         case .failure(let failure):
             return "failed \(failure.description)"
         }
     }
 
-    static func report(_ url: String, _ result: Result<FetchedImage, FetchFailure>, image: String?) -> ItemReport {
+    static func report(_ url: String, _ result: Result<SpooledImage, FetchFailure>, image: String?) -> ItemReport {
         switch result {
         case .success(let fetched):
             ItemReport(source: url, status: "added", image: image, origin: fetched.origin.rawValue)

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import GalleryFetch
+import GalleryFormat
+import GalleryImaging
+
+/// A fetched image, written to the spool: what `create` and `add` hold per URL instead of its
+/// bytes, so that memory stays bounded however many URLs are given.
+struct SpooledImage: Sendable {
+    var url: String
+    var path: String
+    var header: ImageHeader
+    var byteSize: UInt64
+    var sha256: SHA256Digest
+    var crc32: UInt32
+    var filename: String?
+    var lastModified: Int64?
+    var origin: FetchedImage.Origin
+}
+
+/// A private folder for fetched images until they are in the gallery, under the cache folder
+/// (on disk, unlike a /tmp that may be memory), removed when the command ends. A folder left by
+/// a crash is removed by the next run, once it is an hour old.
+final class ImageSpool: Sendable {
+    let folder: String
+
+    init() throws {
+        let root = HTTPCache.defaultDirectory + "/spool"
+        Self.removeStale(in: root)
+        folder = root + "/" + UUID().uuidString
+        var prefix = ""
+        for component in folder.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+                throw CommandFailure(message: "\(prefix): cannot make a folder for fetched images: \(String(cString: strerror(errno)))",
+                                     status: ExitStatus.cannotCreate)
+            }
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// Writes the image's bytes to a file of its own and describes it.
+    func keep(_ image: FetchedImage) throws -> SpooledImage {
+        let path = folder + "/" + UUID().uuidString
+        try Data(image.data).write(to: URL(fileURLWithPath: path))
+        return SpooledImage(url: image.url, path: path, header: image.header, byteSize: UInt64(image.data.count),
+                            sha256: SHA256Hasher.of(image.data), crc32: CRC32.of(image.data),
+                            filename: image.suggestedFilename, lastModified: image.lastModified, origin: image.origin)
+    }
+
+    private static func removeStale(in root: String) {
+        let hourAgo = Date().addingTimeInterval(-3600)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
+            let path = root + "/" + name
+            if let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+               modified < hourAgo {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
+    }
+}
