@@ -55,7 +55,7 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 for k in ${ONLY//,/ }; do
-  case $k in info|create|list|extract|validate|jobs|thumbnails|open|save) ;; *) echo "run.sh: unknown comparison: $k" >&2; exit 64 ;; esac
+  case $k in info|create|list|extract|validate|jobs|thumbnails|open|save|fetch) ;; *) echo "run.sh: unknown comparison: $k" >&2; exit 64 ;; esac
 done
 wanted() { [[ ,$ONLY, == *,$1,* ]]; }
 
