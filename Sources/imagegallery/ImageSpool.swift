@@ -26,18 +26,30 @@ struct SpooledImage: Sendable {
 final class ImageSpool: Sendable {
     let folder: String
 
+    /// In the cache folder, else (a read-only home, say) in the temporary folder.
     init() throws {
-        let root = HTTPCache.defaultDirectory + "/spool"
-        Self.removeStale(in: root)
-        folder = root + "/" + UUID().uuidString
-        var prefix = ""
-        for component in folder.split(separator: "/") {
-            prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
-                throw CommandFailure(message: "\(prefix): cannot make a folder for fetched images: \(String(cString: strerror(errno)))",
-                                     status: ExitStatus.cannotCreate)
+        let name = UUID().uuidString
+        var failure = ""
+        for root in [HTTPCache.defaultDirectory + "/spool", NSTemporaryDirectory() + "/imagegallery-spool"] {
+            Self.removeStale(in: root)
+            if let made = Self.makeFolders(root + "/" + name, failure: &failure) {
+                folder = made
+                return
             }
         }
+        throw CommandFailure(message: "\(failure): cannot make a folder for fetched images", status: ExitStatus.cannotCreate)
+    }
+
+    private static func makeFolders(_ path: String, failure: inout String) -> String? {
+        var prefix = ""
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+                failure = "\(prefix): \(String(cString: strerror(errno)))"
+                return nil
+            }
+        }
+        return path
     }
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }
