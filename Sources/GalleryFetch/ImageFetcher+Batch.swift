@@ -1,8 +1,8 @@
 /// Many URLs at once.
 extension ImageFetcher {
     /// Fetches every URL, `options.concurrency` at a time. The results come back in the
-    /// order of `urls`; one URL's failure does not stop the others. A URL listed twice is
-    /// fetched once. `completed` is called as each distinct URL finishes, from any thread.
+    /// order of `urls`; one URL's failure does not stop the others. A URL listed twice (or
+    /// with another fragment) is fetched once, and its result given for each. `completed` is called as each distinct URL finishes, from any thread.
     public func fetchAll(_ urls: [String], completed: @escaping @Sendable (String, Result<FetchedImage, FetchFailure>) -> Void = { _, _ in })
         async -> [Result<FetchedImage, FetchFailure>] {
         await fetchAll(urls, keep: { $0 }, completed: completed)
@@ -15,9 +15,10 @@ extension ImageFetcher {
     public func fetchAll<Kept: Sendable>(_ urls: [String], keep: @escaping @Sendable (FetchedImage) throws -> Kept,
                                          completed: @escaping @Sendable (String, Result<Kept, FetchFailure>) -> Void = { _, _ in })
         async -> [Result<Kept, FetchFailure>] {
+        // One fetch per cache key: URLs that differ only in their fragment are one resource.
         var distinct: [String] = []
         var seen = Set<String>()
-        for url in urls where seen.insert(url).inserted { distinct.append(url) }
+        for url in urls where seen.insert(HTTPCache.key(for: url)).inserted { distinct.append(url) }
 
         var results: [String: Result<Kept, FetchFailure>] = [:]
         await withTaskGroup(of: (Int, Result<Kept, FetchFailure>).self) { group in
@@ -38,12 +39,12 @@ extension ImageFetcher {
                     started += 1
                 }
                 guard let (index, result) = await group.next() else { break }
-                results[distinct[index]] = result
+                results[HTTPCache.key(for: distinct[index])] = result
                 completed(distinct[index], result)
             }
         }
         cache?.trim()
-        return urls.map { results[$0]! }
+        return urls.map { results[HTTPCache.key(for: $0)]! }
     }
 
     /// One fetch, its failure as a value.

@@ -45,8 +45,9 @@ public final class ImageFetcher: Sendable {
         let requested = HTTPCache.key(for: url)
         var current = try Self.checkedURL(requested, reportedAs: url)
         var chain = [current]
+        var bypassingCache = false
         while true {
-            let (response, origin, storable) = try await respond(current, reportedAs: url)
+            let (response, origin, storable) = try await respond(current, reportedAs: url, bypassingCache: bypassingCache)
             if [301, 302, 303, 307, 308].contains(response.status) {
                 if storable { cache?.store(response) }
                 guard let location = response.field("location") else {
@@ -67,7 +68,17 @@ public final class ImageFetcher: Sendable {
             guard (200 ..< 300).contains(response.status) else {
                 throw FetchFailure(url: url, reason: .httpStatus(response.status, "", attempts: 1))
             }
-            let image = try accept(url: url, finalURL: current, response: response, origin: origin)
+            let image: FetchedImage
+            do {
+                image = try accept(url: url, finalURL: current, response: response, origin: origin)
+            } catch where origin != .network {
+                // A stored entry that checks out on disk but is not an acceptable image (written
+                // by an older version, or by hand) is dropped, and the server asked again.
+                cache?.remove(current)
+                guard options.cachePolicy != .offline, !bypassingCache else { throw error }
+                bypassingCache = true
+                continue
+            }
             if storable { cache?.store(response) }
             return image
         }
@@ -88,10 +99,10 @@ public final class ImageFetcher: Sendable {
     /// The answer for one hop: from the cache when the policy and freshness allow, else from
     /// the server (conditionally when a stale copy has a validator). Returns whether the
     /// answer should be stored once accepted.
-    func respond(_ url: String, reportedAs original: String) async throws
+    func respond(_ url: String, reportedAs original: String, bypassingCache: Bool = false) async throws
         -> (CachedResponse, FetchedImage.Origin, storable: Bool) {
         var conditional: CachedResponse?
-        if options.cachePolicy != .reload, let cached = cache?.lookup(url) {
+        if options.cachePolicy != .reload, !bypassingCache, let cached = cache?.lookup(url) {
             if options.cachePolicy == .offline || cached.isFresh(now: Clock.nowMilliseconds()) {
                 return (cached, .cache, false)
             }

@@ -103,8 +103,8 @@ extension ImageGallery {
                 let images = Self.images(items, inspected: inspected, fetched: fetched)
                 let failed = items.count - images.count
                 if failed > 0, images.isEmpty {
-                    throw CommandFailure(message: "\(output): no image could be fetched; nothing was written",
-                                         status: ExitStatus.nothingAdded)
+                    try Fetching.failNothingAdded(path: output, message: "\(output): no image could be fetched; nothing was written",
+                                                  items: items, fetched: fetched, json: outputOptions.json)
                 }
 
                 let gallery = makeGallery(from: images)

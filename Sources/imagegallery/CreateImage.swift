@@ -35,7 +35,7 @@ extension ImageGallery.Create {
             case .url(let url):
                 guard case .success(let image) = fetched[url] else { return nil }
                 return CreateImage(name: url, header: image.header, byteSize: image.byteSize, sha256: image.sha256,
-                                   filename: image.filename, source: image.url, modified: image.lastModified,
+                                   filename: image.filename, source: url, modified: image.lastModified,
                                    blob: .checksummedFile(image.path, crc32: image.crc32),
                                    bytes: {
                                        let handle = try GalleryFile.openForReading(image.path)

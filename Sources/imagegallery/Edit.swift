@@ -49,8 +49,8 @@ extension ImageGallery {
                 let fetched = try Fetching.fetch(items, into: spool, options: fetching.fetchOptions, quiet: false)
                 let failed = items.filter { if case .url(let url) = $0, case .failure = fetched[url] { true } else { false } }
                 if !items.isEmpty, failed.count == items.count {
-                    throw CommandFailure(message: "\(file): no image could be fetched; the gallery is unchanged",
-                                         status: ExitStatus.nothingAdded)
+                    try Fetching.failNothingAdded(path: file, message: "\(file): no image could be fetched; the gallery is unchanged",
+                                                  items: items, fetched: fetched, json: edit.json)
                 }
                 let (file, options) = (file, edit.documentOptions)
                 var report = try runDocumentWork {
@@ -99,7 +99,7 @@ extension ImageGallery {
                         continue
                     }
                     let added = try await document.insertImage(fromFile: image.path, filename: image.filename,
-                                                               source: image.url, at: position)
+                                                               source: url, at: position)
                     reports.append(Fetching.report(url, .success(image), image: added.id.manifestString))
                     position = position.map { $0 + 1 }
                 }

@@ -134,6 +134,28 @@ enum Fetching {
         }
     }
 
+    /// When nothing could be had: with --json, the items are still printed for scripts; then
+    /// the error, exit 5.
+    static func failNothingAdded(path: String, message: String, items: [SourceItem],
+                                 fetched: [String: Result<SpooledImage, FetchFailure>], json: Bool) throws -> Never {
+        if json {
+            let reports = items.map { item -> ItemReport in
+                switch item {
+                case .file(let file): ItemReport(source: file, status: "failed")
+                case .url(let url): report(url, fetched[url]!, image: nil)
+                }
+            }
+            try Terminal.printJSON(NothingAddedReport(path: path, items: reports))
+        }
+        throw CommandFailure(message: message, status: ExitStatus.nothingAdded)
+    }
+
+    struct NothingAddedReport: Encodable {
+        var path: String
+        var outcome = "nothing-added"
+        var items: [ItemReport]
+    }
+
     /// The exit status after some items failed: 0 if none did, 4 if some did, 5 if all did.
     static func status(failed: Int, of total: Int) -> Int32 {
         failed == 0 ? 0 : failed < total ? ExitStatus.partlyAdded : ExitStatus.nothingAdded
