@@ -420,16 +420,18 @@ if wanted fetch && [[ $MODE == full ]]; then
     fresh=() stale=()
     for n in $names; do fresh+=("$base/$n?max-age=86400"); stale+=("$base/$n?max-age=0"); done
     out="$fdir/fetched.imagegallery"
-    export XDG_CACHE_HOME="$fdir/cache"
+    # One cache folder per kind of row: the fresh and the revalidated URLs are 400 resources,
+    # 123 MB, more than the 80 MiB cache, and would evict each other.
     create=("$IG" create "$out" --title bench --date "$DATE" --no-sync)
+    in_cache() { echo env "XDG_CACHE_HOME=$fdir/cache-$1"; }
     prep=$(q rm -f "$out")
     NAMES=("imagegallery create, 200 URLs, --jobs 4" "imagegallery create, 200 URLs, --jobs 1"
            "imagegallery create, 200 URLs, warm cache (fresh)" "imagegallery create, 200 URLs, warm cache (revalidated)"
            "curl -Z --parallel-max 4, 200 URLs" "curl, 200 URLs one after another")
-    CMDS=("$(q "${create[@]}" --cache-policy reload --jobs 4 "${fresh[@]}")"
-          "$(q "${create[@]}" --cache-policy reload --jobs 1 "${fresh[@]}")"
-          "$(q "${create[@]}" "${fresh[@]}")"
-          "$(q "${create[@]}" "${stale[@]}")"
+    CMDS=("$(q $(in_cache reload) "${create[@]}" --cache-policy reload --jobs 4 "${fresh[@]}")"
+          "$(q $(in_cache reload) "${create[@]}" --cache-policy reload --jobs 1 "${fresh[@]}")"
+          "$(q $(in_cache fresh) "${create[@]}" "${fresh[@]}")"
+          "$(q $(in_cache stale) "${create[@]}" "${stale[@]}")"
           "$(q curl -sf -Z --parallel-max 4 --output-dir "$fdir/curl" --remote-name-all "${fresh[@]}")"
           "$(q curl -sf --output-dir "$fdir/curl" --remote-name-all "${fresh[@]}")")
     PREPS=("$prep" "$prep" "$prep" "$prep" "" "")
@@ -439,7 +441,8 @@ if wanted fetch && [[ $MODE == full ]]; then
     for kind in fresh stale; do
       curl -sf "http://127.0.0.1:$port/__reset" >/dev/null
       rm -f "$out"
-      if [[ $kind == fresh ]]; then "${create[@]}" "${fresh[@]}" >/dev/null 2>&1; else "${create[@]}" "${stale[@]}" >/dev/null 2>&1; fi
+      if [[ $kind == fresh ]]; then urls=("${fresh[@]}"); else urls=("${stale[@]}"); fi
+      XDG_CACHE_HOME="$fdir/cache-$kind" "${create[@]}" "${urls[@]}" >/dev/null 2>&1 || note fetch "the $kind check run failed"
       curl -sf "http://127.0.0.1:$port/__log" > "$fdir/log-$kind.json"
       counts=$("$PY" -c 'import json,sys; log=[r for r in json.load(open(sys.argv[1])) if r["path"].startswith("/images/")]; print(len(log), sum(1 for r in log if r["bodyBytes"] > 0), sum(1 for r in log if r["status"] == 304))' "$fdir/log-$kind.json")
       read -r requests bodies notmodified <<< "$counts"
@@ -449,7 +452,6 @@ if wanted fetch && [[ $MODE == full ]]; then
       echo "warm cache ($kind): $requests requests, $bodies with a body, $notmodified answered 304"
     done
     echo "FETCH_DELAY_MS=$FETCH_DELAY_MS" >> "$RESULTS_DIR/machine.env"
-    unset XDG_CACHE_HOME
   fi
   kill "$server_pid" 2>/dev/null || true
   wait "$server_pid" 2>/dev/null || true

@@ -91,7 +91,8 @@ enum Fetching {
         let urls = items.compactMap { item -> String? in if case .url(let url) = item { url } else { nil } }
         guard !urls.isEmpty else { return [:] }
         let cache = HTTPCache()
-        let progress = ProgressBar("Fetching", total: UInt64(Set(urls).count))
+        // One fetch per resource: URLs that differ in their fragment only count once.
+        let progress = ProgressBar("Fetching", total: UInt64(Set(urls.map(HTTPCache.key)).count))
         let done = Mutex(0)
         let results = try runDocumentWork {
             let fetcher = ImageFetcher(options: options, cache: cache)
