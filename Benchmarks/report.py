@@ -180,7 +180,9 @@ SECTIONS += [
                  "(If-None-Match, 304). Every row writes the gallery (`--no-sync`). curl, one process fetching the "
                  "same URLs to files, is the anchor. Requests checked in the server's log after one more warm run: "
                  "fresh {warm_fresh_requests} requests, {warm_fresh_bodies} with a body; revalidated "
-                 "{warm_stale_requests} requests, {warm_stale_bodies} with a body, {warm_stale_304} answered 304.",
+                 "{warm_stale_requests} requests, {warm_stale_bodies} with a body, {warm_stale_304} answered 304. "
+                 "The server's port changes from run to run: reproduce with `Benchmarks/run.sh --only fetch`, "
+                 "which starts it (the line below shows what it runs).",
             anchor="curl -Z --parallel-max 4, 200 URLs",
             rows=["imagegallery create, 200 URLs, --jobs 4", "imagegallery create, 200 URLs, --jobs 1",
                   "imagegallery create, 200 URLs, warm cache (fresh)", "imagegallery create, 200 URLs, warm cache (revalidated)",
