@@ -99,6 +99,7 @@ extension ImageGallery {
                 }
                 hashing.finish()
                 let spool = try ImageSpool()
+                defer { spool.remove() }
                 let fetched = try Fetching.fetch(items, into: spool, options: fetching.fetchOptions, quiet: false)
                 let images = Self.images(items, inspected: inspected, fetched: fetched)
                 let failed = items.count - images.count
@@ -125,7 +126,6 @@ extension ImageGallery {
                     blob: { image in bySHA[image.sha256]!.blob }
                 )
                 writing.finish()
-                withExtendedLifetime(spool) {}  // the fetched images' files, until they are in the gallery
 
                 let report = Report(path: output, id: gallery.id.manifestString, revision: gallery.revision.manifestString,
                                     imageCount: gallery.images.count, blobCount: gallery.distinctBlobs.count,

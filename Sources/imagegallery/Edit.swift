@@ -46,6 +46,7 @@ extension ImageGallery {
                     }
                 }
                 let spool = try ImageSpool()
+                defer { spool.remove() }
                 let fetched = try Fetching.fetch(items, into: spool, options: fetching.fetchOptions, quiet: false)
                 let failed = items.filter { if case .url(let url) = $0, case .failure = fetched[url] { true } else { false } }
                 if !items.isEmpty, failed.count == items.count {
@@ -60,7 +61,6 @@ extension ImageGallery {
                     report.items = reports
                     return report
                 }
-                withExtendedLifetime(spool) {}  // the fetched images' files, until the save
                 if !items.contains(where: { if case .url = $0 { true } else { false } }) { report.items = nil }
                 let added = items.count - failed.count
                 try DocumentCommand.print(report, json: edit.json,

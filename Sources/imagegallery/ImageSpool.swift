@@ -32,32 +32,41 @@ final class ImageSpool: Sendable {
         var failure = ""
         for root in [HTTPCache.defaultDirectory + "/spool", NSTemporaryDirectory() + "/imagegallery-spool"] {
             Self.removeStale(in: root)
-            if let made = Self.makeFolders(root + "/" + name, failure: &failure) {
-                folder = made
+            do {
+                try HTTPCache.makePrivateFolder(root + "/" + name)
+                folder = root + "/" + name
                 return
+            } catch {
+                failure = error.localizedDescription
             }
         }
         throw CommandFailure(message: "\(failure): cannot make a folder for fetched images", status: ExitStatus.cannotCreate)
     }
 
-    private static func makeFolders(_ path: String, failure: inout String) -> String? {
-        var prefix = ""
-        for component in path.split(separator: "/") {
-            prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
-                failure = "\(prefix): \(String(cString: strerror(errno)))"
-                return nil
-            }
-        }
-        return path
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: folder) }
+    /// Called by the command when it is done with the files, not left to `deinit`, which may
+    /// come after the process has exited (the fetch task that holds the spool is released on
+    /// its own thread).
+    func remove() { try? FileManager.default.removeItem(atPath: folder) }
 
     /// Writes the image's bytes to a file of its own and describes it.
     func keep(_ image: FetchedImage) throws -> SpooledImage {
         let path = folder + "/" + UUID().uuidString
-        try Data(image.data).write(to: URL(fileURLWithPath: path))
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        defer { close(descriptor) }
+        let written = image.data.withUnsafeBytes { buffer -> Int in
+            var done = 0
+            while done < buffer.count {
+                let n = write(descriptor, buffer.baseAddress! + done, buffer.count - done)
+                if n <= 0 { break }
+                done += n
+            }
+            return done
+        }
+        guard written == image.data.count else {
+            throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: path,
+                NSLocalizedDescriptionKey: "\(path): \(String(cString: strerror(errno)))"])
+        }
         return SpooledImage(url: image.url, path: path, header: image.header, byteSize: UInt64(image.data.count),
                             sha256: SHA256Hasher.of(image.data), crc32: CRC32.of(image.data),
                             filename: image.suggestedFilename, lastModified: image.lastModified, origin: image.origin)

@@ -328,6 +328,9 @@ struct FetchCommandAcceptanceTests {
         #expect(log.count == 2, "\(log)")
         #expect(log.allSatisfy { $0.method == "GET" && $0.userAgent?.hasPrefix("imagegallery/") == true }, "\(log)")
         #expect(try Subprocess.imagegallery(["validate", gallery]).status == 0)
+        // The fetched images' spool files are gone once they are in the gallery.
+        let spool = workspace.cacheHome + "/imagegallery/spool"
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: spool)) ?? [] == [], "left in \(spool)")
     }
 
     /// Each refusal: 4 beside a good URL (the good one added), 5 alone (no file for create,

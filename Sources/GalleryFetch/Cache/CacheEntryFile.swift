@@ -61,16 +61,6 @@ enum CacheEntryFile {
                                      requestTime: record.requestTime, responseTime: record.responseTime, body: body))
     }
 
-    /// Makes the folder and any missing parents, private to the user: the cache shows what
-    /// they fetched.
-    static func makeFolders(_ path: String) throws {
-        var prefix = ""
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0, errno != EEXIST { throw CocoaError(.fileWriteNoPermission) }
-        }
-    }
-
     /// Writes the entry under a temporary name and renames it into place; returns its size.
     static func write(_ response: CachedResponse, to path: String, temporaryFolder: String) throws -> Int {
         let record = Record(url: response.url, status: response.status, fields: response.fields,
@@ -86,7 +76,7 @@ enum CacheEntryFile {
 
         let folder = String(path[..<path.lastIndex(of: "/")!])
         for directory in [temporaryFolder, folder] where access(directory, F_OK) != 0 {
-            try makeFolders(directory)
+            try HTTPCache.makePrivateFolder(directory)
         }
         let temporary = "\(temporaryFolder)/\(UUID().uuidString).entry"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)

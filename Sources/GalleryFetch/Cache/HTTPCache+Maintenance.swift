@@ -13,6 +13,19 @@ public struct HTTPCacheInfo: Sendable, Hashable, Codable {
 }
 
 extension HTTPCache {
+    /// Makes the folder and any missing parents, private to the user (0700): the cache, and
+    /// what is spooled beside it, shows what they fetched.
+    public static func makePrivateFolder(_ path: String) throws {
+        var prefix = ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: prefix,
+                    NSLocalizedDescriptionKey: "\(prefix): \(String(cString: strerror(errno)))"])
+            }
+        }
+    }
+
     struct DiskEntry {
         var path: String
         var size: Int
