@@ -11,13 +11,23 @@ extension ImageFetcher {
         BodyRules(
             maxBytes: options.maxImageBytes,
             checkHead: { exchange throws in
-                guard let type = exchange.mediaType, Self.acceptedTypes[type] != nil else {
-                    throw FetchFailure(url: url, reason: .notAnImageType(exchange.field("content-type")))
-                }
+                _ = try Self.checkType(url: url, contentType: exchange.field("content-type"))
             },
             checkLeadingBytes: { exchange, bytes throws in
-                try Self.checkMagic(url: url, declared: exchange.mediaType ?? "", bytes: bytes)
+                let declared = try Self.checkType(url: url, contentType: exchange.field("content-type"))
+                try Self.checkMagic(url: url, declared: declared, bytes: bytes)
             })
+    }
+
+    /// The declared media type (lowercased, without parameters), if it is one accepted.
+    static func checkType(url: String, contentType: String?) throws -> String {
+        let declared = contentType.map {
+            ($0.split(separator: ";").first.map(String.init) ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        guard let declared, acceptedTypes[declared] != nil else {
+            throw FetchFailure(url: url, reason: .notAnImageType(contentType))
+        }
+        return declared
     }
 
     static func checkMagic(url: String, declared: String, bytes: [UInt8]) throws {
@@ -46,12 +56,7 @@ extension ImageFetcher {
     /// The whole-body checks, for fresh transfers and cached copies alike.
     func accept(url: String, finalURL: String, response: CachedResponse, origin: FetchedImage.Origin)
         throws -> FetchedImage {
-        let declared = response.field("content-type").map {
-            ($0.split(separator: ";").first.map(String.init) ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-        }
-        guard let declared, Self.acceptedTypes[declared] != nil else {
-            throw FetchFailure(url: url, reason: .notAnImageType(response.field("content-type")))
-        }
+        let declared = try Self.checkType(url: url, contentType: response.field("content-type"))
         try Self.checkMagic(url: url, declared: declared, bytes: response.body)
         guard response.body.count <= options.maxImageBytes else {
             throw FetchFailure(url: url, reason: .tooLarge(limit: options.maxImageBytes))

@@ -2,9 +2,13 @@ import GalleryFetch
 import GalleryFormat
 import GalleryImaging
 
-/// One image of a gallery being created, from a file or a URL.
+/// One image of a gallery being created: a file given, or one a URL was spooled to.
 struct CreateImage {
+    /// The file or URL, for messages.
     var name: String
+    /// Where its bytes are.
+    var path: String
+    var crc32: UInt32
     var header: ImageHeader
     var byteSize: UInt64
     var sha256: SHA256Digest
@@ -12,8 +16,10 @@ struct CreateImage {
     var source: String?
     /// Seconds since 1970: a file's modification time, a URL's Last-Modified.
     var modified: Int64?
-    var blob: BlobSource
-    var bytes: () throws -> [UInt8]
+
+    var blob: BlobSource { .checksummedFile(path, crc32: crc32) }
+
+    func bytes() throws -> [UInt8] { try GalleryFile.openForReading(path).read(at: 0, count: Int(byteSize)) }
 }
 
 extension ImageGallery.Create {
@@ -25,22 +31,15 @@ extension ImageGallery.Create {
             switch item {
             case .file:
                 let file = files.next()!
-                return CreateImage(name: file.path, header: file.header, byteSize: file.byteSize, sha256: file.sha256,
+                return CreateImage(name: file.path, path: file.path, crc32: file.crc32, header: file.header,
+                                   byteSize: file.byteSize, sha256: file.sha256,
                                    filename: GalleryFileSystem.fileName(of: file.path), source: nil,
-                                   modified: file.identity.modified.seconds, blob: .checksummedFile(file.path, crc32: file.crc32),
-                                   bytes: {
-                                       let handle = try GalleryFile.openForReading(file.path)
-                                       return try handle.read(at: 0, count: Int(file.byteSize))
-                                   })
+                                   modified: file.identity.modified.seconds)
             case .url(let url):
                 guard case .success(let image) = fetched[url] else { return nil }
-                return CreateImage(name: url, header: image.header, byteSize: image.byteSize, sha256: image.sha256,
-                                   filename: image.filename, source: url, modified: image.lastModified,
-                                   blob: .checksummedFile(image.path, crc32: image.crc32),
-                                   bytes: {
-                                       let handle = try GalleryFile.openForReading(image.path)
-                                       return try handle.read(at: 0, count: Int(image.byteSize))
-                                   })
+                return CreateImage(name: url, path: image.path, crc32: image.crc32, header: image.header,
+                                   byteSize: image.byteSize, sha256: image.sha256, filename: image.filename, source: url,
+                                   modified: image.lastModified)
             }
         }
     }

@@ -51,22 +51,7 @@ final class ImageSpool: Sendable {
     /// Writes the image's bytes to a file of its own and describes it.
     func keep(_ image: FetchedImage) throws -> SpooledImage {
         let path = folder + "/" + UUID().uuidString
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
-        defer { close(descriptor) }
-        let written = image.data.withUnsafeBytes { buffer -> Int in
-            var done = 0
-            while done < buffer.count {
-                let n = write(descriptor, buffer.baseAddress! + done, buffer.count - done)
-                if n <= 0 { break }
-                done += n
-            }
-            return done
-        }
-        guard written == image.data.count else {
-            throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: path,
-                NSLocalizedDescriptionKey: "\(path): \(String(cString: strerror(errno)))"])
-        }
+        try GalleryFile.create(path, mode: 0o600).write(image.data, at: 0)
         return SpooledImage(url: image.url, path: path, header: image.header, byteSize: UInt64(image.data.count),
                             sha256: SHA256Hasher.of(image.data), crc32: CRC32.of(image.data),
                             filename: image.suggestedFilename, lastModified: image.lastModified, origin: image.origin)

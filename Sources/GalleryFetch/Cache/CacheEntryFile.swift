@@ -79,23 +79,14 @@ enum CacheEntryFile {
             try HTTPCache.makePrivateFolder(directory)
         }
         let temporary = "\(temporaryFolder)/\(UUID().uuidString).entry"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
-        let written = bytes.withUnsafeBytes { buffer -> Int in
-            var done = 0
-            while done < buffer.count {
-                let n = Glibc.write(descriptor, buffer.baseAddress! + done, buffer.count - done)
-                if n <= 0 { break }
-                done += n
-            }
-            return done
-        }
-        // No fsync: a cache may lose entries in a crash, and the body checksum turns an entry
-        // the crash left empty or partial into a miss.
-        close(descriptor)
-        guard written == bytes.count, rename(temporary, path) == 0 else {
+        do {
+            // No fsync: a cache may lose entries in a crash, and the body checksum turns an
+            // entry the crash left empty or partial into a miss.
+            try GalleryFile.create(temporary, mode: 0o600).write(bytes, at: 0)
+            guard rename(temporary, path) == 0 else { throw FileSystemError.current(path: path, operation: "rename") }
+        } catch {
             unlink(temporary)
-            throw CocoaError(.fileWriteUnknown)
+            throw error
         }
         return bytes.count
     }

@@ -16,14 +16,7 @@ struct HTTPExchange: Sendable {
 
     func field(_ name: String) -> String? { fields[name]?.first }
 
-    var isRedirect: Bool { [301, 302, 303, 307, 308].contains(status) }
     var isSuccess: Bool { (200 ..< 300).contains(status) }
-
-    /// The declared media type, lowercased, without parameters.
-    var mediaType: String? {
-        field("content-type").map { $0.split(separator: ";").first.map(String.init) ?? "" }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-    }
 }
 
 /// What decides, while the body streams, whether to go on reading it.
