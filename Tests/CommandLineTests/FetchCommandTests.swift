@@ -174,22 +174,25 @@ struct FetchWorkspace {
 
     func file(_ name: String) -> String { directory.file(name) }
 
-    func run(_ arguments: [String]) throws -> ProcessResult {
-        try Subprocess.imagegallery(arguments, environment: environment)
+    /// Runs the binary off the cooperative pool: a test blocked on a subprocess there starves
+    /// the other suites' tasks (the autosave timers among them) on 2 cores.
+    func run(_ arguments: [String]) async throws -> ProcessResult {
+        let environment = environment
+        return try await Blocking.run { try Subprocess.imagegallery(arguments, environment: environment) }
     }
 
     /// Runs and also says how long the run took.
-    func timedRun(_ arguments: [String]) throws -> (result: ProcessResult, seconds: Double) {
+    func timedRun(_ arguments: [String]) async throws -> (result: ProcessResult, seconds: Double) {
         let start = Date()
-        let result = try run(arguments)
+        let result = try await run(arguments)
         return (result, Date().timeIntervalSince(start))
     }
 
     /// A gallery made of copies of fixture images (never the fixtures themselves).
-    func gallery(named name: String, of fixtures: [String]) throws -> String {
+    func gallery(named name: String, of fixtures: [String]) async throws -> String {
         let copies = try fixtures.map { try directory.copy(TestPaths.fixture("images/" + $0)) }
         let path = file(name)
-        let result = try run(["create", path] + copies)
+        let result = try await run(["create", path] + copies)
         guard result.status == 0 else { throw LoopbackImageServer.Failure(description: "create: \(result.stderr)") }
         return path
     }
@@ -227,8 +230,8 @@ struct FetchWorkspace {
     }
 
     /// `cache info --json`.
-    func cacheInfo() throws -> [String: Any] {
-        let result = try run(["cache", "info", "--json"])
+    func cacheInfo() async throws -> [String: Any] {
+        let result = try await run(["cache", "info", "--json"])
         #expect(result.status == 0, "cache info: \(result.stderr)")
         return try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any] ?? [:]
     }
@@ -308,12 +311,12 @@ struct Refusal: Sendable, CustomTestStringConvertible {
 
 @Suite("Fetching: what is accepted")
 struct FetchCommandAcceptanceTests {
-    @Test func aJPEGAndAPNGAreAddedWithTheirSources() throws {
+    @Test func aJPEGAndAPNGAreAddedWithTheirSources() async throws {
         let workspace = try FetchWorkspace()
         let jpeg = workspace.url("/images/1-sunset.jpg")
         let png = workspace.url("/images/2-tiles.png")
         let gallery = workspace.file("web.imagegallery")
-        let result = try workspace.run(["create", gallery, jpeg, png, "--json"])
+        let result = try await workspace.run(["create", gallery, jpeg, png, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let images = try workspace.images(gallery)
         #expect(images.count == 2)
@@ -327,7 +330,7 @@ struct FetchCommandAcceptanceTests {
         let log = try workspace.server.log()
         #expect(log.count == 2, "\(log)")
         #expect(log.allSatisfy { $0.method == "GET" && $0.userAgent?.hasPrefix("imagegallery/") == true }, "\(log)")
-        #expect(try Subprocess.imagegallery(["validate", gallery]).status == 0)
+        #expect(try await workspace.run(["validate", gallery]).status == 0)
         // The fetched images' spool files are gone once they are in the gallery.
         let spool = workspace.cacheHome + "/imagegallery/spool"
         #expect((try? FileManager.default.contentsOfDirectory(atPath: spool)) ?? [] == [], "left in \(spool)")
@@ -336,14 +339,14 @@ struct FetchCommandAcceptanceTests {
     /// Each refusal: 4 beside a good URL (the good one added), 5 alone (no file for create,
     /// the gallery untouched for add), and stderr names the URL and the reason.
     @Test(arguments: Refusal.all)
-    func aRefusedURLIsReportedAndTheOthersAdded(_ refusal: Refusal) throws {
+    func aRefusedURLIsReportedAndTheOthersAdded(_ refusal: Refusal) async throws {
         let workspace = try FetchWorkspace()
         let bad = refusal.url(in: workspace)
         let good = workspace.url("/images/4-dunes.jpg")
 
         // create, beside a good URL: 4, and the good image is there.
         let mixed = workspace.file("mixed.imagegallery")
-        var result = try workspace.run(["create", mixed, bad, good, "--json"])
+        var result = try await workspace.run(["create", mixed, bad, good, "--json"])
         #expect(result.status == 4, "\(result.stderr)")
         let items = reportItems(result)
         #expect(items.count == 2)
@@ -361,21 +364,21 @@ struct FetchCommandAcceptanceTests {
 
         // create, alone: 5, and no file.
         let alone = workspace.file("alone.imagegallery")
-        result = try workspace.run(["create", alone, bad])
+        result = try await workspace.run(["create", alone, bad])
         #expect(result.status == 5, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: alone))
         #expect(failureReason(result, for: bad)?.contains(refusal.reason) == true, "\(result.stderr)")
 
         // add, alone: 5, and the gallery byte for byte as it was.
-        let gallery = try workspace.gallery(named: "local.imagegallery", of: ["7-quilt-palette.png"])
+        let gallery = try await workspace.gallery(named: "local.imagegallery", of: ["7-quilt-palette.png"])
         let before = try FileBytes.read(gallery)
-        result = try workspace.run(["add", gallery, bad])
+        result = try await workspace.run(["add", gallery, bad])
         #expect(result.status == 5, "\(result.stderr)")
         #expect(failureReason(result, for: bad)?.contains(refusal.reason) == true, "\(result.stderr)")
         #expect(try FileBytes.read(gallery) == before)
 
         // add, beside a good URL: 4, and the good image added.
-        result = try workspace.run(["add", gallery, bad, good])
+        result = try await workspace.run(["add", gallery, bad, good])
         #expect(result.status == 4, "\(result.stderr)")
         #expect(failureReason(result, for: bad)?.contains(refusal.reason) == true, "\(result.stderr)")
         #expect(try workspace.images(gallery).map(\.filename) == ["7-quilt-palette.png", "4-dunes.jpg"])
@@ -385,21 +388,21 @@ struct FetchCommandAcceptanceTests {
         #expect(badRequests.count == 4 * refusal.requestsPerRun, "\(badRequests)")
     }
 
-    @Test func aServerErrorIsRetried() throws {
+    @Test func aServerErrorIsRetried() async throws {
         let workspace = try FetchWorkspace()
         let path = "/flaky/accepted-500/2-tiles.png"
         let gallery = workspace.file("g.imagegallery")
-        let result = try workspace.run(["create", gallery, workspace.url(path)])
+        let result = try await workspace.run(["create", gallery, workspace.url(path)])
         #expect(result.status == 0, "\(result.stderr)")
         try workspace.expect(try workspace.images(gallery).first, in: gallery, is: "2-tiles.png", source: workspace.url(path))
         #expect(try workspace.server.requests(path).map(\.status) == [500, 200])
     }
 
-    @Test func aServerErrorThatLastsFailsAfterTheRetries() throws {
+    @Test func aServerErrorThatLastsFailsAfterTheRetries() async throws {
         let workspace = try FetchWorkspace()
         let url = workspace.url("/status/503")
         let gallery = workspace.file("g.imagegallery")
-        let result = try workspace.run(["create", gallery, url, "--retries", "1"])
+        let result = try await workspace.run(["create", gallery, url, "--retries", "1"])
         #expect(result.status == 5, "\(result.stderr)")
         let reason = failureReason(result, for: url)
         #expect(reason?.contains("503") == true && reason?.contains("2 attempts") == true, "\(result.stderr)")
@@ -407,11 +410,11 @@ struct FetchCommandAcceptanceTests {
         #expect(!FileManager.default.fileExists(atPath: gallery))
     }
 
-    @Test func tooManyRequestsIsRetriedAfterRetryAfter() throws {
+    @Test func tooManyRequestsIsRetriedAfterRetryAfter() async throws {
         let workspace = try FetchWorkspace()
         let path = "/busy/accepted-429/6-bubbles.png?after=1"
         let gallery = workspace.file("g.imagegallery")
-        let (result, seconds) = try workspace.timedRun(["create", gallery, workspace.url(path)])
+        let (result, seconds) = try await workspace.timedRun(["create", gallery, workspace.url(path)])
         #expect(result.status == 0, "\(result.stderr)")
         try workspace.expect(try workspace.images(gallery).first, in: gallery, is: "6-bubbles.png", source: workspace.url(path))
         #expect(try workspace.server.requests(path).map(\.status) == [429, 200])
@@ -419,11 +422,11 @@ struct FetchCommandAcceptanceTests {
         #expect(seconds >= 0.9, "retried after \(seconds) s, before the Retry-After of 1 s")
     }
 
-    @Test func aRetryAfterLongerThanAMinuteFailsAtOnce() throws {
+    @Test func aRetryAfterLongerThanAMinuteFailsAtOnce() async throws {
         let workspace = try FetchWorkspace()
         let path = "/busy/accepted-429-long/6-bubbles.png?after=3600"
         let url = workspace.url(path)
-        let (result, seconds) = try workspace.timedRun(["create", workspace.file("g.imagegallery"), url])
+        let (result, seconds) = try await workspace.timedRun(["create", workspace.file("g.imagegallery"), url])
         #expect(result.status == 5, "\(result.stderr)")
         #expect(failureReason(result, for: url)?.contains("3600") == true, "\(result.stderr)")
         #expect(try workspace.server.requests(path).map(\.status) == [429])
@@ -431,11 +434,11 @@ struct FetchCommandAcceptanceTests {
     }
 
     @Test(arguments: [3, 5])
-    func aChainOfRedirectsIsFollowed(length: Int) throws {
+    func aChainOfRedirectsIsFollowed(length: Int) async throws {
         let workspace = try FetchWorkspace()
         let url = workspace.url("/redirect/\(length)/4-dunes.jpg")
         let gallery = workspace.file("g.imagegallery")
-        let result = try workspace.run(["create", gallery, url])
+        let result = try await workspace.run(["create", gallery, url])
         #expect(result.status == 0, "\(result.stderr)")
         // The URL as given is the source; the name is the final URL's.
         try workspace.expect(try workspace.images(gallery).first, in: gallery, is: "4-dunes.jpg", source: url)
@@ -445,12 +448,12 @@ struct FetchCommandAcceptanceTests {
     }
 
     @Test(arguments: [6, 7])
-    func moreThanFiveRedirectsFail(length: Int) throws {
+    func moreThanFiveRedirectsFail(length: Int) async throws {
         let workspace = try FetchWorkspace()
         let url = workspace.url("/redirect/\(length)/3-lighthouse.jpg")
         let good = workspace.url("/images/7-quilt-palette.png")
         let gallery = workspace.file("g.imagegallery")
-        let result = try workspace.run(["create", gallery, good, url, "--json"])
+        let result = try await workspace.run(["create", gallery, good, url, "--json"])
         #expect(result.status == 4, "\(result.stderr)")
         #expect(failureReason(result, for: url)?.contains("more than 5 redirects") == true, "\(result.stderr)")
         #expect(reportItems(result).last?["errorCode"] as? String == "too-many-redirects")
@@ -460,10 +463,10 @@ struct FetchCommandAcceptanceTests {
         #expect(log.filter { $0.path.hasPrefix("/redirect/") }.count == 6, "\(log)")
     }
 
-    @Test func aRedirectLoopFailsAtOnce() throws {
+    @Test func aRedirectLoopFailsAtOnce() async throws {
         let workspace = try FetchWorkspace()
         let url = workspace.url("/loop/a")
-        let (result, seconds) = try workspace.timedRun(["create", workspace.file("g.imagegallery"), url])
+        let (result, seconds) = try await workspace.timedRun(["create", workspace.file("g.imagegallery"), url])
         #expect(result.status == 5, "\(result.stderr)")
         #expect(failureReason(result, for: url)?.contains("redirect loop") == true, "\(result.stderr)")
         let log = try workspace.server.log()
@@ -471,12 +474,12 @@ struct FetchCommandAcceptanceTests {
         #expect(seconds < 20)
     }
 
-    @Test func aSlowDripTimesOut() throws {
+    @Test func aSlowDripTimesOut() async throws {
         let workspace = try FetchWorkspace()
         let url = workspace.url("/drip/60")
         let good = workspace.url("/images/2-tiles.png")
         let gallery = workspace.file("g.imagegallery")
-        let (result, seconds) = try workspace.timedRun(["create", gallery, url, good, "--timeout", "2", "--json"])
+        let (result, seconds) = try await workspace.timedRun(["create", gallery, url, good, "--timeout", "2", "--json"])
         #expect(result.status == 4, "\(result.stderr)")
         #expect(reportItems(result).first?["errorCode"] as? String == "timeout")
         #expect(failureReason(result, for: url)?.contains("2 s") == true, "\(result.stderr)")
@@ -484,12 +487,12 @@ struct FetchCommandAcceptanceTests {
         #expect(seconds < 30, "the drip held the command for \(seconds) s")
     }
 
-    @Test func anOversizedBodyIsCutOffAtTheCap() throws {
+    @Test func anOversizedBodyIsCutOffAtTheCap() async throws {
         let workspace = try FetchWorkspace()
         let url = workspace.url("/oversize/60")
         let good = workspace.url("/images/2-tiles.png")
         let gallery = workspace.file("g.imagegallery")
-        let (result, seconds) = try workspace.timedRun(["create", gallery, url, good, "--json"])
+        let (result, seconds) = try await workspace.timedRun(["create", gallery, url, good, "--json"])
         #expect(result.status == 4, "\(result.stderr)")
         #expect(reportItems(result).first?["errorCode"] as? String == "too-large")
         #expect(failureReason(result, for: url)?.contains("50000000") == true, "\(result.stderr)")
@@ -500,18 +503,18 @@ struct FetchCommandAcceptanceTests {
         for _ in 0 ..< 100 {
             sent = try workspace.server.requests("/oversize/60").map(\.bodyBytes)
             if !sent.isEmpty { break }
-            Thread.sleep(forTimeInterval: 0.1)
+            try await Task.sleep(for: .milliseconds(100))
         }
         #expect(sent.count == 1, "the server was still sending 10 s after the command ended")
         #expect(sent.allSatisfy { $0 < 60_000_000 }, "\(sent)")
     }
 
-    @Test func maxImageBytesRefusesALargerImage() throws {
+    @Test func maxImageBytesRefusesALargerImage() async throws {
         let workspace = try FetchWorkspace()
         let large = workspace.url("/images/1-sunset.jpg") // 30,301 bytes
         let small = workspace.url("/images/7-quilt-palette.png") // 2,559 bytes
         let gallery = workspace.file("g.imagegallery")
-        let result = try workspace.run(["create", gallery, large, small, "--max-image-bytes", "10000", "--json"])
+        let result = try await workspace.run(["create", gallery, large, small, "--max-image-bytes", "10000", "--json"])
         #expect(result.status == 4, "\(result.stderr)")
         #expect(reportItems(result).map { $0["errorCode"] as? String } == ["too-large", nil])
         #expect(failureReason(result, for: large)?.contains("10000") == true, "\(result.stderr)")
@@ -521,14 +524,14 @@ struct FetchCommandAcceptanceTests {
     }
 
     /// Files and URLs in any mix keep command-line order, at the --at position.
-    @Test func filesAndURLsKeepTheirOrderAtThePositionGiven() throws {
+    @Test func filesAndURLsKeepTheirOrderAtThePositionGiven() async throws {
         let workspace = try FetchWorkspace()
-        let gallery = try workspace.gallery(named: "g.imagegallery", of: ["7-quilt-palette.png", "8-deep-gradient.png"])
+        let gallery = try await workspace.gallery(named: "g.imagegallery", of: ["7-quilt-palette.png", "8-deep-gradient.png"])
         let tiles = try workspace.directory.copy(TestPaths.fixture("images/2-tiles.png"))
         // The first URL is the slowest (three redirects), so completion order is not command-line order.
         let sunset = workspace.url("/redirect/3/1-sunset.jpg")
         let lighthouse = workspace.url("/images/3-lighthouse.jpg")
-        let result = try workspace.run(["add", gallery, sunset, tiles, lighthouse, "--at", "2", "--json"])
+        let result = try await workspace.run(["add", gallery, sunset, tiles, lighthouse, "--at", "2", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let images = try workspace.images(gallery)
         #expect(images.map(\.filename) == ["7-quilt-palette.png", "1-sunset.jpg", "2-tiles.png", "3-lighthouse.jpg",
@@ -541,15 +544,15 @@ struct FetchCommandAcceptanceTests {
         let items = reportItems(result)
         #expect(items.map { $0["source"] as? String } == [sunset, tiles, lighthouse])
         #expect(items.map { $0["status"] as? String } == ["added", "added", "added"])
-        #expect(try Subprocess.imagegallery(["validate", gallery]).status == 0)
+        #expect(try await workspace.run(["validate", gallery]).status == 0)
     }
 
-    @Test func aRefusedConnectionFailsTheURLOnly() throws {
+    @Test func aRefusedConnectionFailsTheURLOnly() async throws {
         let workspace = try FetchWorkspace()
         let url = "http://127.0.0.1:\(try closedPort())/images/1-sunset.jpg"
         let good = workspace.url("/images/2-tiles.png")
         let gallery = workspace.file("g.imagegallery")
-        let (result, seconds) = try workspace.timedRun(["create", gallery, url, good, "--json"])
+        let (result, seconds) = try await workspace.timedRun(["create", gallery, url, good, "--json"])
         #expect(result.status == 4, "\(result.stderr)")
         #expect(reportItems(result).map { $0["errorCode"] as? String } == ["connection-failed", nil])
         #expect(failureReason(result, for: url) != nil, "\(result.stderr)")
@@ -559,29 +562,29 @@ struct FetchCommandAcceptanceTests {
 
     /// Files are checked before anything is fetched: a missing one stops the command (66)
     /// without a request.
-    @Test func aMissingFileStopsTheCommandBeforeAnyFetch() throws {
+    @Test func aMissingFileStopsTheCommandBeforeAnyFetch() async throws {
         let workspace = try FetchWorkspace()
         let url = workspace.url("/images/1-sunset.jpg")
         let missing = workspace.file("missing.jpg")
         let output = workspace.file("new.imagegallery")
-        var result = try workspace.run(["create", output, url, missing])
+        var result = try await workspace.run(["create", output, url, missing])
         #expect(result.status == 66, "\(result.stderr)")
         #expect(result.stderr.contains(missing), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output))
 
-        let gallery = try workspace.gallery(named: "g.imagegallery", of: ["7-quilt-palette.png"])
+        let gallery = try await workspace.gallery(named: "g.imagegallery", of: ["7-quilt-palette.png"])
         let before = try FileBytes.read(gallery)
-        result = try workspace.run(["add", gallery, url, missing])
+        result = try await workspace.run(["add", gallery, url, missing])
         #expect(result.status == 66, "\(result.stderr)")
         #expect(try FileBytes.read(gallery) == before)
         #expect(try workspace.server.log().isEmpty)
     }
 
-    @Test func aURLListedTwiceIsRequestedOnce() throws {
+    @Test func aURLListedTwiceIsRequestedOnce() async throws {
         let workspace = try FetchWorkspace()
         let url = workspace.url("/images/5-balloon-rotated.jpg")
         let gallery = workspace.file("g.imagegallery")
-        let result = try workspace.run(["create", gallery, url, url, "--jobs", "4", "--json"])
+        let result = try await workspace.run(["create", gallery, url, url, "--jobs", "4", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let images = try workspace.images(gallery)
         #expect(images.count == 2)
@@ -591,22 +594,22 @@ struct FetchCommandAcceptanceTests {
     }
 
     /// URLs that differ only in their fragment are one resource: one request, each source kept.
-    @Test func urlsDifferingOnlyInTheirFragmentAreRequestedOnce() throws {
+    @Test func urlsDifferingOnlyInTheirFragmentAreRequestedOnce() async throws {
         let workspace = try FetchWorkspace()
         let url = workspace.url("/images/5-balloon-rotated.jpg")
         let gallery = workspace.file("g.imagegallery")
-        let result = try workspace.run(["create", gallery, url + "#one", url + "#two", url, "--jobs", "4"])
+        let result = try await workspace.run(["create", gallery, url + "#one", url + "#two", url, "--jobs", "4"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try workspace.images(gallery).map(\.source) == [url + "#one", url + "#two", url])
         #expect(try workspace.server.requests("/images/5-balloon-rotated.jpg").count == 1)
     }
 
     /// With --json, a run where nothing could be had still tells a script what failed and why.
-    @Test func aRunThatAddsNothingStillReportsItsItems() throws {
+    @Test func aRunThatAddsNothingStillReportsItsItems() async throws {
         let workspace = try FetchWorkspace()
         let missing = workspace.url("/status/404")
         let html = workspace.url("/html-as-jpeg")
-        let result = try workspace.run(["create", workspace.file("g.imagegallery"), missing, html, "--json"])
+        let result = try await workspace.run(["create", workspace.file("g.imagegallery"), missing, html, "--json"])
         #expect(result.status == 5, "\(result.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
         #expect(report["outcome"] as? String == "nothing-added")
@@ -620,7 +623,7 @@ struct FetchCommandAcceptanceTests {
 @Suite("Fetching: the release build", .enabled(if: ProcessInfo.processInfo.environment["IMAGEGALLERY_STATIC_BINARY"] != nil,
                                                "needs IMAGEGALLERY_STATIC_BINARY (make test sets it)"))
 struct FetchReleaseBuildTests {
-    @Test func manyURLsAtOnce() throws {
+    @Test func manyURLsAtOnce() async throws {
         let workspace = try FetchWorkspace()
         let binary = ProcessInfo.processInfo.environment["IMAGEGALLERY_STATIC_BINARY"]!
         let names = TestPaths.fixtures(in: "images", withExtension: "jpg").map { URL(fileURLWithPath: $0).lastPathComponent }
@@ -629,7 +632,10 @@ struct FetchReleaseBuildTests {
         let gallery = workspace.file("g.imagegallery")
         for round in 0 ..< 2 {
             try? FileManager.default.removeItem(atPath: gallery)
-            let result = try Subprocess.run(binary, ["create", gallery, "--jobs", "4", "--json"] + urls, environment: workspace.environment)
+            let environment = workspace.environment
+            let result = try await Blocking.run {
+                try Subprocess.run(binary, ["create", gallery, "--jobs", "4", "--json"] + urls, environment: environment)
+            }
             #expect(result.status == 0, "round \(round): \(result.stderr)")
             let images = try workspace.images(gallery)
             #expect(images.map(\.source) == urls)
@@ -643,15 +649,15 @@ struct FetchReleaseBuildTests {
 struct FetchCommandCacheTests {
     /// Specs/fetching.md 2: the fragment is recorded as part of the source, but neither sent
     /// nor part of the cache key.
-    @Test func aFragmentIsRecordedButNotSent() throws {
+    @Test func aFragmentIsRecordedButNotSent() async throws {
         let workspace = try FetchWorkspace()
         let path = "/images/3-lighthouse.jpg?max-age=600"
         let gallery = workspace.file("g.imagegallery")
-        var result = try workspace.run(["create", gallery, workspace.url(path + "#first")])
+        var result = try await workspace.run(["create", gallery, workspace.url(path + "#first")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try workspace.server.log().map(\.path) == [path])
 
-        result = try workspace.run(["add", gallery, workspace.url(path + "#second"), "--json"])
+        result = try await workspace.run(["add", gallery, workspace.url(path + "#second"), "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(reportItems(result).first?["origin"] as? String == "cache")
         #expect(try workspace.server.log().count == 1)
@@ -665,16 +671,16 @@ struct FetchCommandCacheTests {
 
     /// A stale entry with an ETag is revalidated: If-None-Match, 304, no body.
     @Test(arguments: ["max-age=0", "cache=no-cache"])
-    func aStaleEntryIsRevalidatedWithItsETag(query: String) throws {
+    func aStaleEntryIsRevalidatedWithItsETag(query: String) async throws {
         let workspace = try FetchWorkspace()
         let path = "/images/3-lighthouse.jpg?" + query
         let url = workspace.url(path)
         let gallery = workspace.file("g.imagegallery")
-        var result = try workspace.run(["create", gallery, url, "--json"])
+        var result = try await workspace.run(["create", gallery, url, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(reportItems(result).first?["origin"] as? String == "network")
 
-        result = try workspace.run(["add", gallery, url, "--json"])
+        result = try await workspace.run(["add", gallery, url, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(reportItems(result).first?["origin"] as? String == "revalidated")
         let requests = try workspace.server.requests(path)
@@ -691,16 +697,16 @@ struct FetchCommandCacheTests {
 
     /// A fresh entry is served without asking the server.
     @Test(arguments: ["max-age=600", "expires=600"])
-    func aFreshEntryIsServedWithoutARequest(query: String) throws {
+    func aFreshEntryIsServedWithoutARequest(query: String) async throws {
         let workspace = try FetchWorkspace()
         let path = "/images/4-dunes.jpg?" + query
         let url = workspace.url(path)
         let gallery = workspace.file("g.imagegallery")
-        var result = try workspace.run(["create", gallery, url])
+        var result = try await workspace.run(["create", gallery, url])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try workspace.server.log().count == 1)
 
-        result = try workspace.run(["add", gallery, url, "--json"])
+        result = try await workspace.run(["add", gallery, url, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(reportItems(result).first?["origin"] as? String == "cache")
         #expect(try workspace.server.log().count == 1, "the second run asked the server")
@@ -709,16 +715,16 @@ struct FetchCommandCacheTests {
         for image in images { try workspace.expect(image, in: gallery, is: "4-dunes.jpg", source: url) }
     }
 
-    @Test func noStoreIsNotCached() throws {
+    @Test func noStoreIsNotCached() async throws {
         let workspace = try FetchWorkspace()
         let path = "/images/2-tiles.png?cache=no-store"
         let url = workspace.url(path)
         let gallery = workspace.file("g.imagegallery")
-        var result = try workspace.run(["create", gallery, url])
+        var result = try await workspace.run(["create", gallery, url])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(workspace.cacheEntries().isEmpty, "\(workspace.cacheEntries())")
 
-        result = try workspace.run(["add", gallery, url, "--json"])
+        result = try await workspace.run(["add", gallery, url, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(reportItems(result).first?["origin"] as? String == "network")
         let requests = try workspace.server.requests(path)
@@ -726,57 +732,57 @@ struct FetchCommandCacheTests {
         #expect(requests.allSatisfy { $0.ifNoneMatch == nil && $0.bodyBytes == 8025 }, "\(requests)")
 
         let before = try FileBytes.read(gallery)
-        result = try workspace.run(["add", gallery, url, "--cache-policy", "offline"])
+        result = try await workspace.run(["add", gallery, url, "--cache-policy", "offline"])
         #expect(result.status == 5, "\(result.stderr)")
         #expect(failureReason(result, for: url)?.contains("not in the cache") == true, "\(result.stderr)")
         #expect(try FileBytes.read(gallery) == before)
         #expect(try workspace.server.requests(path).count == 2)
     }
 
-    @Test func offlineIsServedFromTheCache() throws {
+    @Test func offlineIsServedFromTheCache() async throws {
         let workspace = try FetchWorkspace()
         // Stale at once: offline serves it anyway, without asking.
         let path = "/images/6-bubbles.png?max-age=0"
         let url = workspace.url(path)
-        var result = try workspace.run(["create", workspace.file("first.imagegallery"), url])
+        var result = try await workspace.run(["create", workspace.file("first.imagegallery"), url])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try workspace.server.log().count == 1)
 
         let gallery = workspace.file("offline.imagegallery")
-        result = try workspace.run(["create", gallery, url, "--cache-policy", "offline", "--json"])
+        result = try await workspace.run(["create", gallery, url, "--cache-policy", "offline", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(reportItems(result).first?["origin"] as? String == "cache")
         try workspace.expect(try workspace.images(gallery).first, in: gallery, is: "6-bubbles.png", source: url)
         #expect(try workspace.server.log().count == 1, "offline asked the server")
     }
 
-    @Test func offlineFailsOnAMiss() throws {
+    @Test func offlineFailsOnAMiss() async throws {
         let workspace = try FetchWorkspace()
         let url = workspace.url("/images/1-sunset.jpg")
         let gallery = workspace.file("g.imagegallery")
-        var result = try workspace.run(["create", gallery, url, "--cache-policy", "offline"])
+        var result = try await workspace.run(["create", gallery, url, "--cache-policy", "offline"])
         #expect(result.status == 5, "\(result.stderr)")
         #expect(failureReason(result, for: url)?.contains("not in the cache") == true, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: gallery))
 
-        let existing = try workspace.gallery(named: "local.imagegallery", of: ["8-deep-gradient.png"])
+        let existing = try await workspace.gallery(named: "local.imagegallery", of: ["8-deep-gradient.png"])
         let before = try FileBytes.read(existing)
-        result = try workspace.run(["add", existing, url, "--cache-policy", "offline", "--json"])
+        result = try await workspace.run(["add", existing, url, "--cache-policy", "offline", "--json"])
         #expect(result.status == 5, "\(result.stderr)")
         #expect(failureReason(result, for: url)?.contains("not in the cache") == true, "\(result.stderr)")
         #expect(try FileBytes.read(existing) == before)
         #expect(try workspace.server.log().isEmpty)
     }
 
-    @Test func reloadAsksTheServerEvenWhenFresh() throws {
+    @Test func reloadAsksTheServerEvenWhenFresh() async throws {
         let workspace = try FetchWorkspace()
         let path = "/images/10-fractal.jpg?max-age=600"
         let url = workspace.url(path)
         let gallery = workspace.file("g.imagegallery")
-        var result = try workspace.run(["create", gallery, url])
+        var result = try await workspace.run(["create", gallery, url])
         #expect(result.status == 0, "\(result.stderr)")
 
-        result = try workspace.run(["add", gallery, url, "--cache-policy", "reload", "--json"])
+        result = try await workspace.run(["add", gallery, url, "--cache-policy", "reload", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(reportItems(result).first?["origin"] as? String == "network")
         let requests = try workspace.server.requests(path)
@@ -787,44 +793,44 @@ struct FetchCommandCacheTests {
         for image in try workspace.images(gallery) { try workspace.expect(image, in: gallery, is: "10-fractal.jpg", source: url) }
     }
 
-    @Test func cacheInfoCountsAndClearEmpties() throws {
+    @Test func cacheInfoCountsAndClearEmpties() async throws {
         let workspace = try FetchWorkspace()
-        var info = try workspace.cacheInfo()
+        var info = try await workspace.cacheInfo()
         #expect(info["entries"] as? Int == 0, "\(info)")
         #expect((info["directory"] as? String)?.hasSuffix("/cache/imagegallery/http") == true, "\(info)")
 
         let urls = [workspace.url("/images/1-sunset.jpg?max-age=600"), workspace.url("/images/2-tiles.png?max-age=600")]
-        let result = try workspace.run(["create", workspace.file("g.imagegallery")] + urls)
+        let result = try await workspace.run(["create", workspace.file("g.imagegallery")] + urls)
         #expect(result.status == 0, "\(result.stderr)")
-        info = try workspace.cacheInfo()
+        info = try await workspace.cacheInfo()
         #expect(info["entries"] as? Int == 2, "\(info)")
         #expect((info["bytes"] as? Int ?? 0) > 30301 + 8025, "\(info)")
         #expect(workspace.cacheEntries().count == 2)
 
-        let clear = try workspace.run(["cache", "clear", "--json"])
+        let clear = try await workspace.run(["cache", "clear", "--json"])
         #expect(clear.status == 0, "\(clear.stderr)")
         let removed = try JSONSerialization.jsonObject(with: clear.stdoutData) as? [String: Any]
         #expect(removed?["entries"] as? Int == 2, "\(clear.stdout)")
-        info = try workspace.cacheInfo()
+        info = try await workspace.cacheInfo()
         #expect(info["entries"] as? Int == 0, "\(info)")
         #expect(workspace.cacheEntries().isEmpty)
 
         // Really empty: offline has nothing to serve, and the default policy asks the server.
-        let offline = try workspace.run(["create", workspace.file("offline.imagegallery"), urls[0], "--cache-policy", "offline"])
+        let offline = try await workspace.run(["create", workspace.file("offline.imagegallery"), urls[0], "--cache-policy", "offline"])
         #expect(offline.status == 5, "\(offline.stderr)")
         try workspace.server.reset()
-        let again = try workspace.run(["create", workspace.file("again.imagegallery"), urls[0]])
+        let again = try await workspace.run(["create", workspace.file("again.imagegallery"), urls[0]])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try workspace.server.log().map(\.status) == [200])
     }
 
     /// A damaged entry is discarded and fetched again, never served.
     @Test(arguments: [("magic", 0), ("record length", 8), ("body", -1)])
-    func aDamagedEntryIsFetchedAgain(part: String, offset: Int) throws {
+    func aDamagedEntryIsFetchedAgain(part: String, offset: Int) async throws {
         let workspace = try FetchWorkspace()
         let path = "/images/1-sunset.jpg?max-age=600"
         let url = workspace.url(path)
-        var result = try workspace.run(["create", workspace.file("first.imagegallery"), url])
+        var result = try await workspace.run(["create", workspace.file("first.imagegallery"), url])
         #expect(result.status == 0, "\(result.stderr)")
         let entries = workspace.cacheEntries()
         try #require(entries.count == 1, "\(entries)")
@@ -834,7 +840,7 @@ struct FetchCommandCacheTests {
         try FileBytes.write(bytes, to: entries[0])
 
         let gallery = workspace.file("again.imagegallery")
-        result = try workspace.run(["create", gallery, url, "--json"])
+        result = try await workspace.run(["create", gallery, url, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(reportItems(result).first?["origin"] as? String == "network", "\(part)")
         // A warning names the URL (beside its "fetched" line).
@@ -847,7 +853,7 @@ struct FetchCommandCacheTests {
 
         // The entry written again is sound: offline serves the right bytes.
         let offlineCopy = workspace.file("offline-copy.imagegallery")
-        result = try workspace.run(["create", offlineCopy, url, "--cache-policy", "offline"])
+        result = try await workspace.run(["create", offlineCopy, url, "--cache-policy", "offline"])
         #expect(result.status == 0, "\(result.stderr)")
         try workspace.expect(try workspace.images(offlineCopy).first, in: offlineCopy, is: "1-sunset.jpg", source: url)
         #expect(try workspace.server.requests(path).count == 2)
@@ -856,11 +862,11 @@ struct FetchCommandCacheTests {
     /// An entry whose checksum is right but whose body is not an image (written by hand, or
     /// by an older version) is never served: offline fails, and the default policy drops it
     /// and asks the server again.
-    @Test func aConsistentEntryThatIsNotAnImageIsNeverServed() throws {
+    @Test func aConsistentEntryThatIsNotAnImageIsNeverServed() async throws {
         let workspace = try FetchWorkspace()
         let path = "/images/4-dunes.jpg?max-age=600"
         let url = workspace.url(path)
-        var result = try workspace.run(["create", workspace.file("first.imagegallery"), url])
+        var result = try await workspace.run(["create", workspace.file("first.imagegallery"), url])
         #expect(result.status == 0, "\(result.stderr)")
         let entries = workspace.cacheEntries()
         try #require(entries.count == 1, "\(entries)")
@@ -879,7 +885,7 @@ struct FetchCommandCacheTests {
 
         let forged = try FileBytes.read(entries[0])
         let offline = workspace.file("offline.imagegallery")
-        result = try workspace.run(["create", offline, url, "--cache-policy", "offline"])
+        result = try await workspace.run(["create", offline, url, "--cache-policy", "offline"])
         #expect(result.status == 5, "\(result.stderr)")
         #expect(failureReason(result, for: url) != nil, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: offline))
@@ -888,7 +894,7 @@ struct FetchCommandCacheTests {
         // Under the default policy the entry is dropped and the server asked again.
         try FileBytes.write(forged, to: entries[0])
         let gallery = workspace.file("again.imagegallery")
-        result = try workspace.run(["create", gallery, url])
+        result = try await workspace.run(["create", gallery, url])
         #expect(result.status == 0, "\(result.stderr)")
         try workspace.expect(try workspace.images(gallery).first, in: gallery, is: "4-dunes.jpg", source: url)
         let requests = try workspace.server.requests(path)
@@ -896,9 +902,9 @@ struct FetchCommandCacheTests {
     }
 
     /// Specs/fetching.md 6.1: folders 0700 and files 0600, since the cache shows what was fetched.
-    @Test func theCacheIsPrivateToItsUser() throws {
+    @Test func theCacheIsPrivateToItsUser() async throws {
         let workspace = try FetchWorkspace()
-        let result = try workspace.run(["create", workspace.file("g.imagegallery"), workspace.url("/images/2-tiles.png?max-age=600")])
+        let result = try await workspace.run(["create", workspace.file("g.imagegallery"), workspace.url("/images/2-tiles.png?max-age=600")])
         #expect(result.status == 0, "\(result.stderr)")
         let root = workspace.cacheHome + "/imagegallery"
         let walker = try #require(FileManager.default.enumerator(atPath: root))
