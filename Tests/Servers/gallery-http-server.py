@@ -20,7 +20,7 @@ Paths (NAME is a file of --root):
   /oversize/MB                 MB megabytes with no Content-Length (closed-delimited)
   /status/CODE                 an empty response with that status
   /__log                       JSON: every request so far (method, path, headers of note,
-                               status, body bytes sent)
+                               status, body bytes sent, arrival on the monotonic clock)
   /__reset                     forgets the log and the per-KEY state
 
 --delay-ms D delays every response by D ms (a remote server's latency, for the benchmark).
@@ -73,6 +73,7 @@ class Handler(BaseHTTPRequestHandler):
             "userAgent": self.headers.get("User-Agent"),
             "status": status,
             "bodyBytes": sent,
+            "arrived": self.arrived,
         }
         with self.server.state.lock:
             self.server.state.log.append(entry)
@@ -129,6 +130,7 @@ class Handler(BaseHTTPRequestHandler):
         self.do_GET()
 
     def do_GET(self):
+        self.arrived = time.monotonic()
         state = self.server.state
         if state.delay:
             time.sleep(state.delay / 1000)
