@@ -4,6 +4,8 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 DEMO_DIR     ?= .build-demo
 BIN_DEBUG     = .build/debug/imagegallery
 BIN_RELEASE   = .build/release/imagegallery
+# The network side, run by imagegallery for URLs (see Sources/GalleryFetchHelper/FetchHelper.swift).
+HELPER_RELEASE = .build/release/imagegallery-fetch
 
 HOSTILE_DIR   ?= .build/hostile
 PREFIX       ?= /usr/local
@@ -27,6 +29,7 @@ release:
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product imagegallery
+	$(SWIFT) build $(RELEASE_FLAGS) --product imagegallery-fetch
 	IMAGEGALLERY_STATIC_BINARY=$(CURDIR)/$(BIN_RELEASE) $(SWIFT) test --skip-build
 	/usr/bin/python3 scripts/make-hostile-corpus.py $(HOSTILE_DIR) --quick
 	/usr/bin/python3 scripts/check-hostile-corpus.py $(HOSTILE_DIR) --binary $(BIN_DEBUG)
@@ -72,11 +75,13 @@ fixtures:
 # desktop integration for every user: MIME type, thumbnailer, .desktop entry, `file` rule.
 install: release
 	install -D -m 0755 $(BIN_RELEASE) $(DESTDIR)$(PREFIX)/bin/imagegallery
+	install -D -m 0755 $(HELPER_RELEASE) $(DESTDIR)$(PREFIX)/libexec/imagegallery/imagegallery-fetch
 	$(DESTDIR)$(PREFIX)/bin/imagegallery integrate install --system --prefix $(PREFIX)
 
 uninstall:
 	-$(PREFIX)/bin/imagegallery integrate uninstall --system --prefix $(PREFIX)
-	rm -f $(DESTDIR)$(PREFIX)/bin/imagegallery
+	rm -f $(DESTDIR)$(PREFIX)/bin/imagegallery $(DESTDIR)$(PREFIX)/libexec/imagegallery/imagegallery-fetch
+	-rmdir $(DESTDIR)$(PREFIX)/libexec/imagegallery
 
 clean:
 	rm -rf .build $(DEMO_DIR)

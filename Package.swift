@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "imagegallery", targets: ["imagegallery"]),
+        .executable(name: "imagegallery-fetch", targets: ["imagegallery-fetch"]),
         .library(name: "GalleryFormat", targets: ["GalleryFormat"]),
         .library(name: "GalleryImaging", targets: ["GalleryImaging"]),
         .library(name: "GalleryDocument", targets: ["GalleryDocument"]),
@@ -57,10 +58,15 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // What imagegallery and its fetch helper say to each other; no networking in it.
+        .target(name: "GalleryFetchHelper"),
+        // The network side of imagegallery, in an executable of its own (see FetchHelper.swift):
+        // the HTTP stack then costs nothing to the commands that only read.
+        .executableTarget(name: "imagegallery-fetch", dependencies: ["GalleryFormat", "GalleryFetch", "GalleryFetchHelper"]),
         .executableTarget(
             name: "imagegallery",
             dependencies: [
-                "GalleryFormat", "GalleryImaging", "GalleryDocument", "GalleryFetch",
+                "GalleryFormat", "GalleryImaging", "GalleryDocument", "GalleryFetchHelper",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The desktop integration files of Specs/freedesktop (a link), compiled into the

@@ -32,14 +32,6 @@ public final class ImageFetcher: Sendable {
         try? await client.shutdown()
     }
 
-    /// Whether the text is a URL this fetcher is meant for: anything with a scheme, so that
-    /// `ftp://…` gets a clear refusal rather than "no such file".
-    public static func looksLikeURL(_ text: String) -> Bool {
-        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return false }
-        let scheme = text[..<colon]
-        return text[colon...].hasPrefix("://") && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
-    }
-
     /// Fetches and checks one image.
     public func fetch(_ url: String) async throws -> FetchedImage {
         let requested = HTTPCache.key(for: url)

@@ -1,5 +1,6 @@
 import ArgumentParser
-import GalleryFetch
+import Foundation
+import GalleryFetchHelper
 
 extension ImageGallery {
     struct Cache: ParsableCommand {
@@ -15,7 +16,7 @@ extension ImageGallery {
 
             func run() throws {
                 try reportingFailures {
-                    let info = HTTPCache().info()
+                    let info = try Cache.summary(["cache", "info"], doing: "cannot read the cache")
                     if output.json {
                         try Terminal.printJSON(info)
                     } else {
@@ -35,13 +36,7 @@ extension ImageGallery {
 
             func run() throws {
                 try reportingFailures {
-                    let removed: HTTPCacheInfo
-                    do {
-                        removed = try HTTPCache().clear()
-                    } catch {
-                        throw CommandFailure(message: "\(HTTPCache.defaultDirectory): cannot clear the cache: \(error.localizedDescription)",
-                                             status: ExitStatus.ioError)
-                    }
+                    let removed = try Cache.summary(["cache", "clear"], doing: "cannot clear the cache")
                     if output.json {
                         try Terminal.printJSON(removed)
                     } else {
@@ -51,7 +46,15 @@ extension ImageGallery {
                 }
             }
         }
+
+        /// The cache is the fetch helper's: it answers with one summary line.
+        static func summary(_ arguments: [String], doing what: String) throws -> CacheSummary {
+            var summary: CacheSummary?
+            let status = try FetchHelperProcess.run(arguments) { line in
+                summary = try JSONDecoder().decode(CacheSummary.self, from: line)
+            }
+            guard status == 0, let summary else { throw FetchHelperProcess.failure(status == 0 ? 1 : status, doing: what) }
+            return summary
+        }
     }
 }
-
-import Foundation

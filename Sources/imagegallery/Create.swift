@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GalleryFetch
 import GalleryFormat
 import GalleryImaging
 import Synchronization
@@ -98,9 +97,8 @@ extension ImageGallery {
                     throw CommandFailure(message: error.description, status: ExitStatus.dataError)
                 }
                 hashing.finish()
-                let spool = try ImageSpool()
-                defer { spool.remove() }
-                let fetched = try Fetching.fetch(items, into: spool, options: fetching.fetchOptions, quiet: false)
+                let fetched = try Fetching.fetch(items, options: fetching, quiet: false)
+                defer { fetched.removeSpool() }
                 let images = Self.images(items, inspected: inspected, fetched: fetched)
                 let failed = items.count - images.count
                 if failed > 0, images.isEmpty {

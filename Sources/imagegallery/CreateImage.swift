@@ -1,4 +1,3 @@
-import GalleryFetch
 import GalleryFormat
 import GalleryImaging
 
@@ -25,7 +24,7 @@ struct CreateImage {
 extension ImageGallery.Create {
     /// The items that gave an image, in command-line order.
     static func images(_ items: [SourceItem], inspected: [InspectedImageFile],
-                       fetched: [String: Result<SpooledImage, FetchFailure>]) -> [CreateImage] {
+                       fetched: FetchRun) -> [CreateImage] {
         var files = inspected.makeIterator()
         return items.compactMap { item in
             switch item {
@@ -44,7 +43,7 @@ extension ImageGallery.Create {
         }
     }
 
-    static func itemReports(_ items: [SourceItem], fetched: [String: Result<SpooledImage, FetchFailure>],
+    static func itemReports(_ items: [SourceItem], fetched: FetchRun,
                             gallery: Gallery) -> [ItemReport] {
         var galleryImages = gallery.images.makeIterator()
         return items.map { item in
@@ -52,7 +51,7 @@ extension ImageGallery.Create {
             case .file(let path):
                 return ItemReport(source: path, status: "added", image: galleryImages.next()?.id.manifestString)
             case .url(let url):
-                let result = fetched[url]!
+                let result = fetched[url]
                 if case .success = result {
                     return Fetching.report(url, result, image: galleryImages.next()?.id.manifestString)
                 }

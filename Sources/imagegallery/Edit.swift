@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import GalleryDocument
-import GalleryFetch
 import GalleryFormat
 import GalleryImaging
 
@@ -45,9 +44,8 @@ extension ImageGallery {
                                              status: ExitStatus.dataError)
                     }
                 }
-                let spool = try ImageSpool()
-                defer { spool.remove() }
-                let fetched = try Fetching.fetch(items, into: spool, options: fetching.fetchOptions, quiet: false)
+                let fetched = try Fetching.fetch(items, options: fetching, quiet: false)
+                defer { fetched.removeSpool() }
                 let failed = items.filter { if case .url(let url) = $0, case .failure = fetched[url] { true } else { false } }
                 if !items.isEmpty, failed.count == items.count {
                     try Fetching.failNothingAdded(path: file, message: "\(file): no image could be fetched; the gallery is unchanged",
@@ -74,7 +72,7 @@ extension ImageGallery {
 
         /// Inserts the items in command-line order; runs of files go in together, so that
         /// they are inspected in parallel as before.
-        static func insert(_ items: [SourceItem], fetched: [String: Result<SpooledImage, FetchFailure>],
+        static func insert(_ items: [SourceItem], fetched: FetchRun,
                            into document: GalleryDocument, at index: Int?) async throws -> [ItemReport] {
             var reports: [ItemReport] = []
             var position = index
@@ -95,7 +93,7 @@ extension ImageGallery {
                 case .url(let url):
                     try await flushFiles()
                     guard case .success(let image) = fetched[url] else {
-                        reports.append(Fetching.report(url, fetched[url]!, image: nil))
+                        reports.append(Fetching.report(url, fetched[url], image: nil))
                         continue
                     }
                     let added = try await document.insertImage(fromFile: image.path, filename: image.filename,

@@ -16,6 +16,8 @@ enum ExitStatus {
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
     static let noInput: Int32 = 66
+    /// The fetch helper (imagegallery-fetch) is missing or failed: URLs cannot be fetched.
+    static let unavailable: Int32 = 69
     static let cannotCreate: Int32 = 73
     static let ioError: Int32 = 74
     /// Another editor held the document for longer than --wait.

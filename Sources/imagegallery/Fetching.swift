@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import GalleryFetch
+import GalleryFetchHelper
 import GalleryFormat
 
 /// Options of the commands that take URLs (`add`, `create`).
@@ -34,19 +34,16 @@ struct FetchCommandOptions: ParsableArguments {
         guard maxImageBytes > 0 else { throw ValidationError("--max-image-bytes must be positive") }
     }
 
-    var fetchOptions: FetchOptions {
-        var options = FetchOptions()
-        options.cachePolicy = cachePolicy
-        options.concurrency = jobs
-        options.transferTimeout = .milliseconds(Int64(timeout * 1000))
-        options.connectTimeout = .milliseconds(Int64(connectTimeout * 1000))
-        options.maxRetries = retries
-        options.maxImageBytes = maxImageBytes
-        return options
+    func request(for urls: [String]) -> FetchHelperRequest {
+        FetchHelperRequest(cachePolicy: cachePolicy.rawValue, jobs: jobs, timeoutSeconds: timeout,
+                           connectTimeoutSeconds: connectTimeout, retries: retries, maxImageBytes: maxImageBytes, urls: urls)
     }
 }
 
-extension CachePolicy: ExpressibleByArgument {}
+/// Where a fetch may take its answer from (Specs/fetching.md, "Cache policies").
+enum CachePolicy: String, CaseIterable, ExpressibleByArgument {
+    case `default`, reload, offline
+}
 
 /// One item of `add` or `create`, in command-line order: an image file or a URL.
 enum SourceItem: Sendable {
@@ -66,6 +63,90 @@ struct ItemReport: Encodable, Sendable {
     var errorCode: String?
 }
 
+/// A fetched image, written to the spool by the fetch helper: what `create` and `add` hold per
+/// URL instead of its bytes, so that memory stays bounded however many URLs are given.
+struct SpooledImage: Sendable {
+    var path: String
+    var header: ImageHeader
+    var byteSize: UInt64
+    var sha256: SHA256Digest
+    var crc32: UInt32
+    var filename: String?
+    var lastModified: Int64?
+    /// "network", "cache" or "revalidated".
+    var origin: String
+
+    init(_ record: FetchHelperEvent.SpooledImageRecord) throws {
+        guard let mediaType = MediaType(rawValue: record.mediaType), let sha256 = SHA256Digest(hex: record.sha256),
+              record.path.hasPrefix("/"), record.width > 0, record.height > 0 else {
+            throw CommandFailure(message: "the fetch helper described an image it spooled wrongly", status: ExitStatus.internalError)
+        }
+        path = record.path
+        header = ImageHeader(mediaType: mediaType, width: record.width, height: record.height,
+                             bitDepth: record.bitDepth, interlaced: record.interlaced)
+        byteSize = record.byteSize
+        self.sha256 = sha256
+        crc32 = record.crc32
+        filename = record.filename
+        lastModified = record.lastModified
+        origin = record.origin
+    }
+}
+
+/// Why a URL gave no image, as the fetch helper reported it.
+struct FetchItemFailure: Error, Sendable, CustomStringConvertible {
+    var url: String
+    /// One of the codes of Specs/fetching.md, "Results".
+    var code: String
+    var message: String
+
+    var description: String { "\(url): \(message)" }
+}
+
+/// The URLs of one command, fetched: a result per resource, and the spool folder holding the
+/// images until they are in the gallery.
+struct FetchRun: Sendable {
+    private var results: [String: Result<SpooledImage, FetchItemFailure>] = [:]
+    private(set) var spool: String?
+
+    static let none = FetchRun()
+
+    var isEmpty: Bool { results.isEmpty }
+
+    /// The result for a URL as given: URLs differing only in their fragment share one.
+    subscript(url: String) -> Result<SpooledImage, FetchItemFailure> {
+        results[Self.resource(url)]
+            ?? .failure(FetchItemFailure(url: url, code: "no-result", message: "the fetch helper gave no result for it"))
+    }
+
+    /// Called by the command when it is done with the images.
+    func removeSpool() {
+        if let spool { try? FileManager.default.removeItem(atPath: spool) }
+    }
+
+    /// The URL without its fragment, which is never sent.
+    static func resource(_ url: String) -> String {
+        url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
+    }
+
+    mutating func record(_ event: FetchHelperEvent) throws {
+        switch event.event {
+        case .start:
+            spool = event.spool
+        case .result:
+            guard let url = event.url else { break }
+            if let image = event.image {
+                results[Self.resource(url)] = .success(try SpooledImage(image))
+            } else {
+                let failure = event.failure ?? .init(code: "unknown", message: "no reason given")
+                results[Self.resource(url)] = .failure(FetchItemFailure(url: url, code: failure.code, message: failure.message))
+            }
+        case .discarded, .end:
+            break
+        }
+    }
+}
+
 enum Fetching {
     /// Splits the command line's sources into files (folders expanded, as before) and URLs,
     /// keeping their order.
@@ -73,7 +154,7 @@ enum Fetching {
         var items: [SourceItem] = []
         var skipped: [String] = []
         for source in sources {
-            if ImageFetcher.looksLikeURL(source) {
+            if FetchHelper.looksLikeURL(source) {
                 items.append(.url(source))
             } else {
                 let (paths, skippedHere) = try SourceList.expand([source])
@@ -84,40 +165,55 @@ enum Fetching {
         return (items, skipped)
     }
 
-    /// Fetches every URL among the items, with a progress bar on a terminal and one line per
-    /// URL either way; returns the results by URL.
-    static func fetch(_ items: [SourceItem], into spool: ImageSpool, options: FetchOptions, quiet: Bool) throws
-        -> [String: Result<SpooledImage, FetchFailure>] {
+    /// Fetches every URL among the items through the fetch helper, with a progress bar on a
+    /// terminal and one line per URL either way. The caller removes the spool when done.
+    static func fetch(_ items: [SourceItem], options: FetchCommandOptions, quiet: Bool) throws -> FetchRun {
         let urls = items.compactMap { item -> String? in if case .url(let url) = item { url } else { nil } }
-        guard !urls.isEmpty else { return [:] }
-        let cache = HTTPCache()
-        // One fetch per resource: URLs that differ in their fragment only count once.
-        let progress = ProgressBar("Fetching", total: UInt64(Set(urls.map(HTTPCache.key)).count))
-        let done = Mutex(0)
-        let results = try runDocumentWork {
-            let fetcher = ImageFetcher(options: options, cache: cache)
-            let results = await fetcher.fetchAll(urls, keep: spool.keep) { url, result in
-                let count = done.withLock { $0 += 1; return $0 }
-                if !quiet { progress.log(describe(url, result)) }
-                progress.update(UInt64(count), detail: "\(count)/\(progress.totalCount)")
+        guard !urls.isEmpty else { return .none }
+        var run = FetchRun()
+        var progress: ProgressBar?
+        var done = 0
+        var ended = false
+        let status: Int32
+        do {
+            status = try FetchHelperProcess.run(["fetch"], input: try JSONEncoder().encode(options.request(for: urls))) { line in
+                let event = try JSONDecoder().decode(FetchHelperEvent.self, from: line)
+                try run.record(event)
+                switch event.event {
+                case .start:
+                    progress = ProgressBar("Fetching", total: UInt64(event.resources ?? urls.count))
+                case .result:
+                    guard let url = event.url, let bar = progress else { break }
+                    done += 1
+                    if !quiet { bar.log(describe(url, run[url])) }
+                    bar.update(UInt64(done), detail: "\(done)/\(bar.totalCount)")
+                case .discarded:
+                    Terminal.warning("the cached copy of \(event.url ?? "?") was damaged; it was discarded and fetched again")
+                case .end:
+                    ended = true
+                }
             }
-            await fetcher.shutdown()
-            return results
+        } catch {
+            progress?.finish()
+            run.removeSpool()
+            throw error is CommandFailure ? error
+                : CommandFailure(message: "the fetch helper's output could not be read: \(error)", status: ExitStatus.unavailable)
         }
-        progress.finish()
-        for url in cache.discardedEntries {
-            Terminal.warning("the cached copy of \(url) was damaged; it was discarded and fetched again")
+        progress?.finish()
+        guard status == 0, ended else {
+            run.removeSpool()
+            throw FetchHelperProcess.failure(status == 0 ? 1 : status, doing: "cannot fetch the URLs")
         }
-        return Dictionary(zip(urls, results), uniquingKeysWith: { first, _ in first })
+        return run
     }
 
-    static func describe(_ url: String, _ result: Result<SpooledImage, FetchFailure>) -> String {
+    static func describe(_ url: String, _ result: Result<SpooledImage, FetchItemFailure>) -> String {
         switch result {
         case .success(let image):
             let origin = switch image.origin {
-            case .network: ""
-            case .cache: ", from the cache"
-            case .revalidated: ", from the cache (confirmed by the server)"
+            case "cache": ", from the cache"
+            case "revalidated": ", from the cache (confirmed by the server)"
+            default: ""
             }
             return "fetched \(url): \(image.header.width)×\(image.header.height) \(image.header.mediaType == .jpeg ? "JPEG" : "PNG"), "
                 + "\(ByteCount.describe(image.byteSize))\(origin)"
@@ -126,10 +222,10 @@ enum Fetching {
         }
     }
 
-    static func report(_ url: String, _ result: Result<SpooledImage, FetchFailure>, image: String?) -> ItemReport {
+    static func report(_ url: String, _ result: Result<SpooledImage, FetchItemFailure>, image: String?) -> ItemReport {
         switch result {
         case .success(let fetched):
-            ItemReport(source: url, status: "added", image: image, origin: fetched.origin.rawValue)
+            ItemReport(source: url, status: "added", image: image, origin: fetched.origin)
         case .failure(let failure):
             ItemReport(source: url, status: "failed", error: failure.message, errorCode: failure.code)
         }
@@ -138,12 +234,12 @@ enum Fetching {
     /// When nothing could be had: with --json, the items are still printed for scripts; then
     /// the error, exit 5.
     static func failNothingAdded(path: String, message: String, items: [SourceItem],
-                                 fetched: [String: Result<SpooledImage, FetchFailure>], json: Bool) throws -> Never {
+                                 fetched: FetchRun, json: Bool) throws -> Never {
         if json {
             let reports = items.map { item -> ItemReport in
                 switch item {
                 case .file(let file): ItemReport(source: file, status: "failed")
-                case .url(let url): report(url, fetched[url]!, image: nil)
+                case .url(let url): report(url, fetched[url], image: nil)
                 }
             }
             try Terminal.printJSON(NothingAddedReport(path: path, items: reports))

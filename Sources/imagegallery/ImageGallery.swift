@@ -18,6 +18,7 @@ struct ImageGallery: ParsableCommand {
               64  usage error (bad option, unknown image index or id)
               65  invalid input data (not a valid gallery, not a JPEG/PNG image)
               66  an input file is missing or unreadable
+              69  URLs cannot be fetched: the helper imagegallery-fetch is missing or failed
               73  an output cannot be created (exists and --force not given, …)
               74  input/output error (disk full, read failure, …)
               75  another editor held the document for longer than --wait
