@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "GalleryImaging", targets: ["GalleryImaging"]),
         .library(name: "GalleryDocument", targets: ["GalleryDocument"]),
         .library(name: "GalleryFetch", targets: ["GalleryFetch"]),
+        .library(name: "GalleryConvert", targets: ["GalleryConvert"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -58,6 +59,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Conversion to and from folders, archives (through libarchive), comic books, the seed
+        // apps' JSON and a static web gallery (issue 7).
+        .target(name: "GalleryConvert", dependencies: ["GalleryFormat", "GalleryImaging", "CArchive"]),
         // What imagegallery and its fetch helper say to each other; no networking in it.
         .target(name: "GalleryFetchHelper"),
         // The network side of imagegallery, in an executable of its own (see FetchHelper.swift):
@@ -66,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "imagegallery",
             dependencies: [
-                "GalleryFormat", "GalleryImaging", "GalleryDocument", "GalleryFetchHelper",
+                "GalleryFormat", "GalleryImaging", "GalleryDocument", "GalleryConvert", "GalleryFetchHelper",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The desktop integration files of Specs/freedesktop (a link), compiled into the
@@ -95,6 +99,10 @@ let package = Package(
         .testTarget(
             name: "GalleryFetchTests",
             dependencies: ["GalleryFormat", "GalleryFetch", "GalleryTestSupport"]
+        ),
+        .testTarget(
+            name: "GalleryConvertTests",
+            dependencies: ["GalleryFormat", "GalleryConvert", "GalleryTestSupport"]
         ),
         .testTarget(
             name: "CommandLineTests",
