@@ -114,14 +114,25 @@ public enum FormatDetection {
 /// A conversion that cannot be made; the message names the file and, where there is one, the
 /// archive entry.
 public struct ConversionError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        /// The input is not what it should be, or breaks a limit.
+        case invalidInput
+        /// The output exists and is not to be replaced.
+        case outputExists
+        /// The output could not be written.
+        case cannotWrite
+    }
+
     public var path: String
     public var entry: String?
     public var message: String
+    public var kind: Kind
 
-    public init(_ path: String, entry: String? = nil, _ message: String) {
+    public init(_ path: String, entry: String? = nil, _ message: String, kind: Kind = .invalidInput) {
         self.path = path
         self.entry = entry
         self.message = message
+        self.kind = kind
     }
 
     public var description: String {

@@ -49,6 +49,12 @@ extension ImageGallery {
         @Flag(help: "Replace the output if it exists.")
         var force = false
 
+        @Flag(help: ArgumentHelp(
+            "Skip the flush to disk before a gallery or comic file is renamed into place.",
+            discussion: "As for create: faster, but a power cut soon after may leave the new file incomplete. "
+                + "Not with --force."))
+        var noSync = false
+
         @Flag(help: "Seed JSON: use only the cache of fetched images; an image not in it is reported.")
         var offline = false
 
@@ -58,6 +64,9 @@ extension ImageGallery {
         func validate() throws {
             if let from, !from.isReadable { throw ValidationError("--from \(from.rawValue): that form can only be written") }
             if let to, !to.isWritable { throw ValidationError("--to \(to.rawValue): that form can only be read") }
+            if noSync, force {
+                throw ValidationError("--no-sync cannot be combined with --force: a replaced file must be flushed first")
+            }
             if let title, title.unicodeScalars.count > 1000 || title.utf8.contains(0) {
                 throw ValidationError("--title must be at most 1000 characters, without NUL")
             }
@@ -98,8 +107,12 @@ extension ImageGallery.Convert {
     /// Each direction the issue names; others go through a gallery, which the message says.
     func convert(_ input: FormatDetection.Detected, to target: ConversionFormat) throws {
         switch (input.format, target) {
-        // SEED-JSON: the seed apps' JSON is converted here.
-        // WEB: the web gallery is written here.
+        case (.gallery, .unpacked): try unpack()
+        case (.unpacked, .gallery): try pack()
+        case (.images, .gallery): try importImages()
+        case (.gallery, .images): try exportImages()
+        case (.archive, .gallery), (.comic, .gallery): try importArchive(input.archive)
+        case (.gallery, .comic): try exportComic()
         default:
             throw CommandFailure(message: "\(input.format.rawValue) cannot be converted to \(target.rawValue) directly; "
                                  + "convert it to a gallery first", status: ExitStatus.usage)

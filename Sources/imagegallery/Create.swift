@@ -106,24 +106,7 @@ extension ImageGallery {
                                                   items: items, fetched: fetched, json: outputOptions.json)
                 }
 
-                let gallery = makeGallery(from: images)
-                let bySHA = Dictionary(images.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first })
-                let thumbnail = try Self.thumbnail(of: gallery.images.first.map { bySHA[$0.sha256]! })
-                let total = gallery.distinctBlobs.reduce(0) { $0 + $1.byteSize }
-                let writing = ProgressBar("Writing", total: total)
-                try GalleryWriter.write(
-                    gallery, thumbnail: thumbnail, to: output, overwrite: force, durable: !noSync,
-                    progress: { writing.update($0, detail: ByteCount.describe($0)) },
-                    beforeCommit: {
-                        // A source rewritten since it was hashed would make the gallery lie about it.
-                        for source in inspected where try FileIdentity.of(path: source.path) != source.identity {
-                            throw CommandFailure(message: "\(source.path): changed while the gallery was written; "
-                                                 + "nothing was written, try again", status: ExitStatus.dataError)
-                        }
-                    },
-                    blob: { image in bySHA[image.sha256]!.blob }
-                )
-                writing.finish()
+                let (gallery, total) = try write(images, recheck: inspected)
 
                 let report = Report(path: output, id: gallery.id.manifestString, revision: gallery.revision.manifestString,
                                     imageCount: gallery.images.count, blobCount: gallery.distinctBlobs.count,
@@ -143,6 +126,30 @@ extension ImageGallery {
             }
         }
 
+        /// Writes the gallery of `images` to the output, with a progress bar. `inspected` files are
+        /// checked again just before the commit: one rewritten since it was hashed would make the
+        /// gallery lie about it.
+        func write(_ images: [CreateImage], recheck inspected: [InspectedImageFile] = []) throws -> (gallery: Gallery, total: UInt64) {
+            let gallery = makeGallery(from: images)
+            let bySHA = Dictionary(images.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first })
+            let thumbnail = try Self.thumbnail(of: gallery.images.first.map { bySHA[$0.sha256]! })
+            let total = gallery.distinctBlobs.reduce(0) { $0 + $1.byteSize }
+            let writing = ProgressBar("Writing", total: total)
+            try GalleryWriter.write(
+                gallery, thumbnail: thumbnail, to: output, overwrite: force, durable: !noSync,
+                progress: { writing.update($0, detail: ByteCount.describe($0)) },
+                beforeCommit: {
+                    for source in inspected where try FileIdentity.of(path: source.path) != source.identity {
+                        throw CommandFailure(message: "\(source.path): changed while the gallery was written; "
+                                             + "nothing was written, try again", status: ExitStatus.dataError)
+                    }
+                },
+                blob: { image in bySHA[image.sha256]!.blob }
+            )
+            writing.finish()
+            return (gallery, total)
+        }
+
         /// The first image made small; a damaged first image gets the placeholder and a warning
         /// (its header was sound, or it would not be in the gallery).
         static func thumbnail(of firstImage: CreateImage?) throws -> [UInt8] {
@@ -160,11 +167,15 @@ extension ImageGallery {
 
         /// Builds the manifest content; every derived value is a pure function of the inputs.
         func makeGallery(from images: [CreateImage]) -> Gallery {
+            Self.makeGallery(from: images, title: title ?? Self.defaultTitle(for: output), date: date, id: id)
+        }
+
+        /// The same for a caller without a command line of its own (`convert` of seed JSON).
+        static func makeGallery(from images: [CreateImage], title name: String, date: String?, id: String?) -> Gallery {
             let time = date.flatMap { Timestamp(rfc3339: $0) }
                 ?? ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap { Int64($0) }.map { Timestamp(seconds: $0) }
                 ?? images.compactMap { $0.modified.map { Timestamp(seconds: $0) } }.max()
                 ?? Timestamp(seconds: Int64(Date().timeIntervalSince1970))
-            let name = title ?? Self.defaultTitle(for: output)
             let documentID = id.flatMap { UUID(uuidString: $0) } ?? UUID.nameBased(
                 namespace: GalleryNamespace.documents,
                 name: ([name, time.rfc3339] + images.map(\.sha256.hex)).joined(separator: "\n"))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GalleryConvert
 import GalleryDocument
 import GalleryFormat
 import GalleryImaging
@@ -52,6 +53,13 @@ func reportingFailures(_ body: () throws -> Void) throws {
     } catch let error as GalleryError {
         Terminal.error(error.description)
         throw ExitCode(ExitStatus.dataError)
+    } catch let error as ConversionError {
+        Terminal.error(error.description)
+        switch error.kind {
+        case .invalidInput: throw ExitCode(ExitStatus.dataError)
+        case .outputExists: throw ExitCode(ExitStatus.cannotCreate)
+        case .cannotWrite: throw ExitCode(ExitStatus.ioError)
+        }
     } catch let error as FileSystemError {
         Terminal.error(error.description)
         switch error.kind {

@@ -4,8 +4,9 @@
 ///
 /// Entries are written in the order they are added. Blob data is streamed from its source in
 /// chunks, with the CRC computed on the way and patched into the local header afterwards,
-/// so memory use does not grow with the gallery.
-final class ZipWriter {
+/// so memory use does not grow with the gallery. Public for the other archives the toolkit
+/// writes (CBZ comics), which gain the same determinism.
+public final class ZipWriter {
     private let file: GalleryFile
     private let dateTime: DOSDateTime
     private var offset: UInt64 = 0
@@ -33,6 +34,11 @@ final class ZipWriter {
     /// to reach every ZIP64 path without writing 4 GiB.
     private let zip64Threshold: UInt64
 
+    /// Every entry gets `modified` as its time, so the same entries give the same bytes.
+    public convenience init(file: GalleryFile, modified: Timestamp) {
+        self.init(file: file, modified: modified, startsWriteback: false, zip64Threshold: ZipLimit.max32)
+    }
+
     init(file: GalleryFile, modified: Timestamp, startsWriteback: Bool = false, zip64Threshold: UInt64 = ZipLimit.max32) {
         self.file = file
         self.zip64Threshold = zip64Threshold
@@ -42,7 +48,7 @@ final class ZipWriter {
     }
 
     /// Adds an entry whose bytes are in memory.
-    func add(name: String, bytes: [UInt8], method: CompressionMethod) throws {
+    public func add(name: String, bytes: [UInt8], method: CompressionMethod) throws {
         let crc = CRC32.of(bytes)
         let payload = method == .deflated ? try Deflate.compress(bytes, level: 6, context: name) : bytes
         let header = writeLocalHeader(name: name, method: method, crc: crc, compressedSize: UInt64(payload.count),
@@ -53,7 +59,7 @@ final class ZipWriter {
 
     /// Adds a STORED entry of exactly `size` bytes, which `produce` pushes into the sink it is
     /// given. The CRC is computed on the way and patched into the local header afterwards.
-    func addStored(
+    public func addStored(
         name: String, size: UInt64,
         produce: (_ sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws {
@@ -85,8 +91,8 @@ final class ZipWriter {
 
     /// Adds a STORED entry whose CRC is already known; `place` copies the bytes into the file
     /// at the given offset and returns how many it copied.
-    func addStored(name: String, size: UInt64, crc32: UInt32,
-                   place: (_ file: GalleryFile, _ offset: UInt64) throws -> UInt64) throws {
+    public func addStored(name: String, size: UInt64, crc32: UInt32,
+                          place: (_ file: GalleryFile, _ offset: UInt64) throws -> UInt64) throws {
         let header = writeLocalHeader(name: name, method: .stored, crc: crc32, compressedSize: size, uncompressedSize: size)
         try flush()
         let copied = try place(file, offset)
@@ -103,7 +109,7 @@ final class ZipWriter {
     }
 
     /// Writes the central directory and end records, then flushes.
-    func finish() throws {
+    public func finish() throws {
         let centralOffset = position
         let centralSize = UInt64(central.count)
         try append(central)

@@ -1,0 +1,61 @@
+import GalleryFormat
+
+/// Bounds on what an archive may make the importer read. Every archive is hostile until read:
+/// a thumbnailer or a CI job may run the importer on anything.
+public struct ArchiveImportLimits: Sendable, Hashable {
+    /// Entries of any kind; more is refused as a bomb of names.
+    public var maxEntries = 200_000
+    /// Images kept (the format's limit).
+    public var maxImages = GalleryLimits.default.maxImages
+    /// The largest entry read.
+    public var maxEntryBytes: UInt64 = 1 << 30
+    /// Everything decompressed, images and skipped entries alike.
+    public var maxTotalBytes: UInt64 = GalleryLimits.default.maxTotalUncompressedBytes
+    /// Decompressed bytes per byte of archive, once past `ratioFloorBytes`: photographs do not
+    /// compress, so an archive that expands a hundredfold is a bomb, not a photo album.
+    public var maxExpansionRatio: UInt64 = GalleryLimits.default.maxCompressionRatio
+    public var ratioFloorBytes: UInt64 = 16 << 20
+    /// The longest entry name.
+    public var maxNameBytes = 4096
+    /// The largest `ComicInfo.xml` read.
+    public var maxComicInfoBytes = 1 << 20
+
+    public init() {}
+}
+
+/// An image read from an archive into a spool file.
+public struct ImportedImage: Sendable, Hashable {
+    /// The entry's name in the archive, for messages and order.
+    public var entry: String
+    /// The spool file holding its bytes.
+    public var path: String
+    public var header: ImageHeader
+    public var byteSize: UInt64
+    public var sha256: SHA256Digest
+    public var crc32: UInt32
+    /// The entry name's last component, when it is a safe file name.
+    public var filename: String?
+    /// The entry's modification time, seconds since 1970.
+    public var modified: Int64?
+}
+
+/// An entry left out, and why.
+public struct SkippedEntry: Sendable, Hashable, Codable {
+    public var entry: String
+    public var reason: String
+}
+
+/// What an archive gave.
+public struct ArchiveImport: Sendable {
+    /// In gallery order: the `ComicInfo.xml` page order when there is one, else natural order of
+    /// the entry names.
+    public var images: [ImportedImage]
+    /// Left out, with the reason, in archive order (folders are not listed).
+    public var skipped: [SkippedEntry]
+    /// From `ComicInfo.xml`, when it has a title (or a series).
+    public var title: String?
+    /// Whether a `ComicInfo.xml` was found and used.
+    public var hasComicInfo: Bool
+    /// Notes about the comic info (pages it names that are missing, say).
+    public var notes: [String]
+}

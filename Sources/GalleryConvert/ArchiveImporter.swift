@@ -1,0 +1,206 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import GalleryFormat
+
+/// Reads a foreign archive's images into spool files, entry by entry, through libarchive.
+///
+/// Nothing is ever extracted by name: an entry's bytes go to a spool file named by a counter,
+/// so no name can escape the spool, and no name reaches a shell or another program. Names are
+/// only sorted and shown; the unsafe ones (absolute, `..`, a leading `-`) are refused anyway,
+/// so that a gallery never records them.
+public final class ArchiveImporter {
+    public let path: String
+    public let kind: ArchiveKind?
+    public let limits: ArchiveImportLimits
+    /// A folder the caller made and removes; it receives one file per image.
+    public let spool: String
+
+    public init(path: String, kind: ArchiveKind?, spool: String, limits: ArchiveImportLimits = ArchiveImportLimits()) {
+        self.path = path
+        self.kind = kind
+        self.spool = spool
+        self.limits = limits
+    }
+
+    /// Reads every entry. `progress` gets the archive bytes consumed and the archive's size.
+    public func read(progress: ((_ done: UInt64, _ total: UInt64) -> Void)? = nil) throws -> ArchiveImport {
+        let archiveSize = try GalleryFile.openForReading(path).size
+        let reader = try ArchiveReader(path: path, kind: kind)
+        var images: [ImportedImage] = []
+        var skipped: [SkippedEntry] = []
+        var comicInfo: [UInt8]?
+        var notes: [String] = []
+        var entries = 0
+        var expanded: UInt64 = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
+        defer { buffer.deallocate() }
+
+        while let entry = try reader.next() {
+            entries += 1
+            guard entries <= limits.maxEntries else {
+                throw ConversionError(path, "more than \(limits.maxEntries) entries; refused as a bomb")
+            }
+            progress?(reader.compressedBytesRead, archiveSize)
+            let name = entry.name
+            func skip(_ reason: String) { skipped.append(SkippedEntry(entry: name, reason: reason)) }
+            switch entry.kind {
+            case .directory: continue
+            case .symbolicLink: skip("a symbolic link (links are never followed)"); continue
+            case .hardLink: skip("a hard link (links are never followed)"); continue
+            case .other: skip("not a regular file (a device, a FIFO or a socket)"); continue
+            case .file: break
+            }
+            if let problem = Self.problem(withName: name, limits: limits) { skip(problem); continue }
+            if entry.encrypted { skip("encrypted"); continue }
+            if let size = entry.declaredSize, size > limits.maxEntryBytes {
+                throw ConversionError(path, entry: name, "declares \(size) bytes, more than the \(limits.maxEntryBytes)-byte limit for an entry")
+            }
+            let base = name.split(separator: "/").last.map(String.init) ?? name
+            let isComicInfo = base.lowercased() == "comicinfo.xml" && comicInfo == nil
+
+            // Each entry is read through the same counted loop, kept or not, so that every
+            // decompressed byte counts against the bounds (skipping would decompress too).
+            let spoolPath = spool + "/" + String(format: "%06d", images.count)
+            var file: GalleryFile?
+            var head: [UInt8] = []
+            var kept: [UInt8] = []
+            var size: UInt64 = 0
+            var sha = SHA256Hasher()
+            var crc = CRC32()
+            var verdict: String?
+            while true {
+                let count = try reader.read(into: buffer, entry: name)
+                if count == 0 { break }
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+                size += UInt64(count)
+                expanded += UInt64(count)
+                guard size <= limits.maxEntryBytes else {
+                    throw ConversionError(path, entry: name, "expands past the \(limits.maxEntryBytes)-byte limit for an entry")
+                }
+                guard expanded <= limits.maxTotalBytes else {
+                    throw ConversionError(path, "expands past \(limits.maxTotalBytes) bytes in all; refused as a bomb")
+                }
+                if expanded > limits.ratioFloorBytes, expanded > limits.maxExpansionRatio * max(archiveSize, 1) {
+                    throw ConversionError(path, entry: name, "expands more than \(limits.maxExpansionRatio) times its "
+                                          + "\(archiveSize) bytes; refused as a bomb")
+                }
+                if head.count < 16 { head += chunk.prefix(16 - head.count) }
+                if isComicInfo {
+                    if UInt64(limits.maxComicInfoBytes) >= size { kept += chunk } else { verdict = "a ComicInfo.xml past \(limits.maxComicInfoBytes) bytes" }
+                    continue
+                }
+                if verdict != nil { continue }
+                if file == nil {
+                    guard head.count >= 8 || size >= 8 else { continue }
+                    guard MediaType.sniff(head) != nil else { verdict = "not a JPEG or PNG image"; continue }
+                    file = try Self.create(spoolPath, for: name, archive: path)
+                    // The bytes before the file existed are in `head`; nothing else was lost.
+                    let earlier = Int(size) - count
+                    if earlier > 0 {
+                        try head.prefix(earlier).withUnsafeBytes { try write($0, to: file!, at: 0, entry: name) }
+                        sha.update(Array(head.prefix(earlier)))
+                        crc.update(Array(head.prefix(earlier)))
+                    }
+                }
+                try write(chunk, to: file!, at: size - UInt64(count), entry: name)
+                sha.update(chunk)
+                crc.update(chunk)
+            }
+            if isComicInfo {
+                if let verdict { skip(verdict) } else { comicInfo = kept }
+                continue
+            }
+            if let verdict { skip(verdict); continue }
+            guard let file else {
+                skip(size == 0 ? "empty" : "not a JPEG or PNG image")
+                continue
+            }
+            let header: ImageHeader
+            do {
+                header = try ImageHeader.parse(file: GalleryFile.openForReading(spoolPath))
+            } catch {
+                unlink(spoolPath)
+                skip("not a usable image: \(error)")
+                continue
+            }
+            guard images.count < limits.maxImages else {
+                throw ConversionError(path, "more than \(limits.maxImages) images, the format's limit")
+            }
+            images.append(ImportedImage(entry: name, path: spoolPath, header: header, byteSize: size, sha256: sha.finalize(),
+                                        crc32: crc.value,
+                                        filename: GalleryImage.isSafeFilename(base) ? base : nil,
+                                        modified: entry.modified))
+        }
+        progress?(archiveSize, archiveSize)
+
+        images.sort { NaturalOrder.areInIncreasingOrder($0.entry, $1.entry) }
+        var info: ComicInfo?
+        if let comicInfo {
+            do {
+                info = try ComicInfo.parse(comicInfo)
+            } catch {
+                notes.append("ComicInfo.xml was not used: \(error)")
+            }
+        }
+        if let info, !info.pages.isEmpty {
+            images = Self.ordered(images, by: info.pages, notes: &notes)
+        }
+        return ArchiveImport(images: images, skipped: skipped, title: info?.galleryTitle, hasComicInfo: info != nil, notes: notes)
+    }
+
+    /// The comic's page order: the images its `Page` elements name, in their order, then any
+    /// image no page names, in name order. Deleted pages are left out.
+    static func ordered(_ images: [ImportedImage], by pages: [ComicInfo.Page], notes: inout [String]) -> [ImportedImage] {
+        var used = Set<Int>()
+        var result: [ImportedImage] = []
+        for page in pages {
+            guard page.image < images.count else {
+                notes.append("ComicInfo.xml names page image \(page.image), but the archive has \(images.count) images")
+                continue
+            }
+            guard used.insert(page.image).inserted else { continue }
+            if page.type == "Deleted" {
+                notes.append("\(images[page.image].entry) is marked Deleted in ComicInfo.xml and was left out")
+                continue
+            }
+            result.append(images[page.image])
+        }
+        result += images.indices.filter { !used.contains($0) }.map { images[$0] }
+        return result
+    }
+
+    /// Why a name is refused, if it is.
+    static func problem(withName name: String, limits: ArchiveImportLimits) -> String? {
+        if name.utf8.count > limits.maxNameBytes { return "a name longer than \(limits.maxNameBytes) bytes" }
+        if name.isEmpty { return "an empty name" }
+        if name.hasPrefix("/") || name.hasPrefix("\\") || (name.count > 1 && name.dropFirst().first == ":") {
+            return "an absolute name"
+        }
+        let parts = name.split(whereSeparator: { $0 == "/" || $0 == "\\" })
+        if parts.contains("..") { return "a name that climbs out of the archive (..)" }
+        if parts.contains(where: { $0.hasPrefix("-") }) {
+            return "a name that reads as a command-line option"
+        }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "a name with control characters" }
+        if parts.first == "__MACOSX" || parts.last?.hasPrefix("._") == true { return "macOS resource data" }
+        return nil
+    }
+
+    static func create(_ path: String, for entry: String, archive: String) throws -> GalleryFile {
+        do {
+            return try GalleryFile.create(path, mode: 0o600)
+        } catch {
+            throw ConversionError(archive, entry: entry, "cannot be spooled to \(path): \(error)")
+        }
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer, to file: GalleryFile, at offset: UInt64, entry: String) throws {
+        do {
+            try file.write(bytes, at: offset)
+        } catch {
+            throw ConversionError(path, entry: entry, "cannot be spooled: \(error)")
+        }
+    }
+}

@@ -1,0 +1,188 @@
+/// The parts of a `ComicInfo.xml` (the ComicRack schema that comic readers share) a gallery
+/// uses: the title and the page order. Read with a small scanner of its own, because the file
+/// is flat and hostile: no DTD, no entities beyond XML's five and character references, and a
+/// size bound, so no expansion bomb is possible.
+public struct ComicInfo: Sendable, Hashable {
+    public struct Page: Sendable, Hashable {
+        /// The index of the image in the archive's images, in name order.
+        public var image: Int
+        /// `FrontCover`, `Story`, `Deleted`, …
+        public var type: String?
+    }
+
+    public var title: String?
+    public var series: String?
+    public var number: String?
+    public var pages: [Page] = []
+
+    public init(title: String? = nil, series: String? = nil, number: String? = nil, pages: [Page] = []) {
+        self.title = title
+        self.series = series
+        self.number = number
+        self.pages = pages
+    }
+
+    /// The title a gallery gets: `Title`, else `Series #Number`, else `Series`.
+    public var galleryTitle: String? {
+        if let title, !title.isEmpty { return title }
+        guard let series, !series.isEmpty else { return nil }
+        if let number, !number.isEmpty { return "\(series) #\(number)" }
+        return series
+    }
+
+    public struct ParseError: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func parse(_ bytes: [UInt8]) throws -> ComicInfo {
+        var body = bytes[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        guard let text = String(validating: body, as: UTF8.self) else { throw ParseError(description: "not UTF-8 text") }
+        if text.contains("<!DOCTYPE") || text.contains("<!ENTITY") {
+            throw ParseError(description: "it declares a DOCTYPE or entities, which are not read")
+        }
+        var info = ComicInfo()
+        var scanner = text.unicodeScalars[...]
+        while let open = scanner.firstIndex(of: "<") {
+            scanner = scanner[scanner.index(after: open)...]
+            if scanner.starts(with: "!--".unicodeScalars) {
+                guard let end = scanner.indexOfSequence("-->") else { throw ParseError(description: "an unclosed comment") }
+                scanner = scanner[end...]
+                continue
+            }
+            guard let close = scanner.firstIndex(of: ">") else { throw ParseError(description: "an unclosed tag") }
+            let tag = String(String.UnicodeScalarView(scanner[..<close]))
+            scanner = scanner[scanner.index(after: close)...]
+            let name = tag.prefix { !$0.isWhitespace && $0 != "/" }
+            switch name {
+            case "Title", "Series", "Number":
+                guard !tag.hasSuffix("/") else { continue }
+                let textEnd = scanner.firstIndex(of: "<") ?? scanner.endIndex
+                let value = try decodeEntities(String(String.UnicodeScalarView(scanner[..<textEnd])))
+                    .trimmingWhitespace()
+                switch name {
+                case "Title": info.title = info.title ?? value
+                case "Series": info.series = info.series ?? value
+                default: info.number = info.number ?? value
+                }
+            case "Page":
+                let attributes = try Self.attributes(of: tag.dropFirst(name.count))
+                guard let image = attributes["Image"].flatMap({ Int($0) }), image >= 0 else { continue }
+                info.pages.append(Page(image: image, type: attributes["Type"]))
+            default:
+                continue
+            }
+        }
+        return info
+    }
+
+    static func attributes(of text: Substring) throws -> [String: String] {
+        var result: [String: String] = [:]
+        var rest = text
+        while true {
+            rest = rest.drop { $0.isWhitespace || $0 == "/" }
+            guard let equals = rest.firstIndex(of: "=") else { return result }
+            let key = rest[..<equals].trimmingCharacters(in: " \t\r\n")
+            rest = rest[rest.index(after: equals)...].drop(while: \.isWhitespace)
+            guard let quote = rest.first, quote == "\"" || quote == "'" else {
+                throw ParseError(description: "an attribute without quotes")
+            }
+            rest = rest.dropFirst()
+            guard let end = rest.firstIndex(of: quote) else { throw ParseError(description: "an unclosed attribute") }
+            result[key] = try decodeEntities(String(rest[..<end]))
+            rest = rest[rest.index(after: end)...]
+        }
+    }
+
+    static func decodeEntities(_ text: String) throws -> String {
+        guard text.contains("&") else { return text }
+        var result = ""
+        var rest = text[...]
+        while let amp = rest.firstIndex(of: "&") {
+            result += rest[..<amp]
+            guard let semicolon = rest[amp...].prefix(12).firstIndex(of: ";") else {
+                throw ParseError(description: "a bare & in text")
+            }
+            let name = rest[rest.index(after: amp) ..< semicolon]
+            switch name {
+            case "amp": result += "&"
+            case "lt": result += "<"
+            case "gt": result += ">"
+            case "quot": result += "\""
+            case "apos": result += "'"
+            default:
+                let value: UInt32? = if name.hasPrefix("#x") || name.hasPrefix("#X") {
+                    UInt32(name.dropFirst(2), radix: 16)
+                } else if name.hasPrefix("#") {
+                    UInt32(name.dropFirst())
+                } else {
+                    nil
+                }
+                guard let value, let scalar = Unicode.Scalar(value), value != 0 else {
+                    throw ParseError(description: "an unknown entity &\(name);")
+                }
+                result.unicodeScalars.append(scalar)
+            }
+            rest = rest[rest.index(after: semicolon)...]
+        }
+        return result + rest
+    }
+
+    /// A `ComicInfo.xml` for a comic made from a gallery: its title and one `Page` per image.
+    public static func render(title: String, pages: [(width: Int, height: Int, byteSize: UInt64)]) -> [UInt8] {
+        var xml = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <ComicInfo xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">
+              <Title>\(escape(title))</Title>
+              <PageCount>\(pages.count)</PageCount>
+              <Pages>
+
+            """
+        for (index, page) in pages.enumerated() {
+            let type = index == 0 ? " Type=\"FrontCover\"" : ""
+            xml += "    <Page Image=\"\(index)\"\(type) ImageSize=\"\(page.byteSize)\" ImageWidth=\"\(page.width)\" ImageHeight=\"\(page.height)\" />\n"
+        }
+        xml += "  </Pages>\n</ComicInfo>\n"
+        return Array(xml.utf8)
+    }
+
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            // XML 1.0 cannot hold most control characters, even escaped.
+            case _ where scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r": result += " "
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
+
+extension Substring.UnicodeScalarView {
+    func indexOfSequence(_ text: String) -> Index? {
+        let needle = Array(text.unicodeScalars)
+        var index = startIndex
+        while index < endIndex {
+            if self[index...].starts(with: needle) { return self.index(index, offsetBy: needle.count) }
+            index = self.index(after: index)
+        }
+        return nil
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}
+
+extension Substring {
+    func trimmingCharacters(in set: String) -> String {
+        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+    }
+}

@@ -1,0 +1,57 @@
+import GalleryFormat
+
+/// A gallery's images as numbered files in a new folder: `NNN-NAME.EXT`, where NNN is the
+/// position (zero-padded, so the names sort in gallery order however they are listed), NAME
+/// the recorded file name's stem when it has a safe one, and EXT its original extension when
+/// that suits the image's type, else the type's own. The bytes are the originals, checked.
+public enum ImageFolderExport {
+    public struct Report: Sendable, Codable {
+        public var path: String
+        public var title: String
+        public var files: [String]
+        public var totalBytes: UInt64
+    }
+
+    public static func write(galleryAt path: String, to folder: String, overwrite: Bool,
+                             progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> Report {
+        let reader = try GalleryReader(path: path)
+        let images = reader.gallery.images
+        let output = try FolderOutput(folder, overwrite: overwrite)
+        var names: [String] = []
+        var total: UInt64 = 0
+        let width = max(3, String(images.count).count)
+        for (index, image) in images.enumerated() {
+            let name = fileName(for: image, position: index + 1, width: width)
+            let file = try output.create(name)
+            var offset: UInt64 = 0
+            try reader.readBlob(image) { chunk in
+                try file.write(chunk, at: offset)
+                offset += UInt64(chunk.count)
+            }
+            names.append(name)
+            total += image.byteSize
+            progress?(index + 1, images.count)
+        }
+        try output.commit()
+        return Report(path: output.destination, title: reader.gallery.title, files: names, totalBytes: total)
+    }
+
+    public static func fileName(for image: GalleryImage, position: Int, width: Int) -> String {
+        let number = String(repeating: "0", count: max(0, width - String(position).count)) + String(position)
+        let allowed: [String] = image.mediaType == .jpeg ? ["jpg", "jpeg", "jpe", "jfif"] : ["png"]
+        var stem: String?
+        var ext = image.mediaType == .jpeg ? "jpg" : "png"
+        if let filename = image.filename, GalleryImage.isSafeFilename(filename) {
+            if let dot = filename.lastIndex(of: "."), dot != filename.startIndex {
+                let original = String(filename[filename.index(after: dot)...])
+                if allowed.contains(original.lowercased()) { ext = original }
+                stem = String(filename[..<dot])
+            } else {
+                stem = filename
+            }
+        }
+        // A stem that already starts with this number (an export imported again) is not numbered twice.
+        if let known = stem, known.hasPrefix(number + "-") { stem = String(known.dropFirst(number.count + 1)) }
+        return number + (stem.map { "-" + $0 } ?? "") + "." + ext
+    }
+}

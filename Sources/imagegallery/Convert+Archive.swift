@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Foundation
+import GalleryConvert
+import GalleryFormat
+
+/// Foreign archives and comic books → gallery.
+extension ImageGallery.Convert {
+    func importArchive(_ kind: ArchiveKind?) throws {
+        if !force, PathKind.of(output) != .missing {
+            throw CommandFailure(message: "\(output): already exists (use --force to replace it)", status: ExitStatus.cannotCreate)
+        }
+        let spool = try ConversionSpool(beside: output)
+        defer { spool.remove() }
+        let progress = LazyProgress("Reading")
+        let result = try ArchiveImporter(path: input, kind: kind, spool: spool.folder).read { done, total in
+            progress.update(done, of: total, detail: ByteCount.describe(done))
+        }
+        progress.finish()
+        for skipped in result.skipped {
+            Terminal.warning("\(input): \(skipped.entry): skipped: \(skipped.reason)")
+        }
+        for note in result.notes { Terminal.warning("\(input): \(note)") }
+        guard !result.images.isEmpty else {
+            throw CommandFailure(message: "\(input): no JPEG or PNG image in the archive; nothing was written", status: ExitStatus.dataError)
+        }
+        let name = title ?? result.title ?? Self.stem(of: input)
+        var arguments = [output, "--title", name]
+        if force { arguments.append("--force") }
+        if noSync { arguments.append("--no-sync") }
+        let create = try ImageGallery.Create.parse(arguments)
+        let images = result.images.map { image in
+            CreateImage(name: "\(input): \(image.entry)", path: image.path, crc32: image.crc32, header: image.header,
+                        byteSize: image.byteSize, sha256: image.sha256, filename: image.filename, source: nil,
+                        modified: image.modified)
+        }
+        let (gallery, total) = try create.write(images)
+        let format = result.hasComicInfo ? "comic" : "archive"
+        try finish(Report(input: input, output: output, from: format, to: "gallery", title: gallery.title,
+                          imageCount: gallery.images.count, totalBytes: total, skipped: result.skipped,
+                          notes: result.notes.isEmpty ? nil : result.notes),
+                   summary: "created \(output) from \(input): \(gallery.images.count) image\(gallery.images.count == 1 ? "" : "s"), "
+                       + ByteCount.describe(total)
+                       + (result.skipped.isEmpty ? "" : "; \(result.skipped.count) entr\(result.skipped.count == 1 ? "y" : "ies") skipped"))
+    }
+
+    /// The input's name without its archive extensions: `trip.tar.gz` → `trip`.
+    static func stem(of path: String) -> String {
+        var name = GalleryFileSystem.fileName(of: path)
+        let extensions = ["gz", "bz2", "xz", "zst", "lzma", "tar", "tgz", "tbz2", "txz", "tzst", "zip", "7z", "rar",
+                          "cbz", "cbt", "cb7", "cbr", "json"]
+        while let dot = name.lastIndex(of: "."), dot != name.startIndex,
+              extensions.contains(name[name.index(after: dot)...].lowercased()) {
+            name = String(name[..<dot])
+        }
+        return name
+    }
+}
+
+/// A private folder beside the output for the images read from an archive, on the same file
+/// system (not a /tmp that may be memory) so that they are copied into the gallery cheaply.
+struct ConversionSpool {
+    let folder: String
+
+    init(beside output: String) throws {
+        let parent = (output as NSString).deletingLastPathComponent
+        folder = (parent.isEmpty ? "." : parent) + "/." + GalleryFileSystem.fileName(of: output) + ".spool-" + UUID().uuidString.prefix(8)
+        guard mkdir(folder, 0o700) == 0 else {
+            throw CommandFailure(message: "\(folder): cannot make a folder for the images read: \(String(cString: strerror(errno)))",
+                                 status: ExitStatus.cannotCreate)
+        }
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: folder) }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import GalleryConvert
+import GalleryFormat
+
+/// Gallery ⇄ unpacked folder, gallery ⇄ folder of images, gallery → CBZ.
+extension ImageGallery.Convert {
+    /// What `convert --json` prints.
+    struct Report: Encodable {
+        var input: String
+        var output: String
+        var from: String
+        var to: String
+        var title: String
+        var imageCount: Int
+        var totalBytes: UInt64
+        /// Archive entries left out, and why.
+        var skipped: [SkippedEntry]?
+        /// Files written, for a folder of images.
+        var files: [String]?
+        /// Packing: whether manifest.json was already canonical.
+        var manifestWasCanonical: Bool?
+        var notes: [String]?
+    }
+
+    func finish(_ report: Report, summary: String) throws {
+        if outputOptions.json {
+            try Terminal.printJSON(report)
+        } else {
+            print(summary)
+        }
+    }
+
+    func unpack() throws {
+        let progress = LazyProgress("Unpacking")
+        let report = try UnpackedGallery.unpack(galleryAt: input, to: output, overwrite: force) { done, total in
+            progress.update(UInt64(done), of: UInt64(total), detail: "\(done)/\(total)")
+        }
+        progress.finish()
+        try finish(Report(input: input, output: report.path, from: "gallery", to: "unpacked", title: report.title,
+                          imageCount: report.imageCount, totalBytes: report.totalBytes),
+                   summary: "unpacked \(input) into \(report.path): \(report.blobCount) image file\(report.blobCount == 1 ? "" : "s"), "
+                       + "manifest.json, thumbnail.png")
+    }
+
+    func pack() throws {
+        let progress = LazyProgress("Packing")
+        let report = try UnpackedGallery.pack(folder: input, to: output, overwrite: force, durable: !noSync) { written, total in
+            progress.update(written, of: total, detail: ByteCount.describe(written))
+        }
+        progress.finish()
+        if report.manifestWasCanonical == false {
+            Terminal.warning("\(input)/manifest.json was not in canonical form; the gallery holds its canonical form")
+        }
+        try finish(Report(input: input, output: output, from: "unpacked", to: "gallery", title: report.title,
+                          imageCount: report.imageCount, totalBytes: report.totalBytes,
+                          manifestWasCanonical: report.manifestWasCanonical),
+                   summary: "packed \(input) into \(output): \(report.imageCount) image\(report.imageCount == 1 ? "" : "s"), "
+                       + ByteCount.describe(report.totalBytes))
+    }
+
+    /// A folder of images is what `create` takes, so it is `create`, with the folder's name as the
+    /// default title.
+    func importImages() throws {
+        var arguments = [output, input, "--title", title ?? GalleryFileSystem.fileName(of: input)]
+        if force { arguments.append("--force") }
+        if noSync { arguments.append("--no-sync") }
+        if outputOptions.json { arguments.append("--json") }
+        let create = try ImageGallery.Create.parse(arguments)
+        try create.run()
+    }
+
+    func exportImages() throws {
+        let progress = LazyProgress("Writing")
+        let report = try ImageFolderExport.write(galleryAt: input, to: output, overwrite: force) { done, total in
+            progress.update(UInt64(done), of: UInt64(total), detail: "\(done)/\(total)")
+        }
+        progress.finish()
+        try finish(Report(input: input, output: report.path, from: "gallery", to: "images", title: report.title,
+                          imageCount: report.files.count, totalBytes: report.totalBytes, files: report.files),
+                   summary: "wrote \(report.files.count) image\(report.files.count == 1 ? "" : "s") of \(input) into \(report.path)")
+    }
+
+    func exportComic() throws {
+        let progress = LazyProgress("Writing")
+        let report = try ComicExport.write(galleryAt: input, to: output, overwrite: force, durable: !noSync) { done, total in
+            progress.update(UInt64(done), of: UInt64(total), detail: "\(done)/\(total)")
+        }
+        progress.finish()
+        try finish(Report(input: input, output: output, from: "gallery", to: "comic", title: report.title,
+                          imageCount: report.pageCount, totalBytes: report.totalBytes),
+                   summary: "wrote \(output): a comic book of \(report.pageCount) page\(report.pageCount == 1 ? "" : "s") "
+                       + "with ComicInfo.xml, \(ByteCount.describe(report.totalBytes))")
+    }
+}
+
+/// A progress bar whose total is known only once the work has started.
+final class LazyProgress {
+    private let label: String
+    private var bar: ProgressBar?
+
+    init(_ label: String) { self.label = label }
+
+    func update(_ done: UInt64, of total: UInt64, detail: String) {
+        if bar == nil { bar = ProgressBar(label, total: total) }
+        bar?.update(done, detail: detail)
+    }
+
+    func finish() { bar?.finish() }
+}
