@@ -249,9 +249,10 @@ struct GalleryDocumentSavingTests {
         let document = try await create(options: options)
         try await document.setTitle("Autosaved")
         try await document.insertImage(data: TestImage.png(seed: 4), filename: "4.png")
-        // Generous: the other tests share the threads the autosave task runs on.
-        let saved = await poll(timeout: .seconds(60)) { (try? DiskGallery.read(path).title) == "Autosaved" }
-        #expect(saved, "no autosave within 60 s of an edit with a 100 ms idle delay")
+        // Only a bound on a real failure, never a measure: the other tests share the two threads
+        // the autosave task runs on, and a loaded machine has been seen to starve it past 60 s.
+        let saved = await poll(timeout: .seconds(300)) { (try? DiskGallery.read(path).title) == "Autosaved" }
+        #expect(saved, "no autosave within 300 s of an edit with a 100 ms idle delay")
         #expect(try DiskGallery.read(path).images.count == 1)
         #expect(await poll { await document.hasUnsavedChanges == false })
         #expect(await document.state == .normal)
@@ -266,7 +267,8 @@ struct GalleryDocumentSavingTests {
         options.autosaveMaximum = .milliseconds(300)
         let document = try await create(options: options)
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(60))
+        // As above: a bound on a failure, which ends the loop as soon as a save lands.
+        let deadline = clock.now.advanced(by: .seconds(300))
         var edits = 0
         var savedWhileEditing = false
         while clock.now < deadline {
@@ -278,7 +280,7 @@ struct GalleryDocumentSavingTests {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(savedWhileEditing, "no save in 60 s of steady editing (\(edits) edits) with a 300 ms maximum")
+        #expect(savedWhileEditing, "no save in 300 s of steady editing (\(edits) edits) with a 300 ms maximum")
         #expect(try DiskGallery.read(path).title.hasPrefix("Edit "))
         try await document.close()
     }
@@ -305,7 +307,7 @@ struct GalleryDocumentSavingTests {
         let before = try FileBytes.read(path)
         #expect(link(path, directory.file("second-name.imagegallery")) == 0)
         try await document.setTitle("Cannot be autosaved")
-        #expect(await poll(timeout: .seconds(60)) { await document.state == .savingError }, "the failed autosave is reported")
+        #expect(await poll(timeout: .seconds(300)) { await document.state == .savingError }, "the failed autosave is reported")
         #expect(await document.hasUnsavedChanges)
         #expect(try await document.gallery.title == "Cannot be autosaved")
         #expect(try FileBytes.read(path) == before)
