@@ -113,6 +113,7 @@ extension ImageGallery.Convert {
         case (.gallery, .images): try exportImages()
         case (.archive, .gallery), (.comic, .gallery): try importArchive(input.archive)
         case (.gallery, .comic): try exportComic()
+        case (.seedJSON, .gallery): try convertSeedJSON()
         default:
             throw CommandFailure(message: "\(input.format.rawValue) cannot be converted to \(target.rawValue) directly; "
                                  + "convert it to a gallery first", status: ExitStatus.usage)
