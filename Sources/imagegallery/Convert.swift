@@ -114,6 +114,7 @@ extension ImageGallery.Convert {
         case (.archive, .gallery), (.comic, .gallery): try importArchive(input.archive)
         case (.gallery, .comic): try exportComic()
         case (.seedJSON, .gallery): try convertSeedJSON()
+        case (.gallery, .web): try exportWeb()
         default:
             throw CommandFailure(message: "\(input.format.rawValue) cannot be converted to \(target.rawValue) directly; "
                                  + "convert it to a gallery first", status: ExitStatus.usage)

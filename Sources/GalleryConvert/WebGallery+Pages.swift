@@ -1,0 +1,209 @@
+import Foundation
+import GalleryFormat
+import GalleryImaging
+
+/// The pages of a web gallery: names by position, and the HTML and the data script, every
+/// gallery text (title, captions, file names) escaped where it lands.
+struct WebGallerySite: Sendable {
+    let title: String
+    let images: [GalleryImage]
+    let galleryPath: String
+    /// Digits in a page or image number: at least three, so names sort in order.
+    let digits: Int
+
+    init(gallery: Gallery, galleryPath: String) {
+        let trimmed = gallery.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty {
+            var name = GalleryFileSystem.fileName(of: galleryPath)
+            if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
+            title = name.isEmpty ? "Gallery" : name
+        } else {
+            title = gallery.title
+        }
+        images = gallery.images
+        self.galleryPath = galleryPath
+        digits = max(3, String(gallery.images.count).count)
+    }
+
+    // MARK: Names by position (0-based positions; 1-based numbers in names)
+
+    func number(_ position: Int) -> String {
+        let text = String(position + 1)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+
+    func imagePath(_ position: Int) -> String { "images/\(number(position)).\(images[position].mediaType.fileExtension)" }
+    func thumbnailPath(_ position: Int) -> String { "thumbs/\(number(position)).png" }
+    func pageName(_ position: Int) -> String { "\(number(position)).html" }
+    func pagePath(_ position: Int) -> String { "pages/" + pageName(position) }
+
+    /// The image for an error message: position, blob entry and recorded file name.
+    func describe(_ position: Int) -> String {
+        let image = images[position]
+        return "image \(position + 1) (\(image.path)" + (image.filename.map { ", \($0.debugDescription)" } ?? "") + ")"
+    }
+
+    /// The caption, else a position: a file name says little to someone who cannot see the image.
+    func alt(_ position: Int) -> String {
+        if let caption = images[position].caption?.trimmingCharacters(in: .whitespacesAndNewlines), !caption.isEmpty {
+            return caption
+        }
+        return "Image \(position + 1) of \(images.count)"
+    }
+
+    // MARK: Pages
+
+    /// The head every page shares. The policy allows local files only: no network, no inline
+    /// script or style, so even a text that escaped its escaping could run nothing.
+    func head(title pageTitle: String, root: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        \(WebGalleryWriter.generatorMarker) \(HTML.escape(GalleryVersion.string))">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' file:; style-src 'self' file:; script-src 'self' file:; base-uri 'none'; form-action 'none'">
+        <meta name="referrer" content="no-referrer">
+        <title>\(HTML.escape(pageTitle))</title>
+        <link rel="stylesheet" href="\(root)assets/gallery.css">
+        </head>
+
+        """
+    }
+
+    func indexPage(_ written: [WebGalleryWriter.WrittenImage]) -> String {
+        var html = head(title: title, root: "")
+        let count = images.count == 1 ? "1 image" : "\(images.count) images"
+        html += """
+            <body class="grid-page" data-count="\(images.count)">
+            <header class="top"><h1>\(HTML.escape(title))</h1><p class="meta">\(count)</p></header>
+            <main>
+
+            """
+        if images.isEmpty {
+            html += "<p class=\"empty\">This gallery has no images.</p>\n"
+        } else {
+            html += "<ul class=\"grid\" id=\"grid\">\n"
+            for position in images.indices {
+                let size = written[position].thumbnailSize
+                let caption = images[position].caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+                html += "<li><a class=\"tile\" id=\"i\(position + 1)\" href=\"\(pagePath(position))\">"
+                    + "<img src=\"\(written[position].thumbnail)\" width=\"\(size.width)\" height=\"\(size.height)\" "
+                    + "alt=\"\(HTML.escape(alt(position)))\" loading=\"lazy\" decoding=\"async\">"
+                    + (caption.isEmpty ? "" : "<span class=\"tile-caption\">\(HTML.escape(caption))</span>")
+                    + "</a></li>\n"
+            }
+            html += "</ul>\n"
+        }
+        html += """
+            </main>
+            <footer class="help">Arrow keys choose an image, Enter opens it.</footer>
+            <script src="assets/gallery.js"></script>
+            </body>
+            </html>
+
+            """
+        return html
+    }
+
+    func imagePage(at position: Int, _ written: [WebGalleryWriter.WrittenImage]) -> String {
+        let image = images[position]
+        let size = written[position].uprightSize
+        let number = position + 1
+        var html = head(title: "\(title) (\(number)/\(images.count))", root: "../")
+        func link(_ to: Int, _ kind: String, _ label: String, _ glyph: String, _ key: String) -> String {
+            guard images.indices.contains(to) else { return "<span class=\"nav \(kind) none\" aria-hidden=\"true\"></span>" }
+            return "<a class=\"nav \(kind)\" href=\"\(pageName(to))\" rel=\"\(kind)\" title=\"\(label) (\(key))\" "
+                + "aria-label=\"\(label)\">\(glyph)</a>"
+        }
+        var details = [String]()
+        if let filename = image.filename, !filename.isEmpty { details.append("<span class=\"filename\">\(HTML.escape(filename))</span>") }
+        details.append("\(size.width) \u{00D7} \(size.height)")
+        details.append(image.mediaType == .png ? "PNG" : "JPEG")
+        details.append("<a href=\"../\(imagePath(position))\">original</a>")
+        let caption = image.caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        html += """
+            <body class="image-page" data-index="\(number)" data-count="\(images.count)" data-page="\(pageName(position))" \
+            data-first="\(pageName(0))" data-last="\(pageName(images.count - 1))" data-grid="../index.html#i\(number)">
+            <header class="bar">
+            <a class="back" href="../index.html#i\(number)" title="All images (Esc)">\u{2190} \(HTML.escape(title))</a>
+            <span class="counter">\(number) / \(images.count)</span>
+            <span class="tools"><button type="button" class="zoom-out" title="Zoom out (-)" aria-label="Zoom out">\u{2212}</button>\
+            <button type="button" class="zoom-fit" title="Fit (0)">Fit</button>\
+            <button type="button" class="zoom-in" title="Zoom in (+)" aria-label="Zoom in">+</button></span>
+            </header>
+            <main class="viewer">
+            <div class="stage" id="stage"><img class="photo" id="photo" src="../\(imagePath(position))" \
+            width="\(size.width)" height="\(size.height)" alt="\(HTML.escape(alt(position)))"></div>
+            \(link(position - 1, "prev", "Previous image", "\u{2039}", "\u{2190}"))
+            \(link(position + 1, "next", "Next image", "\u{203A}", "\u{2192}"))
+            </main>
+            <footer class="info">\(caption.isEmpty ? "" : "<p class=\"caption\">\(HTML.escape(caption))</p>")\
+            <p class="details">\(details.joined(separator: " \u{00B7} "))</p></footer>
+            <nav class="strip" id="strip" aria-label="All images"></nav>
+            <script src="../assets/gallery-data.js"></script>
+            <script src="../assets/gallery.js"></script>
+            </body>
+            </html>
+
+            """
+        return html
+    }
+
+    /// `assets/gallery-data.js`: what the paging strip is built from, as a plain script (a
+    /// `file://` page may not fetch JSON). Every string is a JSON string with `<`, `>`, `&` and
+    /// all non-ASCII escaped.
+    func dataScript(_ written: [WebGalleryWriter.WrittenImage]) -> String {
+        var text = "window.IMAGEGALLERY = {\"title\": \(HTML.jsString(title)), \"images\": [\n"
+        for position in images.indices {
+            text += "  {\"page\": \"\(pageName(position))\", \"image\": \"\(imagePath(position))\", "
+                + "\"thumb\": \"\(written[position].thumbnail)\", \"alt\": \(HTML.jsString(alt(position))), "
+                + "\"thumbWidth\": \(written[position].thumbnailSize.width), "
+                + "\"thumbHeight\": \(written[position].thumbnailSize.height)}"
+                + (position == images.count - 1 ? "\n" : ",\n")
+        }
+        return text + "]};\n"
+    }
+}
+
+/// Escaping for the two places gallery text lands.
+enum HTML {
+    /// Text for element content and quoted attribute values: the five markup characters as
+    /// references; control characters (which HTML forbids) as U+FFFD.
+    static func escape(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": out.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": out.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
+            case "'": out.append(contentsOf: "&#39;".unicodeScalars)
+            case "\t", "\n", "\r": out.append(scalar)
+            default:
+                let value = scalar.value
+                out.append(value < 0x20 || (0x7F ... 0x9F).contains(value) ? "\u{FFFD}" : scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// A JavaScript (and JSON) string literal in plain ASCII: safe in any encoding, and
+    /// nothing in it can close a script element.
+    static func jsString(_ text: String) -> String {
+        var out = "\""
+        for unit in text.utf16 {
+            switch unit {
+            case 0x22: out += "\\\""
+            case 0x5C: out += "\\\\"
+            case 0x20 ..< 0x7F where unit != 0x3C && unit != 0x3E && unit != 0x26:
+                out.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+            default:
+                let hex = String(unit, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return out + "\""
+    }
+}

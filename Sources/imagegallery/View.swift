@@ -1,0 +1,148 @@
+import ArgumentParser
+import Foundation
+import GalleryConvert
+import GalleryFormat
+
+extension ImageGallery {
+    struct View: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "view",
+            abstract: "Look at a gallery in the web browser: write it as a static web gallery and open it.",
+            discussion: """
+                The web gallery (as `convert --to web` writes it) goes into a new folder under \
+                $XDG_CACHE_HOME/imagegallery/view (~/.cache/imagegallery/view by default), which is opened with \
+                xdg-open. It needs no server and no network. The path of its index.html is printed, so it can be \
+                opened by hand when xdg-open is not installed or fails (the exit status is 0 then too). Folders \
+                left there by views more than \(staleDays) days old are removed.
+                """
+        )
+
+        @OptionGroup var gallery: GalleryFileArgument
+
+        @Flag(help: "Write the web gallery and print the path of its index.html, without opening it.")
+        var noOpen = false
+
+        @OptionGroup var output: OutputOptions
+
+        static let staleDays = 7
+
+        struct Result: Encodable {
+            var folder: String
+            var index: String
+            var imageCount: Int
+            /// Whether xdg-open was run and succeeded.
+            var opened: Bool
+            var warnings: [String]
+        }
+
+        func run() throws {
+            try reportingFailures {
+                try WebExport.checkInput(gallery.file)
+                let folder = try Self.freshFolder(for: gallery.file)
+                let report: WebGalleryReport
+                do {
+                    // The folder is new and empty: the writer replaces it whole.
+                    report = try WebExport.write(gallery: gallery.file, to: folder, overwrite: true)
+                } catch {
+                    try? FileManager.default.removeItem(atPath: folder)
+                    throw error
+                }
+                var warnings = report.warnings
+                var opened = false
+                if !noOpen {
+                    switch Self.open(report.index) {
+                    case .success: opened = true
+                    case .failure(let problem): warnings.append(problem.message)
+                    }
+                }
+                if output.json {
+                    try Terminal.printJSON(Result(folder: report.folder, index: report.index, imageCount: report.imageCount,
+                                                  opened: opened, warnings: warnings))
+                } else {
+                    print(report.index)
+                    if !noOpen, !opened, let last = warnings.last { Terminal.warning(last) }
+                }
+            }
+        }
+
+        struct OpenFailure: Error { var message: String }
+
+        /// Runs `xdg-open INDEX` and waits for it (it returns once the browser has the page).
+        static func open(_ index: String) -> Swift.Result<Void, OpenFailure> {
+            guard let program = which("xdg-open") else {
+                return .failure(OpenFailure(message: "xdg-open is not installed (Debian: xdg-utils): open \(index) in a browser"))
+            }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = [index]
+            // Keep stdout for our result (--json).
+            process.standardOutput = FileHandle.standardError
+            process.standardInput = FileHandle.nullDevice
+            do {
+                try process.run()
+                process.waitUntilExit()
+            } catch {
+                return .failure(OpenFailure(message: "xdg-open could not be run (\(error.localizedDescription)): open \(index) in a browser"))
+            }
+            guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+                return .failure(OpenFailure(message: "xdg-open failed (status \(process.terminationStatus)): open \(index) in a browser"))
+            }
+            return .success(())
+        }
+
+        static func which(_ name: String) -> String? {
+            for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+                let candidate = "\(folder)/\(name)"
+                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            }
+            return nil
+        }
+
+        /// `view/NAME-XXXXXX` in the cache (the temporary folder when the cache cannot be made):
+        /// an absolute path, so xdg-open and the printed path work from anywhere.
+        static func freshFolder(for galleryPath: String) throws -> String {
+            let environment = ProcessInfo.processInfo.environment
+            // The XDG base directory spec says relative paths are invalid and must be ignored.
+            let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+                ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")
+            var parent = cache + "/imagegallery/view"
+            if (try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)) == nil
+                || access(parent, W_OK) != 0 {
+                parent = NSTemporaryDirectory() + "imagegallery-view"
+                try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            }
+            removeStale(in: parent)
+            var template = Array((parent + "/" + safeName(galleryPath) + "-XXXXXX").utf8CString)
+            guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+                throw CommandFailure(message: "\(parent): cannot create a folder for the web gallery: "
+                                     + String(cString: strerror(errno)), status: ExitStatus.cannotCreate)
+            }
+            return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        }
+
+        /// The gallery's file name, reduced to letters, digits, `.`, `_` and `-`, for a folder name a
+        /// user can recognise in a browser's address bar.
+        static func safeName(_ path: String) -> String {
+            var name = GalleryFileSystem.fileName(of: path)
+            if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
+            let kept = name.unicodeScalars.prefix(40).map { scalar -> Character in
+                scalar.isASCII && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "._-".unicodeScalars.contains(scalar))
+                    ? Character(scalar) : "_"
+            }
+            let text = String(kept).trimmingCharacters(in: CharacterSet(charactersIn: "."))
+            return text.isEmpty ? "gallery" : text
+        }
+
+        /// Removes earlier views older than `staleDays`; only folders this command made there.
+        static func removeStale(in parent: String) {
+            let cutoff = Date().addingTimeInterval(-Double(staleDays) * 86_400)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] {
+                let path = parent + "/" + name
+                guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                      attributes[.type] as? FileAttributeType == .typeDirectory,
+                      let modified = attributes[.modificationDate] as? Date, modified < cutoff else { continue }
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
+    }
+}

@@ -1,0 +1,463 @@
+#!/usr/bin/python3
+"""Checks a web gallery written by `imagegallery convert --to web` in headless Chromium.
+
+    check-web-gallery.py INDEX.html --screenshot OUT.png [--expect-images N] [--chromium PATH]
+
+Loads INDEX.html from file:// (no server) and drives the browser over the DevTools protocol
+through --remote-debugging-pipe: Chromium reads commands on its fd 3 and writes replies on its
+fd 4, each a JSON text ended by NUL, so the standard library is enough (no websocket).
+
+It checks that
+  - every <img> of the grid and of every image page loads (naturalWidth > 0; lazy images are
+    made eager first, so none is skipped for being off screen);
+  - no console error, no uncaught exception, no error in the browser log (a file that does not
+    load, a script or content-security-policy error) and no dialog (an escaped caption must not
+    run `alert`) appears on any page;
+  - no request leaves the folder (only file: and data: URLs);
+  - the keyboard works: arrows move between the grid's tiles, Enter opens one, ArrowRight and
+    ArrowLeft move between image pages (every page is visited), End and Home go to the last and
+    first, + zooms, 0 fits, a drag pans, Escape returns to the grid on the same tile;
+  - the paging strip has the current image centred.
+
+It saves screenshots of the grid (OUT.png) and of an image page (OUT-image.png), prints one JSON
+document and exits 0 when everything passed, 1 when a check failed, 2 when it could not check
+(Chromium missing or crashed).
+"""
+
+import argparse
+import base64
+import fcntl
+import json
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+STEP_TIMEOUT = 30.0  # seconds for one command or one page to settle; a guard against hangs only
+
+
+class BrowserGone(Exception):
+    pass
+
+
+class DevTools:
+    """A DevTools protocol connection over Chromium's pipe."""
+
+    def __init__(self, chromium, profile, log_path):
+        command_read, command_write = os.pipe()
+        reply_read, reply_write = os.pipe()
+        # Chromium wants the pipe on fds 3 and 4 exactly; bash puts them there (dash takes single-digit
+        # fds only). The ends are
+        # first moved above 9 so that the redirections cannot clobber one another.
+        child_read = fcntl.fcntl(command_read, fcntl.F_DUPFD, 10)
+        child_write = fcntl.fcntl(reply_write, fcntl.F_DUPFD, 10)
+        os.close(command_read)
+        os.close(reply_write)
+        flags = [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
+            f"--user-data-dir={profile}", "--no-first-run", "--no-default-browser-check",
+            "--disable-extensions", "--disable-background-networking", "--disable-sync",
+            "--disable-component-update", "--disable-default-apps", "--mute-audio", "--hide-scrollbars",
+            "--disable-dev-shm-usage", "--window-size=1280,800", "--force-device-scale-factor=1",
+            "--host-resolver-rules=MAP * ~NOTFOUND", "about:blank",
+        ]
+        script = f'exec "$0" "$@" 3<&{child_read} 4>&{child_write} {child_read}<&- {child_write}>&-'
+        self.log = open(log_path, "wb")
+        self.process = subprocess.Popen(["/bin/bash", "-c", script, chromium] + flags,
+                                        pass_fds=(child_read, child_write), stdin=subprocess.DEVNULL,
+                                        stdout=self.log, stderr=self.log)
+        os.close(child_read)
+        os.close(child_write)
+        self.writer = os.fdopen(command_write, "wb", buffering=0)
+        self.reader = os.fdopen(reply_read, "rb", buffering=0)
+        self.write_lock = threading.Lock()
+        self.next_id = 0
+        self.replies = {}
+        self.replies_ready = threading.Condition()
+        self.events = queue.Queue()
+        self.listeners = []
+        self.closed = False
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        buffer = b""
+        while True:
+            try:
+                chunk = self.reader.read(65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                break
+            buffer += chunk
+            while b"\0" in buffer:
+                text, buffer = buffer.split(b"\0", 1)
+                message = json.loads(text)
+                if "id" in message:
+                    with self.replies_ready:
+                        self.replies[message["id"]] = message
+                        self.replies_ready.notify_all()
+                else:
+                    for listener in self.listeners:
+                        listener(message)
+        with self.replies_ready:
+            self.closed = True
+            self.replies_ready.notify_all()
+
+    def post(self, method, params=None, session=None):
+        """Sends a command; returns its id without waiting."""
+        with self.write_lock:
+            self.next_id += 1
+            message = {"id": self.next_id, "method": method, "params": params or {}}
+            if session:
+                message["sessionId"] = session
+            try:
+                self.writer.write(json.dumps(message).encode() + b"\0")
+            except OSError as error:
+                raise BrowserGone(f"cannot send {method}: {error}")
+            return self.next_id
+
+    def call(self, method, params=None, session=None, timeout=STEP_TIMEOUT):
+        number = self.post(method, params, session)
+        deadline = time.monotonic() + timeout
+        with self.replies_ready:
+            while number not in self.replies:
+                if self.closed:
+                    raise BrowserGone(f"Chromium closed the pipe during {method}")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"no reply to {method} in {timeout:.0f} s")
+                self.replies_ready.wait(left)
+            reply = self.replies.pop(number)
+        if "error" in reply:
+            raise RuntimeError(f"{method}: {reply['error'].get('message')}")
+        return reply.get("result", {})
+
+    def close(self):
+        try:
+            self.post("Browser.close")
+        except BrowserGone:
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        for stream in (self.writer, self.reader, self.log):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+KEYS = {
+    "ArrowRight": (39, "ArrowRight", None), "ArrowLeft": (37, "ArrowLeft", None),
+    "ArrowDown": (40, "ArrowDown", None), "ArrowUp": (38, "ArrowUp", None),
+    "Home": (36, "Home", None), "End": (35, "End", None), "Escape": (27, "Escape", None),
+    "Enter": (13, "Enter", "\r"), "+": (107, "NumpadAdd", "+"), "-": (109, "NumpadSubtract", "-"),
+    "0": (48, "Digit0", "0"),
+}
+
+IMAGES_SCRIPT = """(async () => {
+  const images = Array.from(document.images);
+  images.forEach(image => { if (image.loading === 'lazy') image.loading = 'eager'; });
+  await Promise.all(images.map(image => new Promise(done => {
+    if (image.complete) { done(); return; }
+    image.addEventListener('load', done, { once: true });
+    image.addEventListener('error', done, { once: true });
+    setTimeout(done, 20000);
+  })));
+  return images.map(image => ({ src: image.getAttribute('src'), naturalWidth: image.naturalWidth,
+                                naturalHeight: image.naturalHeight, alt: image.alt,
+                                inStrip: !!image.closest('.strip') }));
+})()"""
+
+STATE_SCRIPT = """(() => {
+  const body = document.body, strip = document.getElementById('strip');
+  const current = strip && strip.querySelector('[aria-current="page"]');
+  let stripOffset = null;
+  if (strip && current) {
+    const a = strip.getBoundingClientRect(), b = current.getBoundingClientRect();
+    stripOffset = (b.left + b.width / 2) - (a.left + a.width / 2);
+  }
+  const photo = document.getElementById('photo');
+  return {
+    url: location.href, readyState: document.readyState, hash: location.hash,
+    page: body ? body.className : null, index: body ? body.dataset.index || null : null,
+    count: body ? Number(body.dataset.count) : null,
+    focused: document.activeElement ? document.activeElement.id || null : null,
+    zoom: body && body.dataset.zoom ? Number(body.dataset.zoom) : null,
+    fitted: body ? body.dataset.fitted || null : null,
+    transform: photo ? photo.style.transform : null,
+    tiles: document.querySelectorAll('.grid .tile').length,
+    stripItems: strip ? strip.querySelectorAll('.strip-item').length : null,
+    stripOffset: stripOffset,
+    heading: (document.querySelector('h1') || {}).textContent || null,
+    backText: (document.querySelector('.back') || {}).textContent || null,
+    caption: (document.querySelector('.caption') || {}).textContent || null,
+    filename: (document.querySelector('.filename') || {}).textContent || null,
+    title: document.title,
+    stageBox: photo ? (() => { const r = document.getElementById('stage').getBoundingClientRect();
+                                return [r.left, r.top, r.width, r.height]; })() : null,
+  };
+})()"""
+
+
+class Checker:
+    def __init__(self, devtools, index_url, expected_images):
+        self.devtools = devtools
+        self.index_url = index_url
+        self.expected = expected_images
+        self.failures = []
+        self.console = []
+        self.requests = []
+        self.pages = []
+        self.keyboard = []
+        self.session = None
+        devtools.listeners.append(self.on_event)
+
+    # Events arrive on the reader thread.
+    def on_event(self, message):
+        method, params = message.get("method"), message.get("params", {})
+        if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
+            text = " ".join(str(arg.get("value", arg.get("description", ""))) for arg in params.get("args", []))
+            self.console.append({"kind": "console." + params["type"], "text": text})
+        elif method == "Runtime.exceptionThrown":
+            details = params.get("exceptionDetails", {})
+            text = details.get("exception", {}).get("description") or details.get("text")
+            self.console.append({"kind": "exception", "text": text, "url": details.get("url")})
+        elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
+            entry = params["entry"]
+            self.console.append({"kind": "log." + entry.get("source", "other"), "text": entry.get("text"),
+                                 "url": entry.get("url")})
+        elif method == "Page.javascriptDialogOpening":
+            self.console.append({"kind": "dialog", "text": f"a dialog ({params.get('type')}) opened: {params.get('message')}"})
+            self.devtools.post("Page.handleJavaScriptDialog", {"accept": False}, self.session)
+        elif method == "Network.requestWillBeSent":
+            url = params.get("request", {}).get("url", "")
+            scheme = url.split(":", 1)[0].lower()
+            if scheme not in ("file", "data", "about", "blob"):
+                self.requests.append(url)
+        elif method in ("Inspector.targetCrashed", "Target.targetCrashed"):
+            self.console.append({"kind": "crash", "text": "the page crashed"})
+
+    def fail(self, text):
+        self.failures.append(text)
+
+    def call(self, method, params=None):
+        return self.devtools.call(method, params, self.session)
+
+    def evaluate(self, expression, await_promise=False, timeout=STEP_TIMEOUT):
+        result = self.devtools.call("Runtime.evaluate", {"expression": expression, "returnByValue": True,
+                                                         "awaitPromise": await_promise}, self.session, timeout=timeout)
+        if "exceptionDetails" in result:
+            raise RuntimeError(result["exceptionDetails"].get("text", "evaluation failed"))
+        return result["result"].get("value")
+
+    def state(self):
+        return self.evaluate(STATE_SCRIPT)
+
+    def wait_for(self, description, predicate, timeout=STEP_TIMEOUT):
+        """Polls the page's state until `predicate` holds; the document may change meanwhile."""
+        deadline = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < deadline:
+            try:
+                last = self.state()
+                if last and last["readyState"] == "complete" and predicate(last):
+                    # Two frames, so that layout after load (the strip's scroll) is done.
+                    self.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))", True)
+                    return self.state()
+            except (RuntimeError, TimeoutError):
+                pass  # the old document went away mid-call
+            time.sleep(0.05)
+        self.fail(f"{description}: not reached (last state: {json.dumps(last)})")
+        return None
+
+    def press(self, name):
+        code, key_code, text = KEYS[name]
+        down = {"type": "keyDown" if text else "rawKeyDown", "key": name, "code": key_code,
+                "windowsVirtualKeyCode": code, "nativeVirtualKeyCode": code}
+        if text:
+            down["text"] = down["unmodifiedText"] = text
+        self.call("Input.dispatchKeyEvent", down)
+        self.call("Input.dispatchKeyEvent", {"type": "keyUp", "key": name, "code": key_code,
+                                             "windowsVirtualKeyCode": code, "nativeVirtualKeyCode": code})
+
+    def check_images(self, state):
+        images = self.evaluate(IMAGES_SCRIPT, await_promise=True, timeout=60)
+        broken = [image["src"] for image in images if image["naturalWidth"] <= 0]
+        missing_alt = [image["src"] for image in images if not image["alt"].strip()]
+        name = urllib.parse.unquote(state["url"]).rsplit("/", 2)
+        name = "/".join(name[-2:]) if "pages" in name else name[-1]
+        name = name.split("#")[0]
+        for src in broken:
+            self.fail(f"{name}: the image {src} did not load (naturalWidth 0)")
+        for src in missing_alt:
+            self.fail(f"{name}: the image {src} has no alt text")
+        self.pages.append({"page": name, "images": len(images), "broken": broken,
+                           "strip": sum(1 for image in images if image["inStrip"]), "stripOffset": state["stripOffset"],
+                           "heading": state["heading"], "caption": state["caption"], "title": state["title"],
+                           "backText": state["backText"], "filename": state["filename"],
+                           "alts": [image["alt"] for image in images if not image["inStrip"]]})
+        if state["stripOffset"] is not None and abs(state["stripOffset"]) > 2:
+            self.fail(f"{name}: the current image is {state['stripOffset']:.1f} px off the strip's centre")
+
+    def screenshot(self, path):
+        data = self.call("Page.captureScreenshot", {"format": "png"})["data"]
+        Path(path).write_bytes(base64.b64decode(data))
+
+    def key_to(self, key, description, predicate):
+        self.press(key)
+        state = self.wait_for(f"{key} ({description})", predicate)
+        self.keyboard.append({"key": key, "expect": description, "ok": state is not None,
+                              "index": state and state["index"], "focused": state and state["focused"],
+                              "zoom": state and state["zoom"]})
+        return state
+
+    def run(self, screenshot):
+        target = self.devtools.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.devtools.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            self.call(domain + ".enable")
+        self.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 800, "deviceScaleFactor": 1,
+                                                         "mobile": False})
+        self.call("Emulation.setFocusEmulationEnabled", {"enabled": True})
+        self.call("Page.navigate", {"url": self.index_url})
+        state = self.wait_for("the grid", lambda s: "grid-page" in (s["page"] or ""))
+        if state is None:
+            return
+        count = state["count"]
+        if self.expected is not None and (count != self.expected or state["tiles"] != self.expected):
+            self.fail(f"the grid shows {state['tiles']} tiles for {count} images; {self.expected} were expected")
+        self.check_images(state)
+        image_shot = str(Path(screenshot).with_name(Path(screenshot).stem + "-image.png"))
+        if count == 0:
+            self.screenshot(screenshot)
+            return
+
+        # The grid: arrows move the focus, Enter opens.
+        self.key_to("ArrowRight", "focus the first tile", lambda s: s["focused"] == "i1")
+        if count > 1:
+            self.key_to("ArrowRight", "focus the second tile", lambda s: s["focused"] == "i2")
+            self.key_to("ArrowLeft", "focus the first tile again", lambda s: s["focused"] == "i1")
+        self.screenshot(screenshot)
+        state = self.key_to("Enter", "open image 1", lambda s: "image-page" in (s["page"] or "") and s["index"] == "1")
+        if state is None:
+            return
+        self.check_images(state)
+
+        # Every image page, by ArrowRight. The screenshot is of the middle one, its strip showing
+        # neighbours on both sides.
+        middle = (count + 1) // 2
+        for number in range(2, count + 1):
+            state = self.key_to("ArrowRight", f"image {number}", lambda s, n=str(number): s["index"] == n)
+            if state is None:
+                return
+            self.check_images(state)
+            if number == middle:
+                self.screenshot(image_shot)
+        if count == 1:
+            self.screenshot(image_shot)
+        if count > 1:
+            self.key_to("ArrowLeft", f"image {count - 1}", lambda s, n=str(count - 1): s["index"] == n)
+            self.key_to("Home", "image 1", lambda s: s["index"] == "1")
+            self.key_to("End", f"image {count}", lambda s, n=str(count): s["index"] == n)
+            state = self.key_to("Home", "image 1", lambda s: s["index"] == "1")
+        if state is None:
+            return
+
+        # Zoom and pan on image 1 (the seed's scroll view).
+        fitted = self.wait_for("the image fitted", lambda s: s["zoom"] is not None and s["fitted"] == "yes")
+        if fitted:
+            zoomed = self.key_to("+", "zoom in", lambda s, z=fitted["zoom"]: s["zoom"] is not None and s["zoom"] > z)
+            zoomed = self.key_to("+", "zoom in again", lambda s, z=zoomed["zoom"] if zoomed else 0: s["zoom"] is not None and s["zoom"] > z)
+            if zoomed:
+                left, top, width, height = zoomed["stageBox"]
+                x, y = left + width / 2, top + height / 2
+                self.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+                self.call("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x, "y": y, "button": "left",
+                                                       "buttons": 1, "clickCount": 1})
+                for step in range(1, 6):
+                    self.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x + 30 * step, "y": y + 20 * step,
+                                                           "button": "left", "buttons": 1})
+                self.call("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x + 150, "y": y + 100,
+                                                       "button": "left", "buttons": 0, "clickCount": 1})
+                panned = self.wait_for("a drag pans the zoomed image",
+                                       lambda s, t=zoomed["transform"]: s["transform"] != t)
+                self.keyboard.append({"key": "drag", "expect": "pan", "ok": panned is not None,
+                                      "transform": panned and panned["transform"]})
+            self.key_to("0", "fit again", lambda s: s["fitted"] == "yes")
+        self.key_to("Escape", "back to the grid on tile 1",
+                    lambda s: "grid-page" in (s["page"] or "") and s["hash"] == "#i1" and s["focused"] == "i1")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("index", help="the web gallery's index.html")
+    parser.add_argument("--screenshot", required=True, help="where to save the grid's screenshot (PNG)")
+    parser.add_argument("--expect-images", type=int, help="the number of images the grid must show")
+    parser.add_argument("--chromium", help="the browser (default: chromium on PATH)")
+    parser.add_argument("--timeout", type=float, default=300, help="give up after this many seconds (a hang guard)")
+    arguments = parser.parse_args()
+
+    def finish(result, status):
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        sys.exit(status)
+
+    chromium = arguments.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium:
+        finish({"ok": False, "error": "chromium is not installed (Debian: apt-get install chromium; "
+                                      "scripts/install-deps test installs it)"}, 2)
+    index = Path(arguments.index).resolve()
+    if not index.is_file():
+        finish({"ok": False, "error": f"{index}: no such file"}, 2)
+
+    with tempfile.TemporaryDirectory(prefix="check-web-gallery-") as profile:
+        log_path = Path(profile).parent / (Path(profile).name + ".log")
+        devtools = DevTools(chromium, Path(profile) / "profile", log_path)
+        checker = Checker(devtools, index.as_uri(), arguments.expect_images)
+        timer = threading.Timer(arguments.timeout, devtools.process.kill)
+        timer.start()
+        error = None
+        try:
+            checker.run(arguments.screenshot)
+        except (BrowserGone, TimeoutError, RuntimeError) as problem:
+            error = str(problem)
+        finally:
+            timer.cancel()
+            devtools.close()
+        log_tail = log_path.read_bytes()[-4000:].decode(errors="replace") if log_path.exists() else ""
+        log_path.unlink(missing_ok=True)
+
+    for entry in checker.console:
+        checker.fail(f"{entry['kind']}: {entry['text']}" + (f" ({entry['url']})" if entry.get("url") else ""))
+    for url in checker.requests:
+        checker.fail(f"a request left the folder: {url}")
+    result = {
+        "ok": error is None and not checker.failures,
+        "index": str(index),
+        "chromium": chromium,
+        "failures": checker.failures,
+        "console": checker.console,
+        "requests": checker.requests,
+        "pages": checker.pages,
+        "keyboard": checker.keyboard,
+        "screenshots": [p for p in (arguments.screenshot,
+                                    str(Path(arguments.screenshot).with_name(Path(arguments.screenshot).stem + "-image.png")))
+                        if Path(p).exists()],
+    }
+    if error is not None:
+        result["error"] = error
+        result["chromiumLog"] = log_tail
+        finish(result, 2)
+    finish(result, 0 if result["ok"] else 1)
+
+
+if __name__ == "__main__":
+    main()
