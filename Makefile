@@ -45,7 +45,7 @@ test-large: deps
 	IMAGEGALLERY_LARGE_TESTS=1 $(SWIFT) test --skip-build --filter LargeArchiveTests
 
 # Creates, describes, lists, unpacks, validates and thumbnails a gallery of the bundled sample images,
-# edits it, and adds images by URL from a server on loopback.
+# edits it, adds images by URL from a server on loopback, and converts it (unpacked, CBZ, tar, web).
 demo: build
 	@mkdir -p $(DEMO_DIR)
 	$(BIN_DEBUG) create $(DEMO_DIR)/samples.imagegallery --force --title "Sample gallery" Fixtures/images
@@ -58,7 +58,8 @@ demo: build
 	XDG_STATE_HOME=$(DEMO_DIR)/state $(BIN_DEBUG) move $(DEMO_DIR)/samples.imagegallery 10-fractal.jpg --to 1
 	$(BIN_DEBUG) textconv $(DEMO_DIR)/samples.imagegallery
 	scripts/demo-fetch.sh $(BIN_DEBUG) $(DEMO_DIR)/samples.imagegallery $(DEMO_DIR)
-	@echo "demo: gallery at $(DEMO_DIR)/samples.imagegallery, images extracted to $(DEMO_DIR)/extracted, thumbnail $(DEMO_DIR)/thumbnail.png"
+	scripts/demo-convert.sh $(BIN_DEBUG) $(DEMO_DIR)/samples.imagegallery $(DEMO_DIR)
+	@echo "demo: gallery at $(DEMO_DIR)/samples.imagegallery, images extracted to $(DEMO_DIR)/extracted, thumbnail $(DEMO_DIR)/thumbnail.png, web gallery $(DEMO_DIR)/web/index.html"
 
 # Release build (static Swift runtime), benchmark corpus, side-by-side timings → Benchmarks/RESULTS.md.
 bench: release

@@ -113,7 +113,7 @@ public final class ArchiveImporter {
                 continue
             }
             if let verdict { skip(verdict); continue }
-            guard let file else {
+            guard file != nil else {
                 skip(size == 0 ? "empty" : "not a JPEG or PNG image")
                 continue
             }
