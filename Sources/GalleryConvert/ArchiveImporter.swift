@@ -63,60 +63,25 @@ public final class ArchiveImporter {
             // Each entry is read through the same counted loop, kept or not, so that every
             // decompressed byte counts against the bounds (skipping would decompress too).
             let spoolPath = spool + "/" + String(format: "%06d", images.count)
-            var file: GalleryFile?
-            var head: [UInt8] = []
-            var kept: [UInt8] = []
-            var size: UInt64 = 0
-            var sha = SHA256Hasher()
-            var crc = CRC32()
-            var verdict: String?
+            var sink = EntrySink(archive: path, entry: name, spoolPath: spoolPath,
+                                 keepsText: isComicInfo ? limits.maxComicInfoBytes : nil)
             while true {
                 let count = try reader.read(into: buffer, entry: name)
                 if count == 0 { break }
-                let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-                size += UInt64(count)
                 expanded += UInt64(count)
-                guard size <= limits.maxEntryBytes else {
-                    throw ConversionError(path, entry: name, "expands past the \(limits.maxEntryBytes)-byte limit for an entry")
-                }
-                guard expanded <= limits.maxTotalBytes else {
-                    throw ConversionError(path, "expands past \(limits.maxTotalBytes) bytes in all; refused as a bomb")
-                }
-                if expanded > limits.ratioFloorBytes, expanded > limits.maxExpansionRatio * max(archiveSize, 1) {
-                    throw ConversionError(path, entry: name, "expands more than \(limits.maxExpansionRatio) times its "
-                                          + "\(archiveSize) bytes; refused as a bomb")
-                }
-                if head.count < 16 { head += chunk.prefix(16 - head.count) }
-                if isComicInfo {
-                    if UInt64(limits.maxComicInfoBytes) >= size { kept += chunk } else { verdict = "a ComicInfo.xml past \(limits.maxComicInfoBytes) bytes" }
-                    continue
-                }
-                if verdict != nil { continue }
-                if file == nil {
-                    guard head.count >= 8 || size >= 8 else { continue }
-                    guard MediaType.sniff(head) != nil else { verdict = "not a JPEG or PNG image"; continue }
-                    file = try Self.create(spoolPath, for: name, archive: path)
-                    // The bytes before the file existed are in `head`; nothing else was lost.
-                    let earlier = Int(size) - count
-                    if earlier > 0 {
-                        try head.prefix(earlier).withUnsafeBytes { try write($0, to: file!, at: 0, entry: name) }
-                        sha.update(Array(head.prefix(earlier)))
-                        crc.update(Array(head.prefix(earlier)))
-                    }
-                }
-                try write(chunk, to: file!, at: size - UInt64(count), entry: name)
-                sha.update(chunk)
-                crc.update(chunk)
+                try checkBounds(entry: name, size: sink.size + UInt64(count), expanded: expanded, archiveSize: archiveSize)
+                try sink.take(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             }
             if isComicInfo {
-                if let verdict { skip(verdict) } else { comicInfo = kept }
+                if let verdict = sink.verdict { skip(verdict) } else { comicInfo = sink.text }
                 continue
             }
-            if let verdict { skip(verdict); continue }
-            guard file != nil else {
-                skip(size == 0 ? "empty" : "not a JPEG or PNG image")
+            if let verdict = sink.verdict { skip(verdict); continue }
+            guard sink.isSpooled else {
+                skip(sink.size == 0 ? "empty" : "not a JPEG or PNG image")
                 continue
             }
+            let size = sink.size
             let header: ImageHeader
             do {
                 header = try ImageHeader.parse(file: GalleryFile.openForReading(spoolPath))
@@ -128,8 +93,8 @@ public final class ArchiveImporter {
             guard images.count < limits.maxImages else {
                 throw ConversionError(path, "more than \(limits.maxImages) images, the format's limit")
             }
-            images.append(ImportedImage(entry: name, path: spoolPath, header: header, byteSize: size, sha256: sha.finalize(),
-                                        crc32: crc.value,
+            images.append(ImportedImage(entry: name, path: spoolPath, header: header, byteSize: size, sha256: sink.sha256,
+                                        crc32: sink.crc32,
                                         filename: GalleryImage.isSafeFilename(base) ? base : nil,
                                         modified: entry.modified))
         }
@@ -148,6 +113,20 @@ public final class ArchiveImporter {
             images = Self.ordered(images, by: info.pages, notes: &notes)
         }
         return ArchiveImport(images: images, skipped: skipped, title: info?.galleryTitle, hasComicInfo: info != nil, notes: notes)
+    }
+
+    /// The bounds against bombs, checked before each chunk is taken.
+    private func checkBounds(entry: String, size: UInt64, expanded: UInt64, archiveSize: UInt64) throws {
+        guard size <= limits.maxEntryBytes else {
+            throw ConversionError(path, entry: entry, "expands past the \(limits.maxEntryBytes)-byte limit for an entry")
+        }
+        guard expanded <= limits.maxTotalBytes else {
+            throw ConversionError(path, "expands past \(limits.maxTotalBytes) bytes in all; refused as a bomb")
+        }
+        if expanded > limits.ratioFloorBytes, expanded > limits.maxExpansionRatio * max(archiveSize, 1) {
+            throw ConversionError(path, entry: entry, "expands more than \(limits.maxExpansionRatio) times its "
+                                  + "\(archiveSize) bytes; refused as a bomb")
+        }
     }
 
     /// The comic's page order: the images its `Page` elements name, in their order, then any
@@ -186,21 +165,5 @@ public final class ArchiveImporter {
         if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "a name with control characters" }
         if parts.first == "__MACOSX" || parts.last?.hasPrefix("._") == true { return "macOS resource data" }
         return nil
-    }
-
-    static func create(_ path: String, for entry: String, archive: String) throws -> GalleryFile {
-        do {
-            return try GalleryFile.create(path, mode: 0o600)
-        } catch {
-            throw ConversionError(archive, entry: entry, "cannot be spooled to \(path): \(error)")
-        }
-    }
-
-    private func write(_ bytes: UnsafeRawBufferPointer, to file: GalleryFile, at offset: UInt64, entry: String) throws {
-        do {
-            try file.write(bytes, at: offset)
-        } catch {
-            throw ConversionError(path, entry: entry, "cannot be spooled: \(error)")
-        }
     }
 }
