@@ -117,7 +117,7 @@ struct EditingCommandTests {
         let workspace = try EditingWorkspace(images: 1)
         let lockPath = workspace.directory.file(".trip.imagegallery.lock")
         // A real holder: a process that keeps the flock, with its record written in the file.
-        FileManager.default.createFile(atPath: lockPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: lockPath, contents: nil)
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         holder.arguments = [lockPath, "sleep", "30"]

@@ -64,7 +64,7 @@ struct ThumbnailCommandTests {
         #expect(try Subprocess.imagegallery(["create", gallery, TestPaths.fixture("images")]).status == 0)
         let output = directory.file("out.png")
         // -s 512 goes past the embedded 256 px to the 800 × 600 photo: 512 × 384.
-        FileManager.default.createFile(atPath: output, contents: Data())
+        _ = FileManager.default.createFile(atPath: output, contents: Data())
         let held = try #require(FileHandle(forReadingAtPath: output))
         let result = try Subprocess.imagegallery(["thumbnail", "-s", "512", gallery, output])
         #expect(result.status == 0, "\(result.stderr)")
