@@ -140,7 +140,7 @@ struct SeedRefusal: Sendable, CustomTestStringConvertible {
         SeedRefusal(name: "a scalar", json: "42", pointer: nil, phrase: "must be an object or an array"),
         SeedRefusal(name: "neither form", json: #"{"title":"T"}"#, pointer: nil, phrase: "neither a gallery"),
         SeedRefusal(name: "both forms", json: #"{"images":[],"galleries":[]}"#, pointer: nil, phrase: "has both"),
-        SeedRefusal(name: "content after the value", json: #"{"images":[]} {}"#, pointer: nil, phrase: "more after"),
+        SeedRefusal(name: "content after the value", json: #"{"images":[]} {}"#, pointer: nil, phrase: "after the end of the JSON value"),
         SeedRefusal(name: "trailing comma", json: #"{"images":[{"url":"http://a.invalid/1.jpg"},]}"#,
                     pointer: "/images/1", phrase: "trailing comma"),
         SeedRefusal(name: "images not an array", json: #"{"images":{"url":"http://a.invalid/1.jpg"}}"#,
@@ -173,19 +173,19 @@ struct SeedRefusal: Sendable, CustomTestStringConvertible {
         SeedRefusal(name: "duplicate member", json: #"{"title":"A","images":[],"title":"B"}"#, pointer: "/title", phrase: "twice"),
         SeedRefusal(name: "duplicate member, escaped", json: #"{"images":[{"url":"http://a.invalid/1.jpg","u\u0072l":"http://a.invalid/1.jpg"}]}"#,
                     pointer: "/images/0/url", phrase: "twice"),
-        SeedRefusal(name: "number with a leading zero", json: #"{"images":[],"n":01}"#, pointer: "/n", phrase: "\",\" or \"}\""),
+        SeedRefusal(name: "number with a leading zero", json: #"{"images":[],"n":01}"#, pointer: "/n", phrase: "leading zeros"),
         SeedRefusal(name: "number without fraction digits", json: #"{"images":[],"n":1.}"#, pointer: "/n", phrase: "fraction"),
-        SeedRefusal(name: "a bare word", json: #"{"images":[],"n":nope}"#, pointer: "/n", phrase: "JSON value was expected"),
+        SeedRefusal(name: "a bare word", json: #"{"images":[],"n":nope}"#, pointer: "/n", phrase: "invalid literal"),
         SeedRefusal(name: "trailing comma in an object", json: #"{"images":[{"url":"http://a.invalid/1.jpg",}]}"#,
                     pointer: "/images/0", phrase: "trailing comma"),
-        SeedRefusal(name: "single quotes", json: #"{'images':[]}"#, pointer: nil, phrase: "member name"),
-        SeedRefusal(name: "lone surrogate", json: #"{"images":[],"s":"\ud800x"}"#, pointer: "/s", phrase: "lone surrogate"),
+        SeedRefusal(name: "single quotes", json: #"{'images':[]}"#, pointer: nil, phrase: "quoted key"),
+        SeedRefusal(name: "lone surrogate", json: #"{"images":[],"s":"\ud800x"}"#, pointer: "/s", phrase: "high surrogate"),
         SeedRefusal(name: "raw control character", json: "{\"images\":[],\"s\":\"a\u{1}b\"}", pointer: "/s", phrase: "control character"),
         SeedRefusal(name: "invalid escape", json: #"{"images":[],"s":"\x41"}"#, pointer: "/s", phrase: "invalid escape"),
-        SeedRefusal(name: "unterminated string", json: #"{"images":[],"s":"abc"#, pointer: "/s", phrase: "ends inside a string"),
+        SeedRefusal(name: "unterminated string", json: #"{"images":[],"s":"abc"#, pointer: "/s", phrase: "not closed"),
         SeedRefusal(name: "too deep", json: #"{"images":[],"deep":"# + String(repeating: "[", count: 64) + String(repeating: "]", count: 64) + "}",
-                    pointer: "/deep" + String(repeating: "/0", count: 63), phrase: "nested more than 64"),
-        SeedRefusal(name: "pointer escapes ~ and /", json: #"{"images":[],"a/b~c":{"x":tru}}"#, pointer: "/a~1b~0c/x", phrase: "JSON value"),
+                    pointer: "/deep" + String(repeating: "/0", count: 63), phrase: "deeper than 64"),
+        SeedRefusal(name: "pointer escapes ~ and /", json: #"{"images":[],"a/b~c":{"x":tru}}"#, pointer: "/a~1b~0c/x", phrase: "invalid literal"),
     ]
 }
 
@@ -230,7 +230,7 @@ struct SeedJSONRefusalTests {
     @Test func veryDeepNestingIsRefusedWithoutExhaustingTheStack() {
         let hostile = #"{"images":[],"x":"# + String(repeating: "[", count: 1_000_000)
         let error = #expect(throws: ConversionError.self) { try decode(hostile) }
-        #expect(error?.message.contains("nested more than 64") == true)
+        #expect(error?.message.contains("deeper than 64") == true)
     }
 
     @Test func theLimitsAreEnforced() throws {

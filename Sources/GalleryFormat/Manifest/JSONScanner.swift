@@ -7,7 +7,12 @@ import Glibc
 /// It validates as it goes — UTF-8, escapes, lone surrogates, nesting depth, duplicate keys —
 /// and hands strings out as byte ranges so that the manifest decoder can read UUIDs and
 /// hashes without building Swift strings. Errors carry the byte offset and JSON pointer.
-struct JSONScanner: ~Copyable {
+///
+/// Public so that other strict JSON the toolkit reads (the seed apps' files) goes through the
+/// same rules and the same words as the manifest: one parser, not two. Others reach it through
+/// `read(_:maxDepth:entry:_:)` (`JSONScanner+Reading.swift`), which owns the bytes' lifetime;
+/// byte ranges, windows and streaming stay internal.
+public struct JSONScanner: ~Copyable {
     /// The text: all of it, or when streaming a window of it that starts at `base`.
     private(set) var bytes: UnsafeRawBufferPointer
     private(set) var position = 0
@@ -16,10 +21,14 @@ struct JSONScanner: ~Copyable {
     private var source: (any JSONChunkSource)?
     private var storage: UnsafeMutableRawBufferPointer?
     private(set) var base = 0
-    /// The offset in the whole text of the read position.
-    var offset: Int { base + position }
+    /// The offset in the whole text of the read position: where a message about the value
+    /// about to be read, or just read, should point.
+    public var offset: Int { base + position }
     private var depth = 0
-    let maxDepth: Int
+    /// Objects and arrays nested deeper are refused: the scanner recurses, and this bounds its stack.
+    public let maxDepth: Int
+    /// What errors name as the place of the text (`Location.entry`); nil for a file of its own.
+    let entry: String?
     /// Where the value being read sits, kept as raw keys and indexes and only rendered as a
     /// JSON pointer when an error needs it.
     private(set) var path: [PathItem] = []
@@ -30,16 +39,18 @@ struct JSONScanner: ~Copyable {
         case name(String)
     }
 
-    init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) {
+    init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int, entry: String? = "manifest.json") {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.entry = entry
     }
 
     /// Reads text as `source` delivers it, holding only a window: what has not been read yet,
     /// plus what was read since the last `discardConsumed()`.
-    init(streaming source: any JSONChunkSource, maxDepth: Int) {
+    init(streaming source: any JSONChunkSource, maxDepth: Int, entry: String? = "manifest.json") {
         self.source = source
         self.maxDepth = maxDepth
+        self.entry = entry
         let storage = UnsafeMutableRawBufferPointer(start: malloc(1 << 20), count: 1 << 20)
         self.storage = storage
         bytes = UnsafeRawBufferPointer(rebasing: storage[0 ..< 0])
@@ -105,15 +116,27 @@ struct JSONScanner: ~Copyable {
         var count: Int { end - start }
     }
 
-    enum Number {
+    /// A number as read: integers exactly, so that sizes and counts never pass through a Double.
+    public enum Number: Sendable, Hashable {
         case integer(Int64)
-        /// A fraction, an exponent, or an integer too large for 64 bits.
+        /// A fraction, an exponent, or an integer too large for 64 bits (±infinity past Double's range).
         case other(Double)
+
+        /// The nearest Double, for callers that want a measure rather than a count.
+        public var doubleValue: Double {
+            switch self {
+            case .integer(let value): Double(value)
+            case .other(let value): value
+            }
+        }
     }
 
-    enum Kind { case object, array, string, number, bool, null }
+    /// What the next value is, from its first byte.
+    public enum Kind: Sendable, Hashable { case object, array, string, number, bool, null }
 
-    var pointer: String { pointer(appending: nil) }
+    /// The RFC 6901 pointer of the value being read ("" at the top level), for messages. Built
+    /// on demand: the scanner keeps raw keys and indexes, not strings.
+    public var pointer: String { pointer(appending: nil) }
 
     func pointer(appending member: String?) -> String {
         var tokens = path.map { item -> String in
@@ -129,7 +152,7 @@ struct JSONScanner: ~Copyable {
 
     /// `at` is a position in the window, like `RawString.start`.
     func error(_ code: DiagnosticCode, _ message: String, at offset: Int? = nil, pointer: String? = nil) -> GalleryError {
-        GalleryError(code, message, location: Location(entry: "manifest.json", offset: UInt64(base + (offset ?? position)),
+        GalleryError(code, message, location: Location(entry: entry, offset: UInt64(base + (offset ?? position)),
                                                        jsonPointer: pointer ?? self.pointer))
     }
 
@@ -159,7 +182,18 @@ struct JSONScanner: ~Copyable {
         }
     }
 
-    mutating func peekKind() throws -> Kind {
+    /// Steps over a UTF-8 byte order mark at the start of the text. Not JSON, but editors write
+    /// one and RFC 8259 (section 8.1) lets a parser ignore it; the manifest, written by this
+    /// toolkit, never has one, so only callers that read hand-edited text call this.
+    public mutating func skipByteOrderMark() {
+        guard base == 0, position == 0, (try? available(3)) == true,
+              bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF else { return }
+        position = 3
+    }
+
+    /// The kind of the next value, after whitespace, without reading it. Throws at the end of the
+    /// text and at a byte no value starts with.
+    public mutating func peekKind() throws -> Kind {
         try skipWhitespace()
         guard try available(1) else { throw error(.jsonSyntax, "the JSON text ends where a value should be") }
         switch bytes[position] {
@@ -176,7 +210,8 @@ struct JSONScanner: ~Copyable {
     /// Reads an object, calling `member` with each raw key while the scanner stands at the
     /// member's value; `member` must consume the value. With `checkDuplicates` the scanner
     /// refuses a key seen before in the object; callers that track their keys pass false.
-    mutating func readObject(checkDuplicates: Bool = true, _ member: (inout JSONScanner, RawString) throws -> Void) throws {
+    /// (No default: a call without the label is the public, String-keyed `readObject(_:)`.)
+    mutating func readObject(checkDuplicates: Bool, _ member: (inout JSONScanner, RawString) throws -> Void) throws {
         try skipWhitespace()
         try expect(UInt8(ascii: "{"))
         try enter()
@@ -206,8 +241,9 @@ struct JSONScanner: ~Copyable {
         depth -= 1
     }
 
-    /// Reads an array, calling `element` with each index while the scanner stands at the element.
-    mutating func readArray(_ element: (inout JSONScanner, Int) throws -> Void) throws {
+    /// Reads an array, calling `element` with each index while the scanner stands at the element;
+    /// `element` must consume it. The index is on `pointer` meanwhile.
+    public mutating func readArray(_ element: (inout JSONScanner, Int) throws -> Void) throws {
         try skipWhitespace()
         try expect(UInt8(ascii: "["))
         try enter()
@@ -227,8 +263,8 @@ struct JSONScanner: ~Copyable {
         depth -= 1
     }
 
-    /// Reads and discards any value, still checking all of it.
-    mutating func skipValue() throws {
+    /// Reads and discards any value, still checking all of it (duplicate keys and depth included).
+    public mutating func skipValue() throws {
         switch try peekKind() {
         case .object: try readObject(checkDuplicates: true) { scanner, _ in try scanner.skipValue() }
         case .array: try readArray { scanner, _ in try scanner.skipValue() }
@@ -240,7 +276,7 @@ struct JSONScanner: ~Copyable {
     }
 
     /// Ends the document: only whitespace may follow the top-level value.
-    mutating func finish() throws {
+    public mutating func finish() throws {
         try skipWhitespace()
         guard try !available(1) else {
             throw error(.jsonSyntax, "unexpected \(describeByte(bytes[position])) after the end of the JSON value",
@@ -275,14 +311,16 @@ struct JSONScanner: ~Copyable {
 
     // MARK: - Scalars
 
-    mutating func readBool() throws -> Bool {
+    /// Reads `true` or `false`.
+    public mutating func readBool() throws -> Bool {
         try skipWhitespace()
         if try matchLiteral("true") { return true }
         if try matchLiteral("false") { return false }
         throw error(.jsonSyntax, "invalid literal")
     }
 
-    mutating func readNull() throws {
+    /// Reads `null`.
+    public mutating func readNull() throws {
         try skipWhitespace()
         guard try matchLiteral("null") else { throw error(.jsonSyntax, "invalid literal") }
     }
@@ -295,7 +333,8 @@ struct JSONScanner: ~Copyable {
         return true
     }
 
-    mutating func readNumber() throws -> Number {
+    /// Reads a number, checked against the grammar (no leading zeros, digits after "." and "e").
+    public mutating func readNumber() throws -> Number {
         try skipWhitespace()
         let start = position
         var negative = false
@@ -523,8 +562,18 @@ enum JSONPointer {
 }
 
 /// UTF-8 validation per RFC 3629: no overlongs, no surrogates, nothing past U+10FFFF.
-enum UTF8Validation {
-    static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+public enum UTF8Validation {
+    static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool { firstInvalid(bytes) == nil }
+
+    /// The offset of the first byte that starts no valid UTF-8 sequence, or nil when all are
+    /// valid. The scanner checks strings as it reads them but names the string's start; a
+    /// caller that wants the very byte at fault checks the whole text with this first.
+    public static func firstInvalidByte(in bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBytes { firstInvalid($0) }
+    }
+
+    @inline(__always)
+    static func firstInvalid(_ bytes: UnsafeRawBufferPointer) -> Int? {
         var i = 0
         let n = bytes.count
         while i < n {
@@ -533,23 +582,23 @@ enum UTF8Validation {
             func cont(_ k: Int) -> UInt8? { i + k < n && bytes[i + k] & 0xC0 == 0x80 ? bytes[i + k] : nil }
             switch b0 {
             case 0xC2 ... 0xDF:
-                guard cont(1) != nil else { return false }
+                guard cont(1) != nil else { return i }
                 i += 2
             case 0xE0 ... 0xEF:
-                guard let b1 = cont(1), cont(2) != nil else { return false }
-                if b0 == 0xE0, b1 < 0xA0 { return false }  // overlong
-                if b0 == 0xED, b1 >= 0xA0 { return false }  // surrogate
+                guard let b1 = cont(1), cont(2) != nil else { return i }
+                if b0 == 0xE0, b1 < 0xA0 { return i }  // overlong
+                if b0 == 0xED, b1 >= 0xA0 { return i }  // surrogate
                 i += 3
             case 0xF0 ... 0xF4:
-                guard let b1 = cont(1), cont(2) != nil, cont(3) != nil else { return false }
-                if b0 == 0xF0, b1 < 0x90 { return false }
-                if b0 == 0xF4, b1 >= 0x90 { return false }
+                guard let b1 = cont(1), cont(2) != nil, cont(3) != nil else { return i }
+                if b0 == 0xF0, b1 < 0x90 { return i }
+                if b0 == 0xF4, b1 >= 0x90 { return i }
                 i += 4
             default:
-                return false
+                return i
             }
         }
-        return true
+        return nil
     }
 }
 
