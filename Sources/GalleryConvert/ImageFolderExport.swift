@@ -12,11 +12,13 @@ public enum ImageFolderExport {
         public var totalBytes: UInt64
     }
 
+    /// With `overwrite`, an existing folder is replaced only when it is empty, an unpacked gallery
+    /// or a folder of images (`ReplaceRule.galleryFolder`).
     public static func write(galleryAt path: String, to folder: String, overwrite: Bool,
                              progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> Report {
         let reader = try GalleryReader(path: path)
         let images = reader.gallery.images
-        let output = try FolderOutput(folder, overwrite: overwrite)
+        let output = try FolderOutput(folder, overwrite: overwrite, replacing: .galleryFolder)
         var names: [String] = []
         var total: UInt64 = 0
         let width = max(3, String(images.count).count)

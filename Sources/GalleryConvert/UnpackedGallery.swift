@@ -20,12 +20,13 @@ public enum UnpackedGallery {
         public var manifestWasCanonical: Bool?
     }
 
-    /// Unpacks a gallery file into a new folder.
+    /// Unpacks a gallery file into a new folder. With `overwrite`, an existing folder is replaced
+    /// only when it is empty, an unpacked gallery or a folder of images (`ReplaceRule.galleryFolder`).
     public static func unpack(galleryAt path: String, to folder: String, overwrite: Bool,
                               progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> Report {
         let reader = try GalleryReader(path: path)
         let gallery = reader.gallery
-        let output = try FolderOutput(folder, overwrite: overwrite)
+        let output = try FolderOutput(folder, overwrite: overwrite, replacing: .galleryFolder)
         guard let manifest = reader.archive.entry(named: GalleryPackage.manifestEntry) else {
             throw ConversionError(path, "the archive has no manifest.json")
         }

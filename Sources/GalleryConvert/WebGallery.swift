@@ -29,8 +29,7 @@ public enum WebGalleryWriter {
     static let generatorMarker = "<meta name=\"generator\" content=\"imagegallery"
 
     /// Writes the web gallery of the gallery file at `galleryPath` into `folder`, which must not
-    /// exist unless `overwrite` is set; the folder appears whole or not at all (written into a
-    /// temporary sibling, then renamed into place).
+    /// exist unless `overwrite` is set; the folder appears whole or not at all (``FolderOutput``).
     ///
     /// With `overwrite`, only a previous web gallery, an empty folder, a file or a link is
     /// replaced: a folder of other things is refused, so a mistyped path cannot lose it.
@@ -38,15 +37,11 @@ public enum WebGalleryWriter {
     /// - Parameter progress: called with the number of images written so far and their total,
     ///   from any thread.
     /// - Throws: ``ConversionError`` naming the gallery and, where there is one, the image, for a
-    ///   gallery that cannot be read or an output that is in the way; `FileSystemError` (naming
-    ///   the path) when writing fails.
+    ///   gallery that cannot be read (`.invalidInput`); naming the folder for an output that is
+    ///   in the way (`.outputExists`) or cannot be written (`.cannotWrite`).
     public static func write(galleryAt galleryPath: String, to folder: String, overwrite: Bool,
                              progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> WebGalleryReport {
-        let target = trimmedFolder(folder)
-        guard !target.isEmpty, target != "/", target != ".", target != ".." else {
-            throw ConversionError(folder, "cannot be the web gallery's folder: name a new folder")
-        }
-        let existing = try checkTarget(target, overwrite: overwrite)
+        let output = try FolderOutput(folder, overwrite: overwrite, replacing: .webGallery)
 
         let reader: GalleryReader
         do {
@@ -57,25 +52,19 @@ public enum WebGalleryWriter {
             throw ConversionError(galleryPath, "cannot \(error.operation): \(String(cString: strerror(error.errno)))")
         }
 
-        let staging = try makeStagingFolder(beside: target)
-        var placed = false
-        defer { if !placed { try? FileManager.default.removeItem(atPath: staging) } }
-
         let site = WebGallerySite(gallery: reader.gallery, galleryPath: galleryPath)
-        for sub in ["pages", "images", "thumbs", "assets"] { try makeFolder(staging + "/" + sub) }
-        let written = try writeImages(site, from: reader, into: staging, progress: progress)
-        try writeText(site.indexPage(written), to: staging + "/index.html")
+        for sub in ["pages", "images", "thumbs", "assets"] { try output.makeFolder(sub) }
+        let written = try writeImages(site, from: reader, into: output, progress: progress)
+        try output.write("index.html", text: site.indexPage(written))
         for position in site.images.indices {
-            try writeText(site.imagePage(at: position, written), to: staging + "/" + site.pagePath(position))
+            try output.write(site.pagePath(position), text: site.imagePage(at: position, written))
         }
-        try writeText(site.dataScript(written), to: staging + "/assets/gallery-data.js")
-        try writeText(WebGalleryAssets.stylesheet, to: staging + "/assets/gallery.css")
-        try writeText(WebGalleryAssets.script, to: staging + "/assets/gallery.js")
+        try output.write("assets/gallery-data.js", text: site.dataScript(written))
+        try output.write("assets/gallery.css", text: WebGalleryAssets.stylesheet)
+        try output.write("assets/gallery.js", text: WebGalleryAssets.script)
+        try output.commit()
 
-        try place(staging, at: target, replacing: existing)
-        placed = true
-        try? GalleryFileSystem.synchronizeDirectory(GalleryFileSystem.directory(of: target))
-
+        let target = output.destination
         let warnings = written.enumerated().compactMap { position, image in
             image.fallback.map { "\(site.describe(position)): the grid shows the original: \($0)" }
         }
@@ -99,7 +88,7 @@ public enum WebGalleryWriter {
 
     /// Copies every image and makes its thumbnail, on all cores, lowest positions first; the
     /// first failure (by position) is thrown after the workers stop.
-    static func writeImages(_ site: WebGallerySite, from reader: GalleryReader, into staging: String,
+    static func writeImages(_ site: WebGallerySite, from reader: GalleryReader, into output: FolderOutput,
                             progress: (@Sendable (Int, Int) -> Void)?) throws -> [WrittenImage] {
         let images = site.images
         let results = Mutex<[Result<WrittenImage, any Error>?]>(Array(repeating: nil, count: images.count))
@@ -112,7 +101,7 @@ public enum WebGalleryWriter {
             while !failed.load(ordering: .relaxed) {
                 let position = next.add(1, ordering: .relaxed).oldValue
                 guard position < images.count else { return }
-                let result = Result { try writeImage(at: position, of: site, from: reader, into: staging) }
+                let result = Result { try writeImage(at: position, of: site, from: reader, into: output) }
                 if case .failure = result { failed.store(true, ordering: .relaxed) }
                 results.withLock { $0[position] = result }
                 progress?(done.add(1, ordering: .relaxed).newValue, images.count)
@@ -124,7 +113,7 @@ public enum WebGalleryWriter {
     }
 
     static func writeImage(at position: Int, of site: WebGallerySite, from reader: GalleryReader,
-                           into staging: String) throws -> WrittenImage {
+                           into output: FolderOutput) throws -> WrittenImage {
         let image = site.images[position]
         let imagePath = site.imagePath(position)
         // A small PNG is its own thumbnail; a small JPEG is not, since only decoding it tells its
@@ -133,7 +122,7 @@ public enum WebGalleryWriter {
             && image.byteSize <= maxThumbnailedBytes
         var bytes: [UInt8] = []
         if wantsThumbnail { bytes.reserveCapacity(Int(image.byteSize)) }
-        let file = try GalleryFile.create(staging + "/" + imagePath)
+        let file = try output.create(imagePath)
         var offset: UInt64 = 0
         do {
             try reader.readBlob(image) { chunk in
@@ -158,89 +147,36 @@ public enum WebGalleryWriter {
         }
         let thumbnail = bitmap.png()
         let thumbnailPath = site.thumbnailPath(position)
-        try GalleryFile.create(staging + "/" + thumbnailPath).write(thumbnail, at: 0)
+        try output.write(thumbnailPath, bytes: thumbnail)
         let turned = (bitmap.width > bitmap.height) != (image.width > image.height) && bitmap.width != bitmap.height
         return WrittenImage(thumbnail: thumbnailPath, thumbnailSize: (bitmap.width, bitmap.height),
                             uprightSize: turned ? (image.height, image.width) : stored,
                             bytes: offset + UInt64(thumbnail.count))
     }
+}
 
-    // MARK: The folder appears whole or not at all
-
-    /// What is at the target now.
-    enum Existing { case nothing, replaceable }
-
-    static func trimmedFolder(_ folder: String) -> String {
-        var path = folder
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        return path
-    }
-
-    static func checkTarget(_ target: String, overwrite: Bool) throws -> Existing {
-        var status = stat()
-        guard lstat(target, &status) == 0 else {
-            guard errno == ENOENT else {
-                throw ConversionError(target, "cannot be examined: \(String(cString: strerror(errno)))")
-            }
-            return .nothing
+extension FolderOutput.ReplaceRule {
+    /// An earlier web gallery (its `index.html` carries the generator marker), an empty folder,
+    /// a file or a link; any other folder is kept, even with --force.
+    static let webGallery = FolderOutput.ReplaceRule { path in
+        switch FolderOutput.kind(of: path) {
+        case .file, .link, .missing: return nil
+        case .other: return "is not a file, a link or a folder; it is not replaced"
+        case .folder: break
         }
-        guard overwrite else { throw ConversionError(target, "already exists (use --force to replace it)") }
-        guard (status.st_mode & S_IFMT) == S_IFDIR else { return .replaceable }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: target)) ?? []
-        if names.isEmpty { return .replaceable }
-        let head = (try? GalleryFile.openForReading(target + "/index.html").read(at: 0, count: 2048)) ?? []
-        guard String(decoding: head, as: UTF8.self).contains(generatorMarker) else {
-            throw ConversionError(target, "is a folder that is not a web gallery written by imagegallery; "
-                                  + "it is not replaced, even with --force")
+        guard let names = FolderOutput.entries(of: path) else { return "cannot be listed; it is not replaced" }
+        if names.isEmpty { return nil }
+        let head = (try? GalleryFile.openForReading(path + "/index.html").read(at: 0, count: 2048)) ?? []
+        guard String(decoding: head, as: UTF8.self).contains(WebGalleryWriter.generatorMarker) else {
+            return "is a folder that is not a web gallery written by imagegallery; it is not replaced, even with --force"
         }
-        return .replaceable
+        return nil
     }
+}
 
-    /// `.NAME.tmp-XXXXXX` beside the target, on the same file system, so the rename is atomic.
-    static func makeStagingFolder(beside target: String) throws -> String {
-        let parent = GalleryFileSystem.directory(of: target)
-        let name = GalleryFileSystem.fileName(of: target)
-        var template = Array(((parent.isEmpty ? "." : parent) + "/." + name.prefix(100) + ".tmp-XXXXXX").utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw FileSystemError.current(path: parent.isEmpty ? "." : parent, operation: "create a temporary folder in")
-        }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        // mkdtemp makes 0700; a web gallery is read like any other folder the user makes.
-        let mask = umask(0)
-        umask(mask)
-        _ = chmod(path, 0o777 & ~mask)
-        return path
-    }
-
-    static func makeFolder(_ path: String) throws {
-        guard mkdir(path, 0o777) == 0 else { throw FileSystemError.current(path: path, operation: "create the folder") }
-    }
-
-    static func writeText(_ text: String, to path: String) throws {
-        try GalleryFile.create(path).write(Array(text.utf8), at: 0)
-    }
-
-    static func place(_ staging: String, at target: String, replacing existing: Existing) throws {
-        switch existing {
-        case .nothing:
-            // rename() would silently replace an empty folder made meanwhile: refuse that instead.
-            guard access(target, F_OK) != 0 else {
-                throw ConversionError(target, "appeared while the web gallery was written; it is not replaced")
-            }
-            guard rename(staging, target) == 0 else {
-                throw FileSystemError.current(path: target, operation: "rename \(staging) to")
-            }
-        case .replaceable:
-            if try GalleryFileSystem.exchange(staging, target) {
-                // The old content now sits at the staging name.
-                try? FileManager.default.removeItem(atPath: staging)
-            } else {
-                try FileManager.default.removeItem(atPath: target)
-                guard rename(staging, target) == 0 else {
-                    throw FileSystemError.current(path: target, operation: "rename \(staging) to")
-                }
-            }
-        }
+extension FolderOutput {
+    fileprivate func write(_ relative: String, text: String) throws {
+        try write(relative, bytes: Array(text.utf8))
     }
 }
 

@@ -34,7 +34,7 @@ extension ImageGallery.Convert {
     func unpack() throws {
         let progress = LazyProgress("Unpacking")
         let report = try UnpackedGallery.unpack(galleryAt: input, to: output, overwrite: force) { done, total in
-            progress.update(UInt64(done), of: UInt64(total), detail: "\(done)/\(total)")
+            progress.update(count: done, of: total)
         }
         progress.finish()
         try finish(Report(input: input, output: report.path, from: "gallery", to: "unpacked", title: report.title,
@@ -73,7 +73,7 @@ extension ImageGallery.Convert {
     func exportImages() throws {
         let progress = LazyProgress("Writing")
         let report = try ImageFolderExport.write(galleryAt: input, to: output, overwrite: force) { done, total in
-            progress.update(UInt64(done), of: UInt64(total), detail: "\(done)/\(total)")
+            progress.update(count: done, of: total)
         }
         progress.finish()
         try finish(Report(input: input, output: report.path, from: "gallery", to: "images", title: report.title,
@@ -84,7 +84,7 @@ extension ImageGallery.Convert {
     func exportComic() throws {
         let progress = LazyProgress("Writing")
         let report = try ComicExport.write(galleryAt: input, to: output, overwrite: force, durable: !noSync) { done, total in
-            progress.update(UInt64(done), of: UInt64(total), detail: "\(done)/\(total)")
+            progress.update(count: done, of: total)
         }
         progress.finish()
         try finish(Report(input: input, output: output, from: "gallery", to: "comic", title: report.title,
@@ -92,19 +92,4 @@ extension ImageGallery.Convert {
                    summary: "wrote \(output): a comic book of \(report.pageCount) page\(report.pageCount == 1 ? "" : "s") "
                        + "with ComicInfo.xml, \(ByteCount.describe(report.totalBytes))")
     }
-}
-
-/// A progress bar whose total is known only once the work has started.
-final class LazyProgress {
-    private let label: String
-    private var bar: ProgressBar?
-
-    init(_ label: String) { self.label = label }
-
-    func update(_ done: UInt64, of total: UInt64, detail: String) {
-        if bar == nil { bar = ProgressBar(label, total: total) }
-        bar?.update(done, detail: detail)
-    }
-
-    func finish() { bar?.finish() }
 }

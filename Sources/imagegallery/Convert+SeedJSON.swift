@@ -1,7 +1,4 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import GalleryConvert
 import GalleryFormat
@@ -59,11 +56,10 @@ extension ImageGallery.Convert {
         }
         var paths: [String] = []
         if isStore {
-            let folder = output.hasSuffix("/") && output.count > 1 ? String(output.dropLast()) : output
-            try Self.writeFolderAtomically(folder, replacing: force) { temporary in
-                for (item, name) in zip(prepared, names) { try write(item, to: temporary + "/" + name, overwrite: false) }
-            }
-            paths = names.map { folder + "/" + $0 }
+            let folder = try FolderOutput(output, overwrite: force, replacing: .seedStore)
+            for (item, name) in zip(prepared, names) { try write(item, to: folder.staging + "/" + name, overwrite: false) }
+            try folder.commit()
+            paths = names.map { folder.destination + "/" + $0 }
         } else {
             try write(prepared[0], to: output, overwrite: force)
             paths = [output]
@@ -88,28 +84,21 @@ extension ImageGallery.Convert {
     }
 
     /// Refuses an output that exists, before anything is fetched, unless --force may replace
-    /// it. A store's folder replaces only a file or a folder of galleries (an earlier
-    /// conversion): --force never deletes a folder of other things.
+    /// it: for one gallery a file, for a store what `ReplaceRule.seedStore` allows.
     private func checkSeedOutput(isStore: Bool) throws {
+        if isStore {
+            try FolderOutput.check(output, overwrite: force, replacing: .seedStore)
+            return
+        }
         let kind = PathKind.of(output)
         guard kind != .missing else { return }
         guard force else {
             throw CommandFailure(message: "\(output): already exists (use --force to replace it)", status: ExitStatus.cannotCreate)
         }
-        switch (kind, isStore) {
-        case (.regularFile, _):
+        switch kind {
+        case .regularFile:
             return
-        case (.directory, true):
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? [""]
-            let foreign = names.filter { name in
-                !name.hasSuffix(".imagegallery") || name.hasPrefix(".") || PathKind.of(output + "/" + name) != .regularFile
-            }
-            guard foreign.isEmpty else {
-                throw CommandFailure(message: "\(output): is a folder holding more than galleries (\(foreign.sorted().prefix(3).joined(separator: ", "))); "
-                                     + "--force replaces only a file or a folder of .imagegallery files",
-                                     status: ExitStatus.cannotCreate)
-            }
-        case (.directory, false):
+        case .directory:
             throw CommandFailure(message: "\(output): is a folder; a single gallery is written as a file", status: ExitStatus.cannotCreate)
         default:
             throw CommandFailure(message: "\(output): is not a regular file or folder", status: ExitStatus.cannotCreate)
@@ -148,72 +137,26 @@ extension ImageGallery.Convert {
             bySHA: Dictionary(images.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first }),
             failed: seed.images.count - images.count, items: reports)
     }
+}
 
-    /// Makes a folder appear whole or not at all: `fill` writes into a hidden temporary folder
-    /// beside it, which is then renamed into place (with `replacing`, swapped with the old one,
-    /// whose galleries are then removed). On any failure the temporary folder goes and `path`
-    /// is untouched.
-    static func writeFolderAtomically(_ path: String, replacing: Bool, fill: (String) throws -> Void) throws {
-        let parent = GalleryFileSystem.directory(of: path)
-        let name = GalleryFileSystem.fileName(of: path)
-        var template = Array(((parent.isEmpty ? "" : parent + "/") + ".\(name).XXXXXX").utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw CommandFailure(message: "\(path): cannot create a temporary folder beside it: \(String(cString: strerror(errno)))",
-                                 status: ExitStatus.cannotCreate)
+extension FolderOutput.ReplaceRule {
+    /// What a store's OUTPUT may replace: a file, a link (only the link goes), or a folder of
+    /// nothing but `.imagegallery` files (an earlier conversion); never a folder of other things.
+    static let seedStore = FolderOutput.ReplaceRule { path in
+        switch FolderOutput.kind(of: path) {
+        case .file, .link, .missing: return nil
+        case .other: return "is not a regular file or folder"
+        case .folder: break
         }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var placed = false
-        defer { if !placed { try? FileManager.default.removeItem(atPath: temporary) } }
-        // mkdtemp makes it private (0700); the result is a folder like any other the user makes.
-        let mask = umask(0)
-        umask(mask)
-        _ = chmod(temporary, 0o777 & ~mask)
-        try fill(temporary)
-        try GalleryFileSystem.synchronizeDirectory(temporary)
-
-        if replacing, PathKind.of(path) != .missing {
-            if try GalleryFileSystem.exchange(temporary, path) {
-                placed = true
-                removeOldOutput(temporary)
-            } else {
-                let aside = temporary + "-old"
-                guard rename(path, aside) == 0 else { throw FileSystemError.current(path: path, operation: "move aside") }
-                guard rename(temporary, path) == 0 else {
-                    let error = FileSystemError.current(path: path, operation: "rename \(temporary) to")
-                    _ = rename(aside, path)
-                    throw error
-                }
-                placed = true
-                removeOldOutput(aside)
-            }
-        } else {
-            // rename(2) never replaces a folder that has entries; a name that appeared since the
-            // check is refused, except an empty folder, which is all that could be lost.
-            guard rename(temporary, path) == 0 else {
-                let code = errno
-                throw code == ENOTEMPTY || code == EEXIST || code == ENOTDIR
-                    ? CommandFailure(message: "\(path): already exists (use --force to replace it)", status: ExitStatus.cannotCreate)
-                    : FileSystemError.current(path: path, operation: "rename \(temporary) to")
-            }
-            placed = true
+        guard let names = FolderOutput.entries(of: path) else { return "cannot be listed; it is not replaced" }
+        let foreign = names.filter { name in
+            !name.hasSuffix(".imagegallery") || name.hasPrefix(".") || FolderOutput.kind(of: path + "/" + name) != .file
         }
-        try GalleryFileSystem.synchronizeDirectory(parent.isEmpty ? "." : parent)
-    }
-
-    /// What an earlier output held, now moved aside: a file, or a folder of galleries. Only
-    /// galleries are removed; anything that appeared since the check stays, with a warning.
-    private static func removeOldOutput(_ path: String) {
-        guard PathKind.of(path) == .directory else {
-            GalleryFileSystem.remove(path)
-            return
+        guard foreign.isEmpty else {
+            return "is a folder holding more than galleries (\(foreign.sorted().prefix(3).joined(separator: ", "))); "
+                + "--force replaces only a file or a folder of .imagegallery files"
         }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        for name in names where name.hasSuffix(".imagegallery") && PathKind.of(path + "/" + name) == .regularFile {
-            GalleryFileSystem.remove(path + "/" + name)
-        }
-        if rmdir(path) != 0 {
-            Terminal.warning("\(path): the replaced folder held more than galleries; it was left there")
-        }
+        return nil
     }
 }
 

@@ -3,7 +3,6 @@ import Foundation
 import GalleryConvert
 import GalleryFormat
 import GalleryImaging
-import Synchronization
 
 extension ImageGallery.Convert {
     /// `convert GALLERY FOLDER --to web`: the static web gallery (Specs/web-gallery.md).
@@ -34,50 +33,28 @@ enum WebExport {
 
     static func write(gallery: String, to folder: String, overwrite: Bool) throws -> WebGalleryReport {
         try checkInput(gallery)
-        var status = stat()
-        if !overwrite, lstat(folder, &status) == 0 {
-            throw CommandFailure(message: "\(folder): already exists (use --force to replace it)", status: ExitStatus.cannotCreate)
+        // The writer would fail making its staging folder, which is a write error (74); a
+        // folder to put the output in that does not exist is an output that cannot be made.
+        var path = folder
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        let parent = GalleryFileSystem.directory(of: path)
+        switch parent.isEmpty ? .directory : PathKind.of(parent) {
+        case .directory: break
+        case .missing: throw CommandFailure(message: "\(folder): cannot be created: \(parent) does not exist", status: ExitStatus.cannotCreate)
+        default: throw CommandFailure(message: "\(folder): cannot be created: \(parent) is not a folder", status: ExitStatus.cannotCreate)
         }
         // libjpeg's own allocations stay under the thumbnailer's cap, as in `thumbnail`.
         setenv("JPEGMEM", "\(GalleryThumbnail.limits.maxBytes >> 20)M", 0)
-        let bar = LazyProgressBar("Writing web gallery")
+        let progress = LazyProgress("Writing web gallery")
         let report: WebGalleryReport
         do {
-            report = try WebGalleryWriter.write(galleryAt: gallery, to: folder, overwrite: overwrite) { bar.update($0, $1) }
-        } catch let error as ConversionError {
-            bar.finish()
-            // Errors about the gallery name it; those about the output name the folder.
-            throw CommandFailure(message: error.description,
-                                 status: error.path == gallery ? ExitStatus.dataError : ExitStatus.cannotCreate)
-        } catch let error as FileSystemError where [.notFound, .notDirectory].contains(error.kind) {
-            bar.finish()
-            // The folder the output goes in is missing: an output problem, not a missing input.
-            throw CommandFailure(message: error.description, status: ExitStatus.cannotCreate)
-        } catch {
-            bar.finish()
-            throw error
+            // Cleared before any message: warnings below, or the failure `reportingFailures` prints.
+            defer { progress.finish() }
+            report = try WebGalleryWriter.write(galleryAt: gallery, to: folder, overwrite: overwrite) {
+                progress.update(count: $0, of: $1)
+            }
         }
-        bar.finish()
         for warning in report.warnings { Terminal.warning("\(gallery): \(warning)") }
         return report
     }
-}
-
-/// A progress bar made on the first report, when the total is known (the writer reports
-/// `(0, total)` once it has read the manifest).
-final class LazyProgressBar: Sendable {
-    private let label: String
-    private let bar = Mutex<ProgressBar?>(nil)
-
-    init(_ label: String) { self.label = label }
-
-    func update(_ done: Int, _ total: Int) {
-        let progress = bar.withLock { bar in
-            if bar == nil { bar = ProgressBar(label, total: UInt64(total)) }
-            return bar!
-        }
-        progress.update(UInt64(done), detail: "\(done)/\(total)")
-    }
-
-    func finish() { bar.withLock { $0?.finish() } }
 }

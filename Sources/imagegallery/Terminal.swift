@@ -77,6 +77,31 @@ final class ProgressBar: Sendable {
     }
 }
 
+/// A progress bar made on the first report, when the total is known: a reader or writer
+/// learns it only once it has started (read the manifest, listed the archive). Safe to update
+/// from several threads, as `ProgressBar` is.
+final class LazyProgress: Sendable {
+    private let label: String
+    private let bar = Mutex<ProgressBar?>(nil)
+
+    init(_ label: String) { self.label = label }
+
+    func update(_ done: UInt64, of total: UInt64, detail: String) {
+        let progress = bar.withLock { bar in
+            if bar == nil { bar = ProgressBar(label, total: total) }
+            return bar!
+        }
+        progress.update(done, detail: detail)
+    }
+
+    /// For counted things (images, pages): "12/40".
+    func update(count done: Int, of total: Int) {
+        update(UInt64(done), of: UInt64(total), detail: "\(done)/\(total)")
+    }
+
+    func finish() { bar.withLock { $0?.finish() } }
+}
+
 enum ByteCount {
     /// "1.4 MB (1412345 bytes)"-style, decimal units as file managers show them.
     static func describe(_ bytes: UInt64) -> String {

@@ -149,9 +149,21 @@ struct ConvertUnpackedTests {
         var result = try await workspace.run(["convert", TestPaths.fixture("valid/three.imagegallery"), folder])
         #expect(result.status == 73, "\(result.stderr)")
         #expect(try FileBytes.read(folder + "/mine") == [1, 2, 3])
+        // --force replaces only what a conversion writes: never a folder holding other things...
+        result = try await workspace.run(["convert", TestPaths.fixture("valid/three.imagegallery"), folder, "--force"])
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.contains("neither an unpacked gallery nor a folder of images (it holds mine)"), "\(result.stderr)")
+        #expect(try FileBytes.read(folder + "/mine") == [1, 2, 3])
+        // ...but an earlier unpacked gallery, or a folder of images, whole.
+        try FileManager.default.removeItem(atPath: folder + "/mine")
+        #expect(try await workspace.run(["convert", TestPaths.fixture("valid/empty.imagegallery"), folder, "--force"]).status == 0)
         result = try await workspace.run(["convert", TestPaths.fixture("valid/three.imagegallery"), folder, "--force"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: folder + "/mine"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/images").count == 3)
+        result = try await workspace.run(["convert", TestPaths.fixture("valid/three.imagegallery"), folder, "--to", "images", "--force"])
+        #expect(result.status == 0, "\(result.stderr)")
+        result = try await workspace.run(["convert", TestPaths.fixture("valid/three.imagegallery"), folder, "--force"])
+        #expect(result.status == 0, "\(result.stderr)")
         #expect(workspace.listing().allSatisfy { !$0.contains(".partial-") && !$0.contains(".old-") }, "\(workspace.listing())")
     }
 }
