@@ -1,3 +1,5 @@
+import GalleryFormat
+
 /// The parts of a `ComicInfo.xml` (the ComicRack schema that comic readers share) a gallery
 /// uses: the title and the page order. Read with a small scanner of its own, because the file
 /// is flat and hostile: no DTD, no entities beyond XML's five and character references, and a
@@ -133,7 +135,7 @@ public struct ComicInfo: Sendable, Hashable {
         var xml = """
             <?xml version="1.0" encoding="utf-8"?>
             <ComicInfo xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">
-              <Title>\(escape(title))</Title>
+              <Title>\(XMLText.escape(title))</Title>
               <PageCount>\(pages.count)</PageCount>
               <Pages>
 
@@ -144,22 +146,6 @@ public struct ComicInfo: Sendable, Hashable {
         }
         xml += "  </Pages>\n</ComicInfo>\n"
         return Array(xml.utf8)
-    }
-
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            // XML 1.0 cannot hold most control characters, even escaped.
-            case _ where scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r": result += " "
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }
 

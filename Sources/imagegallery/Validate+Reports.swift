@@ -87,7 +87,7 @@ extension ImageGallery.Validate {
         xml += "<testsuites name=\"imagegallery validate\" \(totals)>\n"
         xml += "  <testsuite name=\"imagegallery validate\" \(totals)>\n"
         for report in reports {
-            xml += "    <testcase classname=\"imagegallery.validate\" name=\"\(Self.xmlEscape(report.path))\""
+            xml += "    <testcase classname=\"imagegallery.validate\" name=\"\(XMLText.escape(report.path))\""
             let lines = report.diagnostics.map { finding in
                 "\(finding.severity.rawValue) \(finding.code.id) \(finding.location.entry.map { $0 + ": " } ?? "")\(finding.message)"
             }
@@ -95,13 +95,13 @@ extension ImageGallery.Validate {
                 if lines.isEmpty {
                     xml += "/>\n"
                 } else {
-                    xml += ">\n      <system-out>\(Self.xmlEscape(lines.joined(separator: "\n")))</system-out>\n    </testcase>\n"
+                    xml += ">\n      <system-out>\(XMLText.escape(lines.joined(separator: "\n")))</system-out>\n    </testcase>\n"
                 }
             } else {
                 let errors = report.count(.fatal) + report.count(.error)
                 let message = "\(errors) error\(errors == 1 ? "" : "s"), \(report.count(.warning)) warning\(report.count(.warning) == 1 ? "" : "s")"
-                xml += ">\n      <failure type=\"invalid\" message=\"\(Self.xmlEscape(message))\">"
-                xml += Self.xmlEscape(lines.joined(separator: "\n")) + "</failure>\n    </testcase>\n"
+                xml += ">\n      <failure type=\"invalid\" message=\"\(XMLText.escape(message))\">"
+                xml += XMLText.escape(lines.joined(separator: "\n")) + "</failure>\n    </testcase>\n"
             }
         }
         xml += "  </testsuite>\n</testsuites>\n"
@@ -110,27 +110,4 @@ extension ImageGallery.Validate {
 
     /// Whether a file passes, `--strict` applied.
     func passes(_ report: ValidationReport) -> Bool { report.isValid && !(strict && report.count(.warning) > 0) }
-
-    /// Escapes text for XML 1.0, dropping the characters XML cannot carry at all.
-    static func xmlEscape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            default:
-                // XML 1.0 has no way to write other C0 controls, surrogates or U+FFFE/U+FFFF.
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    out += "\u{FFFD}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
 }
