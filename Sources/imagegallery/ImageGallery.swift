@@ -37,12 +37,11 @@ struct ImageGallery: ParsableCommand {
     /// code CI tools expect from a checker, instead of 64.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        // File managers start the thumbnailer once per file: its usual command line skips the
-        // argument parser, whose start-up (reflection over every command) costs more than the
-        // thumbnail itself when one is embedded.
-        if let thumbnail = Thumbnail.quickParse(arguments) {
+        // The usual command lines of the short commands skip the argument parser, whose
+        // start-up costs more than their work (see QuickParse).
+        if var command = QuickParse.command(arguments) {
             do {
-                try thumbnail.run()
+                try command.run()
                 Foundation.exit(0)
             } catch {
                 exit(withError: error)
