@@ -1,3 +1,4 @@
+import Foundation
 import GalleryFormat
 
 /// The parts of a `ComicInfo.xml` (the ComicRack schema that comic readers share) a gallery
@@ -61,7 +62,7 @@ public struct ComicInfo: Sendable, Hashable {
                 guard !tag.hasSuffix("/") else { continue }
                 let textEnd = scanner.firstIndex(of: "<") ?? scanner.endIndex
                 let value = try decodeEntities(String(String.UnicodeScalarView(scanner[..<textEnd])))
-                    .trimmingWhitespace()
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
                 switch name {
                 case "Title": info.title = info.title ?? value
                 case "Series": info.series = info.series ?? value
@@ -84,7 +85,7 @@ public struct ComicInfo: Sendable, Hashable {
         while true {
             rest = rest.drop { $0.isWhitespace || $0 == "/" }
             guard let equals = rest.firstIndex(of: "=") else { return result }
-            let key = rest[..<equals].trimmingCharacters(in: " \t\r\n")
+            let key = rest[..<equals].trimmingCharacters(in: .whitespacesAndNewlines)
             rest = rest[rest.index(after: equals)...].drop(while: \.isWhitespace)
             guard let quote = rest.first, quote == "\"" || quote == "'" else {
                 throw ParseError(description: "an attribute without quotes")
@@ -158,17 +159,5 @@ extension Substring.UnicodeScalarView {
             index = self.index(after: index)
         }
         return nil
-    }
-}
-
-extension String {
-    func trimmingWhitespace() -> String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-    }
-}
-
-extension Substring {
-    func trimmingCharacters(in set: String) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import GalleryFormat
 import GalleryImaging
 
@@ -131,15 +132,10 @@ public enum UnpackedGallery {
     }
 
     static func listing(_ folder: String) throws -> [String] {
-        guard let directory = opendir(folder) else {
-            throw ConversionError(folder, "cannot be listed: \(String(cString: strerror(errno)))")
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            throw ConversionError(folder, "cannot be listed: \(error.localizedDescription)")
         }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
     }
 }

@@ -69,7 +69,7 @@ extension ImageGallery {
 
         /// Runs `xdg-open INDEX` and waits for it (it returns once the browser has the page).
         static func open(_ index: String) -> Swift.Result<Void, OpenFailure> {
-            guard let program = which("xdg-open") else {
+            guard let program = IntegrationPlaces.which("xdg-open") else {
                 return .failure(OpenFailure(message: "xdg-open is not installed (Debian: xdg-utils): open \(index) in a browser"))
             }
             let process = Process()
@@ -88,14 +88,6 @@ extension ImageGallery {
                 return .failure(OpenFailure(message: "xdg-open failed (status \(process.terminationStatus)): open \(index) in a browser"))
             }
             return .success(())
-        }
-
-        static func which(_ name: String) -> String? {
-            for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-                let candidate = "\(folder)/\(name)"
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            }
-            return nil
         }
 
         /// `view/NAME-XXXXXX` in the cache (the temporary folder when the cache cannot be made):
