@@ -8,9 +8,11 @@ BIN_RELEASE   = .build/release/imagegallery
 HELPER_RELEASE = .build/release/imagegallery-fetch
 
 HOSTILE_DIR   ?= .build/hostile
+# Seconds each fuzz target runs in `make fuzz` (the CI smoke runs 30).
+FUZZ_SECONDS ?= 300
 PREFIX       ?= /usr/local
 
-.PHONY: all build release test test-large hostile demo bench fixtures install uninstall clean deps
+.PHONY: all build release test test-large test-sanitize hostile fuzz fuzz-smoke demo bench fixtures install uninstall clean deps
 
 all: build
 
@@ -33,11 +35,25 @@ test: deps
 	IMAGEGALLERY_STATIC_BINARY=$(CURDIR)/$(BIN_RELEASE) $(SWIFT) test --skip-build
 	/usr/bin/python3 scripts/make-hostile-corpus.py $(HOSTILE_DIR) --quick
 	/usr/bin/python3 scripts/check-hostile-corpus.py $(HOSTILE_DIR) --binary $(BIN_DEBUG)
+	scripts/fuzz --seconds 30
 
 # The full hostile corpus (about 960 files) against the release build.
 hostile: release
 	/usr/bin/python3 scripts/make-hostile-corpus.py $(HOSTILE_DIR)-full
 	/usr/bin/python3 scripts/check-hostile-corpus.py $(HOSTILE_DIR)-full --binary $(BIN_RELEASE)
+
+# Every fuzz target of Specs/security.md (libFuzzer + AddressSanitizer, built into .build-fuzz),
+# FUZZ_SECONDS each, two at a time; the corpus grows in .build-fuzz/corpus between runs.
+fuzz: deps
+	scripts/fuzz --seconds $(FUZZ_SECONDS)
+
+# The short run of every fuzz target that `make test` ends with.
+fuzz-smoke: deps
+	scripts/fuzz --seconds 30
+
+# The tests under AddressSanitizer and UndefinedBehaviorSanitizer, built into .build-sanitize.
+test-sanitize:
+	scripts/test-sanitize
 
 # Adds the tests too heavy for every run (a 4.3 GB archive for ZIP64 entry sizes).
 test-large: deps
@@ -85,4 +101,4 @@ uninstall:
 	-rmdir $(DESTDIR)$(PREFIX)/libexec/imagegallery
 
 clean:
-	rm -rf .build $(DEMO_DIR)
+	rm -rf .build .build-fuzz .build-sanitize $(DEMO_DIR)

@@ -67,6 +67,9 @@ let package = Package(
         // The network side of imagegallery, in an executable of its own (see FetchHelper.swift):
         // the HTTP stack then costs nothing to the commands that only read.
         .executableTarget(name: "imagegallery-fetch", dependencies: ["GalleryFormat", "GalleryFetch", "GalleryFetchHelper"]),
+        // The bodies of the fuzz targets (Specs/security.md), a library so that the regression
+        // tests run every crash the fuzzers found through the same code.
+        .target(name: "GalleryFuzzing", dependencies: ["GalleryFormat", "GalleryImaging", "GalleryConvert"]),
         .executableTarget(
             name: "imagegallery",
             dependencies: [
@@ -105,9 +108,20 @@ let package = Package(
             dependencies: ["GalleryFormat", "GalleryConvert", "GalleryTestSupport"]
         ),
         .testTarget(
+            name: "GalleryFuzzingTests",
+            dependencies: ["GalleryFuzzing", "GalleryTestSupport"]
+        ),
+        .testTarget(
             name: "CommandLineTests",
             dependencies: ["GalleryFormat", "GalleryTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer driver exists only in the fuzzing build (scripts/fuzz sets the variable): it has
+// no `main` of its own, since libFuzzer supplies one under `--sanitize fuzzer`.
+if Context.environment["IMAGEGALLERY_FUZZ"] == "1" {
+    package.products.append(.executable(name: "imagegallery-fuzz", targets: ["imagegallery-fuzz"]))
+    package.targets.append(.executableTarget(name: "imagegallery-fuzz", dependencies: ["GalleryFuzzing"], path: "Tests/Fuzz"))
+}

@@ -50,49 +50,10 @@ extension ImageGallery {
         func run() throws {
             try reportingFailures {
                 // libjpeg's own allocations stay under the same cap as ours.
-                setenv("JPEGMEM", "\(Self.limits.maxBytes >> 20)M", 1)
-                let bitmap = try Self.thumbnail(of: input, longSide: size)
+                setenv("JPEGMEM", "\(GalleryThumbnail.readingLimits.maxBytes >> 20)M", 1)
+                let bitmap = try GalleryThumbnail.bitmap(ofGalleryAt: input, longSide: size)
                 let file = try GalleryFile.openForOverwriting(output)
                 try file.write(bitmap.png(), at: 0)
-            }
-        }
-
-        static let limits = DecodeLimits(maxPixels: 100_000_000, maxBytes: 192 << 20)
-
-        /// The embedded thumbnail when it is sound and as large as wanted (or as large as it can
-        /// be), else the first image.
-        static func thumbnail(of path: String, longSide: Int) throws -> Bitmap {
-            let reader = try GalleryReader(path: path)
-            let first = reader.gallery.images.first
-            if let embedded = try? reader.thumbnail(limit: 4 << 20),
-               let header = try? ImageHeader.parse(embedded),
-               header.mediaType == .png, header.bitDepth == 8, !header.interlaced,
-               max(header.width, header.height) <= GalleryPackage.maxThumbnailSide {
-                let embeddedSide = max(header.width, header.height)
-                // Large enough, or as large as the format allows for this image; or the only picture.
-                let enough = embeddedSide >= longSide || first == nil
-                    || embeddedSide >= min(GalleryPackage.maxThumbnailSide, max(first!.width, first!.height))
-                if enough, let bitmap = try? Thumbnailer.thumbnail(of: embedded, longSide: longSide, limits: limits) {
-                    return bitmap
-                }
-            }
-            guard let first else {
-                throw GalleryError(.thumbnailMissing, "the gallery has no images and no usable thumbnail.png",
-                                   location: Location(file: path))
-            }
-            guard first.byteSize <= UInt64(limits.maxBytes / 2) else {
-                throw GalleryError(.blobPastDecodeLimit, "the first image holds \(first.byteSize) bytes, more than a "
-                                   + "thumbnailer reads", location: Location(file: path, entry: first.path))
-            }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(Int(first.byteSize))
-            try reader.readBlob(first) { bytes.append(contentsOf: $0) }
-            do {
-                return try Thumbnailer.thumbnail(of: bytes, longSide: longSide, limits: limits)
-            } catch let error as ImageDecodeError {
-                throw GalleryError(error.kind == .pastLimit ? .blobPastDecodeLimit : .blobPixelsCorrupt,
-                                   "the first image cannot be thumbnailed: \(error.message)",
-                                   location: Location(file: path, entry: first.path))
             }
         }
     }

@@ -1,0 +1,73 @@
+import GalleryConvert
+import GalleryFormat
+import GalleryImaging
+
+/// The bodies of the fuzz targets. Each bounds what it reads the way the command that meets
+/// such bytes does, so that a report is a bug a user could meet.
+enum FuzzEntries {
+    static func container(_ bytes: UnsafeRawBufferPointer) -> FuzzOutcome {
+        onFile(bytes) { file in
+            let archive = try ZipArchive(collectingProblemsOf: file)
+            var outcome = archive.layoutDiagnostics().isEmpty ? FuzzOutcome.accepted : .refused
+            for entry in archive.entries.prefix(64) where (try? archive.readAll(entry, limit: 1 << 20)) == nil {
+                outcome = .refused
+            }
+            return outcome
+        }
+    }
+
+    static func manifest(_ bytes: UnsafeRawBufferPointer) -> FuzzOutcome {
+        let decoding = Manifest.decode(Array(bytes))
+        return decoding.gallery != nil && decoding.firstError == nil ? .accepted : .refused
+    }
+
+    static func validator(_ bytes: UnsafeRawBufferPointer) -> FuzzOutcome {
+        onFile(bytes) { file in
+            var options = ValidationOptions(pixelChecker: ImagePixelChecker())
+            // One thread per input: threads would only add cost to every run.
+            options.readsEntriesInParallel = false
+            return GalleryValidator.validate(file: file, options: options).isValid ? .accepted : .refused
+        }
+    }
+
+    static func jpeg(_ bytes: UnsafeRawBufferPointer) -> FuzzOutcome {
+        let verified = (try? JPEGDecoder.verify(bytes, limits: decodeLimits)) != nil
+        let decoded = (try? JPEGDecoder.decode(bytes, covering: (width: 64, height: 64), limits: decodeLimits)) != nil
+        return verified && decoded ? .accepted : .refused
+    }
+
+    static func png(_ bytes: UnsafeRawBufferPointer) -> FuzzOutcome {
+        (try? PNGDecoder.decode(Array(bytes), limits: decodeLimits)) != nil ? .accepted : .refused
+    }
+
+    static func thumbnail(_ bytes: UnsafeRawBufferPointer) -> FuzzOutcome {
+        onFile(bytes) { file in
+            let bitmap = try GalleryThumbnail.bitmap(ofGalleryAt: file.path, longSide: 128)
+            return bitmap.png().isEmpty ? .refused : .accepted
+        }
+    }
+
+    static func archive(_ bytes: UnsafeRawBufferPointer) -> FuzzOutcome {
+        var limits = ArchiveImportLimits()
+        // The same bounds at a smaller scale, so a bomb is refused in milliseconds, not seconds.
+        limits.maxEntryBytes = 8 << 20
+        limits.maxTotalBytes = 32 << 20
+        limits.ratioFloorBytes = 1 << 20
+        limits.maxEntries = 10_000
+        return onFile(bytes) { file in
+            try FuzzScratch.shared.withSpool { spool in
+                let imported = try ArchiveImporter(path: file.path, kind: nil, spool: spool, limits: limits).read()
+                return imported.images.isEmpty ? .refused : .accepted
+            }
+        }
+    }
+
+    /// The thumbnailer's limits, scaled down: the decoder's behaviour at a limit is the same
+    /// whatever the limit, and a smaller one keeps each input fast under the sanitizer.
+    static let decodeLimits = DecodeLimits(maxPixels: 16_000_000, maxBytes: 96 << 20)
+
+    /// Runs a reader on the input as a file; any error it throws is a refusal.
+    private static func onFile(_ bytes: UnsafeRawBufferPointer, _ body: (GalleryFile) throws -> FuzzOutcome) -> FuzzOutcome {
+        (try? FuzzScratch.shared.withFile(holding: bytes, body)) ?? .refused
+    }
+}

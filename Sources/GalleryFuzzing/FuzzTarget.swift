@@ -1,0 +1,48 @@
+/// The entry points the fuzzers drive (Specs/security.md, "Fuzzing"). Each takes arbitrary bytes
+/// and must return for every input: a thrown error is a clean result, a trap or a sanitizer
+/// report is a bug.
+///
+/// They live in a library, not in the fuzz executables, so that the regression tests run each
+/// crash the fuzzers ever found (Fixtures/fuzz/) through exactly the same code.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// The ZIP container reader: end records, central directory, local headers, every entry read.
+    case container
+    /// The manifest decoder on `manifest.json` bytes.
+    case manifest
+    /// `validate --deep`, end to end on a file's bytes.
+    case validator
+    /// The JPEG decoder (libjpeg-turbo under our limits) and its structure check.
+    case jpeg
+    /// The PNG decoder (libpng under our limits).
+    case png
+    /// What the thumbnailer serves for a gallery file.
+    case thumbnail
+    /// The foreign-archive importer (libarchive) behind `convert`.
+    case archive
+
+    /// Runs one input. A refusal is a clean result: only a trap can fail a fuzz run.
+    @discardableResult
+    public func run(_ bytes: UnsafeRawBufferPointer) -> FuzzOutcome {
+        switch self {
+        case .container: FuzzEntries.container(bytes)
+        case .manifest: FuzzEntries.manifest(bytes)
+        case .validator: FuzzEntries.validator(bytes)
+        case .jpeg: FuzzEntries.jpeg(bytes)
+        case .png: FuzzEntries.png(bytes)
+        case .thumbnail: FuzzEntries.thumbnail(bytes)
+        case .archive: FuzzEntries.archive(bytes)
+        }
+    }
+
+    @discardableResult
+    public func run(_ bytes: [UInt8]) -> FuzzOutcome {
+        bytes.withUnsafeBytes { run($0) }
+    }
+}
+
+/// How an input ended; the regression tests use it to show that each target reaches the code
+/// it is meant to (a sound input is accepted) as well as surviving the rest.
+public enum FuzzOutcome: Sendable, Equatable {
+    case accepted
+    case refused
+}

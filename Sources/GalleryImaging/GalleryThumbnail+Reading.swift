@@ -1,0 +1,47 @@
+import GalleryFormat
+
+/// What a thumbnailer serves for a gallery file (the `thumbnail` command and the fuzz target
+/// of Specs/security.md run exactly this).
+extension GalleryThumbnail {
+    /// Decoding limits for files a thumbnailer is handed unasked: 100 megapixels and 192 MiB,
+    /// which leaves room under a 256 MiB address-space cap for the process itself.
+    public static let readingLimits = DecodeLimits(maxPixels: 100_000_000, maxBytes: 192 << 20)
+
+    /// The embedded thumbnail when it is sound and as large as wanted (or as large as it can
+    /// be), else the first image decoded at the smallest scale that covers `longSide`.
+    public static func bitmap(ofGalleryAt path: String, longSide: Int,
+                              limits: DecodeLimits = readingLimits) throws -> Bitmap {
+        let reader = try GalleryReader(path: path)
+        let first = reader.gallery.images.first
+        if let embedded = try? reader.thumbnail(limit: 4 << 20),
+           let header = try? ImageHeader.parse(embedded),
+           header.mediaType == .png, header.bitDepth == 8, !header.interlaced,
+           max(header.width, header.height) <= GalleryPackage.maxThumbnailSide {
+            let embeddedSide = max(header.width, header.height)
+            // Large enough, or as large as the format allows for this image; or the only picture.
+            let enough = embeddedSide >= longSide || first == nil
+                || embeddedSide >= min(GalleryPackage.maxThumbnailSide, max(first!.width, first!.height))
+            if enough, let bitmap = try? Thumbnailer.thumbnail(of: embedded, longSide: longSide, limits: limits) {
+                return bitmap
+            }
+        }
+        guard let first else {
+            throw GalleryError(.thumbnailMissing, "the gallery has no images and no usable thumbnail.png",
+                               location: Location(file: path))
+        }
+        guard first.byteSize <= UInt64(limits.maxBytes / 2) else {
+            throw GalleryError(.blobPastDecodeLimit, "the first image holds \(first.byteSize) bytes, more than a "
+                               + "thumbnailer reads", location: Location(file: path, entry: first.path))
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(first.byteSize))
+        try reader.readBlob(first) { bytes.append(contentsOf: $0) }
+        do {
+            return try Thumbnailer.thumbnail(of: bytes, longSide: longSide, limits: limits)
+        } catch let error as ImageDecodeError {
+            throw GalleryError(error.kind == .pastLimit ? .blobPastDecodeLimit : .blobPixelsCorrupt,
+                               "the first image cannot be thumbnailed: \(error.message)",
+                               location: Location(file: path, entry: first.path))
+        }
+    }
+}

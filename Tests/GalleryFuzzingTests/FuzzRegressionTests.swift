@@ -1,0 +1,54 @@
+import Foundation
+import GalleryFuzzing
+import GalleryTestSupport
+import Testing
+
+/// Every input a fuzzer ever crashed on (Fixtures/fuzz/TARGET/) runs through the same target
+/// code here, in every test run; and each target is shown to reach the code it is meant to.
+@Suite("Fuzz targets")
+struct FuzzRegressionTests {
+    @Test("Every recorded crash input now ends cleanly", arguments: FuzzTarget.allCases)
+    func regressions(target: FuzzTarget) throws {
+        let folder = TestPaths.fixture("fuzz/" + target.rawValue)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for name in names.sorted() where !name.hasSuffix(".md") {
+            let bytes = try #require(FileManager.default.contents(atPath: folder + "/" + name), "\(folder)/\(name)")
+            // A trap here takes the test process down, which fails the run.
+            _ = target.run(Array(bytes))
+        }
+    }
+
+    @Test("Each target accepts a sound input and refuses a broken one", arguments: FuzzTarget.allCases)
+    func reach(target: FuzzTarget) throws {
+        let (sound, broken) = try Self.samples(for: target)
+        #expect(target.run(sound) == .accepted, "\(target): a sound input was refused")
+        #expect(target.run(broken) == .refused, "\(target): a broken input was accepted")
+    }
+
+    static func samples(for target: FuzzTarget) throws -> (sound: [UInt8], broken: [UInt8]) {
+        let gallery = try read(TestPaths.fixture("valid/three.imagegallery"))
+        let garbage = Array("not an image, not an archive, not JSON: \u{7}\u{0}\u{FF}".utf8)
+        switch target {
+        case .container:
+            return (gallery, Array(gallery.prefix(gallery.count / 2)))
+        case .manifest:
+            let manifest = try read(TestPaths.fixture("valid/three.manifest.json"))
+            return (manifest, Array(manifest.dropLast(3)))
+        case .validator, .thumbnail:
+            return (gallery, garbage)
+        case .jpeg:
+            let jpeg = try read(TestPaths.fixture("images/1-sunset.jpg"))
+            return (jpeg, Array(jpeg.prefix(600)))
+        case .png:
+            let png = try read(TestPaths.fixture("images/2-tiles.png"))
+            return (png, Array(png.prefix(png.count / 2)))
+        case .archive:
+            // A gallery is a zip of images, which is all the importer asks of an archive.
+            return (gallery, garbage)
+        }
+    }
+
+    static func read(_ path: String) throws -> [UInt8] {
+        Array(try #require(FileManager.default.contents(atPath: path), "cannot read \(path)"))
+    }
+}
