@@ -1641,6 +1641,12 @@ def make_invalid_manifests(b):
     man('IG-MAN-004', 'nesting-100', 'an unknown member "nesting" holding 100 nested arrays '
         '(depth 101 counting the top-level object; limit 32)', mutate=deep)
 
+    # IG-MAN-016
+    def wide(m):
+        m['extension'] = RawJSON('{' + ','.join(f'"k{i}":0' for i in range(10001)) + '}')
+    man('IG-MAN-016', 'object-10001-members', 'an unknown member "extension" holding an object of '
+        '10,001 members (limit 10,000)', mutate=wide)
+
     # IG-MAN-006
     def drop(*path):
         def f(m):

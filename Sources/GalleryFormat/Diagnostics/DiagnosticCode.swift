@@ -74,6 +74,7 @@ extension DiagnosticCode {
     public static let unknownMember = DiagnosticCode("IG-MAN-013", .info, "unknown member ignored")
     public static let tooManyImages = DiagnosticCode("IG-MAN-014", .error, "too many images")
     public static let findingsNotListed = DiagnosticCode("IG-MAN-015", .info, "further findings not listed")
+    public static let tooManyMembers = DiagnosticCode("IG-MAN-016", .fatal, "object has too many members")
 }
 
 // MARK: - Blobs and thumbnail (checked by `validate`)
@@ -107,7 +108,7 @@ extension DiagnosticCode {
         .corruptDeflate, .badCentralEntry,
         .jsonSyntax, .jsonEncoding, .duplicateKey, .tooDeep, .manifestTooLarge, .missingMember,
         .wrongType, .badValue, .unknownFormat, .unsupportedVersion, .duplicateImageID, .badBlobPath,
-        .unknownMember, .tooManyImages, .findingsNotListed,
+        .unknownMember, .tooManyImages, .findingsNotListed, .tooManyMembers,
         .blobMissing, .blobOrphan, .blobHashMismatch, .blobSizeMismatch, .blobTypeMismatch,
         .blobDimensionMismatch, .blobHeaderUnreadable, .blobPixelsCorrupt, .blobPastDecodeLimit,
         .thumbnailMissing, .thumbnailNotPNG, .thumbnailBitDepth, .thumbnailInterlaced,

@@ -27,6 +27,9 @@ public struct JSONScanner: ~Copyable {
     private var depth = 0
     /// Objects and arrays nested deeper are refused: the scanner recurses, and this bounds its stack.
     public let maxDepth: Int
+    /// Members one object may have: the duplicate-key check remembers every name of an object,
+    /// so this bounds its memory (five million short names would take over 200 MiB).
+    public let maxMembers: Int
     /// What errors name as the place of the text (`Location.entry`); nil for a file of its own.
     let entry: String?
     /// Where the value being read sits, kept as raw keys and indexes and only rendered as a
@@ -39,17 +42,21 @@ public struct JSONScanner: ~Copyable {
         case name(String)
     }
 
-    init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int, entry: String? = "manifest.json") {
+    init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int, maxMembers: Int = GalleryLimits.default.maxObjectMembers,
+         entry: String? = "manifest.json") {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.maxMembers = maxMembers
         self.entry = entry
     }
 
     /// Reads text as `source` delivers it, holding only a window: what has not been read yet,
     /// plus what was read since the last `discardConsumed()`.
-    init(streaming source: any JSONChunkSource, maxDepth: Int, entry: String? = "manifest.json") {
+    init(streaming source: any JSONChunkSource, maxDepth: Int, maxMembers: Int = GalleryLimits.default.maxObjectMembers,
+         entry: String? = "manifest.json") {
         self.source = source
         self.maxDepth = maxDepth
+        self.maxMembers = maxMembers
         self.entry = entry
         let storage = UnsafeMutableRawBufferPointer(start: malloc(1 << 20), count: 1 << 20)
         self.storage = storage
@@ -216,9 +223,14 @@ public struct JSONScanner: ~Copyable {
         try expect(UInt8(ascii: "{"))
         try enter()
         var seen: Set<String> = []
+        var members = 0
         try skipWhitespace()
         if try consumeIf(UInt8(ascii: "}")) { depth -= 1; return }
         while true {
+            members += 1
+            guard members <= maxMembers else {
+                throw error(.tooManyMembers, "an object has more than \(maxMembers) members")
+            }
             try skipWhitespace()
             guard try available(1), bytes[position] == UInt8(ascii: "\"") else {
                 throw error(.jsonSyntax, "an object member must start with a quoted key")

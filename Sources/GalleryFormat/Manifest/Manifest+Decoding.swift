@@ -20,7 +20,7 @@ extension Manifest {
         }
         return bytes.withUnsafeBytes { buffer in
             var decoder = ManifestDecoder(limits: limits, keepsText: keepsText)
-            var scanner = JSONScanner(buffer, maxDepth: limits.maxJSONDepth)
+            var scanner = JSONScanner(buffer, maxDepth: limits.maxJSONDepth, maxMembers: limits.maxObjectMembers)
             return decoder.run(&scanner)
         }
     }
@@ -29,7 +29,7 @@ extension Manifest {
     /// With `keepsText` false, free text is checked but left out of the gallery.
     static func decode(source: any JSONChunkSource, limits: GalleryLimits, keepsText: Bool) -> ManifestDecoding {
         var decoder = ManifestDecoder(limits: limits, keepsText: keepsText)
-        var scanner = JSONScanner(streaming: source, maxDepth: limits.maxJSONDepth)
+        var scanner = JSONScanner(streaming: source, maxDepth: limits.maxJSONDepth, maxMembers: limits.maxObjectMembers)
         return decoder.run(&scanner)
     }
 

@@ -4,6 +4,8 @@ public struct GalleryLimits: Sendable, Hashable {
     /// Largest uncompressed `manifest.json`.
     public var maxManifestBytes: Int = 64 << 20
     public var maxJSONDepth: Int = 32
+    /// Members of one JSON object (the manifest's own objects have at most 11).
+    public var maxObjectMembers: Int = 10_000
     public var maxImages: Int = 100_000
     public var maxEntries: Int = 200_000
     public var maxEntryNameBytes: Int = 1024
