@@ -55,7 +55,9 @@ public enum UnpackedGallery {
     /// nothing in the folder is silently left out of the gallery.
     public static func check(folder: String) throws -> (gallery: Gallery, thumbnail: [UInt8], crc32: [SHA256Digest: UInt32], canonical: Bool) {
         let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        try refuseLink(base, GalleryPackage.blobFolder)
         func read(_ name: String, limit: Int) throws -> [UInt8] {
+            try refuseLink(base, name)
             do {
                 let file = try GalleryFile.openForReading(base + "/" + name)
                 let size = try file.size
@@ -92,6 +94,7 @@ public enum UnpackedGallery {
         var crc32: [SHA256Digest: UInt32] = [:]
         for image in gallery.distinctBlobs {
             let inspected: InspectedImageFile
+            try refuseLink(base, image.path)
             do {
                 inspected = try ImageFile.inspect(base + "/" + image.path)
             } catch {
@@ -129,6 +132,18 @@ public enum UnpackedGallery {
         let blobs = gallery.distinctBlobs
         return Report(path: path, title: gallery.title, imageCount: gallery.images.count, blobCount: blobs.count,
                       totalBytes: blobs.reduce(0) { $0 + $1.byteSize }, manifestWasCanonical: canonical)
+    }
+
+    /// A link in the folder would carry whatever it points at into the gallery (another user's
+    /// file, say), and would not be what `unpack` wrote: only plain files and the images folder
+    /// are read.
+    static func refuseLink(_ base: String, _ name: String) throws {
+        var info = stat()
+        let path = base + "/" + (name.hasSuffix("/") ? String(name.dropLast()) : name)
+        guard lstat(path, &info) == 0 else { return }  // a missing file is reported by its reader
+        if info.st_mode & S_IFMT == S_IFLNK {
+            throw ConversionError(base, entry: name, "is a symbolic link; an unpacked gallery holds plain files only")
+        }
     }
 
     static func listing(_ folder: String) throws -> [String] {

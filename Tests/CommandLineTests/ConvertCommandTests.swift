@@ -108,7 +108,8 @@ struct ConvertUnpackedTests {
     }
 
     /// Packing checks first: each fault names the folder and the file, and nothing is written.
-    @Test(arguments: ["damaged blob", "extra blob", "extra file", "missing blob", "bad mimetype"])
+    @Test(arguments: ["damaged blob", "extra blob", "extra file", "missing blob", "bad mimetype", "linked thumbnail",
+                      "linked blob"])
     func aDamagedFolderIsRefusedByName(_ fault: String) async throws {
         let workspace = try ConvertWorkspace()
         let folder = workspace.file("unpacked")
@@ -130,6 +131,14 @@ struct ConvertUnpackedTests {
         case "missing blob":
             try FileManager.default.removeItem(atPath: folder + "/images/" + blobs[0])
             named = "images/" + blobs[0]
+        case "linked thumbnail", "linked blob":
+            // A link would carry whatever it points at into the gallery: here a copy of the same
+            // bytes, so that only the link itself is at fault.
+            let name = fault == "linked thumbnail" ? "thumbnail.png" : "images/" + blobs[0]
+            let elsewhere = workspace.file("elsewhere")
+            try FileManager.default.moveItem(atPath: folder + "/" + name, toPath: elsewhere)
+            try FileManager.default.createSymbolicLink(atPath: folder + "/" + name, withDestinationPath: elsewhere)
+            named = name
         default:
             try FileBytes.write(Array("application/zip".utf8), to: folder + "/mimetype")
             named = "mimetype"
