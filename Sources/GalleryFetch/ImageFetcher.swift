@@ -48,7 +48,7 @@ public final class ImageFetcher: Sendable {
                 guard let next = URL(string: location, relativeTo: URL(string: current))?.absoluteString else {
                     throw FetchFailure(url: url, reason: .badRedirect("Location \"\(location)\" is not a URL"))
                 }
-                let target = try Self.checkedURL(HTTPCache.key(for: next), reportedAs: url)
+                let target = try Self.checkedRedirect(from: current, to: HTTPCache.key(for: next), reportedAs: url)
                 if chain.contains(target) { throw FetchFailure(url: url, reason: .redirectLoop(chain + [target])) }
                 guard chain.count <= options.maxRedirects else {
                     throw FetchFailure(url: url, reason: .tooManyRedirects(options.maxRedirects))
@@ -86,6 +86,18 @@ public final class ImageFetcher: Sendable {
         guard scheme == "http" || scheme == "https" else { throw FetchFailure(url: url, reason: .unsupportedScheme(scheme)) }
         guard let host = components.host, !host.isEmpty else { throw FetchFailure(url: url, reason: .invalidURL) }
         return text
+    }
+
+    /// A redirect's target, checked as a URL is, and refused when it leaves https for http: the
+    /// user asked for a protected transfer, and a server (or whoever sits in front of it) must
+    /// not be able to downgrade it to one anyone on the path can alter.
+    static func checkedRedirect(from current: String, to target: String, reportedAs url: String) throws -> String {
+        let checked = try checkedURL(target, reportedAs: url)
+        if URLComponents(string: current)?.scheme?.lowercased() == "https",
+           URLComponents(string: checked)?.scheme?.lowercased() == "http" {
+            throw FetchFailure(url: url, reason: .badRedirect("from https to http (\(checked)) is refused"))
+        }
+        return checked
     }
 
     /// The answer for one hop: from the cache when the policy and freshness allow, else from

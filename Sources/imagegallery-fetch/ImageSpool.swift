@@ -12,21 +12,26 @@ import GalleryFormat
 final class ImageSpool: Sendable {
     let folder: String
 
-    /// In the cache folder, else (a read-only home, say) in the temporary folder.
+    /// In the cache folder, else (a read-only home, say) a new private folder in the temporary
+    /// folder. Never a shared, fixed name there: another user could make it first, as a link
+    /// to a folder of ours whose old files the stale-folder sweep would then delete.
     init() throws {
-        let name = UUID().uuidString
-        var failure = ""
-        for root in [HTTPCache.defaultDirectory + "/spool", NSTemporaryDirectory() + "/imagegallery-spool"] {
-            Self.removeStale(in: root)
-            do {
-                try HTTPCache.makePrivateFolder(root + "/" + name)
-                folder = root + "/" + name
-                return
-            } catch {
-                failure = error.localizedDescription
+        let root = HTTPCache.defaultDirectory + "/spool"
+        Self.removeStale(in: root)
+        do {
+            let name = root + "/" + UUID().uuidString
+            try HTTPCache.makePrivateFolder(name)
+            folder = name
+            return
+        } catch {
+            var template = Array((NSTemporaryDirectory() + "/imagegallery-spool-XXXXXX").utf8CString)
+            guard let made = template.withUnsafeMutableBufferPointer({ buffer in
+                mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+            }) else {
+                throw HelperFailure(message: "\(error.localizedDescription): cannot make a folder for fetched images", status: 73)
             }
+            folder = made
         }
-        throw HelperFailure(message: "\(failure): cannot make a folder for fetched images", status: 73)
     }
 
     /// Writes the image's bytes to a file of its own and describes it. The caller removes
