@@ -38,3 +38,16 @@ public struct ImageDecodeError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 }
+
+extension DecodeLimits {
+    /// These limits with `bytes` of the budget already spent elsewhere (a resampled copy that
+    /// lives beside the decoded image, say); refused when nothing would be left.
+    func less(_ bytes: Int) throws -> DecodeLimits {
+        guard bytes < maxBytes else {
+            throw ImageDecodeError(.pastLimit, "the thumbnail would take \(bytes) bytes, past the memory limit of \(maxBytes)")
+        }
+        var rest = self
+        rest.maxBytes -= bytes
+        return rest
+    }
+}

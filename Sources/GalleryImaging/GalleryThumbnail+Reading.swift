@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import GalleryFormat
 
 /// What a thumbnailer serves for a gallery file (the `thumbnail` command and the fuzz target
@@ -43,5 +46,31 @@ extension GalleryThumbnail {
                                "the first image cannot be thumbnailed: \(error.message)",
                                location: Location(file: path, entry: first.path))
         }
+    }
+}
+
+extension GalleryThumbnail {
+    /// `readingLimits`, lowered to what an address-space limit (RLIMIT_AS: `ulimit -v`, a
+    /// sandbox) leaves, less 32 MiB for thread stacks, the PNG written and the process's own
+    /// allocations. Past the budget a decode is refused (exit 65), where it would otherwise fail
+    /// to allocate and take the process down.
+    public static func readingLimitsFittingAddressSpace() -> DecodeLimits {
+        var limits = readingLimits
+        var cap = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &cap) == 0, cap.rlim_cur != rlim_t.max else { return limits }
+        let used = mappedBytes() ?? 128 << 20
+        let room = Int(clamping: cap.rlim_cur) - used - (32 << 20)
+        limits.maxBytes = max(min(limits.maxBytes, room), 8 << 20)
+        return limits
+    }
+
+    /// The process's mapped address space now (the first field of /proc/self/statm, in pages).
+    private static func mappedBytes() -> Int? {
+        guard let statm = try? GalleryFile.openForReading("/proc/self/statm"),
+              let bytes = try? statm.read(at: 0, count: 64),
+              let pages = String(decoding: bytes, as: UTF8.self).split(separator: " ").first.flatMap({ Int($0) }) else {
+            return nil
+        }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }

@@ -50,6 +50,20 @@ public final class Resampler {
         output = [UInt8](repeating: 0, count: width * height * 4)
     }
 
+    /// The most bytes a resampler of these sizes holds (its output, band, rows and weights), so
+    /// that a caller can count it against a memory budget before making one.
+    public static func bytesNeeded(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) -> Int {
+        // Lanczos-3 reaches 3 source pixels (stretched by the scale) either side of a centre.
+        func taps(_ source: Int, _ destination: Int) -> Int {
+            2 * Int((3 * max(Double(source) / Double(max(destination, 1)), 1)).rounded(.up)) + 2
+        }
+        let vertical = taps(sourceHeight, height), horizontal = taps(sourceWidth, width)
+        let band = (vertical + 1) * width * MemoryLayout<SIMD4<Float>>.stride
+        let rows = (sourceWidth + width) * MemoryLayout<SIMD4<Float>>.stride
+        let weights = width * (horizontal * 4 + 48) + height * (vertical * 4 + 48)
+        return width * height * 4 + band + rows + weights
+    }
+
     /// The size that fits `longSide` keeping the aspect ratio; never larger than the source.
     public static func fitting(width: Int, height: Int, longSide: Int) -> (width: Int, height: Int) {
         let long = max(width, height)

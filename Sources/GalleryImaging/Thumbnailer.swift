@@ -20,7 +20,11 @@ public enum Thumbnailer {
         let upright = turned ? (structure.height, structure.width) : (structure.width, structure.height)
         let fitted = Resampler.fitting(width: upright.0, height: upright.1, longSide: longSide)
         let stored = turned ? (fitted.height, fitted.width) : (fitted.width, fitted.height)
-        let decoded = try JPEGDecoder.decode(bytes, covering: (stored.0, stored.1), limits: limits)
+        // The resampled (and turned) copies live beside the decoded image, within one budget.
+        let copies = Resampler.bytesNeeded(sourceWidth: structure.width, sourceHeight: structure.height,
+                                           width: stored.0, height: stored.1)
+            + (structure.orientation == .up ? 0 : fitted.width * fitted.height * 4)
+        let decoded = try JPEGDecoder.decode(bytes, covering: (stored.0, stored.1), limits: try limits.less(copies))
         let small = decoded.width == stored.0 && decoded.height == stored.1
             ? decoded : Resampler.resize(decoded, width: stored.0, height: stored.1)
         return small.oriented(structure.orientation)
@@ -30,6 +34,12 @@ public enum Thumbnailer {
         // A PNG already within the size (an embedded thumbnail, say) is decoded as it is.
         if let header = try? ImageHeader.parse(bytes), max(header.width, header.height) <= longSide {
             return try PNGDecoder.decode(bytes, limits: limits)
+        }
+        var limits = limits
+        if let header = try? ImageHeader.parse(bytes) {
+            let fitted = Resampler.fitting(width: header.width, height: header.height, longSide: longSide)
+            limits = try limits.less(Resampler.bytesNeeded(sourceWidth: header.width, sourceHeight: header.height,
+                                                           width: fitted.width, height: fitted.height))
         }
         final class DecoderReference { weak var decoder: PNGDecoder? }
         let reference = DecoderReference()

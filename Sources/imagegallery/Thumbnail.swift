@@ -49,9 +49,10 @@ extension ImageGallery {
 
         func run() throws {
             try reportingFailures {
+                let limits = GalleryThumbnail.readingLimitsFittingAddressSpace()
                 // libjpeg's own allocations stay under the same cap as ours.
-                setenv("JPEGMEM", "\(GalleryThumbnail.readingLimits.maxBytes >> 20)M", 1)
-                let bitmap = try GalleryThumbnail.bitmap(ofGalleryAt: input, longSide: size)
+                setenv("JPEGMEM", "\(limits.maxBytes >> 20)M", 1)
+                let bitmap = try GalleryThumbnail.bitmap(ofGalleryAt: input, longSide: size, limits: limits)
                 let file = try GalleryFile.openForOverwriting(output)
                 try file.write(bitmap.png(), at: 0)
             }

@@ -92,3 +92,41 @@ struct ThumbnailCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
     }
 }
+
+/// A thumbnailer sandbox, or `ulimit -v`, caps the address space: past what the cap leaves, a
+/// request is refused with exit 65 and a message, where an allocation would otherwise fail and
+/// take the process down. Runs the release build, whose address space is what users get.
+@Suite("imagegallery thumbnail under an address-space cap",
+       .enabled(if: ProcessInfo.processInfo.environment["IMAGEGALLERY_STATIC_BINARY"] != nil,
+                "needs IMAGEGALLERY_STATIC_BINARY (make test sets it)"))
+struct ThumbnailAddressSpaceTests {
+    @Test func aLargeRequestUnderTheCapIsServedOrRefusedNeverACrash() throws {
+        let binary = ProcessInfo.processInfo.environment["IMAGEGALLERY_STATIC_BINARY"]!
+        let directory = try TemporaryDirectory()
+        let jpeg = directory.file("wide.jpg")
+        let made = try Subprocess.run("/usr/bin/python3", ["-c", """
+            from PIL import Image
+            Image.linear_gradient("L").resize((9000, 7000)).convert("RGB").save("\(jpeg)", quality=80)
+            """])
+        #expect(made.status == 0, "\(made.stderr)")
+        let gallery = directory.file("wide.imagegallery")
+        #expect(try Subprocess.run(binary, ["create", gallery, jpeg]).status == 0)
+        var refused = 0
+        for size in [256, 1024, 2048, 4096] {
+            let output = directory.file("thumbnail-\(size).png")
+            let result = try Subprocess.run("/usr/bin/prlimit", ["--as=\(256 << 20)", binary, "thumbnail", "-s", "\(size)", gallery, output])
+            #expect([0, 65].contains(result.status), "-s \(size): exit \(result.status): \(result.stderr)")
+            if result.status == 0 {
+                let header = try ImageHeader.parse(try FileBytes.read(output))
+                #expect(max(header.width, header.height) == size, "-s \(size)")
+            } else {
+                refused += 1
+                #expect(result.stderr.contains(gallery) && result.stderr.contains("memory limit"), "\(result.stderr)")
+            }
+        }
+        // 256 px comes from DCT scaling at a sixty-fourth of the pixels: never refused.
+        #expect(refused < 4)
+        // Without the cap the same request is served.
+        #expect(try Subprocess.run(binary, ["thumbnail", "-s", "4096", gallery, directory.file("uncapped.png")]).status == 0)
+    }
+}
