@@ -2,7 +2,7 @@
 """Run `imagegallery validate` over a hostile corpus and compare with its expectations.
 
 Usage: check-hostile-corpus.py OUTDIR [--binary PATH] [--timeout S] [--max-rss-mb N]
-                               [--min-accuracy PCT] [--jobs N] [--only SUBSTRING]
+                               [--min-accuracy PCT] [--jobs N] [--only SUBSTRING] [--results FILE]
 
 OUTDIR is what make-hostile-corpus.py wrote (files + expected.json). For every file:
 
@@ -11,9 +11,10 @@ OUTDIR is what make-hostile-corpus.py wrote (files + expected.json). For every f
 with a timeout (default 10 s). Checked: the exit code is 0 or 1 and agrees with the report
 (never a signal, never 2 for an existing file), the report is one JSON document of the shape of
 Specs/validation-report.md, the verdict, the category of the first fatal/error finding, the
-wall time and the maximum RSS (default limit 100 MB). Writes OUTDIR/results.json, prints a
-summary with every mismatch, and exits 1 on any crash, hang or memory breach, or when verdict
-accuracy is below --min-accuracy (default 95).
+wall time and the maximum RSS (default limit 100 MB). Writes OUTDIR/results.json (or --results,
+which the committed Fixtures/hostile needs: tests never change it), prints a summary with every
+mismatch, and exits 1 on any crash, hang or memory breach, or when verdict accuracy is below
+--min-accuracy (default 95). check-hostile-commands.py runs the other commands.
 """
 
 import argparse
@@ -137,6 +138,7 @@ def main():
     ap.add_argument("--min-accuracy", type=float, default=95.0, help="minimum verdict accuracy in percent")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default=None, help="check only files whose name contains this")
+    ap.add_argument("--results", default=None, help="where to write the results (default OUTDIR/results.json)")
     a = ap.parse_args()
     if not os.access(a.binary, os.X_OK):
         sys.exit(f"check-hostile-corpus: {a.binary}: not an executable")
@@ -234,7 +236,7 @@ def main():
                "memory": [r["file"] for r in mem],
                "maxRssKB": maxrss["rssKB"] if maxrss else None, "maxRssFile": maxrss["file"] if maxrss else None,
                "slowest": [[r["file"], r["time"]] for r in slow]}
-    with open(os.path.join(a.outdir, "results.json"), "w") as f:
+    with open(a.results or os.path.join(a.outdir, "results.json"), "w") as f:
         json.dump({"summary": summary, "files": results}, f, indent=1, sort_keys=True)
         f.write("\n")
     fail = bool(crashes or hangs or mem) or acc < a.min_accuracy

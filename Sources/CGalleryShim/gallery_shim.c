@@ -4,6 +4,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#include <sys/resource.h>
+#endif
 
 ssize_t ig_copy_file_range(int fd_in, int64_t offset_in, int fd_out, int64_t offset_out, size_t length) {
 #if defined(__linux__)
@@ -32,5 +36,15 @@ int ig_open_anonymous(const char *directory) {
     (void)directory;
     errno = ENOSYS;
     return -1;
+#endif
+}
+
+int ig_fit_malloc_to_address_limit(void) {
+#if defined(__GLIBC__)
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
+    return mallopt(M_ARENA_MAX, 1) == 1;
+#else
+    return 0;
 #endif
 }

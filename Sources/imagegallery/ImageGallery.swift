@@ -36,6 +36,9 @@ struct ImageGallery: ParsableCommand {
     /// As `ParsableCommand.main()`, except that `validate` reports usage errors with 2, the
     /// code CI tools expect from a checker, instead of 64.
     static func main() {
+        // Before any thread starts: under `ulimit -v` or a sandbox's address-space limit, the
+        // limit is for the work, not for malloc's per-thread reservations.
+        AddressSpace.fitAllocatorToLimit()
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The usual command lines of the short commands skip the argument parser, whose
         // start-up costs more than their work (see QuickParse).

@@ -31,16 +31,20 @@ extension ImageGallery {
             try reportingFailures {
                 let reader = try GalleryReader(path: gallery.file)
                 for warning in reader.diagnostics where warning.severity >= .warning { Terminal.warning(warning.description) }
-                let rows = reader.gallery.images.enumerated().map { position, image in
-                    Row(index: position + 1, id: image.id.manifestString, mediaType: image.mediaType.rawValue,
-                        width: image.width, height: image.height, byteSize: image.byteSize, sha256: image.sha256.hex,
-                        path: image.path, source: image.source, filename: image.filename, caption: image.caption,
-                        added: image.added?.rfc3339)
+                let images = reader.gallery.images
+                func row(_ position: Int) -> Row {
+                    let image = images[position]
+                    return Row(index: position + 1, id: image.id.manifestString, mediaType: image.mediaType.rawValue,
+                               width: image.width, height: image.height, byteSize: image.byteSize,
+                               sha256: image.sha256.hex, path: image.path, source: image.source,
+                               filename: image.filename, caption: image.caption, added: image.added?.rfc3339)
                 }
                 if output.json {
-                    try Terminal.printJSON(rows)
+                    // Row by row: the listing of a large gallery is never one document in memory.
+                    try Terminal.printJSONArray(images.indices.lazy.map(row))
                     return
                 }
+                let rows = images.indices.map(row)
                 guard !rows.isEmpty else {
                     print("(no images)")
                     return

@@ -24,6 +24,26 @@ enum Terminal {
         FileHandle.standardOutput.write(data)
         FileHandle.standardOutput.write(Data("\n".utf8))
     }
+
+    /// Prints a JSON array exactly as `printJSON` would, one element at a time: a listing of
+    /// 100,000 images is never one document in memory (JSONEncoder's tree of it took 226 MB).
+    static func printJSONArray<T: Encodable>(_ values: some Sequence<T>) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var buffer = Data("[".utf8)
+        var first = true
+        for value in values {
+            if !first { buffer.append(UInt8(ascii: ",")) }
+            first = false
+            buffer.append(try encoder.encode(value))
+            if buffer.count >= 1 << 16 {
+                FileHandle.standardOutput.write(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        buffer.append(contentsOf: "]\n".utf8)
+        FileHandle.standardOutput.write(buffer)
+    }
 }
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal and at most

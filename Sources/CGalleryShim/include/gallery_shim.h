@@ -32,4 +32,10 @@ int ig_link_descriptor(int fd, const char *path);
 /* Copies the extended attributes of `source` onto the open file `destination`. */
 int ig_copy_xattrs(const char *source, int destination);
 
+/* Under an address-space limit (RLIMIT_AS: `ulimit -v`, thumbnailer sandboxes), glibc's malloc
+ * reserves 64 MiB of address space for each thread's arena, which a 256 MiB limit cannot afford
+ * beside the binary and the thread stacks: with a limit set, every thread allocates from the one
+ * main arena (M_ARENA_MAX 1). Call before any thread starts. Returns 1 when it did so, else 0. */
+int ig_fit_malloc_to_address_limit(void);
+
 #endif

@@ -100,7 +100,8 @@ public final class GalleryReader: Sendable {
         return entry
     }
 
-    /// Streams an image's bytes, checking CRC-32, size and SHA-256 against the manifest.
+    /// Streams an image's bytes, checking CRC-32, size, SHA-256 and the media type's signature against
+    /// the manifest.
     /// The sink may have received data before a mismatch is thrown: callers write to a
     /// temporary place and keep it only on success.
     public func readBlob(_ image: GalleryImage, sink: (UnsafeRawBufferPointer) throws -> Void) throws {
@@ -111,7 +112,9 @@ public final class GalleryReader: Sendable {
                                + "\(image.byteSize)", location: here)
         }
         var hasher = SHA256Hasher()
+        var head: [UInt8] = []
         try archive.read(entry) { chunk in
+            if head.count < 8 { head += chunk.prefix(8 - head.count) }
             hasher.update(chunk)
             try sink(chunk)
         }
@@ -119,6 +122,14 @@ public final class GalleryReader: Sendable {
         guard digest == image.sha256 else {
             throw GalleryError(.blobHashMismatch, "the blob's SHA-256 is \(digest.hex), not \(image.sha256.hex) as the "
                                + "manifest says", location: here)
+        }
+        // Size and digest can agree with a manifest that calls a GIF or a ZIP image/png: such
+        // bytes are never handed out as an image (format section 5).
+        guard MediaType.sniff(head) == image.mediaType else {
+            let found = MediaType.sniff(head).map { "\($0.rawValue) by its first bytes" }
+                ?? "neither JPEG nor PNG by its first bytes"
+            throw GalleryError(.blobTypeMismatch, "the blob is \(found); the manifest says \(image.mediaType.rawValue)",
+                               location: here)
         }
     }
 

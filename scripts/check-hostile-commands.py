@@ -1,0 +1,646 @@
+#!/usr/bin/python3
+"""Run every command that reads input over a hostile corpus, each under a memory cap and a timeout.
+
+Usage: check-hostile-commands.py CORPUS [--binary B] [--timeout S] [--max-as-mb 256] [--max-rss-mb 256]
+                                 [--jobs 2] [--commands validate,info,list,extract,thumbnail,convert]
+                                 [--json REPORT] [--only SUBSTRING] [--scratch DIR] [--keep] [--verdicts]
+                                 [--strict-known]
+
+CORPUS is a folder of files: what make-hostile-corpus.py wrote (with its expected.json), or any
+other folder (every regular file in it, sub-folders included, is an input). For every file and
+every command, the binary runs with a fresh, empty workspace as its current folder:
+
+    validate   validate --format json [--deep] FILE   (--deep where expected.json says; always without one)
+    info       info FILE          and    info FILE --json
+    list       list FILE --json
+    extract    extract FILE --to OUT
+    thumbnail  thumbnail -s 256 FILE OUT.png
+    convert    convert FILE OUT.cbz            for what convert takes for a gallery (its content, else its
+                                               name: Specs/conversion.md section 1)
+               convert FILE OUT.imagegallery   for anything else: foreign archives (a-* in the corpus);
+                                               seed JSON with --offline (its images come from the empty cache)
+    unpack     convert FILE OUT (a gallery unpacked into a folder; not in the default set)
+
+Each run gets RLIMIT_AS (--max-as-mb, default 256 MiB: an allocation past it crashes the run, which
+counts as a crash), RLIMIT_CORE 0, a new session (killed whole at the timeout, default 10 s),
+HOME, XDG_CACHE_HOME, XDG_STATE_HOME, XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_RUNTIME_DIR and TMPDIR
+inside its own scratch folder, and a copy of the input in a folder of its own. Checked per run:
+
+  - no signal, no timeout, no crash text on stderr ("Fatal error", "Swift runtime failure", ...);
+  - the exit code is one the README gives for the command and this case: validate 0 or 1 (1 only
+    with a report whose file is invalid); the others 0, or 65 (invalid input data). Exit 1
+    (internal error), 64, 66, 69, 73, 74 and 75 cannot be right for an existing, readable input
+    and a fresh output, and are problems;
+  - a failure (any exit but 0, and validate's 1) says why on stderr, naming the input file;
+  - peak memory (GNU time's %M: the binary's ru_maxrss) at most --max-rss-mb;
+  - nothing written outside the target: the workspace holds only the named output (OUT, OUT.png,
+    OUT.cbz, OUT.imagegallery) and nothing else (no .partial or spool folders, no file named from
+    an entry); after a failure, no output at all, except that extract may leave the images it
+    finished before the failure (each whole: its files are checked before they appear); nothing
+    appears in the scratch HOME but $XDG_CACHE_HOME/imagegallery (the fetch cache, Specs/fetching.md),
+    nothing in TMPDIR or XDG_RUNTIME_DIR, nothing beside the workspace or the scratch folders, no
+    path an entry names outside (/tmp/imagegallery-hostile-corpus-*, expected.json "outside").
+    What a run killed at the timeout leaves (a temporary file it was writing) is only noted;
+  - the input copy is byte for byte unchanged and alone in its folder (and the corpus unchanged
+    at the end);
+  - outputs: validate prints one JSON report that agrees with the exit code; info --json and
+    list --json print JSON; a thumbnail that exits 0 wrote a PNG that decodes, at most 256 px on
+    its longest side (-s 256); extract's files are whole JPEG or PNG files; convert's CBZ is a
+    sound ZIP; a gallery convert wrote is valid (validate, exit 0) and holds as many images as
+    expected.json says;
+  - expected.json (when there is one): convert of a foreign archive ends with one of the exit
+    codes it lists, and a file whose verdict is valid without --deep is read by info, list,
+    extract and convert with exit 0. Verdict mismatches of validate are listed (check-hostile-corpus.py
+    owns verdicts); --verdicts makes them problems. A timeout of a command that the file's
+    "known" record names ({"extract": "why"}) is listed as a known issue, not a problem, unless
+    --strict-known; any other problem of that run still counts.
+
+Prints a summary per command (runs, exit codes, slowest, peak memory) and every problem with the
+file and the tail of stderr; writes a full report with --json; exits 1 on any problem.
+"""
+
+import argparse
+import concurrent.futures
+import glob
+import hashlib
+import json
+import os
+import queue
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+
+ALL_COMMANDS = ["validate", "info", "list", "extract", "thumbnail", "convert", "unpack"]
+DEFAULT_COMMANDS = ["validate", "info", "list", "extract", "thumbnail", "convert"]
+CRASH_TEXT = ("Fatal error", "Swift runtime failure", "Segmentation fault", "Illegal instruction", "Aborted",
+              "core dumped", "Current stack trace", "Program crashed", "stack overflow", "internal error")
+EXIT_MEANING = {1: "internal error", 2: "usage or I/O problem", 3: "kept as a version", 4: "some URLs failed",
+                5: "no image could be had", 64: "usage error", 65: "invalid input data",
+                66: "input missing or unreadable", 69: "fetch helper", 73: "output cannot be created",
+                74: "input/output error", 75: "document busy"}
+OUTSIDE_GLOB = "/tmp/imagegallery-hostile-corpus-*"
+SCRATCH_PARTS = {"ws", "home", "tmp", "run", "in", "stdout", "stderr", "rss"}
+PNG_SIG = b"\x89PNG\r\n\x1a\n"
+THUMBNAIL_SIZE = 256
+
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def walk(root):
+    """Every path under root, relative, folders with a trailing /; symlinks are reported as such."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel = os.path.relpath(dirpath, root)
+        for d in dirnames:
+            p = os.path.join(dirpath, d)
+            out.append(os.path.normpath(os.path.join(rel, d)) + ("@" if os.path.islink(p) else "/"))
+        for fn in filenames:
+            p = os.path.join(dirpath, fn)
+            out.append(os.path.normpath(os.path.join(rel, fn)) + ("@" if os.path.islink(p) else ""))
+    return sorted(out)
+
+
+def clear(path):
+    """Empties a folder (making it writable first), or creates it."""
+    if os.path.lexists(path):
+        for dirpath, dirnames, _ in os.walk(path):
+            for d in dirnames:
+                try:
+                    os.chmod(os.path.join(dirpath, d), 0o700)
+                except OSError:
+                    pass
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path)
+        else:
+            os.unlink(path)
+    os.mkdir(path, 0o700)
+
+
+def input_form(path):
+    """What `convert` takes the file for, as Specs/conversion.md section 1 detects it: "gallery",
+    "archive" (zip, 7z, RAR, compressed or ustar tar; comics too) or "seed-json"."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(512)
+    except OSError:
+        head = b""
+    gallery_by_name = path.endswith(".imagegallery")
+    if head[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
+        if head[30:38] == b"mimetype" and head[38:70] == b"application/vnd.imagegallery+zip":
+            return "gallery"
+        return "gallery" if gallery_by_name else "archive"
+    if head.startswith((b"7z\xbc\xaf\x27\x1c", b"Rar!\x1a\x07", b"\x1f\x8b", b"BZh", b"\xfd7zXZ\x00",
+                        b"\x28\xb5\x2f\xfd")) or head[257:262] == b"ustar":
+        return "archive"
+    first = head.lstrip(b" \t\r\n\xef\xbb\xbf")[:1]
+    if first in (b"{", b"["):
+        return "seed-json"
+    return "gallery" if gallery_by_name else "archive"
+
+
+def describe_png(path, size):
+    """(ok, text): a PNG that decodes whole, at most `size` pixels on its longest side."""
+    try:
+        with open(path, "rb") as f:
+            if f.read(8) != PNG_SIG:
+                return False, "not a PNG (signature)"
+        from PIL import Image
+        with Image.open(path) as im:
+            im.verify()
+        with Image.open(path) as im:
+            im.load()
+            w, h = im.size
+        if max(w, h) > size or min(w, h) < 1:
+            return False, f"a PNG of {w}x{h}: longer than -s {size}"
+        return True, f"{w}x{h}"
+    except Exception as e:      # PIL raises many kinds
+        return False, f"does not decode: {e}"
+
+
+class Runner:
+    def __init__(self, args, corpus, expected):
+        self.a = args
+        self.corpus = corpus
+        self.expected = expected
+        self.binary = os.path.abspath(args.binary)
+        self.cap = int(args.max_as_mb * (1 << 20))
+        self.max_rss_kb = args.max_rss_mb * 1024
+        self.scratch = tempfile.mkdtemp(prefix="ig-hostile-commands-", dir=args.scratch)
+        self.slots = queue.Queue()
+        for i in range(args.jobs):
+            os.mkdir(os.path.join(self.scratch, f"slot{i}"))
+            self.slots.put(i)
+        self.outside_before = set(glob.glob(OUTSIDE_GLOB))
+        self.lock = threading.Lock()
+
+    # -- one run
+
+    def env(self, slot):
+        home = os.path.join(slot, "home")
+        return {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8",
+                "XDG_CACHE_HOME": os.path.join(home, ".cache"), "XDG_STATE_HOME": os.path.join(home, ".local/state"),
+                "XDG_CONFIG_HOME": os.path.join(home, ".config"), "XDG_DATA_HOME": os.path.join(home, ".local/share"),
+                "XDG_RUNTIME_DIR": os.path.join(slot, "run"), "TMPDIR": os.path.join(slot, "tmp")}
+
+    def limits(self):
+        resource.setrlimit(resource.RLIMIT_AS, (self.cap, self.cap))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    def execute(self, argv, slot):
+        """Runs argv in slot/ws: (rc or -signal, seconds, peak RSS KB, timed out, stdout bytes, stderr bytes).
+
+        Peak memory comes from GNU time, which forks the binary itself: on Linux a process forked
+        from this script inherits the script's own peak RSS as the floor of its ru_maxrss (exec keeps
+        it in the signal struct), so os.wait4 here would report Python's memory, not the binary's."""
+        out_path, err_path, rss_path = (os.path.join(slot, n) for n in ("stdout", "stderr", "rss"))
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            t0 = time.monotonic()
+            p = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", rss_path] + argv, cwd=os.path.join(slot, "ws"),
+                                 env=self.env(slot), stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                 preexec_fn=self.limits, start_new_session=True, close_fds=True)
+            # At the timeout the whole session goes (GNU time and the binary), and only while the
+            # child is not yet reaped, so that its id cannot belong to anything else by then.
+            state = {"exited": False, "killed": False}
+            lock = threading.Lock()
+
+            def kill():
+                with lock:
+                    if not state["exited"]:
+                        state["killed"] = True
+                        try:
+                            os.killpg(p.pid, signal.SIGKILL)
+                        except ProcessLookupError:
+                            pass
+            timer = threading.Timer(self.a.timeout, kill)
+            timer.start()
+            try:
+                os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOWAIT)
+                with lock:
+                    state["exited"] = True
+            finally:
+                timer.cancel()
+            _, status = os.waitpid(p.pid, 0)
+            timed_out = state["killed"]
+            elapsed = time.monotonic() - t0
+            p.returncode = os.waitstatus_to_exitcode(status)     # reaped here: Popen must not wait again
+        rc = p.returncode
+        rss = 0
+        try:
+            with open(rss_path) as f:
+                lines = [line.strip() for line in f if line.strip()]
+            os.unlink(rss_path)
+            for line in lines:
+                if line.startswith("Command terminated by signal"):
+                    rc = -int(line.rsplit(" ", 1)[1])
+            if lines and lines[-1].isdigit():
+                rss = int(lines[-1])
+        except (OSError, ValueError):
+            pass
+        if timed_out:
+            rc = -signal.SIGKILL
+        with open(out_path, "rb") as f:
+            stdout = f.read()
+        with open(err_path, "rb") as f:
+            stderr = f.read()
+        return rc, elapsed, rss, timed_out, stdout, stderr
+
+    # -- one file
+
+    def invocations(self, name, path, exp):
+        form = input_form(path)
+        foreign = form != "gallery"
+        deep = exp.get("deep", False) if exp is not None else True
+        runs = []
+        for c in self.a.commands:
+            if c == "validate":
+                runs.append(("validate", ["validate", "--format", "json"] + (["--deep"] if deep else []) + [path], None))
+            elif c == "info":
+                runs.append(("info", ["info", path], None))
+                runs.append(("info --json", ["info", path, "--json"], None))
+            elif c == "list":
+                runs.append(("list --json", ["list", path, "--json"], None))
+            elif c == "extract":
+                runs.append(("extract", ["extract", path, "--to", "OUT"], "OUT"))
+            elif c == "thumbnail":
+                runs.append(("thumbnail", ["thumbnail", "-s", str(THUMBNAIL_SIZE), path, "OUT.png"], "OUT.png"))
+            elif c == "convert":
+                out = "OUT.imagegallery" if foreign else "OUT.cbz"
+                # seed JSON would fetch its images: from the (empty) cache only
+                runs.append(("convert", ["convert", path, out] + (["--offline"] if form == "seed-json" else []), out))
+            elif c == "unpack" and not foreign:
+                runs.append(("unpack", ["convert", path, "OUT"], "OUT"))
+        return runs
+
+    def check_file(self, name):
+        src = os.path.join(self.corpus, name)
+        exp = self.expected.get(name) if self.expected is not None else None
+        slot_i = self.slots.get()
+        try:
+            return self._check_file(name, src, exp, os.path.join(self.scratch, f"slot{slot_i}"))
+        finally:
+            self.slots.put(slot_i)
+
+    def _check_file(self, name, src, exp, slot):
+        results = []
+        original = sha256_file(src)
+        for part in ("ws", "home", "tmp", "run", "in"):
+            clear(os.path.join(slot, part))
+        inp = os.path.join(slot, "in", os.path.basename(name))
+        shutil.copyfile(src, inp)
+        os.chmod(inp, 0o444)
+        for label, args, target in self.invocations(name, inp, exp):
+            for part in ("ws", "home", "tmp", "run"):
+                clear(os.path.join(slot, part))
+            rc, secs, rss, timed_out, out, err = self.execute([self.binary] + args, slot)
+            r = {"file": name, "command": label, "argv": args, "rc": rc, "time": round(secs, 3), "rssKB": rss,
+                 "problems": [], "notes": []}
+            errs = err.decode("utf-8", "replace")
+            r["stderrTail"] = errs[-1500:]
+            self.judge(r, label, rc, timed_out, rss, out, errs, name, inp, exp, slot, target)
+            known = ((exp or {}).get("known") or {}).get(label.split()[0])
+            if (known and r["problems"] and not self.a.strict_known
+                    and all(p.startswith(("timeout", "slow")) for p in r["problems"])):
+                r["known"] = f"{known} [{'; '.join(r['problems'])}]"
+                r["problems"] = []
+            if os.path.exists(inp) and sha256_file(inp) != original:
+                r["problems"].append("the input was changed")
+            extra = [p for p in walk(os.path.join(slot, "in")) if p != os.path.basename(name)]
+            if extra:
+                r["problems"].append("written beside the input: " + ", ".join(extra[:5]))
+            results.append(r)
+        # Any other escape to /tmp (the prefix the corpus's names use), once per file: listing /tmp
+        # costs more than a run.
+        outside = set(glob.glob(OUTSIDE_GLOB)) - self.outside_before
+        if outside and results:
+            results[-1]["problems"].append("written outside by one of this file's runs: " + ", ".join(sorted(outside)))
+            self.remove(outside)
+        return results
+
+    def judge(self, r, label, rc, timed_out, rss, out, errs, name, inp, exp, slot, target):
+        P = r["problems"]
+        cmd = label.split()[0]
+        if timed_out:
+            P.append(f"timeout: killed after {self.a.timeout:g} s")
+        elif rc < 0:
+            try:
+                sig = signal.Signals(-rc).name
+            except ValueError:
+                sig = "?"
+            P.append(f"crash: signal {-rc} ({sig})")
+        crash = [t for t in CRASH_TEXT if t in errs]
+        if crash:
+            P.append("crash text on stderr: " + ", ".join(crash))
+        if rss > self.max_rss_kb:
+            P.append(f"memory: peak {rss / 1024:.1f} MB > {self.a.max_rss_mb:g} MB")
+        if r["time"] > self.a.timeout and not timed_out:
+            P.append(f"slow: {r['time']:.1f} s")
+        abnormal = timed_out or rc < 0
+        ok_codes = {0, 1} if cmd == "validate" else {0, 65}
+        if cmd == "convert" and "--offline" in r.get("argv", []):
+            ok_codes = {0, 4, 5, 65}        # seed JSON: some or none of the images could be had (README)
+        if rc not in ok_codes and not abnormal:
+            P.append(f"exit {rc} ({EXIT_MEANING.get(rc, 'undocumented')}): not a clean result for this input")
+        failed = rc != 0 and not (cmd == "validate" and rc == 1)
+        if failed and not abnormal:
+            if not errs.strip():
+                P.append(f"exit {rc} with nothing on stderr")
+            elif os.path.basename(name) not in errs:
+                P.append(f"exit {rc}: stderr does not name the input")
+        # what the command printed
+        report_valid = None
+        if cmd == "validate" and rc in (0, 1) and not abnormal:
+            try:
+                rep = json.loads(out)
+                f0 = rep["files"][0]
+                report_valid = bool(f0.get("valid"))
+                if report_valid != (rc == 0):
+                    P.append(f"validate: exit {rc} but the report says valid={report_valid}")
+                if f0.get("readFailure") is not None:
+                    P.append(f"validate: readFailure {f0['readFailure']}")
+            except (ValueError, KeyError, IndexError, TypeError) as e:
+                P.append(f"validate: the report is not one JSON document of the documented shape ({e!r})")
+        if label in ("info --json", "list --json") and rc == 0:
+            try:
+                json.loads(out)
+            except ValueError:
+                P.append(f"{label}: stdout is not JSON")
+        # expectations from expected.json
+        if exp is not None:
+            known_valid = exp.get("verdict") == "valid" and not exp.get("deep") and not exp.get("verdictUnknown")
+            if cmd == "validate" and report_valid is not None and not exp.get("verdictUnknown"):
+                want = exp.get("verdict") == "valid"
+                if report_valid != want:
+                    msg = f"verdict: expected {exp.get('verdict')}, got {'valid' if report_valid else 'invalid'}"
+                    (P if self.a.verdicts else r["notes"]).append(msg)
+            if known_valid and cmd in ("info", "list", "extract", "convert", "unpack") and rc != 0 and not abnormal:
+                P.append(f"a valid gallery (expected.json) refused: exit {rc}")
+            conv = exp.get("convert")
+            if conv is not None and cmd == "convert" and rc not in conv["exit"] and not abnormal:
+                P.append(f"convert: exit {rc}, expected {'/'.join(map(str, conv['exit']))}")
+        # the workspace: only the named output, and only after success. What a run killed at the
+        # timeout leaves (a temporary file it was writing) is a note: nothing can clean up after SIGKILL.
+        W = []
+        ws = os.path.join(slot, "ws")
+        listing = walk(ws)
+        top = sorted({p.split("/")[0].rstrip("@") for p in listing})
+        if target is None:
+            if listing:
+                W.append("wrote into the workspace: " + ", ".join(listing[:6]))
+        else:
+            strays = [t for t in top if t != target]
+            if strays:
+                W.append("stray files in the workspace: " + ", ".join(strays[:6]))
+            present = target in top
+            tpath = os.path.join(ws, target)
+            if rc == 0 and not present:
+                W.append(f"exit 0 but {target} was not written")
+            elif rc != 0 and present:
+                if cmd == "extract" and os.path.isdir(tpath) and not os.path.islink(tpath):
+                    names = sorted(os.listdir(tpath))
+                    if names:
+                        r["notes"].append(f"extract failed after writing {len(names)} whole image(s)")
+                    self.check_extracted(W, tpath)
+                else:
+                    W.append(f"exit {rc} but {target} was left behind")
+            elif rc == 0:
+                self.check_output(W, r, cmd, tpath, exp, slot)
+        if timed_out:
+            r["notes"] += ["after the timeout kill: " + w for w in W]
+        else:
+            P += W
+        # the rest of the scratch folder, HOME and the world outside
+        home = walk(os.path.join(slot, "home"))
+        bad_home = [p for p in home if not (p in (".cache/", ".cache/imagegallery/")
+                                            or p.startswith(".cache/imagegallery/"))]
+        if bad_home:
+            P.append("wrote in HOME: " + ", ".join(bad_home[:6]))
+        for part in ("tmp", "run"):
+            left = walk(os.path.join(slot, part))
+            if left:
+                P.append(f"left in {'TMPDIR' if part == 'tmp' else 'XDG_RUNTIME_DIR'}: " + ", ".join(left[:6]))
+        beside = sorted(set(os.listdir(slot)) - SCRATCH_PARTS)
+        if beside:
+            P.append("written beside the workspace: " + ", ".join(beside[:6]))
+            for b in beside:
+                p = os.path.join(slot, b)
+                shutil.rmtree(p) if os.path.isdir(p) and not os.path.islink(p) else os.unlink(p)
+        with self.lock:
+            root = sorted(n for n in os.listdir(self.scratch) if not n.startswith("slot"))
+            if root:
+                P.append("written two levels above the workspace: " + ", ".join(root[:6]))
+                for b in root:
+                    p = os.path.join(self.scratch, b)
+                    shutil.rmtree(p) if os.path.isdir(p) and not os.path.islink(p) else os.unlink(p)
+        outside = {o for o in ((exp or {}).get("convert") or {}).get("outside", [])
+                   if os.path.lexists(o) and o not in self.outside_before}
+        if outside:
+            P.append("written outside: " + ", ".join(sorted(outside)))
+            self.remove(outside)
+
+    def remove(self, paths):
+        for o in paths:
+            try:
+                shutil.rmtree(o) if os.path.isdir(o) and not os.path.islink(o) else os.unlink(o)
+            except OSError:
+                pass
+
+    def check_extracted(self, P, folder):
+        for p in walk(folder):
+            full = os.path.join(folder, p)
+            if p.endswith("/") or p.endswith("@"):
+                P.append(f"extract wrote {p!r}: not a plain file")
+                continue
+            if os.path.basename(p).startswith("."):
+                P.append(f"extract left a hidden file {p!r}")
+            with open(full, "rb") as f:
+                head = f.read(8)
+            if not (head[:3] == b"\xff\xd8\xff" or head == PNG_SIG):
+                P.append(f"extract wrote {p!r}, which is neither JPEG nor PNG")
+
+    def check_output(self, P, r, cmd, path, exp, slot):
+        if cmd == "thumbnail":
+            ok, what = describe_png(path, THUMBNAIL_SIZE)
+            if not ok:
+                P.append(f"thumbnail exit 0 but OUT.png {what}")
+            else:
+                r["notes"].append(f"thumbnail {what}")
+        elif cmd == "extract":
+            if not os.path.isdir(path) or os.path.islink(path):
+                P.append("extract: OUT is not a folder")
+            else:
+                self.check_extracted(P, path)
+        elif cmd == "convert" and path.endswith(".cbz"):
+            try:
+                with zipfile.ZipFile(path) as z:
+                    bad = z.testzip()
+                    if bad is not None:
+                        P.append(f"convert: OUT.cbz entry {bad} is damaged")
+                    r["notes"].append(f"cbz of {len(z.namelist())} entries")
+            except (zipfile.BadZipFile, OSError) as e:
+                P.append(f"convert: OUT.cbz is not a sound ZIP ({e})")
+        elif cmd == "convert":
+            images = None
+            try:
+                with zipfile.ZipFile(path) as z:
+                    if z.testzip() is not None:
+                        P.append("convert: OUT.imagegallery has a damaged entry")
+                    images = len(json.loads(z.read("manifest.json"))["images"])
+            except (zipfile.BadZipFile, OSError, KeyError, ValueError) as e:
+                P.append(f"convert: OUT.imagegallery cannot be read ({e})")
+            want = ((exp or {}).get("convert") or {}).get("images")
+            if want is not None and images is not None and images != want:
+                P.append(f"convert: {images} images, expected {want}")
+            rc, secs, rss, timed_out, out, err = self.execute([self.binary, "validate", path], slot)
+            if rc != 0:
+                P.append(f"convert wrote a gallery that validate refuses (exit {rc}): "
+                         + err.decode("utf-8", "replace")[-300:] + out.decode("utf-8", "replace")[-300:])
+            r["notes"].append(f"gallery of {images} images")
+        elif cmd == "unpack":
+            if not os.path.isdir(path) or os.path.islink(path):
+                P.append("unpack: OUT is not a folder")
+            else:
+                for p in walk(path):
+                    if p.endswith("@"):
+                        P.append(f"unpack wrote a link {p!r}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("corpus")
+    ap.add_argument("--binary", default=os.environ.get("IMAGEGALLERY", ".build/release/imagegallery"))
+    ap.add_argument("--timeout", type=float, default=10.0)
+    ap.add_argument("--max-as-mb", type=float, default=256.0, help="RLIMIT_AS of every run, MiB")
+    ap.add_argument("--max-rss-mb", type=float, default=256.0, help="peak resident memory allowed, MiB")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--commands", default=",".join(DEFAULT_COMMANDS),
+                    help="comma-separated, of " + ", ".join(ALL_COMMANDS))
+    ap.add_argument("--json", dest="report", default=None, help="write the full report here")
+    ap.add_argument("--only", default=None, help="check only files whose name contains this")
+    ap.add_argument("--scratch", default=None, help="where to make the scratch folder (default $TMPDIR)")
+    ap.add_argument("--keep", action="store_true", help="keep the scratch folder (removed by default)")
+    ap.add_argument("--strict-known", action="store_true", help="count the known issues expected.json lists "
+                    "(\"known\": {command: why}, for timeouts only) as problems")
+    ap.add_argument("--verdicts", action="store_true", help="count validate verdicts that differ from expected.json "
+                    "as problems")
+    a = ap.parse_args()
+    a.commands = [c.strip() for c in a.commands.split(",") if c.strip()]
+    unknown = [c for c in a.commands if c not in ALL_COMMANDS]
+    if unknown:
+        ap.error("unknown command(s): " + ", ".join(unknown))
+    if not os.access(a.binary, os.X_OK):
+        sys.exit(f"check-hostile-commands: {a.binary}: not an executable")
+    corpus = os.path.abspath(a.corpus)
+    expected = None
+    ej = os.path.join(corpus, "expected.json")
+    if os.path.isfile(ej):
+        with open(ej) as f:
+            expected = json.load(f)
+        names = sorted(expected)
+    else:
+        names = sorted(os.path.relpath(os.path.join(d, f), corpus) for d, _, fs in os.walk(corpus) for f in fs
+                       if os.path.isfile(os.path.join(d, f)) and not os.path.islink(os.path.join(d, f)))
+    if a.only:
+        names = [n for n in names if a.only in n]
+    missing = [n for n in names if not os.path.isfile(os.path.join(corpus, n))]
+    if missing:
+        sys.exit(f"check-hostile-commands: {len(missing)} files of expected.json are missing: {missing[:5]}")
+    before = {n: sha256_file(os.path.join(corpus, n)) for n in names}
+    runner = Runner(a, corpus, expected)
+    t0 = time.monotonic()
+    results = []
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+            for rs in ex.map(runner.check_file, names):
+                results.extend(rs)
+    finally:
+        if a.keep:
+            print(f"scratch folder kept: {runner.scratch}")
+        else:
+            shutil.rmtree(runner.scratch, ignore_errors=True)
+    wall = time.monotonic() - t0
+    changed = [n for n in names if not os.path.isfile(os.path.join(corpus, n))
+               or sha256_file(os.path.join(corpus, n)) != before[n]]
+
+    # summary
+    labels = []
+    for r in results:
+        if r["command"] not in labels:
+            labels.append(r["command"])
+    print(f"hostile commands: {len(names)} files x {len(labels)} commands = {len(results)} runs, {a.binary}, "
+          f"{a.jobs} jobs, {wall:.1f} s; RLIMIT_AS {a.max_as_mb:g} MiB, timeout {a.timeout:g} s, "
+          f"RSS limit {a.max_rss_mb:g} MB")
+    summary = {}
+    for lab in labels:
+        rs = [r for r in results if r["command"] == lab]
+        codes = {}
+        for r in rs:
+            codes[r["rc"]] = codes.get(r["rc"], 0) + 1
+        top = max(rs, key=lambda r: r["rssKB"])
+        slow = sorted(rs, key=lambda r: -r["time"])[:3]
+        nprob = sum(1 for r in rs if r["problems"])
+        total = sum(r["time"] for r in rs)
+        summary[lab] = {"runs": len(rs), "exitCodes": {str(k): v for k, v in sorted(codes.items())},
+                        "seconds": round(total, 2), "withProblems": nprob,
+                        "maxRssKB": top["rssKB"], "maxRssFile": top["file"],
+                        "slowest": [[r["file"], r["time"]] for r in slow]}
+        print(f"  {lab:12s} {len(rs):5d} runs {total:7.1f} s  exit " +
+              " ".join(f"{k}:{v}" for k, v in sorted(codes.items())) +
+              f"  max RSS {top['rssKB'] / 1024:.1f} MB ({top['file']})  slowest {slow[0]['time']:.2f} s "
+              f"({slow[0]['file']})  problems {nprob}")
+    slowest = sorted(results, key=lambda r: -r["time"])[:8]
+    print("  slowest runs: " + ", ".join(f"{r['command']} {r['file']} {r['time']:.2f} s" for r in slowest))
+    heaviest = sorted(results, key=lambda r: -r["rssKB"])[:5]
+    print("  most memory: " + ", ".join(f"{r['command']} {r['file']} {r['rssKB'] / 1024:.1f} MB" for r in heaviest))
+    notes = {}
+    for r in results:
+        for n in r["notes"]:
+            if n.startswith("verdict") or n.startswith("extract failed"):
+                notes.setdefault(n.split(":")[0] if n.startswith("verdict") else "extract failed after writing "
+                                 "whole images", []).append(r["file"])
+    for k, fs in sorted(notes.items()):
+        print(f"  note: {k}: {len(fs)} file(s): " + ", ".join(fs[:8]) + (" ..." if len(fs) > 8 else ""))
+    known = [r for r in results if r.get("known")]
+    if known:
+        print(f"\nknown issues ({len(known)} runs; expected.json \"known\"; not counted without --strict-known):")
+        for r in known:
+            print(f"  {r['file']}: {r['command']}: {r['known']}")
+    bad = [r for r in results if r["problems"]]
+    if changed:
+        print(f"\nthe corpus changed: {', '.join(changed[:10])}")
+    if bad:
+        print(f"\nproblems ({len(bad)} runs):")
+        for r in bad:
+            print(f"  {r['file']}: {r['command']}: exit {r['rc']}, {r['time']:.2f} s, {r['rssKB'] / 1024:.1f} MB")
+            for p in r["problems"]:
+                print(f"      {p}")
+            tail = r["stderrTail"].strip().replace("\n", " | ")[-400:]
+            if tail:
+                print(f"      stderr: {tail}")
+    if a.report:
+        with open(a.report, "w") as f:
+            json.dump({"summary": {"files": len(names), "runs": len(results), "wallSeconds": round(wall, 2),
+                                   "binary": a.binary, "jobs": a.jobs, "timeout": a.timeout,
+                                   "maxAsMiB": a.max_as_mb, "maxRssMB": a.max_rss_mb, "commands": summary,
+                                   "problemRuns": len(bad), "knownIssueRuns": len(known), "corpusChanged": changed},
+                       "runs": results}, f, indent=1, sort_keys=True)
+            f.write("\n")
+    fail = bool(bad or changed)
+    print(f"\n{'FAIL' if fail else 'PASS'}: {len(bad)} runs with problems over {len(names)} files "
+          f"and {len(labels)} commands" + (f" ({len(known)} known issues not counted)" if known else ""))
+    return 1 if fail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
