@@ -26,7 +26,8 @@ counts as a crash), RLIMIT_CORE 0, a new session (killed whole at the timeout, d
 HOME, XDG_CACHE_HOME, XDG_STATE_HOME, XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_RUNTIME_DIR and TMPDIR
 inside its own scratch folder, and a copy of the input in a folder of its own. Checked per run:
 
-  - no signal, no timeout, no crash text on stderr ("Fatal error", "Swift runtime failure", ...);
+  - no signal, no timeout (for extract, the timeout plus --per-file-ms for each file expected.json says
+    it writes: its work is one file per image), no crash text on stderr ("Fatal error", "Swift runtime failure", ...);
   - the exit code is one the README gives for the command and this case: validate 0 or 1 (1 only
     with a report whose file is invalid); the others 0, or 65 (invalid input data). Exit 1
     (internal error), 64, 66, 69, 73, 74 and 75 cannot be right for an existing, readable input
@@ -198,7 +199,7 @@ class Runner:
         resource.setrlimit(resource.RLIMIT_AS, (self.cap, self.cap))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
-    def execute(self, argv, slot):
+    def execute(self, argv, slot, timeout=None):
         """Runs argv in slot/ws: (rc or -signal, seconds, peak RSS KB, timed out, stdout bytes, stderr bytes).
 
         Peak memory comes from GNU time, which forks the binary itself: on Linux a process forked
@@ -223,7 +224,7 @@ class Runner:
                             os.killpg(p.pid, signal.SIGKILL)
                         except ProcessLookupError:
                             pass
-            timer = threading.Timer(self.a.timeout, kill)
+            timer = threading.Timer(timeout or self.a.timeout, kill)
             timer.start()
             try:
                 os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOWAIT)
@@ -303,9 +304,13 @@ class Runner:
         for label, args, target in self.invocations(name, inp, exp):
             for part in ("ws", "home", "tmp", "run"):
                 clear(os.path.join(slot, part))
-            rc, secs, rss, timed_out, out, err = self.execute([self.binary] + args, slot)
+            # extract writes one file per image (at most 100,000, the format's limit): its bound
+            # grows by --per-file-ms for each file the corpus says it writes.
+            files = (exp or {}).get("extractFiles", 0) if label == "extract" else 0
+            timeout = self.a.timeout + files * self.a.per_file_ms / 1000
+            rc, secs, rss, timed_out, out, err = self.execute([self.binary] + args, slot, timeout)
             r = {"file": name, "command": label, "argv": args, "rc": rc, "time": round(secs, 3), "rssKB": rss,
-                 "problems": [], "notes": []}
+                 "problems": [], "notes": [], "timeout": timeout}
             errs = err.decode("utf-8", "replace")
             r["stderrTail"] = errs[-1500:]
             self.judge(r, label, rc, timed_out, rss, out, errs, name, inp, exp, slot, target)
@@ -332,7 +337,7 @@ class Runner:
         P = r["problems"]
         cmd = label.split()[0]
         if timed_out:
-            P.append(f"timeout: killed after {self.a.timeout:g} s")
+            P.append(f"timeout: killed after {r['timeout']:g} s")
         elif rc < 0:
             try:
                 sig = signal.Signals(-rc).name
@@ -344,7 +349,7 @@ class Runner:
             P.append("crash text on stderr: " + ", ".join(crash))
         if rss > self.max_rss_kb:
             P.append(f"memory: peak {rss / 1024:.1f} MB > {self.a.max_rss_mb:g} MB")
-        if r["time"] > self.a.timeout and not timed_out:
+        if r["time"] > r["timeout"] and not timed_out:
             P.append(f"slow: {r['time']:.1f} s")
         abnormal = timed_out or rc < 0
         ok_codes = {0, 1} if cmd == "validate" else {0, 65}
@@ -521,6 +526,9 @@ def main():
     ap.add_argument("corpus")
     ap.add_argument("--binary", default=os.environ.get("IMAGEGALLERY", ".build/release/imagegallery"))
     ap.add_argument("--timeout", type=float, default=10.0)
+    ap.add_argument("--per-file-ms", type=float, default=1.0,
+                    help="extra time extract gets per file it writes (expected.json extractFiles; default 1 ms: "
+                         "creating a file costs 0.1 to 0.3 ms on the test machine's disk)")
     ap.add_argument("--max-as-mb", type=float, default=256.0, help="RLIMIT_AS of every run, MiB")
     ap.add_argument("--max-rss-mb", type=float, default=256.0, help="peak resident memory allowed, MiB")
     ap.add_argument("--jobs", type=int, default=2)

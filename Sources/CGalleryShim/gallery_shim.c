@@ -48,3 +48,11 @@ int ig_fit_malloc_to_address_limit(void) {
     return 0;
 #endif
 }
+
+int ig_syncfs(int fd) {
+#if defined(__linux__)
+    return syncfs(fd);
+#else
+    return fsync(fd);
+#endif
+}

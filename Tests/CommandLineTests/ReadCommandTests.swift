@@ -113,6 +113,24 @@ struct ReadCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
+    /// All or nothing: the images are flushed and renamed into place only once every one of
+    /// them has been read and checked, so a damaged last image leaves no file, not the first two.
+    @Test func aDamagedLaterImageLeavesNoFileAtAll() throws {
+        let directory = try TemporaryDirectory()
+        let gallery = try directory.copy(TestPaths.fixture("valid/three.imagegallery"))
+        let reader = try GalleryReader(path: gallery)
+        let last = try #require(reader.gallery.images.last)
+        let offset = try reader.archive.dataOffset(of: try reader.blobEntry(for: last))
+        var bytes = try FileBytes.read(gallery)
+        bytes[Int(offset) + Int(last.byteSize) / 2] ^= 0xFF
+        try FileBytes.write(bytes, to: gallery)
+        let out = directory.file("out")
+        let result = try Subprocess.imagegallery(["extract", gallery, "--to", out])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains(last.path), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
+    }
+
     /// Every command that reads a gallery answers an invalid one with its id and exit 65, never a crash.
     @Test(arguments: TestPaths.fixtures(in: "invalid", withExtension: "imagegallery"))
     func invalidGalleriesGiveCleanErrors(path: String) throws {

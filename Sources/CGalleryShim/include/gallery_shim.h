@@ -38,4 +38,8 @@ int ig_copy_xattrs(const char *source, int destination);
  * main arena (M_ARENA_MAX 1). Call before any thread starts. Returns 1 when it did so, else 0. */
 int ig_fit_malloc_to_address_limit(void);
 
+/* syncfs(2): flushes the file system holding `fd`, in one journal commit where an fsync per file
+ * would make one each. Returns 0, or -1 with errno. */
+int ig_syncfs(int fd);
+
 #endif

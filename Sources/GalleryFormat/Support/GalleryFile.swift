@@ -243,6 +243,15 @@ public enum GalleryFileSystem {
         guard fsync(fd) == 0 else { throw FileSystemError.current(path: path, operation: "fsync directory") }
     }
 
+    /// Flushes everything written to the file system that holds `path` (a folder): one journal
+    /// commit for a batch of new files, where an fsync of each would make one per file.
+    public static func synchronizeFileSystem(of path: String) throws {
+        let fd = open(path.isEmpty ? "." : path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystemError.current(path: path, operation: "open directory") }
+        defer { _ = close(fd) }
+        guard ig_syncfs(fd) == 0 else { throw FileSystemError.current(path: path, operation: "flush the file system of") }
+    }
+
     /// The folder part of a path ("" for a bare name).
     public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
