@@ -15,17 +15,8 @@ extension Bitmap {
     /// zlib level 1, for photos both smaller and three times faster than unfiltered level 9.
     public func png(text: [(keyword: String, value: String)] = []) -> [UInt8] {
         if isOpaque {
-            var rgb = [UInt8](repeating: 0, count: width * height * 3)
-            pixels.withUnsafeBufferPointer { source in
-                rgb.withUnsafeMutableBufferPointer { target in
-                    for index in 0 ..< width * height {
-                        target[index * 3] = source[index * 4]
-                        target[index * 3 + 1] = source[index * 4 + 1]
-                        target[index * 3 + 2] = source[index * 4 + 2]
-                    }
-                }
-            }
-            return PNGEncoder.encode(width: width, height: height, layout: .rgb, pixels: rgb, text: text, filter: .sub, level: 1)
+            return PNGEncoder.encode(width: width, height: height, layout: .rgb, pixels: pixels, sourceChannels: 4,
+                                     text: text, filter: .sub, level: 1)
         }
         return PNGEncoder.encode(width: width, height: height, layout: .rgba, pixels: pixels, text: text, filter: .sub, level: 1)
     }

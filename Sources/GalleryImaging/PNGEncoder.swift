@@ -26,30 +26,19 @@ public enum PNGEncoder {
                               text: [(keyword: String, value: String)] = [], filter: Filter = .none,
                               level: Int32 = 9) -> [UInt8] {
         precondition(width > 0 && height > 0 && pixels.count == width * height * layout.rawValue)
-        let rowBytes = width * layout.rawValue
+        return encode(width: width, height: height, layout: layout, pixels: pixels, sourceChannels: layout.rawValue,
+                      text: text, filter: filter, level: level)
+    }
+
+    /// Encodes rows of `sourceChannels` bytes a pixel into `layout` (RGBA into RGB drops the
+    /// alpha). Rows are filtered and deflated one at a time: the memory is the image and its
+    /// compressed form, never a second filtered copy of it (a 4,096 px thumbnail would need
+    /// 50 MB more).
+    static func encode(width: Int, height: Int, layout: Layout, pixels: [UInt8], sourceChannels: Int,
+                       text: [(keyword: String, value: String)], filter: Filter, level: Int32) -> [UInt8] {
+        precondition(pixels.count == width * height * sourceChannels && sourceChannels >= layout.rawValue)
         let channels = layout.rawValue
-        var raw = [UInt8](repeating: 0, count: (rowBytes + 1) * height)
-        raw.withUnsafeMutableBufferPointer { raw in
-            pixels.withUnsafeBufferPointer { pixels in
-                for row in 0 ..< height {
-                    let out = raw.baseAddress! + row * (rowBytes + 1)
-                    let line = pixels.baseAddress! + row * rowBytes
-                    out[0] = filter.rawValue
-                    switch filter {
-                    case .none:
-                        (out + 1).update(from: line, count: rowBytes)
-                    case .sub:
-                        // Each byte minus the same channel of the pixel to its left.
-                        (out + 1).update(from: line, count: min(channels, rowBytes))
-                        var index = channels
-                        while index < rowBytes {
-                            out[1 + index] = line[index] &- line[index - channels]
-                            index += 1
-                        }
-                    }
-                }
-            }
-        }
+        let rowBytes = width * channels
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var header: [UInt8] = []
         header.appendBigEndian(UInt32(width))
@@ -59,9 +48,64 @@ public enum PNGEncoder {
         for entry in text {
             appendChunk("tEXt", Array(entry.keyword.utf8) + [0] + Array(entry.value.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }), to: &out)
         }
-        appendChunk("IDAT", zlibCompress(raw, level: level), to: &out)
+        let idat = out.count
+        out += [0, 0, 0, 0] + Array("IDAT".utf8)
+        var stream = z_stream()
+        precondition(deflateInit_(&stream, level, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK,
+                     "zlib deflateInit failed")
+        defer { deflateEnd(&stream) }
+        var row = [UInt8](repeating: 0, count: rowBytes + 1)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        pixels.withUnsafeBufferPointer { pixels in
+            for y in 0 ..< height {
+                row.withUnsafeMutableBufferPointer { row in
+                    let line = pixels.baseAddress! + y * width * sourceChannels
+                    row[0] = filter.rawValue
+                    for x in 0 ..< width {
+                        for c in 0 ..< channels { row[1 + x * channels + c] = line[x * sourceChannels + c] }
+                    }
+                    if filter == .sub {
+                        // Each byte minus the same channel of the pixel to its left, right to left.
+                        var index = rowBytes - 1
+                        while index >= channels {
+                            row[1 + index] = row[1 + index] &- row[1 + index - channels]
+                            index -= 1
+                        }
+                    }
+                }
+                deflateAll(&stream, row, flush: y == height - 1 ? Z_FINISH : Z_NO_FLUSH, buffer: &buffer, into: &out)
+            }
+        }
+        let length = UInt32(out.count - idat - 8)
+        out[idat] = UInt8(truncatingIfNeeded: length >> 24)
+        out[idat + 1] = UInt8(truncatingIfNeeded: length >> 16)
+        out[idat + 2] = UInt8(truncatingIfNeeded: length >> 8)
+        out[idat + 3] = UInt8(truncatingIfNeeded: length)
+        var crc = CRC32()
+        out.withUnsafeBytes { crc.update(UnsafeRawBufferPointer(rebasing: $0[(idat + 4)...])) }
+        out.appendBigEndian(crc.value)
         appendChunk("IEND", [], to: &out)
         return out
+    }
+
+    /// Feeds `input` to the stream, appending what it produces to `out`.
+    private static func deflateAll(_ stream: inout z_stream, _ input: [UInt8], flush: Int32,
+                                   buffer: inout [UInt8], into out: inout [UInt8]) {
+        input.withUnsafeBufferPointer { input in
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.avail_in = UInt32(input.count)
+            buffer.withUnsafeMutableBufferPointer { buffer in
+                while true {
+                    stream.next_out = buffer.baseAddress
+                    stream.avail_out = UInt32(buffer.count)
+                    let status = deflate(&stream, flush)
+                    precondition(status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR,
+                                 "zlib deflate failed with \(status)")
+                    out.append(contentsOf: buffer[..<(buffer.count - Int(stream.avail_out))])
+                    if flush == Z_FINISH ? status == Z_STREAM_END : (stream.avail_in == 0 && stream.avail_out != 0) { break }
+                }
+            }
+        }
     }
 
     private static func appendChunk(_ type: String, _ data: [UInt8], to out: inout [UInt8]) {
@@ -69,15 +113,6 @@ public enum PNGEncoder {
         let typeAndData = Array(type.utf8) + data
         out += typeAndData
         out.appendBigEndian(CRC32.of(typeAndData))
-    }
-
-    private static func zlibCompress(_ input: [UInt8], level: Int32) -> [UInt8] {
-        var length = compressBound(UInt(input.count))
-        var output = [UInt8](repeating: 0, count: Int(length))
-        let status = compress2(&output, &length, input, UInt(input.count), level)
-        precondition(status == Z_OK, "zlib compress2 failed with \(status)")
-        output.removeSubrange(Int(length)...)
-        return output
     }
 }
 

@@ -20,15 +20,21 @@ public enum Thumbnailer {
         let upright = turned ? (structure.height, structure.width) : (structure.width, structure.height)
         let fitted = Resampler.fitting(width: upright.0, height: upright.1, longSide: longSide)
         let stored = turned ? (fitted.height, fitted.width) : (fitted.width, fitted.height)
-        // The resampled (and turned) copies live beside the decoded image, within one budget.
+        // The resampled (and turned) copies live beside the decoded image, within one budget,
+        // as does the PNG made from the result.
         let copies = Resampler.bytesNeeded(sourceWidth: structure.width, sourceHeight: structure.height,
                                            width: stored.0, height: stored.1)
             + (structure.orientation == .up ? 0 : fitted.width * fitted.height * 4)
+            + pngBytes(fitted.width, fitted.height)
         let decoded = try JPEGDecoder.decode(bytes, covering: (stored.0, stored.1), limits: try limits.less(copies))
         let small = decoded.width == stored.0 && decoded.height == stored.1
             ? decoded : Resampler.resize(decoded, width: stored.0, height: stored.1)
         return small.oriented(structure.orientation)
     }
+
+    /// The most a PNG of a thumbnail takes while it is made (`Bitmap.png()`): deflate cannot
+    /// grow RGBA rows by more than a small fraction, and nothing else is copied.
+    static func pngBytes(_ width: Int, _ height: Int) -> Int { width * height * 4 + (height + 1) * 64 + (1 << 20) }
 
     static func png(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits) throws -> Bitmap {
         // A PNG already within the size (an embedded thumbnail, say) is decoded as it is.
@@ -39,7 +45,8 @@ public enum Thumbnailer {
         if let header = try? ImageHeader.parse(bytes) {
             let fitted = Resampler.fitting(width: header.width, height: header.height, longSide: longSide)
             limits = try limits.less(Resampler.bytesNeeded(sourceWidth: header.width, sourceHeight: header.height,
-                                                           width: fitted.width, height: fitted.height))
+                                                           width: fitted.width, height: fitted.height)
+                                     + pngBytes(fitted.width, fitted.height))
         }
         final class DecoderReference { weak var decoder: PNGDecoder? }
         let reference = DecoderReference()
