@@ -27,7 +27,7 @@ extension ImageGallery.Convert {
         if outputOptions.json {
             try Terminal.printJSON(report)
         } else {
-            print(summary)
+            print(Terminal.neutralised(summary))
         }
     }
 

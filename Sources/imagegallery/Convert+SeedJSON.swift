@@ -73,7 +73,7 @@ extension ImageGallery.Convert {
         } else {
             for report in reports {
                 let failedHere = report.items.count - report.imageCount
-                print("created \(report.path): \"\(report.title)\", \(report.imageCount) image\(report.imageCount == 1 ? "" : "s"), "
+                print("created \(report.path): \"\(Terminal.neutralised(report.title))\", \(report.imageCount) image\(report.imageCount == 1 ? "" : "s"), "
                       + ByteCount.describe(report.totalBytes)
                       + (failedHere > 0 ? "; \(failedHere) could not be \(offline ? "had from the cache" : "fetched")" : ""))
             }

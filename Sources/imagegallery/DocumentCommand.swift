@@ -106,7 +106,7 @@ enum DocumentCommand {
             Terminal.warning("\(report.path): someone else changed the file; your edit was kept as version "
                              + "\(report.version ?? "?") (see `imagegallery versions`)")
         } else {
-            Swift.print(summary)
+            Swift.print(Terminal.neutralised(summary))
         }
         if report.outcome == "kept-as-version" { throw ExitCode(ExitStatus.conflict) }
     }

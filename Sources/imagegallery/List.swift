@@ -53,7 +53,7 @@ extension ImageGallery {
                 print(["#".leftPadded(indexWidth), "id".padded(36), "type".padded(10), "pixels".padded(11),
                        "bytes".leftPadded(10), "sha256".padded(16), "source"].joined(separator: "  "))
                 for row in rows {
-                    let source = row.source ?? row.filename ?? ""
+                    let source = Terminal.neutralised(row.source ?? row.filename ?? "")
                     print([String(row.index).leftPadded(indexWidth), row.id, row.mediaType.padded(10),
                            "\(row.width)x\(row.height)".padded(11), String(row.byteSize).leftPadded(10),
                            String(row.sha256.prefix(16)), source].joined(separator: "  "))

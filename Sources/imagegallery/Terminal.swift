@@ -8,9 +8,34 @@ import Synchronization
 enum Terminal {
     static let errorIsTerminal = isatty(STDERR_FILENO) == 1
 
-    static func error(_ message: String) { writeError("imagegallery: \(message)\n") }
+    static func error(_ message: String) { writeError("imagegallery: \(neutralised(message, keepingLines: true))\n") }
 
-    static func warning(_ message: String) { writeError("imagegallery: warning: \(message)\n") }
+    static func warning(_ message: String) { writeError("imagegallery: warning: \(neutralised(message, keepingLines: true))\n") }
+
+    /// Text that came from a file, made safe to show on a terminal (format spec, section 12):
+    /// control characters (C0, DEL, C1) and the bidirectional overrides and isolates become
+    /// visible escapes such as `\u{1B}`, so a crafted title or entry name cannot move the
+    /// cursor, retitle the window, reorder what is shown or hide what follows. Messages of our
+    /// own keep their line breaks and tabs with `keepingLines`. JSON output escapes by itself.
+    static func neutralised(_ text: String, keepingLines: Bool = false) -> String {
+        func unsafe(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0x0A, 0x09: !keepingLines
+            case 0x00 ... 0x1F, 0x7F ... 0x9F, 0x202A ... 0x202E, 0x2066 ... 0x2069: true
+            default: false
+            }
+        }
+        guard text.unicodeScalars.contains(where: unsafe) else { return text }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if unsafe(scalar) {
+                shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                shown.append(scalar)
+            }
+        }
+        return String(shown)
+    }
 
     static func writeError(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))

@@ -76,7 +76,7 @@ extension ImageGallery {
             options.readsEntriesInParallel = jobs == 1 || files.count == 1
             let reports = Self.check(files, jobs: jobs, options: options)
             let text = switch format {
-            case .text: textReport(reports)
+            case .text: Terminal.neutralised(textReport(reports), keepingLines: true)
             case .json: try jsonReport(reports)
             case .sarif: try sarifReport(reports)
             case .junit: junitReport(reports)

@@ -50,7 +50,7 @@ extension ImageGallery {
                 for entry in entries {
                     let status = entry.origin == "current" ? "current" : entry.resolved ? "resolved" : "UNRESOLVED"
                     print("\(entry.id)  \(status)  \(entry.origin)  \(entry.time)  \(entry.host)  "
-                          + "\(entry.imageCount) image\(entry.imageCount == 1 ? "" : "s")  \"\(entry.title)\"")
+                          + "\(entry.imageCount) image\(entry.imageCount == 1 ? "" : "s")  \"\(Terminal.neutralised(entry.title))\"")
                     if !entry.missingImages.isEmpty {
                         print("    \(entry.missingImages.count) image(s) could not be kept: the file was overwritten in place")
                     }

@@ -131,6 +131,32 @@ struct ReadCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
     }
 
+    /// Text from a file cannot drive the terminal (format spec, section 12): escape sequences
+    /// and bidirectional overrides in a generator string are shown escaped by `info`, and kept
+    /// as they are (JSON-escaped) by `info --json`.
+    @Test func textFromTheFileIsNeutralisedOnATerminal() throws {
+        let directory = try TemporaryDirectory()
+        let unpacked = directory.file("unpacked")
+        #expect(try Subprocess.imagegallery(["convert", TestPaths.fixture("valid/three.imagegallery"), unpacked]).status == 0)
+        let hostile = "evil\u{1B}]0;pwned\u{7}\u{1B}[2J\u{202E}gpj.exe"
+        let manifest = unpacked + "/manifest.json"
+        var text = try String(contentsOfFile: manifest, encoding: .utf8)
+        let escaped = "evil\\u001b]0;pwned\\u0007\\u001b[2J\u{202E}gpj.exe"
+        let generator = try #require(text.range(of: #""generator": "[^"]*""#, options: .regularExpression))
+        text.replaceSubrange(generator, with: "\"generator\": \"\(escaped)\"")
+        try text.write(toFile: manifest, atomically: true, encoding: .utf8)
+        let gallery = directory.file("g.imagegallery")
+        let packed = try Subprocess.imagegallery(["convert", unpacked, gallery, "--from", "unpacked"])
+        #expect(packed.status == 0, "\(packed.stderr)")
+        let shown = try Subprocess.imagegallery(["info", gallery])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(!shown.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
+        #expect(shown.stdout.contains("evil\\u{1B}]0;pwned\\u{7}\\u{1B}[2J\\u{202E}gpj.exe"), "\(shown.stdout)")
+        let json = try Subprocess.imagegallery(["info", gallery, "--json"])
+        let object = try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any]
+        #expect(object?["generator"] as? String == hostile)
+    }
+
     /// Every command that reads a gallery answers an invalid one with its id and exit 65, never a crash.
     @Test(arguments: TestPaths.fixtures(in: "invalid", withExtension: "imagegallery"))
     func invalidGalleriesGiveCleanErrors(path: String) throws {
