@@ -232,6 +232,8 @@ class Results:
             self.cmd[s.key] = open(p).read().strip() if os.path.exists(p) else None
             p = os.path.join(d, s.key + ".notes")
             self.notes[s.key] = open(p).read().splitlines() if os.path.exists(p) else []
+        p = os.path.join(d, "robustness.notes")
+        self.notes["robustness"] = open(p).read().splitlines() if os.path.exists(p) else []
 
     def corpus_figures(self):
         m = self.machine
@@ -395,6 +397,36 @@ def t_convert(R):
     return f"{r:.2f} ×{context}", r <= 1.5
 
 
+def load_json(R, name):
+    p = os.path.join(R.dir, name)
+    if not os.path.exists(p):
+        return None
+    with open(p) as fh:
+        return json.load(fh)
+
+
+def t_hostile(R):
+    h = load_json(R, "hostile.json")
+    if h is None:
+        return None
+    s = h["summary"]
+    cmds = s["commands"]
+    slow = max((c["slowest"][0] for c in cmds.values() if c["slowest"]), key=lambda x: x[1], default=["—", 0])
+    rss = max(c["maxRssKB"] or 0 for c in cmds.values())
+    text = (f"{s['runs']} runs over {s['files']} files, {s['problemRuns']} with a problem; "
+            f"peak {rss / MIB:.1f} MiB; slowest {slow[1]:.2f} s ({slow[0]})")
+    return text, s["problemRuns"] == 0 and rss <= 256 * MIB
+
+
+def t_fuzz(R):
+    f = load_json(R, "fuzz.json")
+    if f is None:
+        return None
+    clean = [t for t in f["targets"] if t["result"] == "clean"]
+    return (f"{len(clean)}/{len(f['targets'])} targets clean after {f['seconds']} s each",
+            len(clean) == len(f["targets"]) and f["seconds"] >= 600)
+
+
 TARGETS = [
     Target("`info --json` on the 10,000-image gallery", "≤ 2 × `unzip -p manifest.json`", t_info),
     Target("`create --no-sync` of the 1 GiB set: time (neither flushes)", "≤ bsdtar (median)", t_create_time),
@@ -413,7 +445,51 @@ TARGETS = [
     Target("Add 200 images from a loopback server, 4 fetches at a time (issue 6)", "≤ 1/3 of `--jobs 1`", t_fetch_parallel),
     Target("The same 200 again from a warm cache (issue 6)", "no GET with a body, < 2 s", t_fetch_warm),
     Target("Convert a 200-image tar into a gallery (issue 7)", "≤ 1.5 × `bsdtar -xf` + `zip -0`", t_convert),
+    Target("Every command over `Fixtures/hostile`, RLIMIT_AS 256 MiB (issue 8)", "no crash or bad exit, < 256 MiB, within the timeout", t_hostile),
+    Target("Each fuzz target, libFuzzer + ASan (issue 8)", "10 min, no crash, leak or timeout", t_fuzz),
 ]
+
+
+def robustness_md(R):
+    """Section n: what check-hostile-commands.py and the last long scripts/fuzz run recorded."""
+    h, f = load_json(R, "hostile.json"), load_json(R, "fuzz.json")
+    if h is None and f is None:
+        return []
+    out = ["## n. Robustness: every command over the hostile corpus, and the fuzzers", ""]
+    if h is not None:
+        s = h["summary"]
+        out += [f"`scripts/check-hostile-commands.py` ran every command that reads input over the "
+                f"{s['files']} files of `Fixtures/hostile` ({s['runs']} runs, {s['jobs']} at a time, "
+                f"{s['wallSeconds']:.0f} s), each under RLIMIT_AS {s['maxAsMiB']:g} MiB and a "
+                f"{s['timeout']:g} s timeout (extract: 1 ms more per file it writes), in an empty "
+                "workspace. Runs with a problem (crash, undocumented exit code, silent failure, memory, "
+                f"a write outside the output): **{s['problemRuns']}**.", "",
+                "| command | runs | exit codes | total s | slowest | peak RSS (MiB) |", "|---|---:|---|---:|---|---:|"]
+        for name, c in sorted(s["commands"].items()):
+            codes = ", ".join(f"{k}: {v}" for k, v in sorted(c["exitCodes"].items(), key=lambda kv: int(kv[0])))
+            slow = c["slowest"][0] if c["slowest"] else ["—", 0]
+            out.append(f"| {name} | {c['runs']} | {codes} | {c['seconds']:.1f} | {slow[1]:.2f} s ({slow[0]}) | "
+                       f"{(c['maxRssKB'] or 0) / MIB:.1f} |")
+        out.append("")
+        if R.notes.get("robustness"):
+            out += ["Notes from this run:", ""] + [f"- {n}" for n in R.notes["robustness"]] + [""]
+        cmd = os.path.join(R.dir, "hostile.cmd")
+        if os.path.exists(cmd):
+            out += ["Reproduce (from the repository root):", "", "```sh", open(cmd).read().strip(), "```", ""]
+    if f is not None:
+        when = os.path.join(R.dir, "fuzz.date")
+        date = open(when).read().strip() if os.path.exists(when) else "?"
+        out += [f"The last long fuzzing run on this machine ({date}; `scripts/fuzz --seconds {f['seconds']}`, "
+                "two targets at a time, AddressSanitizer on; coverage counts instrumented code only, not "
+                "Debian's libpng, libjpeg-turbo, libarchive or zlib):", "",
+                "| target | seconds | inputs run | inputs/s | coverage (edges / features) | corpus | peak RSS (MB) | result |",
+                "|---|---:|---:|---:|---|---:|---:|---|"]
+        for t in f["targets"]:
+            out.append(f"| {t['target']} | {t['seconds']:.0f} | {t['executions'] or 0:,} | {t['execsPerSecond'] or 0:,} | "
+                       f"{t['coverage']} / {t['features']} | {t['corpus']} | {t['peakRssMB']} | {t['result']} |")
+        out += ["", "Reproduce: `make fuzz FUZZ_SECONDS=600` (then `FUZZ_REPORT=.build-fuzz/report.json "
+                "Benchmarks/run.sh --only robustness`).", ""]
+    return out
 
 
 def fmt_s(v):
@@ -498,6 +574,7 @@ def main():
 
     for s in SECTIONS:
         lines += section_md(R, s)
+    lines += robustness_md(R)
 
     with open(out_path + ".tmp", "w") as fh:
         fh.write("\n".join(lines).rstrip("\n") + "\n")

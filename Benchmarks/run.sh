@@ -3,7 +3,7 @@
 # Benchmarks/RESULTS.md (via Benchmarks/report.py) from hyperfine's JSON.
 #
 # usage: Benchmarks/run.sh [--quick] [--anchors-only]
-#                          [--only info,create,list,extract,validate,jobs,thumbnails,open,save,fetch,convert]
+#                          [--only info,create,list,extract,validate,jobs,thumbnails,open,save,fetch,convert,robustness]
 #                          [--no-report]
 #   --quick         3 timed runs per command instead of 10 (2 warm-ups either way)
 #   --anchors-only  time only the reference tools (unzip, bsdtar, zip), on stand-in galleries
@@ -37,7 +37,7 @@ WARMUP=2
 RUNS=10
 RSS_RUNS=3
 MODE=full
-ONLY=info,create,list,extract,validate,jobs,thumbnails,open,save,fetch,convert
+ONLY=info,create,list,extract,validate,jobs,thumbnails,open,save,fetch,convert,robustness
 DO_REPORT=1
 DATE=2026-01-01T00:00:00Z
 
@@ -55,7 +55,7 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 for k in ${ONLY//,/ }; do
-  case $k in info|create|list|extract|validate|jobs|thumbnails|open|save|fetch|convert) ;; *) echo "run.sh: unknown comparison: $k" >&2; exit 64 ;; esac
+  case $k in info|create|list|extract|validate|jobs|thumbnails|open|save|fetch|convert|robustness) ;; *) echo "run.sh: unknown comparison: $k" >&2; exit 64 ;; esac
 done
 wanted() { [[ ,$ONLY, == *,$1,* ]]; }
 
@@ -85,7 +85,7 @@ done
 
 mkdir -p "$WORK" "$RESULTS_DIR"
 rm -f "$RESULTS_DIR"/*.json "$RESULTS_DIR"/*.cmd "$RESULTS_DIR"/*.rss.tsv \
-      "$RESULTS_DIR"/*.notes "$RESULTS_DIR"/machine.env
+      "$RESULTS_DIR"/*.notes "$RESULTS_DIR"/*.date "$RESULTS_DIR"/machine.env
 
 # q ARGS...: one string, each argument shell-quoted (single quotes where needed); valid for
 # eval, for hyperfine -N (which splits shell words) and for pasting into a shell.
@@ -477,6 +477,23 @@ if wanted convert; then
   OURS=(1 1 0)
   compare convert
   rm -rf "$cdir"
+fi
+
+# ---- n. robustness: every command over the hostile corpus; the last fuzzing record ---------------
+# Not a race against an anchor: the issue's figures are bounds (no crash, under 256 MiB, a few
+# seconds a file) and the fuzzers' run time. The whole committed corpus goes through validate,
+# info, list, extract, thumbnail and convert under RLIMIT_AS 256 MiB; the fuzzing record is the
+# report of the last long `scripts/fuzz` run on this machine (FUZZ_REPORT), copied with its date.
+if wanted robustness && [[ $MODE == full ]]; then
+  echo "== robustness: the hostile corpus through every command"
+  cmd=("$PY" scripts/check-hostile-commands.py Fixtures/hostile --binary "$IG" --json "$RESULTS_DIR/hostile.json")
+  q "${cmd[@]}" > "$RESULTS_DIR/hostile.cmd"
+  "${cmd[@]}" | tail -3 || echo "FAILED: hostile corpus: see $RESULTS_DIR/hostile.json" >> "$RESULTS_DIR/robustness.notes"
+  fuzz_report=${FUZZ_REPORT:-.build-fuzz/report-600.json}
+  if [[ -f $fuzz_report ]]; then
+    cp "$fuzz_report" "$RESULTS_DIR/fuzz.json"
+    date -u -r "$fuzz_report" +%Y-%m-%dT%H:%M:%SZ > "$RESULTS_DIR/fuzz.date"
+  fi
 fi
 
 echo
