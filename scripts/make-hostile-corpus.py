@@ -98,22 +98,11 @@ def deflate(data, level=6, strategy=zlib.Z_DEFAULT_STRATEGY, wbits=-15):
 
 
 @functools.lru_cache(maxsize=8)
-def deflate_zeros(n, level=9, chunk=1 << 20, prefix=b"", suffix=b""):
+def deflate_zeros(n, level=9, prefix=b"", suffix=b""):
     """Raw deflate of prefix + n zero bytes + suffix, streamed (n may be huge)."""
-    c = zlib.compressobj(level, zlib.DEFLATED, -15, 9)
-    out = [c.compress(prefix)]
-    z = bytes(chunk)
-    left = n
-    while left > 0:
-        k = min(left, chunk)
-        out.append(c.compress(z if k == chunk else bytes(k)))
-        left -= k
-    out.append(c.compress(suffix))
-    out.append(c.flush())
-    return b"".join(out)
+    return compress_zeros(zlib.compressobj(level, zlib.DEFLATED, -15, 9), n, prefix, suffix)
 
 
-@functools.lru_cache(maxsize=8)
 def crc_zeros(n, prefix=b"", suffix=b"", chunk=1 << 20):
     c = zlib.crc32(prefix)
     z = bytes(chunk)
@@ -2913,34 +2902,28 @@ def gz(data):
     return c.compress(data) + c.flush()
 
 
-def gz_zeros(n, prefix=b"", suffix=b""):
-    """gzip of prefix + n zero bytes + suffix, streamed."""
-    c = zlib.compressobj(9, zlib.DEFLATED, 31, 9)
+def compress_zeros(c, n, prefix=b"", suffix=b""):
+    """prefix + n zero bytes + suffix through the compressor c, streamed (n may be huge)."""
     out = [c.compress(prefix)]
     z = bytes(1 << 20)
     left = n
-    while left:
-        k = min(left, 1 << 20)
+    while left > 0:
+        k = min(left, len(z))
         out.append(c.compress(z if k == len(z) else bytes(k)))
         left -= k
     out.append(c.compress(suffix))
     out.append(c.flush())
     return b"".join(out)
+
+
+def gz_zeros(n, prefix=b"", suffix=b""):
+    """gzip of prefix + n zero bytes + suffix, streamed."""
+    return compress_zeros(zlib.compressobj(9, zlib.DEFLATED, 31, 9), n, prefix, suffix)
 
 
 def bz2_zeros(n, prefix=b"", suffix=b""):
     import bz2
-    c = bz2.BZ2Compressor(9)
-    out = [c.compress(prefix)]
-    z = bytes(1 << 20)
-    left = n
-    while left:
-        k = min(left, 1 << 20)
-        out.append(c.compress(z if k == len(z) else bytes(k)))
-        left -= k
-    out.append(c.compress(suffix))
-    out.append(c.flush())
-    return b"".join(out)
+    return compress_zeros(bz2.BZ2Compressor(9), n, prefix, suffix)
 
 
 def xz(data):
