@@ -101,8 +101,10 @@ public enum Subprocess {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+        let result = ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                                   stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+        try Sanitizers.check(process.processIdentifier, result, running: executable)
+        return result
     }
 
     /// Runs the built `imagegallery`.
@@ -112,10 +114,29 @@ public enum Subprocess {
     }
 
     /// Runs the built `imagegallery` under GNU time: its result and peak resident memory in MiB.
+    ///
+    /// Under the sanitizers (scripts/test-sanitize) the binary beside the tests is built with
+    /// AddressSanitizer, whose shadow memory, redzones and quarantine make its resident memory
+    /// several times the program's own: no measure of it. There the same command runs twice:
+    /// first the sanitized binary, whose result is returned (so it meets the hostile input too),
+    /// then the plain build named by `IMAGEGALLERY_MEMORY_BINARY`, whose peak memory is returned
+    /// and whose exit status must be the same.
     public static func imagegalleryPeakMemory(_ arguments: [String]) throws -> (result: ProcessResult, mebibytes: Double) {
+        guard let plain = Sanitizers.memoryBinary else { return try peakMemory(TestPaths.binary, arguments) }
+        let sanitized = try imagegallery(arguments)
+        let measured = try peakMemory(plain, arguments)
+        guard measured.result.status == sanitized.status else {
+            throw Sanitizers.Mismatch(description: "\(arguments): the sanitized binary exited \(sanitized.status), "
+                                      + "the plain one (\(plain), measured) \(measured.result.status): "
+                                      + sanitized.stderr + measured.result.stderr)
+        }
+        return (sanitized, measured.mebibytes)
+    }
+
+    private static func peakMemory(_ binary: String, _ arguments: [String]) throws -> (result: ProcessResult, mebibytes: Double) {
         let directory = try TemporaryDirectory()
         let report = directory.file("time.txt")
-        let result = try run("/usr/bin/time", ["-f", "%M", "-o", report, TestPaths.binary] + arguments)
+        let result = try run("/usr/bin/time", ["-f", "%M", "-o", report, binary] + arguments)
         let text = try String(contentsOfFile: report, encoding: .utf8)
         guard let kibibytes = text.split(separator: "\n").last.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }) else {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: report])
@@ -130,6 +151,51 @@ public enum Subprocess {
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
         return nil
+    }
+}
+
+/// The test run under AddressSanitizer and UndefinedBehaviorSanitizer (scripts/test-sanitize),
+/// which tells these tests where the sanitizers write their reports. Every program the tests
+/// run inherits the options: a sanitized `imagegallery` (or the fetch helper it runs) that finds
+/// an error exits with `exitStatus`, and writes its report to `<reports>.<pid>`.
+public enum Sanitizers {
+    /// The exit status the script gives the sanitizers; no command of ours uses it.
+    public static let exitStatus: Int32 = 86
+
+    /// The `log_path` of the sanitizer options, when the tests run under the sanitizers.
+    public static let reports: String? = ProcessInfo.processInfo.environment["IMAGEGALLERY_SANITIZER_REPORTS"]
+        .flatMap { $0.isEmpty ? nil : $0 }
+
+    /// A build without sanitizers, for the tests that measure memory.
+    public static let memoryBinary: String? = ProcessInfo.processInfo.environment["IMAGEGALLERY_MEMORY_BINARY"]
+        .flatMap { $0.isEmpty ? nil : $0 }
+
+    public struct Report: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public struct Mismatch: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Throws when a sanitizer reported an error in the process `pid` that just ended, so that
+    /// the test fails even where it would not look at the exit status or standard error.
+    static func check(_ pid: Int32, _ result: ProcessResult, running executable: String) throws {
+        guard let reports else { return }
+        let log = "\(reports).\(pid)"
+        let text = try? String(contentsOfFile: log, encoding: .utf8)
+        guard text != nil || result.status == exitStatus else { return }
+        throw Report(description: "\(executable) (pid \(pid)) exited \(result.status) with a sanitizer report "
+                     + "in \(log):\n" + (text ?? "(none for this process: one of its children's? \(others()))")
+                     + "\nstandard error:\n" + result.stderr)
+    }
+
+    private static func others() -> String {
+        guard let reports else { return "" }
+        let folder = (reports as NSString).deletingLastPathComponent
+        let prefix = (reports as NSString).lastPathComponent + "."
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasPrefix(prefix) }.sorted().map { folder + "/" + $0 }.joined(separator: ", ")
     }
 }
 
