@@ -479,8 +479,9 @@ def robustness_md(R):
     if f is not None:
         when = os.path.join(R.dir, "fuzz.date")
         date = open(when).read().strip() if os.path.exists(when) else "?"
-        out += [f"The last long fuzzing run on this machine ({date}; `scripts/fuzz --seconds {f['seconds']}`, "
-                "two targets at a time, AddressSanitizer on; coverage counts instrumented code only, not "
+        jobs = f" --jobs {f['jobs']}" if f.get("jobs") else ""
+        out += [f"The last long fuzzing run on this machine ({date}; `scripts/fuzz --seconds {f['seconds']}{jobs}`, "
+                "AddressSanitizer on; coverage counts instrumented code only, not "
                 "Debian's libpng, libjpeg-turbo, libarchive or zlib):", "",
                 "| target | seconds | inputs run | inputs/s | coverage (edges / features) | corpus | peak RSS (MB) | result |",
                 "|---|---:|---:|---:|---|---:|---:|---|"]

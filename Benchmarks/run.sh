@@ -489,7 +489,7 @@ if wanted robustness && [[ $MODE == full ]]; then
   cmd=("$PY" scripts/check-hostile-commands.py Fixtures/hostile --binary "$IG" --json "$RESULTS_DIR/hostile.json")
   q "${cmd[@]}" > "$RESULTS_DIR/hostile.cmd"
   "${cmd[@]}" | tail -3 || echo "FAILED: hostile corpus: see $RESULTS_DIR/hostile.json" >> "$RESULTS_DIR/robustness.notes"
-  fuzz_report=${FUZZ_REPORT:-.build-fuzz/report-600.json}
+  fuzz_report=${FUZZ_REPORT:-.build-fuzz/report.json}
   if [[ -f $fuzz_report ]]; then
     cp "$fuzz_report" "$RESULTS_DIR/fuzz.json"
     date -u -r "$fuzz_report" +%Y-%m-%dT%H:%M:%SZ > "$RESULTS_DIR/fuzz.date"
