@@ -6,8 +6,9 @@ import GalleryFormat
 /// What a thumbnailer serves for a gallery file (the `thumbnail` command and the fuzz target
 /// of Specs/security.md run exactly this).
 extension GalleryThumbnail {
-    /// Decoding limits for files a thumbnailer is handed unasked: 100 megapixels and 192 MiB,
-    /// which leaves room under a 256 MiB address-space cap for the process itself.
+    /// Decoding limits for files a thumbnailer is handed unasked: 100 megapixels and 192 MiB.
+    /// Under an address-space cap, `readingLimitsFittingAddressSpace()` lowers the bytes to
+    /// what the cap leaves.
     public static let readingLimits = DecodeLimits(maxPixels: 100_000_000, maxBytes: 192 << 20)
 
     /// The embedded thumbnail when it is sound and as large as wanted (or as large as it can
