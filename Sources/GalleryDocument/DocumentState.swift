@@ -76,6 +76,9 @@ public struct DocumentError: Error, Sendable, CustomStringConvertible {
         case unknownVersion
         case notAGallery
         case differentDocument
+        /// The edit would make a gallery that readers refuse: it breaks the rule with this id
+        /// (format sections 6 and 10). The edit was not made.
+        case breaksFormatRule(DiagnosticCode)
     }
 
     public var kind: Kind

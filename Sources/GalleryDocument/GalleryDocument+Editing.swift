@@ -12,6 +12,13 @@ extension GalleryDocument {
         var gallery = history[position].gallery
         try change(&gallery)
         guard gallery != history[position].gallery else { return }
+        // Refused here, before it is an edit: a saved file must be one every reader opens, or
+        // the remove that would undo it could not open it either.
+        if let broken = gallery.brokenRule() {
+            let place = broken.location.jsonPointer.map { $0.isEmpty ? "" : " at \($0)" } ?? ""
+            throw DocumentError(.breaksFormatRule(broken.code), path: path,
+                                "\(broken.code.id)\(place): \(broken.message); nothing was changed")
+        }
         history.removeSubrange((position + 1)...)
         history.append(Snapshot(gallery: gallery, generation: nextGeneration))
         nextGeneration += 1
@@ -93,7 +100,9 @@ extension GalleryDocument {
         do {
             header = try ImageHeader.parse(data)
         } catch {
-            throw DocumentError(.notAGallery, path: path, "\(filename ?? "the data") is not a JPEG or PNG image: \(error)")
+            // A refused type is named once, as the header reader says it (ImageKind.refusal).
+            let reason = (error as? ImageHeaderError)?.kind != nil ? "\(error)" : "not a JPEG or PNG image: \(error)"
+            throw DocumentError(.notAGallery, path: path, "\(filename ?? "the data"): \(reason)")
         }
         let sha = SHA256Hasher.of(data)
         let image = GalleryImage(id: UUID(), mediaType: header.mediaType, width: header.width, height: header.height,
@@ -142,9 +151,6 @@ extension GalleryDocument {
     }
 
     public func setTitle(_ title: String) throws {
-        guard title.unicodeScalars.count <= 1000, !title.utf8.contains(0) else {
-            throw DocumentError(.notAGallery, path: path, "a title must be at most 1000 characters, without NUL")
-        }
         try edit { $0.title = title }
     }
 

@@ -27,16 +27,13 @@ extension ImageGallery.Convert {
             throw CommandFailure(message: "\(input): no JPEG or PNG image in the archive; nothing was written", status: ExitStatus.dataError)
         }
         let name = title ?? result.title ?? Self.stem(of: input)
-        var arguments = [output, "--title", name]
-        if force { arguments.append("--force") }
-        if noSync { arguments.append("--no-sync") }
-        let create = try ImageGallery.Create.parse(arguments)
+        let creation = GalleryCreation(output: output, title: name, force: force, noSync: noSync, json: outputOptions.json)
         let images = result.images.map { image in
             CreateImage(name: "\(input): \(image.entry)", path: image.path, crc32: image.crc32, header: image.header,
                         byteSize: image.byteSize, sha256: image.sha256, filename: image.filename, source: nil,
                         modified: image.modified)
         }
-        let (gallery, total) = try create.write(images)
+        let (gallery, total) = try creation.write(images)
         let format = result.hasComicInfo ? "comic" : "archive"
         try finish(Report(input: input, output: output, from: format, to: "gallery", title: gallery.title,
                           imageCount: gallery.images.count, totalBytes: total, skipped: result.skipped,

@@ -59,15 +59,12 @@ extension ImageGallery.Convert {
                        + ByteCount.describe(report.totalBytes))
     }
 
-    /// A folder of images is what `create` takes, so it is `create`, with the folder's name as the
-    /// default title.
+    /// A folder of images is what `create` takes, so it is made as `create` makes it, with the
+    /// folder's name as the default title.
     func importImages() throws {
-        var arguments = [output, input, "--title", title ?? GalleryFileSystem.fileName(of: input)]
-        if force { arguments.append("--force") }
-        if noSync { arguments.append("--no-sync") }
-        if outputOptions.json { arguments.append("--json") }
-        let create = try ImageGallery.Create.parse(arguments)
-        try create.run()
+        let creation = GalleryCreation(output: output, title: title ?? GalleryFileSystem.fileName(of: input),
+                                       force: force, noSync: noSync, json: outputOptions.json)
+        try creation.run([input], fetching: nil)
     }
 
     func exportImages() throws {

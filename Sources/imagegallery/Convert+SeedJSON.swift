@@ -46,7 +46,7 @@ extension ImageGallery.Convert {
         let writing = ProgressBar("Writing", total: total)
         var written: UInt64 = 0
         func write(_ item: PreparedSeedGallery, to path: String, overwrite: Bool) throws {
-            let thumbnail = try ImageGallery.Create.thumbnail(of: item.gallery.images.first.map { item.bySHA[$0.sha256]! })
+            let thumbnail = try GalleryCreation.thumbnail(of: item.gallery.images.first.map { item.bySHA[$0.sha256]! })
             let before = written
             try GalleryWriter.write(
                 item.gallery, thumbnail: thumbnail, to: path, overwrite: overwrite, durable: true,
@@ -108,8 +108,8 @@ extension ImageGallery.Convert {
     /// One seed gallery with its fetched images: the gallery to write and what became of each image.
     private func prepare(_ seed: SeedGallery, fetched: FetchRun) -> PreparedSeedGallery {
         let items = seed.images.map { SourceItem.url($0.url) }
-        let images = ImageGallery.Create.images(items, inspected: [], fetched: fetched)
-        let gallery = ImageGallery.Create.makeGallery(from: images, title: title ?? seed.title, date: nil, id: nil)
+        let images = GalleryCreation.images(items, inspected: [], fetched: fetched)
+        let gallery = GalleryCreation.makeGallery(from: images, title: title ?? seed.title, date: nil, id: nil)
         var galleryImages = gallery.images.makeIterator()
         let reports = seed.images.map { image -> SeedImageReport in
             let result = fetched[image.url]

@@ -67,8 +67,8 @@ extension ImageGallery {
             if noSync, force {
                 throw ValidationError("--no-sync cannot be combined with --force: a replaced file must be flushed first")
             }
-            if let title, title.unicodeScalars.count > 1000 || title.utf8.contains(0) {
-                throw ValidationError("--title must be at most 1000 characters, without NUL")
+            if let title, let problem = ManifestRules.titleProblem(title) {
+                throw ValidationError("--title: \(problem) (IG-MAN-008)")
             }
         }
 

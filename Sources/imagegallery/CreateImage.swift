@@ -21,7 +21,7 @@ struct CreateImage {
     func bytes() throws -> [UInt8] { try GalleryFile.openForReading(path).read(at: 0, count: Int(byteSize)) }
 }
 
-extension ImageGallery.Create {
+extension GalleryCreation {
     /// The items that gave an image, in command-line order.
     static func images(_ items: [SourceItem], inspected: [InspectedImageFile],
                        fetched: FetchRun) -> [CreateImage] {

@@ -42,7 +42,7 @@ func reportingFailures(_ body: () throws -> Void) throws {
         case .editingDisabled: throw ExitCode(ExitStatus.locked)
         case .noSuchImage, .ambiguousImage, .indexOutOfRange, .unknownVersion: throw ExitCode(ExitStatus.usage)
         case .hardLinked, .closed: throw ExitCode(ExitStatus.cannotCreate)
-        case .changedSinceAdded, .notAGallery, .differentDocument: throw ExitCode(ExitStatus.dataError)
+        case .changedSinceAdded, .notAGallery, .differentDocument, .breaksFormatRule: throw ExitCode(ExitStatus.dataError)
         }
     } catch let error as NotAnImageError {
         Terminal.error(error.description)

@@ -172,8 +172,10 @@ extension ZipArchive {
     }
 
     /// Reads every local header in file order, checking each against the central directory,
-    /// and reports bytes that no entry accounts for (IG-PKG-025, a warning). Throws the first
-    /// error. Costs one small read per entry: for validation and extraction, not for `info`.
+    /// and classifies the bytes that no entry accounts for (``unreferencedBytes(from:to:before:)``).
+    /// Throws the first error; returns the warnings. Costs one small read per entry, plus a read
+    /// of any unreferenced bytes: every reader runs it, so that a reader walking local headers
+    /// from the front (a streaming reader) can never be shown another gallery.
     public func scanLayout() throws -> [GalleryError] {
         let found = layoutDiagnostics()
         if let error = found.first(where: { $0.severity >= .error }) { throw error }
@@ -186,8 +188,7 @@ extension ZipArchive {
         var expected: UInt64 = 0
         for entry in entries.sorted(by: { $0.localHeaderOffset < $1.localHeaderOffset }) {
             if entry.localHeaderOffset > expected {
-                found.append(GalleryError(.hiddenData, "\(entry.localHeaderOffset - expected) bytes before this entry "
-                                          + "belong to no entry", location: Location(file: file.path, entry: entry.name, offset: expected)))
+                found.append(unreferencedBytes(from: expected, to: entry.localHeaderOffset, before: entry))
             }
             // An entry the central directory condemned was reported there; only its extent counts.
             if entry.hasProblem {
@@ -209,11 +210,74 @@ extension ZipArchive {
             }
         }
         if centralDirectoryOffset > expected {
-            found.append(GalleryError(.hiddenData, "\(centralDirectoryOffset - expected) bytes between the last entry and the "
-                                      + "central directory belong to no entry",
-                                      location: Location(file: file.path, offset: expected)))
+            found.append(unreferencedBytes(from: expected, to: centralDirectoryOffset, before: nil))
         }
         return found
+    }
+
+    /// Judges bytes that no entry accounts for, from where a streaming reader would see them.
+    ///
+    /// A reader that walks local headers from the front (libarchive on a pipe, Java's
+    /// `ZipInputStream`, upload scanners) takes whatever local header it meets for an entry, so
+    /// a local header signature anywhere in these bytes could show it another gallery
+    /// (IG-PKG-031). Between two entries, any bytes at all make the views differ: one such reader
+    /// stops there and misses the later entries, another searches on for a signature
+    /// (IG-PKG-032). After the last entry, bytes with no signature are harmless to both kinds,
+    /// which stop there or at the central directory having seen every entry: a warning
+    /// (IG-PKG-025).
+    func unreferencedBytes(from start: UInt64, to end: UInt64, before entry: ZipEntry?) -> GalleryError {
+        let count = end - start
+        let place = Location(file: file.path, entry: entry?.name, offset: start)
+        let followed = entry.map { "before the entry \($0.name)" } ?? "between the last entry and the central directory"
+        do {
+            if let signature = try firstLocalHeaderSignature(from: start, to: end) {
+                return GalleryError(.hiddenLocalHeader, "\(count) bytes \(followed) belong to no entry and hold a local "
+                                    + "file header at offset \(signature), which a streaming reader would take for an entry",
+                                    location: Location(file: file.path, entry: entry?.name, offset: signature))
+            }
+        } catch let error as GalleryError {
+            return error.inFile(file.path)
+        } catch {
+            return GalleryError(.truncated, "unreferenced bytes could not be read", location: place, cause: "\(error)")
+        }
+        if entry != nil {
+            return GalleryError(.bytesBetweenEntries, "\(count) bytes \(followed) belong to no entry: a streaming "
+                                + "reader would stop there and miss the entries after them", location: place)
+        }
+        return GalleryError(.hiddenData, "\(count) bytes \(followed) belong to no entry", location: place)
+    }
+
+    /// The offset of the first `PK\u{3}\u{4}` in `start ..< end`, read in chunks.
+    private func firstLocalHeaderSignature(from start: UInt64, to end: UInt64) throws -> UInt64? {
+        let signature: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+        let chunk = 256 << 10
+        var offset = start
+        while offset < end {
+            // Overlap by three bytes, so a signature across two chunks is found.
+            let want = Int(min(UInt64(chunk), end - offset))
+            let bytes = try file.readUninitialized(at: offset, count: want)
+            guard bytes.count == want else {
+                throw GalleryError(.truncated, "unreferenced bytes run past the end of the file",
+                                   location: Location(file: file.path, offset: offset))
+            }
+            if let found = Self.firstIndex(of: signature, in: bytes) { return offset + UInt64(found) }
+            let advance = UInt64(max(want - (signature.count - 1), 1))
+            if offset + UInt64(want) >= end { break }
+            offset += advance
+        }
+        return nil
+    }
+
+    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        var index = 0
+        let last = haystack.count - needle.count
+        while index <= last {
+            guard let first = haystack[index...last].firstIndex(of: needle[0]) else { return nil }
+            if haystack[first ..< first + needle.count].elementsEqual(needle) { return first }
+            index = first + 1
+        }
+        return nil
     }
 
     /// How long the data descriptor at `offset` is: with or without its signature, with

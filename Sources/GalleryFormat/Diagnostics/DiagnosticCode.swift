@@ -49,12 +49,14 @@ extension DiagnosticCode {
     public static let manifestMissing = DiagnosticCode("IG-PKG-022", .fatal, "manifest.json missing")
     public static let tooManyEntries = DiagnosticCode("IG-PKG-023", .fatal, "too many entries or central directory too large")
     public static let nameTooLong = DiagnosticCode("IG-PKG-024", .error, "entry name too long")
-    public static let hiddenData = DiagnosticCode("IG-PKG-025", .warning, "unreferenced bytes between or after entries")
+    public static let hiddenData = DiagnosticCode("IG-PKG-025", .warning, "unreferenced bytes after the last entry")
     public static let mimetypeDataDescriptor = DiagnosticCode("IG-PKG-026", .error, "mimetype has a data descriptor")
     public static let zipBomb = DiagnosticCode("IG-PKG-027", .error, "compression ratio or total size past the limit")
     public static let confusableNames = DiagnosticCode("IG-PKG-028", .error, "entry names equal after normalisation or case folding")
     public static let corruptDeflate = DiagnosticCode("IG-PKG-029", .error, "corrupt deflate stream")
     public static let badCentralEntry = DiagnosticCode("IG-PKG-030", .error, "bad central directory entry")
+    public static let hiddenLocalHeader = DiagnosticCode("IG-PKG-031", .error, "unreferenced bytes hold a local file header")
+    public static let bytesBetweenEntries = DiagnosticCode("IG-PKG-032", .error, "unreferenced bytes between two entries")
 }
 
 // MARK: - Manifest
@@ -105,7 +107,7 @@ extension DiagnosticCode {
         .notRegularFile, .encrypted, .unsupportedMethod, .headerMismatch, .overlappingEntries,
         .prependedData, .badEndRecord, .badZip64Record, .crcMismatch, .sizeMismatch, .manifestMissing,
         .tooManyEntries, .nameTooLong, .hiddenData, .mimetypeDataDescriptor, .zipBomb, .confusableNames,
-        .corruptDeflate, .badCentralEntry,
+        .corruptDeflate, .badCentralEntry, .hiddenLocalHeader, .bytesBetweenEntries,
         .jsonSyntax, .jsonEncoding, .duplicateKey, .tooDeep, .manifestTooLarge, .missingMember,
         .wrongType, .badValue, .unknownFormat, .unsupportedVersion, .duplicateImageID, .badBlobPath,
         .unknownMember, .tooManyImages, .findingsNotListed, .tooManyMembers,

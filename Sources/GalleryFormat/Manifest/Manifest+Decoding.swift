@@ -142,7 +142,7 @@ struct ManifestDecoder {
         try scanner.readObject(checkDuplicates: false) { scanner, key in
             switch try knownKey(key, Self.documentKeys, seen: &seen, unknown: &unknown, scanner) {
             case 0:
-                format = try string(&scanner, maxScalars: 100)
+                format = try string(&scanner, maxScalars: ManifestRules.maxFormatScalars)
             case 1:
                 // Any 1.x is read, however long its digits (section 8): no length limit here.
                 if let text = try string(&scanner, maxScalars: .max) {
@@ -151,11 +151,11 @@ struct ManifestDecoder {
                 }
             case 2: id = try uuid(&scanner)
             case 3: revision = try uuid(&scanner)
-            case 4: title = try string(&scanner, maxScalars: 1000, forbidsNUL: true)
+            case 4: title = try string(&scanner, maxScalars: ManifestRules.maxTitleScalars, forbidsNUL: true)
             case 5: created = try timestamp(&scanner)
             case 6: modified = try timestamp(&scanner)
             case 7:
-                generator = try string(&scanner, maxScalars: 200)
+                generator = try string(&scanner, maxScalars: ManifestRules.maxGeneratorScalars)
                 if !keepsText { generator = nil }
             case 8: images = try imageList(&scanner)
             default:
@@ -239,9 +239,9 @@ struct ManifestDecoder {
                     mediaType = MediaType(rawValue: text)
                     if mediaType == nil { report(.badValue, "media type \"\(text)\" is not image/jpeg or image/png", scanner) }
                 }
-            case 3: width = try integer(&scanner, in: 1 ... 2_147_483_647).map { Int($0) }
-            case 4: height = try integer(&scanner, in: 1 ... 2_147_483_647).map { Int($0) }
-            case 5: byteSize = try integer(&scanner, in: 1 ... 9_007_199_254_740_991).map { UInt64($0) }
+            case 3: width = try integer(&scanner, in: ManifestRules.pixelDimensions).map { Int($0) }
+            case 4: height = try integer(&scanner, in: ManifestRules.pixelDimensions).map { Int($0) }
+            case 5: byteSize = try integer(&scanner, in: ManifestRules.byteSizes).map { UInt64($0) }
             case 6:
                 if try expectKind(.string, &scanner, "a string") {
                     let raw = try scanner.readRawString()
@@ -252,13 +252,13 @@ struct ManifestDecoder {
                     if sha256 == nil { report(.badValue, "sha256 must be 64 lowercase hexadecimal digits", scanner) }
                 }
             case 7:
-                source = try string(&scanner, maxScalars: 8192)
+                source = try string(&scanner, maxScalars: ManifestRules.maxSourceScalars)
                 if let text = source, !Self.isAbsoluteURI(text) {
                     report(.badValue, "source \"\(text.prefix(80))\" is not an absolute URI", scanner)
                 }
                 if !keepsText { source = nil }
             case 8:
-                filename = try string(&scanner, maxScalars: 255, forbidsNUL: true)
+                filename = try string(&scanner, maxScalars: ManifestRules.maxFilenameScalars, forbidsNUL: true)
                 if let text = filename, !GalleryImage.isSafeFilename(text) {
                     report(.badValue, "filename must be one path component of 1 to 255 bytes with no \"/\", \"\\\", "
                            + "NUL or control characters", scanner)
@@ -266,7 +266,7 @@ struct ManifestDecoder {
                 }
                 if !keepsText { filename = nil }
             case 9:
-                caption = try string(&scanner, maxScalars: 10_000)
+                caption = try string(&scanner, maxScalars: ManifestRules.maxCaptionScalars)
                 if !keepsText { caption = nil }
             case 10: added = try timestamp(&scanner)
             default:
@@ -343,7 +343,7 @@ struct ManifestDecoder {
     }
 
     private mutating func timestamp(_ scanner: inout JSONScanner) throws -> Timestamp? {
-        guard let text = try string(&scanner, maxScalars: 64) else { return nil }
+        guard let text = try string(&scanner, maxScalars: ManifestRules.maxTimestampScalars) else { return nil }
         guard let time = Timestamp(rfc3339: text) else {
             report(.badValue, "\"\(text)\" is not an RFC 3339 date-time", scanner)
             return nil

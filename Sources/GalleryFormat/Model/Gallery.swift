@@ -81,14 +81,14 @@ public struct GalleryImage: Sendable, Hashable, Identifiable {
     public static func isSafeFilename(_ text: String) -> Bool {
         let bytes = text.utf8
         // Control characters are C0, DEL and C1 (U+0080 to U+009F), as section 1.3 defines them.
-        return (1 ... 255).contains(bytes.count) && text != "." && text != ".."
+        return (1 ... ManifestRules.maxFilenameScalars).contains(bytes.count) && text != "." && text != ".."
             && !bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") }
             && !text.unicodeScalars.contains { (0x80 ... 0x9F).contains($0.value) }
     }
 
     /// What `source` must be: an absolute URI, ASCII only, at most 8,192 characters.
     public static func isValidSource(_ text: String) -> Bool {
-        text.utf8.count <= 8192 && ManifestDecoder.isAbsoluteURI(text)
+        text.utf8.count <= ManifestRules.maxSourceScalars && ManifestDecoder.isAbsoluteURI(text)
     }
 
     public static func blobPath(sha256: SHA256Digest, mediaType: MediaType) -> String {

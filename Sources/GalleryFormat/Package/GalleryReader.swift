@@ -2,8 +2,10 @@ import Synchronization
 
 /// A gallery file opened for reading: its container checked, its manifest decoded.
 ///
-/// Opening reads the end records, the central directory, `mimetype` and `manifest.json`;
-/// no blob data is touched, so the cost does not grow with the size of the images.
+/// Opening reads the end records, the central directory, every local header (so that the
+/// entries a streaming reader would see are known to be these), `mimetype` and
+/// `manifest.json`; no blob data is touched, so the cost does not grow with the size of the
+/// images.
 public final class GalleryReader: Sendable {
     public let archive: ZipArchive
     public let gallery: Gallery
@@ -31,6 +33,9 @@ public final class GalleryReader: Sendable {
     private init(archive: ZipArchive, prefetched: (ZipEntry, Result<(Gallery, [GalleryError]), any Error>)?) throws {
         self.archive = archive
         try Self.checkMimetype(archive)
+        // Every reader, not only the validator: a file must show a streaming reader the
+        // entries it shows us (format, section 9.2).
+        let layout = try archive.scanLayout()
         guard let manifestEntry = archive.entry(named: GalleryPackage.manifestEntry) else {
             throw GalleryError(.manifestMissing, "the archive has no manifest.json", location: Location(file: archive.file.path))
         }
@@ -41,7 +46,7 @@ public final class GalleryReader: Sendable {
             try Self.readManifest(manifestEntry, from: archive)
         }
         self.gallery = gallery
-        diagnostics = archive.warnings + notes
+        diagnostics = layout + notes
     }
 
     /// Reads and decodes `manifest.json`, within the manifest size limit, decoding each part

@@ -29,6 +29,8 @@ public enum GalleryWriter {
         beforeCommit: () throws -> Void = {},
         blob: (GalleryImage) throws -> BlobSource
     ) throws {
+        // Before anything is written: a file no reader opens must never be made.
+        try gallery.checkRules()
         try GalleryFileSystem.saveSafely(to: path, replacing: overwrite, durable: durable, beforeCommit: beforeCommit) { file in
             try writeArchive(gallery, thumbnail: thumbnail, to: file, durable: durable, progress: progress, blob: blob)
         }
