@@ -5,6 +5,7 @@ DEMO_DIR     ?= .build-demo
 BIN_DEBUG     = .build/debug/imagegallery
 BIN_RELEASE   = .build/release/imagegallery
 # The network side, run by imagegallery for URLs (see Sources/GalleryFetchHelper/FetchHelper.swift).
+HELPER_DEBUG   = .build/debug/imagegallery-fetch
 HELPER_RELEASE = .build/release/imagegallery-fetch
 
 HOSTILE_DIR   ?= .build/hostile
@@ -27,12 +28,15 @@ release:
 	$(SWIFT) build $(RELEASE_FLAGS)
 
 # The tests, then the quick hostile corpus (about 100 files written from the spec, apart from
-# the fixtures): no crash, hang or memory breach, and nearly every verdict right.
+# the fixtures): no crash, hang or memory breach, and nearly every verdict right. The tests run
+# the programs named here, just built (a test that needs one fails when its variable is unset).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product imagegallery
 	$(SWIFT) build $(RELEASE_FLAGS) --product imagegallery-fetch
-	IMAGEGALLERY_STATIC_BINARY=$(CURDIR)/$(BIN_RELEASE) $(SWIFT) test --skip-build
+	IMAGEGALLERY_BINARY=$(CURDIR)/$(BIN_DEBUG) IMAGEGALLERY_FETCH_BINARY=$(CURDIR)/$(HELPER_DEBUG) \
+	IMAGEGALLERY_STATIC_BINARY=$(CURDIR)/$(BIN_RELEASE) IMAGEGALLERY_STATIC_FETCH_BINARY=$(CURDIR)/$(HELPER_RELEASE) \
+	  $(SWIFT) test --skip-build
 	/usr/bin/python3 scripts/make-hostile-corpus.py $(HOSTILE_DIR) --quick
 	/usr/bin/python3 scripts/check-hostile-corpus.py $(HOSTILE_DIR) --binary $(BIN_DEBUG)
 	scripts/fuzz --seconds 30

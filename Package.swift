@@ -4,7 +4,7 @@ import PackageDescription
 
 let package = Package(
     name: "imagegallery",
-    platforms: [.macOS(.v14)],
+    // Linux only: the sources call Glibc and Linux system calls directly, so no other platform is claimed.
     products: [
         .executable(name: "imagegallery", targets: ["imagegallery"]),
         .executable(name: "imagegallery-fetch", targets: ["imagegallery-fetch"]),

@@ -1026,8 +1026,10 @@ def zipfile_gallery(mbytes, thumb, blobs, *, order='canonical', blob_method=zipf
 
 def streamed_gallery(mbytes, thumb, blobs, force_zip64=False):
     """zipfile writing to an unseekable stream: data descriptors (with signature) on every
-    entry it writes. `mimetype` is written by hand first (zipfile would give it a data
-    descriptor too, which is IG-PKG-026) and registered in zipfile's directory."""
+    entry it writes, all of them DEFLATED (a stored entry with a data descriptor is IG-PKG-033:
+    a streaming reader cannot tell where its data ends). `mimetype` is written by hand first
+    (zipfile would give it a data descriptor too, which is IG-PKG-026) and registered in
+    zipfile's directory."""
     sink = _UnseekableSink()
     mt = Entry('mimetype', MIMETYPE, 0, dos_datetime(FIXED_DATE))
     mt.flags = 0
@@ -1041,7 +1043,8 @@ def streamed_gallery(mbytes, thumb, blobs, force_zip64=False):
         z.filelist.append(info)
         z.NameToInfo[info.filename] = info
         for info, data in ([(zi('manifest.json', zipfile.ZIP_DEFLATED), mbytes),
-                            (zi('thumbnail.png'), thumb)] + [(zi(p), d) for p, d in blobs]):
+                            (zi('thumbnail.png', zipfile.ZIP_DEFLATED), thumb)]
+                           + [(zi(p, zipfile.ZIP_DEFLATED), d) for p, d in blobs]):
             with z.open(info, 'w', force_zip64=force_zip64) as f:
                 f.write(data)
     return bytes(sink.buf)
@@ -1076,23 +1079,27 @@ def make_tolerant(samples):
         'blobs and `thumbnail.png` are DEFLATED (zlib default level)', 'zipfile')
     m, mb, th, bl = tolerant_parts('data-descriptors', tsamples)
     add('data-descriptors', streamed_gallery(mb, th, bl),
-        'every entry but `mimetype` has flag bit 3 and a signed data descriptor '
+        'every entry but `mimetype` is DEFLATED and has flag bit 3 and a signed data descriptor '
         '(PK\\x07\\x08); its local header has CRC and sizes 0. `mimetype` was written by hand '
-        '(no descriptor, flags 0) before zipfile took over an unseekable stream', 'zipfile (streaming)')
+        '(no descriptor, flags 0) before zipfile took over an unseekable stream. (A STORED entry '
+        'with a descriptor is IG-PKG-033.)', 'zipfile (streaming)')
     m, mb, th, bl = tolerant_parts('data-descriptors-zip64', tsamples)
     add('data-descriptors-zip64', streamed_gallery(mb, th, bl, force_zip64=True),
-        'as data-descriptors, with zipfile `force_zip64=True`: every entry but `mimetype` has a '
-        '0x0001 extra in its local header (sizes 0) and a data descriptor with 8-byte sizes '
-        '(24 bytes with signature)', 'zipfile (streaming)')
+        'as data-descriptors, with zipfile `force_zip64=True`: every entry but `mimetype` is '
+        'DEFLATED and has a 0x0001 extra in its local header (sizes 0) and a data descriptor with '
+        '8-byte sizes (24 bytes with signature)', 'zipfile (streaming)')
     m, mb, th, bl = tolerant_parts('data-descriptors-no-signature', tsamples)
     ents = gallery_entries(mb, m['images'], dict(bl), th, FIXED_DATE)
+    # Deflated: the deflate stream marks where the data ends, so a streaming reader finds the
+    # unsigned descriptor (stored data with a descriptor is IG-PKG-033).
+    ents = ents[:1] + [Entry(e.name, e.content, 8, (e.dostime, e.dosdate)) for e in ents[1:]]
     for e in ents[1:]:
         e.flags |= FLAG_DD
         e.descriptor = 'nosig'
         e.local = dict(crc=0, csize=0, usize=0)
     add('data-descriptors-no-signature', build_zip(ents),
-        'like data-descriptors, but the descriptors have no signature (12 bytes: CRC, sizes) '
-        'as some old writers emit', 'by hand')
+        'like data-descriptors (every entry but `mimetype` DEFLATED), but the descriptors have no '
+        'signature (12 bytes: CRC, sizes) as some old writers emit', 'by hand')
     m, mb, th, bl = tolerant_parts('foreign-extra-fields', tsamples)
     add('foreign-extra-fields', zipfile_gallery(mb, th, bl, extra=foreign_extras()),
         'every entry but `mimetype` carries a UT (0x5455, mtime+atime) and a ux (0x7875, '
@@ -1348,6 +1355,17 @@ def make_invalid(samples):
     A('IG-PKG-026', 'mimetype-data-descriptor', OPEN,
       '`mimetype` has flag bit 3: CRC and sizes 0 in its local header, a signed data descriptor '
       'after its content (the central directory has the real values)', build_zip(ents))
+    ents = E('IG-PKG-033', 'stored-data-descriptor')
+    blob = ents[3]
+    assert blob.method == 0
+    blob.flags |= FLAG_DD
+    blob.descriptor = 'sig'
+    blob.local = dict(crc=0, csize=0, usize=0)
+    A('IG-PKG-033', 'stored-data-descriptor', OPEN,
+      'the blob is STORED with flag bit 3: CRC and sizes 0 in its local header, a signed data '
+      'descriptor after its data (the central directory has the real values, and the descriptor '
+      'agrees with them). A streaming reader can end stored data only by searching it for a '
+      'descriptor signature, which image bytes may hold', build_zip(ents))
 
     # ---- names: IG-PKG-009..012, 024, 028 ---------------------------------
     key = 'IG-PKG-009-duplicate-manifest'
@@ -1452,7 +1470,7 @@ def make_invalid(samples):
     A('IG-PKG-015', 'local-flags-mismatch', READ,
       'the blob\'s local header flags are 0x0000, the central directory says 0x0800', build_zip(ents))
 
-    # ---- overlap and layout: IG-PKG-016, 017, 025 -------------------------
+    # ---- overlap and layout: IG-PKG-016, 017, 025, 031, 032 --------------
     ents = E('IG-PKG-016', 'nested-entry')
     inner = ents[3]
     inner.offset = 0
@@ -1477,11 +1495,38 @@ def make_invalid(samples):
       'a %d-byte shell script before the first entry; all offsets are absolute (adjusted), as '
       'in a self-extracting archive' % len(stub), build_zip(E('IG-PKG-017', 'prepended-stub'), prefix=stub),
       also='IG-PKG-005 (mimetype not at offset 0) is a consequence')
-    ents = E('IG-PKG-025', 'hidden-bytes-between-entries')
+    # Unreferenced bytes, judged from where a streaming reader (libarchive on a pipe, Java's
+    # ZipInputStream) walking local headers from offset 0 would see them: a local header there
+    # is an entry the central directory does not list (031); any bytes between two entries make
+    # such readers disagree on the entries after them (032); plain bytes after the last entry are
+    # only a warning (025): every reader has seen every entry by then.
+    ents = E('IG-PKG-032', 'bytes-between-entries')
     ents[3].gap_before = b'hidden data between two entries\n' * 4
-    A('IG-PKG-025', 'hidden-bytes-between-entries', OPEN,
-      '128 bytes of text between thumbnail.png and the blob, referenced by nothing (warning: the '
-      'gallery still opens)', build_zip(ents))
+    A('IG-PKG-032', 'bytes-between-entries', OPEN,
+      '128 bytes of text (no local header signature) between thumbnail.png and the blob, referenced '
+      'by nothing: a streaming reader that stops at the first bytes that are not a local header '
+      '(Java\'s ZipInputStream) never sees the blob', build_zip(ents))
+    key = 'IG-PKG-031-hidden-manifest-between-entries'
+    m = b.manifest(key)
+    ents = b.entries(key, m)
+    hidden = dict(m, title='The hidden manifest a streaming reader sees')
+    hidden['revision'] = revision_for(hidden)
+    hidden_entry = Entry('manifest.json', canonical_json(hidden), 8, b.dos)
+    A('IG-PKG-031', 'hidden-manifest-between-entries', OPEN,
+      'a complete deflated `manifest.json` local entry with another title between `mimetype` and '
+      'the real `manifest.json`, listed by no central directory record: a reader of the central '
+      'directory sees one gallery, a streaming reader (`cat FILE | bsdtar -xOf - manifest.json`) '
+      'takes the hidden manifest', build_zip(ents[:1] + [hidden_entry] + ents[1:], cd=ents))
+    key = 'IG-PKG-031-hidden-local-header-before-cd'
+    m = b.manifest(key)
+    ents = b.entries(key, m)
+    hidden = dict(m, title='The hidden manifest after the last entry')
+    hidden['revision'] = revision_for(hidden)
+    hidden_entry = Entry('manifest.json', canonical_json(hidden), 8, b.dos)
+    A('IG-PKG-031', 'hidden-local-header-before-cd', OPEN,
+      'a complete deflated `manifest.json` local entry with another title after the last entry\'s '
+      'data, before the central directory, listed by no central directory record: a streaming '
+      'reader meets a second `manifest.json` after the real one', build_zip(ents + [hidden_entry], cd=ents))
     ents = E('IG-PKG-025', 'hidden-bytes-before-cd')
     A('IG-PKG-025', 'hidden-bytes-before-cd', OPEN,
       '64 bytes of text after the last entry\'s data, before the central directory (warning)',
@@ -1554,6 +1599,15 @@ def make_invalid(samples):
     A('IG-PKG-027', 'ratio-bomb', OPEN,
       'an extra entry `zeros.bin`: 200,000,000 zero bytes deflated to %d bytes (ratio about '
       '%d:1, limit 100:1)' % (bomb.csize, total // bomb.csize), build_zip(ents))
+    ents = E('IG-PKG-027', 'thumbnail-ratio-bomb')
+    padded = ents[2].content + b'\0' * ((2 << 20) - len(ents[2].content))
+    ents[2] = Entry('thumbnail.png', padded, 8, b.dos)
+    A('IG-PKG-027', 'thumbnail-ratio-bomb', OPEN,
+      '`thumbnail.png` is DEFLATED past the ratio limit: the canonical placeholder followed by '
+      'zero bytes up to %d bytes, deflated to %d bytes (ratio about %d:1, limit 100:1). It is '
+      'present, so it is not also missing (IG-THM-001)' % (len(padded), ents[2].csize,
+                                                          len(padded) // ents[2].csize),
+      build_zip(ents))
     ents = E('IG-PKG-029', 'corrupt-deflate-manifest')
     ents[1].payload = corrupt_deflate(ents[1].payload)
     A('IG-PKG-029', 'corrupt-deflate-manifest', OPEN,
@@ -1578,6 +1632,15 @@ def make_invalid(samples):
     A('IG-PKG-030', 'cd-entry-past-cd', OPEN,
       'the last central directory header declares a 10-byte comment that is not there: the '
       'entry runs past the end of the central directory into the EOCD', build_zip(ents))
+    ents = E('IG-PKG-030', 'disk-start-zip64-too-short')
+    ents[1].central_extra = struct.pack('<HH', 1, 8) + struct.pack('<I', 0)
+    ents[1].central = dict(disk=MAX_U16)
+    A('IG-PKG-030', 'disk-start-zip64-too-short', OPEN,
+      '`manifest.json`\'s central directory header has disk number start 0xFFFF ("see the ZIP64 '
+      'extra") and sizes and offset that need no ZIP64; its extra field is a 0x0001 record that '
+      'declares 8 bytes of data but holds only 4 (the 4-byte disk number 0). The quick scan that '
+      'finds `manifest.json` before the full parse once skipped the disk number and read the '
+      'manifest, while the full parse refused the header', build_zip(ents))
 
     # ---- IG-PKG-022 ---------------------------------------------------------
     ents = E('IG-PKG-022', 'manifest-missing')
@@ -1690,6 +1753,9 @@ def make_invalid_manifests(b):
         mutate=setp('photos/quilt.png', 'images', 0, 'source'))
     man('IG-MAN-008', 'format-version-no-minor', 'formatVersion is "1" (not MAJOR.MINOR)',
         mutate=setp('1', 'formatVersion'), also='IG-MAN-010 would be wrong: the major is 1')
+    man('IG-MAN-008', 'format-version-leading-zero', 'formatVersion is "01.0" (a leading zero: each '
+        'part is 0 or has no leading zero, so every version has one spelling)',
+        mutate=setp('01.0', 'formatVersion'), also='IG-MAN-010 would be wrong: not a version at all')
     man('IG-MAN-008', 'generator-too-long', 'generator is 201 characters (limit 200)',
         mutate=setp('g' * 201, 'generator'))
     man('IG-MAN-008', 'caption-too-long', 'the caption is 10,001 characters (limit 10,000)',
@@ -1855,11 +1921,12 @@ def make_invalid_content(samples):
     deep('IG-BLB-008', 'png-truncated',
          '`6-bubbles.png` cut to its first %d of %d bytes, inside the image data (no IEND)' % (cut6, len(s6.data)),
          s6, s6.data[:cut6])
-    huge = png_encode(12000, 10000, 1, 0, [b'\x00' * 1500] * 10000, filter_type=0, level=9)
-    deep('IG-BLB-009', 'png-120-megapixels',
-         'a valid 12000x10000 1-bit greyscale PNG (120,000,000 pixels, past the default limit of '
-         '100,000,000; %d bytes)' % len(huge),
-         Sample('huge.png', huge, 'image/png', 12000, 10000, '', ''), huge)
+    # Streamed row by row, a PNG holds one row: only the work of decoding every pixel bounds it.
+    huge = png_encode(32768, 32768, 1, 0, [b'\x00' * 4096] * 32768, filter_type=0, level=9)
+    deep('IG-BLB-009', 'png-1-gigapixel',
+         'a valid 32768x32768 1-bit greyscale PNG (1,073,741,824 pixels, past the default limit of '
+         '1,000,000,000 decoded pixels; %d bytes)' % len(huge),
+         Sample('huge.png', huge, 'image/png', 32768, 32768, '', ''), huge)
     thumb = bytearray(placeholder_thumbnail([{'width': s7.width, 'height': s7.height}]))
     tidat = bytes(thumb).index(b'IDAT') + 4
     thumb[tidat + 20] ^= 0x01
@@ -2060,7 +2127,7 @@ def readme_invalid(broken, large, content):
         L.append('| %s | %s | %s | %s | %s |' % (name, f.meta['id'], f.meta['desc'].replace('|', '\\|'),
                                                f.meta['when'], f.meta['also']))
     ids = sorted({f.meta['id'] for f in broken + large})
-    pkg = ['IG-PKG-%03d' % i for i in range(1, 31)]
+    pkg = ['IG-PKG-%03d' % i for i in range(1, 34)]
     man = ['IG-MAN-%03d' % i for i in range(1, 15)]
     missing = [i for i in pkg + man if i not in ids]
     L += ['', '## Coverage', '',
@@ -2078,6 +2145,13 @@ def readme_invalid(broken, large, content):
           '- `IG-PKG-016-shared-local-header`: two CD entries cannot share one local header without '
           'one of them disagreeing with it by name (IG-PKG-015) or being a duplicate (IG-PKG-009); '
           '`IG-PKG-016-nested-entry` is the overlap with no second defect.',
+          '- Unreferenced bytes are judged by what a streaming reader walking local headers from '
+          'offset 0 sees (libarchive on a pipe, Java\'s ZipInputStream): a local header signature in '
+          'them is IG-PKG-031, any bytes between two entries IG-PKG-032 (errors), plain bytes after '
+          'the last entry IG-PKG-025 (a warning). A stored entry with a data descriptor is '
+          'IG-PKG-033: a streaming reader must search its data for where it ends. '
+          '`scripts/check-streaming-view.py FILE...` shows what two streaming readers see in a file; '
+          '`StreamingViewTests` compares that with what our reader sees through the central directory.',
           '- The defects in extra, unreferenced entries (names, symlink, ratio bomb) do not touch '
           'the gallery itself; unreferenced entries are not a PKG error (an orphan *blob* is '
           'IG-BLB-002, a validate warning).',

@@ -111,7 +111,16 @@ static void on_info(png_structp png, png_infop info) {
     decoder->has_header = 1;
 
     uint64_t pixels = (uint64_t)width * height;
-    if (pixels > decoder->limits.max_pixels) {
+    if (pixels > decoder->limits.max_work_pixels) {
+        char text[160];
+        snprintf(text, sizeof text, "%u x %u is %llu pixels, past the limit of %llu decoded pixels", (unsigned)width,
+                 (unsigned)height, (unsigned long long)pixels, (unsigned long long)decoder->limits.max_work_pixels);
+        fail(png, IG_PNG_LIMIT, text);
+    }
+    /* Streamed rows are dropped as they pass: only an assembled or kept image is held whole. */
+    int whole = decoder->limits.keeps_rows || (interlace != PNG_INTERLACE_NONE && decoder->row != NULL);
+    uint64_t held = whole ? pixels : width;
+    if (held > decoder->limits.max_pixels) {
         char text[160];
         snprintf(text, sizeof text, "%u x %u is %llu pixels, past the limit of %llu", (unsigned)width,
                  (unsigned)height, (unsigned long long)pixels, (unsigned long long)decoder->limits.max_pixels);

@@ -14,8 +14,12 @@ struct EntrySink {
     let keepsText: Int?
 
     private(set) var size: UInt64 = 0
-    /// Why the entry is not kept, once that is known.
-    private(set) var verdict: String?
+    /// Why the entry is not kept, once that is known. An entry that is not a JPEG or PNG is
+    /// named by what its leading bytes are (``ImageKind/refusal``), once they are all in.
+    var verdict: String? { failure ?? (isNotAnImage ? ImageKind.identify(head).refusal : nil) }
+    private var failure: String?
+    /// The first 8 bytes are neither JPEG nor PNG.
+    private var isNotAnImage = false
     private(set) var text: [UInt8] = []
     private var head: [UInt8] = []
     private var file: GalleryFile?
@@ -30,23 +34,25 @@ struct EntrySink {
     }
 
     var isSpooled: Bool { file != nil }
+    /// Why an entry too short to be decided on (fewer than 8 bytes) is not kept.
+    var shortEntryRefusal: String { size == 0 ? "empty" : ImageKind.identify(head).refusal ?? "not a JPEG or PNG image" }
     var sha256: SHA256Digest { sha.finalize() }
     var crc32: UInt32 { crc.value }
 
     mutating func take(_ chunk: UnsafeRawBufferPointer) throws {
         let offset = size
         size += UInt64(chunk.count)
-        if head.count < 16 { head += chunk.prefix(16 - head.count) }
+        if head.count < ImageKind.identifyingBytes { head += chunk.prefix(ImageKind.identifyingBytes - head.count) }
         if let keepsText {
-            if UInt64(keepsText) >= size { text += chunk } else { verdict = "a ComicInfo.xml past \(keepsText) bytes" }
+            if UInt64(keepsText) >= size { text += chunk } else { failure = "a ComicInfo.xml past \(keepsText) bytes" }
             return
         }
-        guard verdict == nil else { return }
+        guard failure == nil, !isNotAnImage else { return }
         if file == nil {
             // Decided on the first 8 bytes, which may come in more than one chunk.
             guard size >= 8 else { return }
             guard MediaType.sniff(head) != nil else {
-                verdict = "not a JPEG or PNG image"
+                isNotAnImage = true
                 return
             }
             let created = try create()

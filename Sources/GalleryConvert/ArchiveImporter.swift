@@ -78,7 +78,7 @@ public final class ArchiveImporter {
             }
             if let verdict = sink.verdict { skip(verdict); continue }
             guard sink.isSpooled else {
-                skip(sink.size == 0 ? "empty" : "not a JPEG or PNG image")
+                skip(sink.shortEntryRefusal)
                 continue
             }
             let size = sink.size

@@ -136,7 +136,7 @@ public struct ComicInfo: Sendable, Hashable {
         var xml = """
             <?xml version="1.0" encoding="utf-8"?>
             <ComicInfo xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">
-              <Title>\(XMLText.escape(title))</Title>
+              <Title>\(MarkupText.escape(title, for: .xmlText))</Title>
               <PageCount>\(pages.count)</PageCount>
               <Pages>
 

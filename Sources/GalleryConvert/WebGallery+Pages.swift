@@ -62,10 +62,10 @@ struct WebGallerySite: Sendable {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        \(WebGalleryWriter.generatorMarker) \(HTML.escape(GalleryVersion.string))">
+        \(WebGalleryWriter.generatorMarker) \(MarkupText.escape(GalleryVersion.string, for: .html))">
         <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' file:; style-src 'self' file:; script-src 'self' file:; base-uri 'none'; form-action 'none'">
         <meta name="referrer" content="no-referrer">
-        <title>\(HTML.escape(pageTitle))</title>
+        <title>\(MarkupText.escape(pageTitle, for: .html))</title>
         <link rel="stylesheet" href="\(root)assets/gallery.css">
         </head>
 
@@ -77,7 +77,7 @@ struct WebGallerySite: Sendable {
         let count = images.count == 1 ? "1 image" : "\(images.count) images"
         html += """
             <body class="grid-page" data-count="\(images.count)">
-            <header class="top"><h1>\(HTML.escape(title))</h1><p class="meta">\(count)</p></header>
+            <header class="top"><h1>\(MarkupText.escape(title, for: .html))</h1><p class="meta">\(count)</p></header>
             <main>
 
             """
@@ -90,8 +90,8 @@ struct WebGallerySite: Sendable {
                 let caption = images[position].caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
                 html += "<li><a class=\"tile\" id=\"i\(position + 1)\" href=\"\(pagePath(position))\">"
                     + "<img src=\"\(written[position].thumbnail)\" width=\"\(size.width)\" height=\"\(size.height)\" "
-                    + "alt=\"\(HTML.escape(alt(position)))\" loading=\"lazy\" decoding=\"async\">"
-                    + (caption.isEmpty ? "" : "<span class=\"tile-caption\">\(HTML.escape(caption))</span>")
+                    + "alt=\"\(MarkupText.escape(alt(position), for: .html))\" loading=\"lazy\" decoding=\"async\">"
+                    + (caption.isEmpty ? "" : "<span class=\"tile-caption\">\(MarkupText.escape(caption, for: .html))</span>")
                     + "</a></li>\n"
             }
             html += "</ul>\n"
@@ -118,7 +118,7 @@ struct WebGallerySite: Sendable {
                 + "aria-label=\"\(label)\">\(glyph)</a>"
         }
         var details = [String]()
-        if let filename = image.filename, !filename.isEmpty { details.append("<span class=\"filename\">\(HTML.escape(filename))</span>") }
+        if let filename = image.filename, !filename.isEmpty { details.append("<span class=\"filename\">\(MarkupText.escape(filename, for: .html))</span>") }
         details.append("\(size.width) \u{00D7} \(size.height)")
         details.append(image.mediaType == .png ? "PNG" : "JPEG")
         details.append("<a href=\"../\(imagePath(position))\">original</a>")
@@ -127,7 +127,7 @@ struct WebGallerySite: Sendable {
             <body class="image-page" data-index="\(number)" data-count="\(images.count)" data-page="\(pageName(position))" \
             data-first="\(pageName(0))" data-last="\(pageName(images.count - 1))" data-grid="../index.html#i\(number)">
             <header class="bar">
-            <a class="back" href="../index.html#i\(number)" title="All images (Esc)">\u{2190} \(HTML.escape(title))</a>
+            <a class="back" href="../index.html#i\(number)" title="All images (Esc)">\u{2190} \(MarkupText.escape(title, for: .html))</a>
             <span class="counter">\(number) / \(images.count)</span>
             <span class="tools"><button type="button" class="zoom-out" title="Zoom out (-)" aria-label="Zoom out">\u{2212}</button>\
             <button type="button" class="zoom-fit" title="Fit (0)">Fit</button>\
@@ -135,11 +135,11 @@ struct WebGallerySite: Sendable {
             </header>
             <main class="viewer">
             <div class="stage" id="stage"><img class="photo" id="photo" src="../\(imagePath(position))" \
-            width="\(size.width)" height="\(size.height)" alt="\(HTML.escape(alt(position)))"></div>
+            width="\(size.width)" height="\(size.height)" alt="\(MarkupText.escape(alt(position), for: .html))"></div>
             \(link(position - 1, "prev", "Previous image", "\u{2039}", "\u{2190}"))
             \(link(position + 1, "next", "Next image", "\u{203A}", "\u{2192}"))
             </main>
-            <footer class="info">\(caption.isEmpty ? "" : "<p class=\"caption\">\(HTML.escape(caption))</p>")\
+            <footer class="info">\(caption.isEmpty ? "" : "<p class=\"caption\">\(MarkupText.escape(caption, for: .html))</p>")\
             <p class="details">\(details.joined(separator: " \u{00B7} "))</p></footer>
             <nav class="strip" id="strip" aria-label="All images"></nav>
             <script src="../assets/gallery-data.js"></script>
@@ -167,28 +167,8 @@ struct WebGallerySite: Sendable {
     }
 }
 
-/// Escaping for the two places gallery text lands.
+/// Escaping for the script gallery text lands in (markup is `MarkupText.escape(_:for: .html)`).
 enum HTML {
-    /// Text for element content and quoted attribute values: the five markup characters as
-    /// references; control characters (which HTML forbids) as U+FFFD.
-    static func escape(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out.append(contentsOf: "&amp;".unicodeScalars)
-            case "<": out.append(contentsOf: "&lt;".unicodeScalars)
-            case ">": out.append(contentsOf: "&gt;".unicodeScalars)
-            case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
-            case "'": out.append(contentsOf: "&#39;".unicodeScalars)
-            case "\t", "\n", "\r": out.append(scalar)
-            default:
-                let value = scalar.value
-                out.append(value < 0x20 || (0x7F ... 0x9F).contains(value) ? "\u{FFFD}" : scalar)
-            }
-        }
-        return String(out)
-    }
-
     /// A JavaScript (and JSON) string literal in plain ASCII: safe in any encoding, and
     /// nothing in it can close a script element.
     static func jsString(_ text: String) -> String {

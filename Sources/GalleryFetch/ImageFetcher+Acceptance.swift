@@ -16,7 +16,8 @@ extension ImageFetcher {
             checkLeadingBytes: { exchange, bytes throws in
                 let declared = try Self.checkType(url: url, contentType: exchange.field("content-type"))
                 try Self.checkMagic(url: url, declared: declared, bytes: bytes)
-            })
+            },
+            leadingByteCount: ImageKind.identifyingBytes)
     }
 
     /// The declared media type (lowercased, without parameters), if it is one accepted.
@@ -37,19 +38,18 @@ extension ImageFetcher {
         }
     }
 
-    /// What the bytes look like, for the error message.
+    /// What the bytes look like, for the error message. Image types are told by
+    /// ``ImageKind``, as for files: "a WebP image; this gallery format takes JPEG and PNG".
     static func describe(_ bytes: [UInt8], sniffed: MediaType?) -> String {
         if let sniffed { return "a \(sniffed == .jpeg ? "JPEG" : "PNG") image" }
         if bytes.isEmpty { return "empty" }
+        let kind = ImageKind.identify(bytes)
+        if case .unsupported = kind, let refusal = kind.refusal { return refusal }
         let head = String(decoding: bytes.prefix(64), as: UTF8.self).lowercased()
         let trimmed = head.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" }
         if trimmed.hasPrefix("<!doctype html") || trimmed.hasPrefix("<html") { return "an HTML page" }
         if trimmed.hasPrefix("<") { return "markup (XML or HTML)" }
         if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") { return "JSON or text" }
-        if bytes.starts(with: Array("GIF8".utf8)) { return "a GIF image" }
-        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8 ..< 12]) == Array("WEBP".utf8) {
-            return "a WebP image"
-        }
         return "not a JPEG or PNG image (they start with \(bytes.prefix(4).map { String(format: "%02x", $0) }.joined()))"
     }
 

@@ -1,8 +1,14 @@
 /// Bounds on what decoding one image may cost, checked from the header before any pixel
 /// buffer is allocated. Every image is hostile until decoded.
 public struct DecodeLimits: Sendable, Hashable {
-    /// Width × height.
+    /// Pixels a decode holds at once: a JPEG's output at the DCT scale it is decoded at (1/8
+    /// of each side for a small thumbnail), a PNG's whole image only when it is kept or
+    /// assembled (interlaced), else one row. So a 108-megapixel photo, decoded at 1/8 for a
+    /// thumbnail, holds 1.7 megapixels (format spec, section 10).
     public var maxPixels: Int
+    /// Width × height of the image: bounds the work of a decode, which reads every pixel's
+    /// data whatever it keeps.
+    public var maxWorkPixels: Int
     /// Memory one decode may use: the compressed bytes held, the decoder's own buffers and the
     /// output.
     public var maxBytes: Int
@@ -11,8 +17,10 @@ public struct DecodeLimits: Sendable, Hashable {
     /// JPEG scans: a crafted progressive file can make every scan cost a full pass.
     public var maxScans: Int
 
-    public init(maxPixels: Int = 100_000_000, maxBytes: Int = 256 << 20, maxSide: Int = 1 << 20, maxScans: Int = 500) {
+    public init(maxPixels: Int = 100_000_000, maxWorkPixels: Int = 1_000_000_000, maxBytes: Int = 256 << 20,
+                maxSide: Int = 1 << 20, maxScans: Int = 500) {
         self.maxPixels = maxPixels
+        self.maxWorkPixels = maxWorkPixels
         self.maxBytes = maxBytes
         self.maxSide = maxSide
         self.maxScans = maxScans

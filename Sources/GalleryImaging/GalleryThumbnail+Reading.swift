@@ -13,22 +13,35 @@ extension GalleryThumbnail {
 
     /// The embedded thumbnail when it is sound and as large as wanted (or as large as it can
     /// be), else the first image decoded at the smallest scale that covers `longSide`.
+    /// When the first image cannot be decoded, the sound embedded thumbnail is served even if
+    /// it is smaller than asked, as the freedesktop thumbnail spec allows.
     public static func bitmap(ofGalleryAt path: String, longSide: Int,
                               limits: DecodeLimits = readingLimits) throws -> Bitmap {
         let reader = try GalleryReader(path: path)
         let first = reader.gallery.images.first
+        var smallEmbedded: Bitmap?
         if let embedded = try? reader.thumbnail(limit: 4 << 20),
            let header = try? ImageHeader.parse(embedded),
            header.mediaType == .png, header.bitDepth == 8, !header.interlaced,
-           max(header.width, header.height) <= GalleryPackage.maxThumbnailSide {
+           max(header.width, header.height) <= GalleryPackage.maxThumbnailSide,
+           let bitmap = try? Thumbnailer.thumbnail(of: embedded, longSide: longSide, limits: limits) {
             let embeddedSide = max(header.width, header.height)
             // Large enough, or as large as the format allows for this image; or the only picture.
             let enough = embeddedSide >= longSide || first == nil
                 || embeddedSide >= min(GalleryPackage.maxThumbnailSide, max(first!.width, first!.height))
-            if enough, let bitmap = try? Thumbnailer.thumbnail(of: embedded, longSide: longSide, limits: limits) {
-                return bitmap
-            }
+            if enough { return bitmap }
+            smallEmbedded = bitmap
         }
+        do {
+            return try firstImageBitmap(reader, first, path: path, longSide: longSide, limits: limits)
+        } catch let error as GalleryError where error.code == .blobPastDecodeLimit || error.code == .blobPixelsCorrupt {
+            if let smallEmbedded { return smallEmbedded }
+            throw error
+        }
+    }
+
+    private static func firstImageBitmap(_ reader: GalleryReader, _ first: GalleryImage?, path: String, longSide: Int,
+                                         limits: DecodeLimits) throws -> Bitmap {
         guard let first else {
             throw GalleryError(.thumbnailMissing, "the gallery has no images and no usable thumbnail.png",
                                location: Location(file: path))

@@ -17,8 +17,22 @@ public struct InspectedImageFile: Sendable {
 /// A file that is not an image the gallery can hold.
 public struct NotAnImageError: Error, Sendable, CustomStringConvertible {
     public var path: String
+    /// The whole reason, said once: what the file is instead ("a WebP image; this gallery
+    /// format takes JPEG and PNG", ``ImageKind/refusal``), or why its JPEG or PNG header
+    /// cannot be read.
     public var reason: String
-    public var description: String { "\(path): not a JPEG or PNG image: \(reason)" }
+    public var description: String { "\(path): \(reason)" }
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    /// From the header reader's refusal: a refused type is named as the reader said it; a JPEG
+    /// or PNG whose header is bad keeps the reader's detail.
+    public init(path: String, _ error: ImageHeaderError) {
+        self.init(path: path, reason: error.kind != nil ? error.description : "not a JPEG or PNG image: \(error.description)")
+    }
 }
 
 public enum ImageFile {
@@ -30,6 +44,13 @@ public enum ImageFile {
         return MediaType.sniff(head) != nil
     }
 
+    /// Why a file is not taken, for the warning of a folder scan that skips it: "a WebP image;
+    /// this gallery format takes JPEG and PNG", or "not a JPEG or PNG image".
+    public static func refusal(ofFileAt path: String) -> String {
+        let head = (try? GalleryFile.openForReading(path).read(at: 0, count: ImageKind.identifyingBytes)) ?? []
+        return ImageKind.identify(head).refusal ?? "not a JPEG or PNG image"
+    }
+
     /// Reads the header and hashes the whole file once.
     public static func inspect(_ path: String) throws -> InspectedImageFile {
         let file = try GalleryFile.openForReading(path)
@@ -38,7 +59,7 @@ public enum ImageFile {
         do {
             header = try ImageHeader.parse(file: file)
         } catch let error as ImageHeaderError {
-            throw NotAnImageError(path: path, reason: error.description)
+            throw NotAnImageError(path: path, error)
         }
         file.adviseSequential()
         var hasher = SHA256Hasher()

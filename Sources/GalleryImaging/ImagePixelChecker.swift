@@ -16,7 +16,10 @@ public struct ImagePixelChecker: PixelChecker {
     public func check(_ mediaType: MediaType, size: UInt64, maxPixels: Int?,
                       read: (UInt64, Int) throws -> [UInt8]) -> PixelVerdict {
         var limits = limits
-        if let maxPixels { limits.maxPixels = maxPixels }
+        if let maxPixels {
+            limits.maxPixels = maxPixels
+            limits.maxWorkPixels = maxPixels
+        }
         do {
             switch mediaType {
             case .png: try checkPNG(size: size, limits: limits, read: read)

@@ -15,9 +15,9 @@ public enum JPEGDecoder {
                               limits: DecodeLimits = DecodeLimits()) throws -> Bitmap {
         let structure = try JPEGStructure.parse(bytes)
         let pixels = structure.width * structure.height
-        guard pixels <= limits.maxPixels else {
+        guard pixels <= limits.maxWorkPixels else {
             throw ImageDecodeError(.pastLimit, "\(structure.width)×\(structure.height) is \(pixels) pixels, past the limit "
-                                   + "of \(limits.maxPixels)")
+                                   + "of \(limits.maxWorkPixels) decoded pixels")
         }
         guard structure.scans <= limits.maxScans else {
             throw ImageDecodeError(.pastLimit, "the JPEG has \(structure.scans) scans, past the limit of \(limits.maxScans)")
@@ -26,6 +26,12 @@ public enum JPEGDecoder {
         let scale = scalingFactor(for: structure, covering: covering)
         let width = scaled(structure.width, scale)
         let height = scaled(structure.height, scale)
+        // The limit is on what this decode holds, at its scale, not on the header's size.
+        guard width * height <= limits.maxPixels else {
+            let shown = scale.numerator == 8 ? "" : " at \(scale.numerator)/8 scale"
+            throw ImageDecodeError(.pastLimit, "\(structure.width)×\(structure.height) decodes to \(width)×\(height) "
+                                   + "pixels\(shown), past the limit of \(limits.maxPixels)")
+        }
         let memory = bytes.count + structure.decodeMemory(scaledWidth: width, scaledHeight: height,
                                                           multiScan: structure.progressive || structure.scans > 1)
         guard memory <= limits.maxBytes else {

@@ -20,7 +20,8 @@ public final class PNGDecoder {
     public init(limits: DecodeLimits = DecodeLimits(), keepsRows: Bool = false, onRow: RowHandler? = nil) throws {
         let cLimits = ig_png_limits(
             max_width: UInt32(clamping: limits.maxSide), max_height: UInt32(clamping: limits.maxSide),
-            max_pixels: UInt64(limits.maxPixels), max_bytes: UInt64(limits.maxBytes),
+            max_pixels: UInt64(limits.maxPixels), max_work_pixels: UInt64(limits.maxWorkPixels),
+            keeps_rows: keepsRows ? 1 : 0, max_bytes: UInt64(limits.maxBytes),
             max_chunk_bytes: UInt64(min(limits.maxBytes, 8 << 20)),
             max_output_bytes: keepsRows ? UInt64(limits.maxBytes) : .max)
         sink = onRow.map(RowSink.init)

@@ -10,7 +10,8 @@ public enum Thumbnailer {
         switch MediaType.sniff(Array(bytes.prefix(16))) {
         case .jpeg: return try jpeg(bytes, longSide: longSide, limits: limits)
         case .png: return try png(bytes, longSide: longSide, limits: limits)
-        case nil: throw ImageDecodeError(.corrupt, "not a JPEG or PNG image")
+        case nil: throw ImageDecodeError(.corrupt, ImageKind.identify(bytes.prefix(ImageKind.identifyingBytes)).refusal
+                                             ?? "not a JPEG or PNG image")
         }
     }
 

@@ -74,7 +74,7 @@ enum DocumentCommand {
         }
         if !opened.unresolvedVersions.isEmpty {
             Terminal.warning("\(path): \(opened.unresolvedVersions.count) unresolved version(s); "
-                             + "see `imagegallery versions \(path)`")
+                             + "see `imagegallery versions -- \(path)`")
         }
         return document
     }

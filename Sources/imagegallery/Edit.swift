@@ -30,7 +30,7 @@ extension ImageGallery {
         func run() throws {
             try reportingFailures {
                 let (items, skipped) = try Fetching.items(sources)
-                for path in skipped { Terminal.warning("\(path): skipped: not a JPEG or PNG image") }
+                for path in skipped { Terminal.warning("\(path): skipped: \(ImageFile.refusal(ofFileAt: path))") }
                 let index = try DocumentCommand.index(at, option: "--at")
                 // Checked before anything is fetched, so that a typo costs no downloads.
                 guard PathKind.of(file) == .regularFile else {
@@ -40,7 +40,7 @@ extension ImageGallery {
                     do {
                         _ = try ImageHeader.parse(file: GalleryFile.openForReading(path))
                     } catch let error as ImageHeaderError {
-                        throw CommandFailure(message: "\(path): not a JPEG or PNG image: \(error.description)",
+                        throw CommandFailure(message: NotAnImageError(path: path, error).description,
                                              status: ExitStatus.dataError)
                     }
                 }

@@ -36,7 +36,7 @@ struct GalleryCreation {
                                  status: ExitStatus.cannotCreate)
         }
         let (items, skipped) = try Fetching.items(sources)
-        for path in skipped { Terminal.warning("\(path): skipped: not a JPEG or PNG image") }
+        for path in skipped { Terminal.warning("\(path): skipped: \(ImageFile.refusal(ofFileAt: path))") }
         let paths = items.compactMap { item -> String? in if case .file(let path) = item { path } else { nil } }
 
         let hashing = ProgressBar("Reading", total: UInt64(paths.count))

@@ -40,16 +40,6 @@ struct ImageGallery: ParsableCommand {
         // limit is for the work, not for malloc's per-thread reservations.
         AddressSpace.fitAllocatorToLimit()
         let arguments = Array(CommandLine.arguments.dropFirst())
-        // The usual command lines of the short commands skip the argument parser, whose
-        // start-up costs more than their work (see QuickParse).
-        if var command = QuickParse.command(arguments) {
-            do {
-                try command.run()
-                Foundation.exit(0)
-            } catch {
-                exit(withError: error)
-            }
-        }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

@@ -144,7 +144,8 @@ struct IntegrationPlaces {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
+        // A prefix may start with "-": never let a path be read as an option.
+        process.arguments = ["--"] + arguments
         process.standardOutput = FileHandle.nullDevice
         do {
             try process.run()

@@ -29,24 +29,6 @@ extension ImageGallery {
             guard (1 ... 4096).contains(size) else { throw ValidationError("-s must be 1 to 4096") }
         }
 
-        /// `thumbnail -s SIZE INPUT OUTPUT` or `thumbnail INPUT OUTPUT`, exactly as a thumbnailer
-        /// entry writes it; nil for anything else, which the argument parser then handles.
-        static func quickParse(_ arguments: [String]) -> Thumbnail? {
-            guard arguments.first == "thumbnail" else { return nil }
-            var rest = Array(arguments.dropFirst())
-            var size = 256
-            if rest.count == 4, rest[0] == "-s", let value = Int(rest[1]), (1 ... 4096).contains(value) {
-                size = value
-                rest.removeFirst(2)
-            }
-            guard rest.count == 2, !rest[0].hasPrefix("-"), !rest[1].hasPrefix("-") else { return nil }
-            var command = Thumbnail()
-            command.size = size
-            command.input = rest[0]
-            command.output = rest[1]
-            return command
-        }
-
         func run() throws {
             try reportingFailures {
                 let limits = GalleryThumbnail.readingLimitsFittingAddressSpace()

@@ -87,7 +87,7 @@ extension ImageGallery.Validate {
         xml += "<testsuites name=\"imagegallery validate\" \(totals)>\n"
         xml += "  <testsuite name=\"imagegallery validate\" \(totals)>\n"
         for report in reports {
-            xml += "    <testcase classname=\"imagegallery.validate\" name=\"\(XMLText.escape(report.path))\""
+            xml += "    <testcase classname=\"imagegallery.validate\" name=\"\(MarkupText.escape(report.path, for: .xmlAttribute))\""
             let lines = report.diagnostics.map { finding in
                 "\(finding.severity.rawValue) \(finding.code.id) \(finding.location.entry.map { $0 + ": " } ?? "")\(finding.message)"
             }
@@ -95,13 +95,13 @@ extension ImageGallery.Validate {
                 if lines.isEmpty {
                     xml += "/>\n"
                 } else {
-                    xml += ">\n      <system-out>\(XMLText.escape(lines.joined(separator: "\n")))</system-out>\n    </testcase>\n"
+                    xml += ">\n      <system-out>\(MarkupText.escape(lines.joined(separator: "\n"), for: .xmlText))</system-out>\n    </testcase>\n"
                 }
             } else {
                 let errors = report.count(.fatal) + report.count(.error)
                 let message = "\(errors) error\(errors == 1 ? "" : "s"), \(report.count(.warning)) warning\(report.count(.warning) == 1 ? "" : "s")"
-                xml += ">\n      <failure type=\"invalid\" message=\"\(XMLText.escape(message))\">"
-                xml += XMLText.escape(lines.joined(separator: "\n")) + "</failure>\n    </testcase>\n"
+                xml += ">\n      <failure type=\"invalid\" message=\"\(MarkupText.escape(message, for: .xmlAttribute))\">"
+                xml += MarkupText.escape(lines.joined(separator: "\n"), for: .xmlText) + "</failure>\n    </testcase>\n"
             }
         }
         xml += "  </testsuite>\n</testsuites>\n"

@@ -41,8 +41,9 @@ extension ImageGallery {
         @Flag(help: "Decode the pixels of every image and of the thumbnail (slower; finds truncated and corrupt data).")
         var deep = false
 
-        @Option(help: ArgumentHelp("With --deep: images with more pixels are not decoded (IG-BLB-009).", valueName: "count"))
-        var maxPixels = DecodeLimits().maxPixels
+        @Option(help: ArgumentHelp("With --deep: images with more pixels (width × height) are not decoded (IG-BLB-009).",
+                                   valueName: "count"))
+        var maxPixels = DecodeLimits().maxWorkPixels
 
         @Option(help: ArgumentHelp("With --deep: memory all decodes together may use, in MiB.", valueName: "MiB"))
         var decodeMemory = 64
@@ -69,8 +70,9 @@ extension ImageGallery {
             if deep {
                 // A second bound inside libjpeg itself, should an estimate ever fall short.
                 setenv("JPEGMEM", "\(decodeMemory)M", 0)
-                options.pixelChecker = ImagePixelChecker(limits: DecodeLimits(maxPixels: maxPixels,
-                                                                              maxBytes: decodeMemory << 20))
+                options.pixelChecker = ImagePixelChecker(limits: DecodeLimits(
+                    maxPixels: min(DecodeLimits().maxPixels, maxPixels), maxWorkPixels: maxPixels,
+                    maxBytes: decodeMemory << 20))
             }
             // Several files at once keep the cores busy; one file at a time uses them inside it.
             options.readsEntriesInParallel = jobs == 1 || files.count == 1

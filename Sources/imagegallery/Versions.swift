@@ -57,7 +57,7 @@ extension ImageGallery {
                 }
                 let unresolved = others.filter { !$0.isResolved }.count
                 if unresolved > 0 {
-                    print("\(unresolved) unresolved: `imagegallery resolve \(file) --merge`, or --keep current|VERSION")
+                    print("\(unresolved) unresolved: `imagegallery resolve --merge -- \(file)`, or --keep current|VERSION")
                 }
             }
         }
@@ -138,7 +138,7 @@ extension ImageGallery {
             let matches = versions.filter { $0.id.manifestString.hasPrefix(lowered) }
             guard lowered.count >= 4, matches.count == 1 else {
                 throw DocumentError(.unknownVersion, path: path, matches.isEmpty
-                    ? "no version is \"\(reference)\" (see `imagegallery versions \(path)`)"
+                    ? "no version is \"\(reference)\" (see `imagegallery versions -- \(path)`)"
                     : "\"\(reference)\" names \(matches.count) versions; give more of the id")
             }
             return matches[0]

@@ -5,10 +5,10 @@ import Testing
 /// The desktop integration with the real clients: GIO and xdg-mime type detection, `file`, GNOME's
 /// thumbnail factory (bubblewrap sandbox) and XFCE's tumblerd over D-Bus. They need the static
 /// binary under /usr (GNOME's sandbox sees nothing else), which `make test` builds and names in
-/// IMAGEGALLERY_STATIC_BINARY; the binary is copied under /usr/local/lib for the run, and the
-/// integration files go into a throwaway home with `integrate install --user`.
-@Suite("Desktop integration", .serialized, .enabled(if: ProcessInfo.processInfo.environment["IMAGEGALLERY_STATIC_BINARY"] != nil,
-                                                  "run by make test, which builds the static binary"))
+/// IMAGEGALLERY_STATIC_BINARY (without it these tests fail); the binary is copied under
+/// /usr/local/lib for the run, and the integration files go into a throwaway home with
+/// `integrate install --user`.
+@Suite("Desktop integration", .serialized)
 struct DesktopIntegrationTests {
     /// Each test sets up its own installation, removed when the test's reference goes.
     func installed() throws -> InstalledTool { try InstalledTool() }
@@ -30,10 +30,10 @@ final class InstalledTool {
     let broken: String
 
     init() throws {
+        let source = try TestPaths.staticBinary()
         home = try TemporaryDirectory()
         binDirectory = "/usr/local/lib/imagegallery-test-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: binDirectory, withIntermediateDirectories: true)
-        let source = ProcessInfo.processInfo.environment["IMAGEGALLERY_STATIC_BINARY"]!
         try FileManager.default.copyItem(atPath: source, toPath: binDirectory + "/imagegallery")
         environment = [
             "HOME": home.path, "XDG_DATA_HOME": home.path + "/.local/share", "XDG_CACHE_HOME": home.path + "/.cache",

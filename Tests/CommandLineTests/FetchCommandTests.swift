@@ -164,6 +164,9 @@ struct FetchWorkspace {
     let server: LoopbackImageServer
 
     init() throws {
+        // Every test here fetches through the helper the binary under test finds beside itself:
+        // it must be the one named (and just built), else the test fails saying so.
+        _ = try TestPaths.fetchHelper()
         directory = try TemporaryDirectory()
         server = try LoopbackImageServer()
     }
@@ -614,14 +617,16 @@ struct FetchCommandAcceptanceTests {
 }
 
 /// The optimized build once crashed where the debug build did not (a task group's results, many
-/// URLs at once), so the static release binary that `make test` builds fetches too.
-@Suite("Fetching: the release build", .enabled(if: ProcessInfo.processInfo.environment["IMAGEGALLERY_STATIC_BINARY"] != nil,
-                                               "needs IMAGEGALLERY_STATIC_BINARY (make test sets it)"))
+/// URLs at once), so the static release binary that `make test` builds fetches too, with the
+/// release helper beside it (IMAGEGALLERY_STATIC_BINARY and IMAGEGALLERY_STATIC_FETCH_BINARY;
+/// without them the test fails).
+@Suite("Fetching: the release build")
 struct FetchReleaseBuildTests {
     @Test func manyURLsAtOnce() async throws {
         let workspace = try FetchWorkspace()
-        let binary = ProcessInfo.processInfo.environment["IMAGEGALLERY_STATIC_BINARY"]!
-        let names = TestPaths.fixtures(in: "images", withExtension: "jpg").map { URL(fileURLWithPath: $0).lastPathComponent }
+        let binary = try TestPaths.staticBinary()
+        _ = try TestPaths.staticFetchHelper()
+        let names = try TestPaths.fixtures(in: "images", withExtension: "jpg").map { URL(fileURLWithPath: $0).lastPathComponent }
         // Distinct queries make distinct resources: 60 fetches, 4 at a time.
         let urls = (0 ..< 60).map { workspace.url("/images/\(names[$0 % names.count])?max-age=600&copy=\($0)") }
         let gallery = workspace.file("g.imagegallery")

@@ -6,9 +6,10 @@ import Testing
 /// missing or misused, and that nothing but URLs needs it.
 @Suite("Fetching: the helper program")
 struct FetchHelperTests {
-    var helper: String { (TestPaths.binary as NSString).deletingLastPathComponent + "/imagegallery-fetch" }
-
-    @Test func theHelperIsBesideTheBinary() {
+    /// The helper under test, IMAGEGALLERY_FETCH_BINARY, is the file beside the binary under
+    /// test, where `imagegallery` looks for it (`fetchHelper()` throws, naming what is wrong).
+    @Test func theHelperIsBesideTheBinary() throws {
+        let helper = try TestPaths.fetchHelper()
         #expect(FileManager.default.isExecutableFile(atPath: helper), "\(helper)")
     }
 
@@ -50,7 +51,7 @@ struct FetchHelperTests {
     @Test(arguments: [(["--help"], ""), (["fetch"], "{not json"), (["fetch"], #"{"cachePolicy":"sometimes","jobs":1,"#
         + #""timeoutSeconds":1,"connectTimeoutSeconds":1,"retries":0,"maxImageBytes":1,"urls":[]}"#)])
     func theHelperRefusesWhatImagegalleryWouldNotSend(arguments: [String], input: String) async throws {
-        let helper = helper
+        let helper = try TestPaths.fetchHelper()
         let directory = try TemporaryDirectory()
         let request = directory.file("request.json")
         try Data(input.utf8).write(to: URL(fileURLWithPath: request))

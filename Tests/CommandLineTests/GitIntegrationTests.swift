@@ -3,22 +3,26 @@ import GalleryFormat
 import GalleryTestSupport
 import Testing
 
-/// The merge driver and textconv, set up as the README says, in a real git repository.
-@Suite("git integration", .enabled(if: Subprocess.which("git") != nil, "git is not installed"))
+/// The merge driver and textconv, set up as the README says, in a real git repository. git is
+/// a declared test dependency (scripts/install-deps): without it these tests fail.
+@Suite("git integration")
 struct GitIntegrationTests {
     let workspace: EditingWorkspace
+    let gitProgram: String
     var repository: String { workspace.directory.file("repo") }
     var gallery: String { repository + "/trip.imagegallery" }
 
     init() throws {
         workspace = try EditingWorkspace(images: 0)
+        gitProgram = try #require(Subprocess.which("git"), "git is not installed: run scripts/install-deps")
+        let binary = try TestPaths.binary()
         try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: false)
         try git("init", "-q", "-b", "main")
         try git("config", "user.email", "test@example.org")
         try git("config", "user.name", "Test")
         try git("config", "merge.imagegallery.name", "imagegallery three-way merge by image id")
-        try git("config", "merge.imagegallery.driver", "\(TestPaths.binary) merge-driver %O %A %B")
-        try git("config", "diff.imagegallery.textconv", "\(TestPaths.binary) textconv")
+        try git("config", "merge.imagegallery.driver", "\(binary) merge-driver %O %A %B")
+        try git("config", "diff.imagegallery.textconv", "\(binary) textconv")
         try "*.imagegallery merge=imagegallery diff=imagegallery\n".write(toFile: repository + "/.gitattributes",
                                                                             atomically: true, encoding: .utf8)
         #expect(try workspace.run(["create", gallery, "--title", "Trip", try workspace.image(1)]).status == 0)
@@ -28,7 +32,7 @@ struct GitIntegrationTests {
 
     @discardableResult
     func git(_ arguments: String..., expecting status: Int32? = 0) throws -> ProcessResult {
-        let result = try Subprocess.run("/usr/bin/git", arguments, in: repository, environment: workspace.environment)
+        let result = try Subprocess.run(gitProgram, arguments, in: repository, environment: workspace.environment)
         if let status, result.status != status {
             Issue.record("git \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
         }

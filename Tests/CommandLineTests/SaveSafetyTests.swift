@@ -27,13 +27,14 @@ struct SaveSafetyTests {
         #expect(try workspace.run(["add", g, try workspace.image(1000)]).status == 0)
         let window = max(Date().timeIntervalSince(started) * 1.3, 0.02)
 
+        let binary = try TestPaths.binary()
         var generator = SeededGenerator(seed: 200)
         var (old, new) = (0, 0)
         for round in 0 ..< 200 {
             let before = try FileBytes.read(g)
             let beforeImages = try workspace.content().images
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: TestPaths.binary)
+            process.executableURL = URL(fileURLWithPath: binary)
             process.arguments = ["add", g, try workspace.image(round)]
             process.environment = ProcessInfo.processInfo.environment.merging(workspace.environment) { $1 }
             process.standardOutput = FileHandle.nullDevice

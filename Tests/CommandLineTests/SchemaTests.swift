@@ -22,13 +22,13 @@ struct SchemaTests {
         """
 
     func validate(_ manifests: [String]) throws -> ProcessResult {
-        let python = try #require(Subprocess.which("python3"))
+        let python = try #require(Subprocess.which("python3"), "python3 is not installed: run scripts/install-deps")
         return try Subprocess.run(python, ["-c", Self.check, TestPaths.spec("manifest.schema.json")] + manifests)
     }
 
     @Test func fixtureAndCreatedManifestsConform() throws {
         let directory = try TemporaryDirectory()
-        var manifests = TestPaths.fixtures(in: "valid", withExtension: "json")
+        var manifests = try TestPaths.fixtures(in: "valid", withExtension: "json")
         let gallery = directory.file("g.imagegallery")
         #expect(try Subprocess.imagegallery(["create", gallery, TestPaths.fixture("images")]).status == 0)
         let reader = try GalleryReader(path: gallery)
@@ -54,5 +54,37 @@ struct SchemaTests {
             #expect(try validate([directory.file("\(index).json")]).status == 1, "mutation \(index) passed the schema")
             #expect(Manifest.decode(Array(text.utf8)).firstError != nil, "mutation \(index) passed the reader")
         }
+    }
+
+    /// `formatVersion`: the schema and the reader accept the same spellings, one per version
+    /// (section 8: no leading zeros), and the fixture with "01.0" fails both.
+    @Test func schemaAndReaderAgreeOnFormatVersions() throws {
+        let directory = try TemporaryDirectory()
+        let sample = try String(contentsOfFile: TestPaths.fixture("valid/three.manifest.json"), encoding: .utf8)
+        let cases: [(version: String, reader: String?)] = [
+            ("1.0", nil), ("1.7", nil), ("1.10", nil), ("1.100", nil),
+            ("01.0", "IG-MAN-008"), ("1.00", "IG-MAN-008"), ("1.01", "IG-MAN-008"), ("001.0", "IG-MAN-008"),
+            ("02.0", "IG-MAN-008"), ("1", "IG-MAN-008"), ("1.", "IG-MAN-008"), ("1.0.0", "IG-MAN-008"),
+            ("2.0", "IG-MAN-010"), ("0.9", "IG-MAN-010"), ("10.0", "IG-MAN-010"),
+        ]
+        for (index, (version, expected)) in cases.enumerated() {
+            let text = sample.replacingOccurrences(of: "\"formatVersion\": \"1.0\"", with: "\"formatVersion\": \"\(version)\"")
+            #expect(text.contains("\"formatVersion\": \"\(version)\""))
+            try text.write(toFile: directory.file("\(index).json"), atomically: true, encoding: .utf8)
+            let schema = try validate([directory.file("\(index).json")])
+            #expect(schema.status == (expected == nil ? 0 : 1), "\(version): the schema says \(schema.stdout)\(schema.stderr)")
+            #expect(Manifest.decode(Array(text.utf8)).firstError?.code.id == expected, "\(version): the reader")
+        }
+
+        let fixture = TestPaths.fixture("invalid/IG-MAN-008-format-version-leading-zero.imagegallery")
+        let archive = try ZipArchive(path: fixture)
+        let manifest = try archive.readAll(try #require(archive.entry(named: "manifest.json")), limit: 1 << 24)
+        #expect(String(decoding: manifest, as: UTF8.self).contains("\"formatVersion\": \"01.0\""))
+        try FileBytes.write(manifest, to: directory.file("fixture.json"))
+        #expect(try validate([directory.file("fixture.json")]).status == 1, "the schema refuses 01.0")
+        #expect(Manifest.decode(manifest).firstError?.code.id == "IG-MAN-008", "the reader refuses 01.0")
+        let validated = try Subprocess.imagegallery(["validate", "--format", "json", fixture])
+        #expect(validated.status == 1)
+        #expect(validated.stdout.contains("IG-MAN-008") && !validated.stdout.contains("IG-MAN-010"), "\(validated.stdout)")
     }
 }

@@ -20,7 +20,8 @@ struct VersionCommandTests {
     func versions(_ workspace: EditingWorkspace) throws -> [[String: Any]] {
         let result = try workspace.run(["versions", workspace.gallery, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
-        return try JSONSerialization.jsonObject(with: result.stdoutData) as? [[String: Any]] ?? []
+        return try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [[String: Any]],
+                            "versions --json printed no list: \(result.stdout)")
     }
 
     @Test func syncCopiesAreOfferedAndALookalikeIsNot() throws {
@@ -44,7 +45,10 @@ struct VersionCommandTests {
         let names = try workspace.names()
         #expect(try #require(names.firstIndex(of: "2-tiles.png")) < #require(names.firstIndex(of: "1-sunset.jpg")), "\(names)")
         #expect(try workspace.isValid())
-        #expect(try versions(workspace).dropFirst().allSatisfy { $0["resolved"] as? Bool == true })
+        // The three sync copies are still listed, each now resolved.
+        let after = try versions(workspace).dropFirst()
+        #expect(after.count == 3, "\(after)")
+        #expect(after.allSatisfy { $0["resolved"] as? Bool == true }, "\(after)")
         // A second open finds nothing left to resolve.
         let again = try workspace.run(["rename", workspace.gallery, "Trip!"])
         #expect(again.status == 0 && !again.stderr.contains("unresolved"), "\(again.stderr)")

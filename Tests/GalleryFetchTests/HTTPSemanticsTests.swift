@@ -1,4 +1,5 @@
 import GalleryFetch
+import GalleryFormat
 import Testing
 
 @Suite("HTTP dates and Cache-Control")
@@ -21,6 +22,50 @@ struct HTTPSemanticsTests {
                       "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 PST"])
     func invalidDates(text: String) {
         #expect(HTTPDate.parse(text) == nil)
+    }
+
+    /// A date and time as day, month, year and clock, with the seconds since 1970 it denotes, or
+    /// nil when the calendar has no such moment.
+    struct EdgeDate: Sendable, CustomTestStringConvertible {
+        var day: Int, month: Int, year: Int, hour: Int, minute: Int, second: Int
+        var seconds: Int64?
+
+        static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        var clock: String { "\(Self.two(hour)):\(Self.two(minute)):\(Self.two(second))" }
+        /// IMF-fixdate (the weekday is not checked by the parser, so it is always Sun here).
+        var http: String { "Sun, \(Self.two(day)) \(Self.monthNames[month - 1]) \(year) \(clock) GMT" }
+        /// RFC 850, with its two-digit year.
+        var rfc850: String { "Sunday, \(Self.two(day))-\(Self.monthNames[month - 1])-\(Self.two(year % 100)) \(clock) GMT" }
+        var asctime: String { "Sun \(Self.monthNames[month - 1]) \(day < 10 ? " " : "")\(day) \(clock) \(year)" }
+        var rfc3339: String { "\(year)-\(Self.two(month))-\(Self.two(day))T\(clock)Z" }
+        var testDescription: String { http }
+    }
+
+    static let edgeDates: [EdgeDate] = [
+        EdgeDate(day: 30, month: 2, year: 2026, hour: 10, minute: 0, second: 0, seconds: nil),
+        EdgeDate(day: 31, month: 2, year: 2026, hour: 10, minute: 0, second: 0, seconds: nil),
+        EdgeDate(day: 29, month: 2, year: 2025, hour: 10, minute: 0, second: 0, seconds: nil),
+        EdgeDate(day: 29, month: 2, year: 2024, hour: 10, minute: 0, second: 0, seconds: 1_709_200_800),
+        EdgeDate(day: 29, month: 2, year: 2000, hour: 0, minute: 0, second: 0, seconds: 951_782_400),
+        EdgeDate(day: 29, month: 2, year: 2100, hour: 0, minute: 0, second: 0, seconds: nil),
+        EdgeDate(day: 28, month: 2, year: 2026, hour: 23, minute: 59, second: 59, seconds: 1_772_323_199),
+        EdgeDate(day: 31, month: 4, year: 2026, hour: 10, minute: 0, second: 0, seconds: nil),
+        EdgeDate(day: 28, month: 2, year: 2026, hour: 24, minute: 0, second: 0, seconds: nil),
+        EdgeDate(day: 28, month: 2, year: 2026, hour: 10, minute: 60, second: 0, seconds: nil),
+        // A leap second is the next second, in both.
+        EdgeDate(day: 31, month: 12, year: 2016, hour: 23, minute: 59, second: 60, seconds: 1_483_228_800),
+        EdgeDate(day: 28, month: 2, year: 2026, hour: 10, minute: 0, second: 61, seconds: nil),
+    ]
+
+    /// HTTP dates and manifest times share one calendar (Timestamp's): the same moments exist
+    /// in both, with the same value, and the same do not. 31 February was once 3 March.
+    @Test(arguments: edgeDates)
+    func edgeDatesAreJudgedByTheOneCalendar(date: EdgeDate) {
+        #expect(HTTPDate.parse(date.http) == date.seconds, "IMF-fixdate")
+        #expect(HTTPDate.parse(date.asctime) == date.seconds, "asctime")
+        if (1970 ... 2069).contains(date.year) { #expect(HTTPDate.parse(date.rfc850) == date.seconds, "RFC 850") }
+        #expect(Timestamp(rfc3339: date.rfc3339)?.seconds == date.seconds, "RFC 3339")
     }
 
     @Test func cacheControlDirectives() {
@@ -61,6 +106,20 @@ struct FreshnessTests {
         #expect(r.freshnessLifetime == 30)
         #expect(response(["expires": "0"]).freshnessLifetime == 0)
         #expect(response(["expires": HTTPDate.format(Self.date - 30)]).freshnessLifetime == 0)
+    }
+
+    /// An Expires that names no real moment is invalid, so already expired (RFC 9111 section
+    /// 5.3): 31 February 2026 is not 3 March, and 29 February 2025 is not 1 March.
+    @Test(arguments: ["Sun, 31 Feb 2026 10:00:00 GMT", "Mon, 30 Feb 2026 10:00:00 GMT", "Sat, 29 Feb 2025 10:00:00 GMT",
+                      "Tue, 03 Mar 2026 24:00:00 GMT", "Tue, 03 Mar 2026 10:60:00 GMT", "Tue, 03 Mar 2026 10:00:61 GMT"])
+    func anExpiresOnNoRealDateHasExpired(expires: String) {
+        let r = response(["expires": expires])
+        #expect(r.freshnessLifetime == 0)
+        #expect(!r.isFresh(now: Self.date * 1000))
+        // The same moments that do exist are fresh until then.
+        let leap = response(["expires": "Thu, 29 Feb 2024 10:00:00 GMT"])
+        #expect(leap.freshnessLifetime == 1_709_200_800 - Self.date)
+        #expect(leap.isFresh(now: Self.date * 1000))
     }
 
     @Test func heuristicIsATenthOfTheAgeCappedAtADay() {

@@ -144,10 +144,10 @@ struct ContainerTests {
         let reader = try GalleryReader(path: path)
         #expect(reader.archive.entries.count == 65_603)
         #expect(reader.gallery.images.count == 65_600)
-        if let python = Subprocess.which("python3") {
-            let result = try Subprocess.run(python, ["-m", "zipfile", "-t", path])
-            #expect(result.status == 0, "python zipfile: \(result.stdout) \(result.stderr)")
-        }
+        // Python is a declared test dependency (scripts/install-deps): its absence is a failure.
+        let python = try #require(Subprocess.which("python3"), "python3 is not installed: run scripts/install-deps")
+        let result = try Subprocess.run(python, ["-m", "zipfile", "-t", path])
+        #expect(result.status == 0, "python zipfile: \(result.stdout) \(result.stderr)")
     }
 
     @Test func limitsAreEnforcedWhereTheyApply() throws {
@@ -190,10 +190,10 @@ struct ContainerTests {
         for image in gallery.images { try reader.readBlob(image) { _ in } }
         #expect(try archive.scanLayout().isEmpty, "no gaps: every record was placed where the headers say")
         #expect(try readWithLibarchive(path).count == 8)
-        if let python = Subprocess.which("python3") {
-            let result = try Subprocess.run(python, ["-m", "zipfile", "-t", path])
-            #expect(result.status == 0, "python zipfile: \(result.stdout) \(result.stderr)")
-        }
+        // Python is a declared test dependency (scripts/install-deps): its absence is a failure.
+        let python = try #require(Subprocess.which("python3"), "python3 is not installed: run scripts/install-deps")
+        let result = try Subprocess.run(python, ["-m", "zipfile", "-t", path])
+        #expect(result.status == 0, "python zipfile: \(result.stdout) \(result.stderr)")
     }
 
     @Test func neverLeavesAPartialFile() throws {
@@ -222,5 +222,76 @@ struct ContainerTests {
         #expect(throws: FileSystemError.self) {
             try GalleryWriter.write(gallery, thumbnail: [], to: path, overwrite: false) { .bytes(blobs[$0.sha256]!) }
         }
+    }
+
+    /// What the quick scan (which finds `manifest.json` so that it is read while the central
+    /// directory is parsed) makes of a file's manifest record.
+    static func quickFindManifest(_ path: String) throws -> ZipEntry? {
+        let file = try GalleryFile.openForReading(path)
+        let layout = try ZipArchive.readEndRecords(file: file, size: try file.size, limits: .default)
+        let directory = try file.read(at: layout.centralOffset, count: Int(layout.centralSize))
+        return directory.withUnsafeBytes { ZipArchive.quickFind("manifest.json", in: $0, count: layout.entryCount) }
+    }
+
+    /// The quick scan and the full parse widen a header's fields through one function. They used
+    /// to differ on a disk number start of 0xFFFF: the scan ignored it and found the manifest in a
+    /// header whose ZIP64 extra is too short, which the parse refuses (IG-PKG-030).
+    @Test func quickScanAndFullParseAgreeOnZip64Markers() throws {
+        let path = TestPaths.fixture("invalid/IG-PKG-030-disk-start-zip64-too-short.imagegallery")
+        #expect(try Self.quickFindManifest(path) == nil, "the scan must not find a record the parse refuses")
+        let (code, message) = firstProblem(in: path)
+        #expect(code == "IG-PKG-030", "\(message ?? "no error")")
+        let report = GalleryValidator.validate(path: path)
+        #expect(report.diagnostics.first?.code.id == "IG-PKG-030", "\(report.diagnostics)")
+        #expect(!report.isValid)
+        // On every file that opens, the scan finds exactly the record the parse finds.
+        let readable = try TestPaths.fixtures(in: "valid", withExtension: "imagegallery")
+            + TestPaths.fixtures(in: "tolerant", withExtension: "imagegallery")
+        #expect(readable.count > 10)
+        for fixture in readable {
+            let parsed = try #require(try ZipArchive(path: fixture).entry(named: "manifest.json"), "\(fixture)")
+            #expect(try Self.quickFindManifest(fixture) == parsed, "\(fixture)")
+        }
+    }
+
+    /// APPNOTE 4.5.3: the ZIP64 extra holds, in order, only the values whose classic field is the
+    /// marker: uncompressed size, compressed size, local header offset (8 bytes each), disk start (4).
+    @Test func zip64WideningTakesEachMarkedValueInOrder() {
+        func header(uncompressed: UInt32 = 10, compressed: UInt32 = 10, offset: UInt32 = 100, disk: UInt16 = 0) -> CentralFileHeader {
+            CentralFileHeader(versionMadeBy: 0x032D, versionNeeded: 45, flags: 0x0800, method: 0, dosTime: 0, dosDate: 0x21,
+                              crc32: 0, compressedSize: compressed, uncompressedSize: uncompressed, nameLength: 1,
+                              extraLength: 0, commentLength: 0, diskNumberStart: disk, internalAttributes: 0,
+                              externalAttributes: 0, localHeaderOffset: offset)
+        }
+        func zip64(_ values: [UInt64], disk: UInt32? = nil, declared: Int? = nil) -> [UInt8] {
+            var data: [UInt8] = []
+            for value in values { data.appendLE(value) }
+            if let disk { data.appendLE(disk) }
+            var out: [UInt8] = []
+            out.appendLE(UInt16(1))
+            out.appendLE(UInt16(declared ?? data.count))
+            return out + data
+        }
+        func values(_ header: CentralFileHeader, _ extra: [UInt8]) -> ZipArchive.CentralValues? {
+            extra.withUnsafeBytes { ZipArchive.centralValues(of: header, extra: $0) }
+        }
+        let foreign: [UInt8] = [0x55, 0x54, 0x05, 0x00, 1, 0, 0, 0, 0]
+        // No marker: the classic values, whatever the extra holds (even a malformed one).
+        #expect(values(header(), [0x01, 0x00, 0x08, 0x00]) == .init(uncompressed: 10, compressed: 10, localOffset: 100, diskStart: 0))
+        // Every marker, after a foreign extra.
+        #expect(values(header(uncompressed: .max, compressed: .max, offset: .max, disk: .max),
+                       foreign + zip64([5_000_000_000, 4_000_000_000, 6_000_000_000], disk: 0))
+                == .init(uncompressed: 5_000_000_000, compressed: 4_000_000_000, localOffset: 6_000_000_000, diskStart: 0))
+        // Only the offset and the disk are marked: they are the first two values.
+        #expect(values(header(offset: .max, disk: .max), zip64([7_000_000_000], disk: 0))
+                == .init(uncompressed: 10, compressed: 10, localOffset: 7_000_000_000, diskStart: 0))
+        // The disk alone: a 4-byte extra.
+        #expect(values(header(disk: .max), zip64([], disk: 0)) == .init(uncompressed: 10, compressed: 10, localOffset: 100, diskStart: 0))
+        // A marker with nothing behind it.
+        #expect(values(header(disk: .max), []) == nil)
+        #expect(values(header(disk: .max), foreign) == nil)
+        #expect(values(header(disk: .max), zip64([], disk: 0, declared: 8)) == nil, "the record runs past the extra")
+        #expect(values(header(offset: .max, disk: .max), zip64([7_000_000_000])) == nil, "the disk number is missing")
+        #expect(values(header(uncompressed: .max), zip64([], disk: 0)) == nil, "4 bytes are no size")
     }
 }

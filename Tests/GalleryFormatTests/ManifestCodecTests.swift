@@ -64,7 +64,8 @@ struct ManifestCodecTests {
 
     @Test func matchesPythonCanonicalForm() throws {
         // json.dumps(sort_keys=True, indent=2, ensure_ascii=False) + "\n" is the reference form.
-        guard let python = Subprocess.whichPython() else { return }
+        // Python is a declared test dependency (scripts/install-deps): its absence is a failure.
+        let python = try #require(Subprocess.which("python3"), "python3 is not installed: run scripts/install-deps")
         let bytes = Manifest.encode(gallery)
         let directory = try TemporaryDirectory()
         try FileBytes.write(bytes, to: directory.file("m.json"))
@@ -194,8 +195,4 @@ struct ManifestCodecTests {
         #expect(result.firstError?.location.offset == 6)
         #expect(result.firstError?.location.entry == "manifest.json")
     }
-}
-
-extension Subprocess {
-    static func whichPython() -> String? { which("python3") }
 }

@@ -29,7 +29,7 @@ struct WindowedManifestTests {
     func fixtureManifestsDecodeTheSame(chunk: Int) throws {
         var checked = 0
         for folder in ["valid", "tolerant", "invalid"] {
-            for path in TestPaths.fixtures(in: folder, withExtension: "imagegallery") {
+            for path in try TestPaths.fixtures(in: folder, withExtension: "imagegallery") {
                 guard let archive = try? ZipArchive(file: GalleryFile.openForReading(path)),
                       let entry = archive.entry(named: "manifest.json"), entry.uncompressedSize < 1 << 20,
                       let bytes = try? archive.readAll(entry, limit: 1 << 20) else { continue }

@@ -3,19 +3,35 @@ import GalleryFuzzing
 import GalleryTestSupport
 import Testing
 
-/// Every input a fuzzer ever crashed on (Fixtures/fuzz/TARGET/) runs through the same target
-/// code here, in every test run; and each target is shown to reach the code it is meant to.
+/// Every input a fuzzer ever crashed on, and a small accepted and refused input of each target
+/// (Fixtures/fuzz/TARGET/, which scripts/fuzz also seeds from), runs through the same target code
+/// here, in every test run; and each target is shown to reach the code it is meant to.
 @Suite("Fuzz targets")
 struct FuzzRegressionTests {
-    @Test("Every recorded crash input now ends cleanly", arguments: FuzzTarget.allCases)
+    /// Each file's name says how its target must end it: `accepted-*` or `refused-*`. A folder
+    /// that is missing or holds neither, or a file named otherwise, fails the test.
+    @Test("Every recorded input ends cleanly, with the outcome its name gives", arguments: FuzzTarget.allCases)
     func regressions(target: FuzzTarget) throws {
         let folder = TestPaths.fixture("fuzz/" + target.rawValue)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        for name in names.sorted() where !name.hasSuffix(".md") {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasSuffix(".md") }.sorted()
+        var (accepted, refused) = (0, 0)
+        for name in names {
+            let expected: FuzzOutcome
+            if name.hasPrefix("accepted-") {
+                expected = .accepted
+            } else if name.hasPrefix("refused-") {
+                expected = .refused
+            } else {
+                Issue.record("\(folder)/\(name): name it accepted-… or refused-…, after the outcome it must have")
+                continue
+            }
             let bytes = try #require(FileManager.default.contents(atPath: folder + "/" + name), "\(folder)/\(name)")
             // A trap here takes the test process down, which fails the run.
-            _ = target.run(Array(bytes))
+            #expect(target.run(Array(bytes)) == expected, "\(target): \(name)")
+            if expected == .accepted { accepted += 1 } else { refused += 1 }
         }
+        #expect(accepted > 0, "\(folder) holds no accepted-* input")
+        #expect(refused > 0, "\(folder) holds no refused-* input")
     }
 
     @Test("Each target accepts a sound input and refuses a broken one", arguments: FuzzTarget.allCases)

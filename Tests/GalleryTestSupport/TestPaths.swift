@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where the repository, its fixtures and the built binary are.
+/// Where the repository and its fixtures are, and the programs under test.
 public enum TestPaths {
     /// The repository root, found from this source file's place.
     public static let repository: String = {
@@ -13,26 +13,91 @@ public enum TestPaths {
 
     public static func spec(_ name: String) -> String { repository + "/Specs/" + name }
 
-    /// Files in a fixture folder with the given extension, sorted.
-    public static func fixtures(in folder: String, withExtension ext: String) -> [String] {
+    /// Files in a fixture folder with the given extension, sorted. A folder that is missing, or
+    /// that holds no such file, is an error: a test over its files would otherwise run no case.
+    public static func fixtures(in folder: String, withExtension ext: String) throws -> [String] {
         let directory = fixture(folder)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasSuffix("." + ext) }.sorted().map { directory + "/" + $0 }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw MissingTestInput(description: "the fixture folder \(directory) cannot be read: \(error)")
+        }
+        let found = names.filter { $0.hasSuffix("." + ext) }.sorted().map { directory + "/" + $0 }
+        guard !found.isEmpty else {
+            throw MissingTestInput(description: "the fixture folder \(directory) holds no .\(ext) file")
+        }
+        return found
     }
 
-    /// The `imagegallery` binary built beside the test bundle.
-    public static let binary: String = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]
-        var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
-        // On some runners the test bundle sits one level deeper.
-        for _ in 0 ..< 3 {
-            let candidate = folder.appendingPathComponent("imagegallery").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            folder.deleteLastPathComponent()
+    /// The `imagegallery` binary under test, named by `IMAGEGALLERY_BINARY`. Never guessed: a
+    /// binary found by looking around (beside the test bundle, in .build/debug) may be older
+    /// than the sources. `make test` sets it to the debug build it has just made.
+    public static func binary() throws -> String {
+        try executable(named: "IMAGEGALLERY_BINARY", example: ".build/debug/imagegallery")
+    }
+
+    /// The fetch helper under test, named by `IMAGEGALLERY_FETCH_BINARY`. `imagegallery` runs
+    /// the helper beside itself, so this must be that very file.
+    public static func fetchHelper() throws -> String {
+        try helper(named: "IMAGEGALLERY_FETCH_BINARY", beside: binary(), example: ".build/debug/imagegallery-fetch")
+    }
+
+    /// The static release binary (`--static-swift-stdlib`), named by `IMAGEGALLERY_STATIC_BINARY`:
+    /// what the desktop clients, the address-space caps and the hostile corpus are run against.
+    public static func staticBinary() throws -> String {
+        try executable(named: "IMAGEGALLERY_STATIC_BINARY", example: ".build/release/imagegallery")
+    }
+
+    /// The fetch helper beside the static binary, named by `IMAGEGALLERY_STATIC_FETCH_BINARY`.
+    public static func staticFetchHelper() throws -> String {
+        try helper(named: "IMAGEGALLERY_STATIC_FETCH_BINARY", beside: staticBinary(), example: ".build/release/imagegallery-fetch")
+    }
+
+    /// What the Makefile's test target sets, for the messages.
+    static let howToSet = "`make test` sets IMAGEGALLERY_BINARY, IMAGEGALLERY_FETCH_BINARY, IMAGEGALLERY_STATIC_BINARY and "
+        + "IMAGEGALLERY_STATIC_FETCH_BINARY to the programs it has just built (see the Makefile's test target); "
+        + "to run the tests by hand, build them and set the same variables"
+
+    static func executable(named variable: String, example: String) throws -> String {
+        guard let path = ProcessInfo.processInfo.environment[variable], !path.isEmpty else {
+            throw MissingTestInput(description: "\(variable) is not set: it must name the program under test "
+                                   + "(e.g. \(repository)/\(example)). \(howToSet)")
         }
-        return repository + "/.build/debug/imagegallery"
-    }()
+        guard path.hasPrefix("/") else {
+            throw MissingTestInput(description: "\(variable)=\(path) is not an absolute path (tests run programs from other folders)")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              FileManager.default.isExecutableFile(atPath: path) else {
+            throw MissingTestInput(description: "\(variable)=\(path): no executable file there (not built?). \(howToSet)")
+        }
+        return path
+    }
+
+    static func helper(named variable: String, beside binary: String, example: String) throws -> String {
+        let helper = try executable(named: variable, example: example)
+        let besideIt = (binary as NSString).deletingLastPathComponent + "/imagegallery-fetch"
+        guard let named = identity(helper), let found = identity(besideIt), named == found else {
+            throw MissingTestInput(description: "\(variable)=\(helper), but \(binary) runs the helper beside it, "
+                                   + "\(besideIt), which is \(identity(besideIt) == nil ? "missing" : "another file")")
+        }
+        return helper
+    }
+
+    /// Device and inode of a file, links followed.
+    private static func identity(_ path: String) -> [UInt64]? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return [UInt64(status.st_dev), UInt64(status.st_ino)]
+    }
+}
+
+/// A program or fixture folder the tests need is not there: the test fails with this message.
+public struct MissingTestInput: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(description: String) { self.description = description }
 }
 
 /// A fresh folder under the system temporary folder, removed when dropped.
@@ -107,22 +172,22 @@ public enum Subprocess {
         return result
     }
 
-    /// Runs the built `imagegallery`.
+    /// Runs the `imagegallery` under test (`TestPaths.binary()`).
     public static func imagegallery(_ arguments: [String], in directory: String? = nil,
                                     environment: [String: String]? = nil, standardInput: String? = nil) throws -> ProcessResult {
-        try run(TestPaths.binary, arguments, in: directory, environment: environment, standardInput: standardInput)
+        try run(try TestPaths.binary(), arguments, in: directory, environment: environment, standardInput: standardInput)
     }
 
-    /// Runs the built `imagegallery` under GNU time: its result and peak resident memory in MiB.
+    /// Runs the `imagegallery` under test under GNU time: its result and peak resident memory in MiB.
     ///
-    /// Under the sanitizers (scripts/test-sanitize) the binary beside the tests is built with
+    /// Under the sanitizers (scripts/test-sanitize) the binary under test is built with
     /// AddressSanitizer, whose shadow memory, redzones and quarantine make its resident memory
     /// several times the program's own: no measure of it. There the same command runs twice:
     /// first the sanitized binary, whose result is returned (so it meets the hostile input too),
     /// then the plain build named by `IMAGEGALLERY_MEMORY_BINARY`, whose peak memory is returned
     /// and whose exit status must be the same.
     public static func imagegalleryPeakMemory(_ arguments: [String]) throws -> (result: ProcessResult, mebibytes: Double) {
-        guard let plain = Sanitizers.memoryBinary else { return try peakMemory(TestPaths.binary, arguments) }
+        guard let plain = Sanitizers.memoryBinary else { return try peakMemory(try TestPaths.binary(), arguments) }
         let sanitized = try imagegallery(arguments)
         let measured = try peakMemory(plain, arguments)
         guard measured.result.status == sanitized.status else {

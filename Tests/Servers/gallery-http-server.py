@@ -14,6 +14,8 @@ Paths (NAME is a file of --root):
   /busy/KEY/NAME?after=S       429 with Retry-After: S on the first request for KEY, then the file
   /html-as-jpeg                an HTML error page served as image/jpeg
   /typed/TYPE/NAME             the file served as Content-Type TYPE ('_' for '/', e.g. text_html)
+  /bytes/TYPE/HEX              the bytes HEX (hexadecimal, written by the test) served as
+                               Content-Type TYPE ('_' for '/')
   /redirect/N/NAME             a chain of N redirects (302) ending at /images/NAME
   /loop/a, /loop/b             redirects to each other for ever
   /drip/N                      N bytes of an image-like body, one per second
@@ -170,6 +172,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, page, [("Content-Type", "image/jpeg")])
         if head == "typed" and len(parts) == 3:
             return self.serve_file(parts[2], query, content_type=parts[1].replace("_", "/"))
+        if head == "bytes" and len(parts) == 3:
+            return self.reply(200, bytes.fromhex(parts[2]), [("Content-Type", parts[1].replace("_", "/"))])
         if head == "redirect" and len(parts) == 3:
             left = int(parts[1])
             target = "/images/%s" % parts[2] if left <= 1 else "/redirect/%d/%s" % (left - 1, parts[2])

@@ -20,7 +20,10 @@ typedef void (*ig_png_row_callback)(void *context, uint32_t row, uint32_t width,
 typedef struct {
     uint32_t max_width;      /* png_set_user_limits */
     uint32_t max_height;
-    uint64_t max_pixels;     /* width × height, checked from IHDR before any allocation */
+    uint64_t max_pixels;     /* pixels held at once: the whole image when it is interlaced and
+                                assembled or every row is kept, else one row; checked from IHDR */
+    uint64_t max_work_pixels;/* width × height: the work of decoding, checked from IHDR */
+    int keeps_rows;          /* the caller keeps every row (the whole image is held) */
     uint64_t max_bytes;      /* memory for an interlaced image's assembly buffer */
     uint64_t max_chunk_bytes;/* png_set_chunk_malloc_max */
     uint64_t max_output_bytes;/* width × height × 4, when the caller keeps every row */

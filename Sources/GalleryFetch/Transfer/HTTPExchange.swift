@@ -24,8 +24,11 @@ struct BodyRules: Sendable {
     var maxBytes: Int
     /// Called once the head is in: a failure here stops the transfer before any body is read.
     var checkHead: @Sendable (HTTPExchange) throws -> Void
-    /// Called once the first bytes are in (or the body ended sooner).
+    /// Called once the first `leadingByteCount` bytes are in (or the body ended sooner).
     var checkLeadingBytes: @Sendable (HTTPExchange, [UInt8]) throws -> Void
+    /// Enough to tell what the body is: an image type's signature, or the `ftyp` box that
+    /// tells AVIF from HEIC.
+    var leadingByteCount = 64
 }
 
 enum Clock {
@@ -66,7 +69,7 @@ extension ImageFetcher {
                         throw FetchFailure(url: url, reason: .tooLarge(limit: rules.maxBytes))
                     }
                     body.append(contentsOf: buffer.readableBytesView)
-                    if !checkedLead, body.count >= 16 {
+                    if !checkedLead, body.count >= rules.leadingByteCount {
                         checkedLead = true
                         try rules.checkLeadingBytes(exchange, body)
                     }

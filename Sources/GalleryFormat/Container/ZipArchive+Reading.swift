@@ -186,10 +186,15 @@ extension ZipArchive {
     public func layoutDiagnostics() -> [GalleryError] {
         var found = warnings
         var expected: UInt64 = 0
+        // Where a condemned entry ends is not known (its local extra field, its descriptor):
+        // the bytes after it are not judged, and the file is refused for the entry already.
+        var afterCondemned = false
         for entry in entries.sorted(by: { $0.localHeaderOffset < $1.localHeaderOffset }) {
-            if entry.localHeaderOffset > expected {
+            // Bytes before the first entry are prepended data, reported as such (IG-PKG-017).
+            if entry.localHeaderOffset > expected, expected > 0, !afterCondemned {
                 found.append(unreferencedBytes(from: expected, to: entry.localHeaderOffset, before: entry))
             }
+            afterCondemned = entry.hasProblem
             // An entry the central directory condemned was reported there; only its extent counts.
             if entry.hasProblem {
                 expected = max(expected, entry.localHeaderOffset.addingSaturating(entry.minimumExtent))
@@ -209,7 +214,7 @@ extension ZipArchive {
                 expected = max(expected, entry.localHeaderOffset.addingSaturating(entry.minimumExtent))
             }
         }
-        if centralDirectoryOffset > expected {
+        if centralDirectoryOffset > expected, !afterCondemned {
             found.append(unreferencedBytes(from: expected, to: centralDirectoryOffset, before: nil))
         }
         return found

@@ -57,6 +57,7 @@ extension DiagnosticCode {
     public static let badCentralEntry = DiagnosticCode("IG-PKG-030", .error, "bad central directory entry")
     public static let hiddenLocalHeader = DiagnosticCode("IG-PKG-031", .error, "unreferenced bytes hold a local file header")
     public static let bytesBetweenEntries = DiagnosticCode("IG-PKG-032", .error, "unreferenced bytes between two entries")
+    public static let storedDataDescriptor = DiagnosticCode("IG-PKG-033", .error, "stored entry with a data descriptor")
 }
 
 // MARK: - Manifest
@@ -108,6 +109,7 @@ extension DiagnosticCode {
         .prependedData, .badEndRecord, .badZip64Record, .crcMismatch, .sizeMismatch, .manifestMissing,
         .tooManyEntries, .nameTooLong, .hiddenData, .mimetypeDataDescriptor, .zipBomb, .confusableNames,
         .corruptDeflate, .badCentralEntry, .hiddenLocalHeader, .bytesBetweenEntries,
+        .storedDataDescriptor,
         .jsonSyntax, .jsonEncoding, .duplicateKey, .tooDeep, .manifestTooLarge, .missingMember,
         .wrongType, .badValue, .unknownFormat, .unsupportedVersion, .duplicateImageID, .badBlobPath,
         .unknownMember, .tooManyImages, .findingsNotListed, .tooManyMembers,

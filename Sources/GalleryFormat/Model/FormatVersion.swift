@@ -11,10 +11,15 @@ public struct FormatVersion: Sendable, Hashable, Comparable, CustomStringConvert
     /// The version this implementation writes.
     public static let current = FormatVersion(major: 1, minor: 0)
 
+    /// Parses "MAJOR.MINOR": each part `0` or ASCII digits with no leading zero (section 8),
+    /// so every version has one spelling ("1.0", "1.10"; never "01.0" or "1.00").
     public init?(_ text: some StringProtocol) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } })
+              parts.allSatisfy({ part in
+                  !part.isEmpty && part.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+                      && (part.utf8.count == 1 || part.utf8.first != 0x30)
+              })
         else { return nil }
         // Digits of any length are a version (section 8); past Int they are simply very large.
         self.init(major: Int(parts[0]) ?? .max, minor: Int(parts[1]) ?? .max)

@@ -21,10 +21,14 @@ public struct ImageHeader: Sendable, Hashable {
 public struct ImageHeaderError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var offset: UInt64?
+    /// Set when the leading bytes are not JPEG or PNG: what they are instead. The message is
+    /// then the whole refusal (``ImageKind/refusal``), to be shown as it is.
+    public var kind: ImageKind?
 
-    public init(_ message: String, offset: UInt64? = nil) {
+    public init(_ message: String, offset: UInt64? = nil, kind: ImageKind? = nil) {
         self.message = message
         self.offset = offset
+        self.kind = kind
     }
 
     public var description: String { offset.map { "\(message) (at byte \($0))" } ?? message }
@@ -38,7 +42,9 @@ extension ImageHeader {
         switch MediaType.sniff(head) {
         case .jpeg: return try parseJPEG(size: size, read: read)
         case .png: return try parsePNG(read: read)
-        case nil: throw ImageHeaderError("not a JPEG or PNG image (unknown leading bytes)")
+        case nil:
+            let kind = ImageKind.identify(head.count < 8 ? head : try read(0, ImageKind.identifyingBytes))
+            throw ImageHeaderError(kind.refusal ?? "not a JPEG or PNG image", kind: kind)
         }
     }
 

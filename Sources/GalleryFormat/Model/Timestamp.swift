@@ -50,8 +50,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
               let minute = digits(14, 2), b[16] == UInt8(ascii: ":"),
               let second = digits(17, 2)
         else { return nil }
-        guard (1 ... 12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
-              hour <= 23, minute <= 59, second <= 60
+        guard let whole = Self.seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         else { return nil }
         var i = 19
         var nanos: Int64 = 0
@@ -82,12 +81,31 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
             return nil
         }
         guard i == b.count else { return nil }
-        // A leap second is folded onto the next second; the manifest needs order, not astronomy.
-        let days = Self.days(fromCivil: year, month, day)
-        self.init(seconds: days * 86_400 + hour * 3600 + minute * 60 + second - offset, nanoseconds: Int32(nanos))
+        self.init(seconds: whole - offset, nanoseconds: Int32(nanos))
     }
 
     // MARK: - Calendar arithmetic (proleptic Gregorian, H. Hinnant's algorithms)
+    //
+    // The one calendar of the toolkit: manifest times and HTTP dates (GalleryFetch) alike.
+
+    /// Seconds since 1970 of a UTC date and time, or nil when there is no such time: month
+    /// 1–12, day 1 to the month's length (29 February only in leap years), hour 0–23, minute
+    /// 0–59, second 0–60. A leap second (:60) is folded onto the next second: what is needed
+    /// of these times is order, not astronomy. The year is not bounded here; callers bound it.
+    package static func seconds(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) -> Int64? {
+        guard (1 ... 12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              (0 ... 23).contains(hour), (0 ... 59).contains(minute), (0 ... 60).contains(second),
+              (-1_000_000 ... 1_000_000).contains(year)
+        else { return nil }
+        return days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
+    }
+
+    /// The UTC date of a number of seconds since 1970: year, month, day, and the second of the day.
+    package static func civil(fromSeconds seconds: Int64) -> (year: Int64, month: Int64, day: Int64, secondOfDay: Int64) {
+        let days = floorDiv(seconds, 86_400)
+        let (year, month, day) = civil(fromDays: days)
+        return (year, month, day, seconds - days * 86_400)
+    }
 
     static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year

@@ -49,7 +49,7 @@ public final class GalleryFile: @unchecked Sendable {
         return GalleryFile(path: path, descriptor: fd)
     }
 
-    /// Creates a new file; fails if it exists. Mode is filtered by the umask.
+    /// Creates a new file; fails if it exists. The kernel takes the umask off `mode`.
     public static func create(_ path: String, mode: UInt32 = 0o644) throws -> GalleryFile {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode_t(mode))
         guard fd >= 0 else { throw FileSystemError.current(path: path, operation: "create") }
@@ -98,10 +98,48 @@ public final class GalleryFile: @unchecked Sendable {
         guard fd >= 0 else { throw FileSystemError.current(path: directory, operation: "create a temporary file in") }
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         // mkstemp uses 0600; a gallery is a document, readable like any other file the user makes.
-        let mask = umask(0)
-        umask(mask)
-        _ = fchmod(fd, 0o666 & ~mask)
+        _ = fchmod(fd, documentMode())
         return GalleryFile(path: path, descriptor: fd)
+    }
+
+    /// The mode `open(path, O_CREAT, 0o666)` would give a new file: 0o666 less the process's
+    /// file mode creation mask. For files created some other way (mkstemp, O_TMPFILE) that
+    /// must end up as a document the user made.
+    static func documentMode() -> mode_t {
+        mode_t(0o666 & ~creationMask())
+    }
+
+    /// The process's file mode creation mask, read without changing it, from the `Umask:` line
+    /// of /proc/self/status (Linux 4.7 and later). umask(2) can only read the mask by setting
+    /// it: setting it to 0 for an instant, then back, gives every file another thread creates
+    /// in that instant mode 0666 or 0777. Where /proc does not say, 0o022, the usual mask.
+    static func creationMask() -> UInt32 {
+        let fallback: UInt32 = 0o022
+        let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return fallback }
+        defer { _ = close(fd) }
+        var text: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while text.count < 1 << 16 {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0, currentErrnoValue() == EINTR { continue }
+            guard n > 0 else { break }
+            text += buffer[0 ..< n]
+        }
+        return parseCreationMask(status: text) ?? fallback
+    }
+
+    /// The octal value of the `Umask:` line of a /proc/PID/status text.
+    static func parseCreationMask(status: [UInt8]) -> UInt32? {
+        let key = Array("Umask:".utf8)
+        for line in status.split(separator: UInt8(ascii: "\n")) where line.starts(with: key) {
+            let digits = line.dropFirst(key.count).drop { $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: " ") }
+            guard !digits.isEmpty, digits.count <= 4,
+                  digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "7") })
+            else { return nil }
+            return digits.reduce(0) { $0 << 3 | UInt32($1 - UInt8(ascii: "0")) }
+        }
+        return nil
     }
 
     public var size: UInt64 {

@@ -13,9 +13,8 @@ extension GalleryFile {
     public static func createUnnamed(in directory: String, for path: String) throws -> (file: GalleryFile, isNamed: Bool) {
         let fd = ig_open_anonymous(directory.isEmpty ? "." : directory)
         if fd >= 0 {
-            let mask = umask(0)
-            umask(mask)
-            _ = fchmod(fd, mode_t(0o666 & ~UInt32(mask)))
+            // O_TMPFILE gives 0600: a document is readable like any other file the user makes.
+            _ = fchmod(fd, documentMode())
             return (GalleryFile(unnamed: fd, path: path), false)
         }
         let code = currentErrnoValue()

@@ -68,6 +68,9 @@ extension ValidationRun {
     mutating func checkThumbnail(_ archive: ZipArchive, contents: [String: EntryContent]) {
         let name = GalleryPackage.thumbnailEntry
         guard archive.entry(named: name) != nil else {
+            // Present but condemned by the central directory (a zip bomb, say): reported there
+            // already, as a condemned blob is.
+            if archive.entries.contains(where: { $0.hasProblem && $0.name == name }) { return }
             record(GalleryError(.thumbnailMissing, "the archive has no thumbnail.png", location: Location(file: path)))
             return
         }

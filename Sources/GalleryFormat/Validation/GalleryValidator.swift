@@ -4,11 +4,13 @@ import Synchronization
 
 /// Checks a gallery file against the v1 spec and reports everything it finds.
 ///
-/// Unlike `GalleryReader`, which stops at the first problem, the validator carries on
-/// wherever it safely can: a bad entry does not stop the check of the others, and schema
-/// problems in the manifest are all reported. It stops only where nothing after could be
-/// trusted (no end record, an unreadable central directory). It never writes, never follows
-/// a name out of the archive, and reads every byte within the spec's limits.
+/// Unlike `GalleryReader`, which stops at the first problem, the validator carries on after
+/// every `error`: a bad entry does not stop the check of the others, and schema problems in
+/// the manifest are all reported. It stops checking a file at its first `fatal` finding
+/// (format section 11), which is then the file's last: a file without a manifest, or with one
+/// that does not parse, has nothing its blobs and thumbnail could be checked against. It never
+/// writes, never follows a name out of the archive, and reads every byte within the spec's
+/// limits.
 public enum GalleryValidator {
     public static func validate(path: String, options: ValidationOptions = ValidationOptions()) -> ValidationReport {
         var run = ValidationRun(path: path, options: options)
@@ -29,8 +31,10 @@ public enum GalleryValidator {
 struct ValidationRun {
     let path: String
     let options: ValidationOptions
-    var found: [GalleryError] = []
+    private(set) var found: [GalleryError] = []
     var readFailure: String?
+    /// Set at the first fatal finding: nothing after it is checked or recorded.
+    private(set) var stopped = false
 
     /// What reading an entry once tells: its digest, what its first bytes say it is, and its
     /// image header. Small: the bytes themselves are never kept.
@@ -45,7 +49,14 @@ struct ValidationRun {
         self.options = options
     }
 
-    mutating func record(_ error: GalleryError) { found.append(error.inFile(path)) }
+    mutating func record(_ error: GalleryError) { append(error.inFile(path)) }
+
+    /// Records a finding, unless the check already stopped; a fatal one stops it.
+    private mutating func append(_ error: GalleryError) {
+        guard !stopped else { return }
+        found.append(error)
+        if error.severity == .fatal { stopped = true }
+    }
 
     mutating func record(_ error: any Error, fallback: DiagnosticCode, entry: String? = nil) {
         if let error = error as? GalleryError {
@@ -67,21 +78,40 @@ struct ValidationRun {
             record(error, fallback: .notZip)
             return
         }
-        found += archive.entryProblems
+        // A fatal finding ends the check (an entry's data past the end of the file, say): after
+        // each step, nothing more is looked at once one was made.
+        for problem in archive.entryProblems { append(problem) }
+        guard !stopped else { return }
         let layout = archive.layoutDiagnostics()
-        found += layout
+        for finding in layout { append(finding) }
+        guard !stopped else { return }
         // An entry the central directory already condemned, or whose local header is known to be
         // wrong, is not read again.
         let unreadable = Set(layout.filter { $0.severity >= .error }.compactMap(\.location.entry))
             .union(archive.entries.filter(\.hasProblem).map(\.name))
+        // The central directory tells whether there is a manifest at all. Without one the file is
+        // no gallery (fatal), so that is looked at before the `mimetype` entry: an empty ZIP
+        // has one finding, not a missing `mimetype` as well.
+        if !archive.entries.contains(where: { $0.name == GalleryPackage.manifestEntry }) {
+            record(GalleryError(.manifestMissing, "the archive has no manifest.json", location: Location(file: path)))
+            return
+        }
         if !unreadable.contains(GalleryPackage.mimetypeEntry) {
             do { try GalleryReader.checkMimetype(archive) } catch { record(error, fallback: .mimetypeContent, entry: "mimetype") }
         }
+        guard !stopped else { return }
 
         // The entries are read on every core while this thread decodes the manifest.
         let reading = EntryReading(archive, skipping: unreadable, inParallel: options.readsEntriesInParallel)
         let gallery = unreadable.contains(GalleryPackage.manifestEntry) ? nil : checkManifest(archive)
+        guard !stopped else {
+            // No manifest, or one that cannot be read: the entries are not checked against it,
+            // nor on their own. The readers still running are stopped and waited for.
+            reading.abandon()
+            return
+        }
         let contents = collect(reading)
+        guard !stopped else { return }
         if let gallery { checkBlobs(gallery, archive: archive, contents: contents) }
         checkThumbnail(archive, contents: contents)
         if let checker = options.pixelChecker {
@@ -107,13 +137,17 @@ struct ValidationRun {
         return decoded.gallery
     }
 
-    /// Reading every entry but `mimetype` and `manifest.json` (read apart) once, started at
-    /// `init` on all cores: CRC and sizes are checked on the way, and blobs are hashed. An
-    /// entry's failure does not stop the others.
+    /// Reading every entry but `mimetype` and `manifest.json` (read apart) once: CRC and sizes
+    /// are checked on the way, and blobs are hashed. An entry's failure does not stop the others.
+    /// In parallel, the reading starts at `init` on all cores; otherwise it is done by `finish`,
+    /// so that a file whose check stops first (at a fatal manifest finding) is not read at all.
     final class EntryReading: @unchecked Sendable {
         let wanted: [ZipEntry]
+        private let archive: ZipArchive
         private let results: Mutex<[Result<EntryContent, any Error>?]>
         private let done = DispatchGroup()
+        private let inParallel: Bool
+        private let abandoned = Atomic<Bool>(false)
 
         init(_ archive: ZipArchive, skipping unreadable: Set<String>, inParallel: Bool) {
             let wanted = archive.entries.filter { entry in
@@ -121,20 +155,16 @@ struct ValidationRun {
                     && entry.name != GalleryPackage.mimetypeEntry && entry.name != GalleryPackage.manifestEntry
             }
             self.wanted = wanted
+            self.archive = archive
+            self.inParallel = inParallel
             results = Mutex(Array(repeating: nil, count: wanted.count))
-            guard inParallel else {
-                for (index, entry) in wanted.enumerated() {
-                    let result = Result { try ValidationRun.read(entry, of: archive) }
-                    results.withLock { $0[index] = result }
-                }
-                return
-            }
+            guard inParallel else { return }
             done.enter()
             DispatchQueue.global().async { [self] in
                 let next = Atomic<Int>(0)
                 let workers = min(ProcessInfo.processInfo.activeProcessorCount, max(wanted.count, 1))
                 DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                    while true {
+                    while !self.abandoned.load(ordering: .relaxed) {
                         let index = next.add(1, ordering: .relaxed).oldValue
                         guard index < wanted.count else { return }
                         let result = Result { try ValidationRun.read(wanted[index], of: archive) }
@@ -147,8 +177,21 @@ struct ValidationRun {
 
         /// Waits for every entry; results in directory order.
         func finish() -> [Result<EntryContent, any Error>] {
+            if !inParallel {
+                for (index, entry) in wanted.enumerated() {
+                    let result = Result { try ValidationRun.read(entry, of: archive) }
+                    results.withLock { $0[index] = result }
+                }
+            }
             done.wait()
             return results.withLock { $0.map { $0! } }
+        }
+
+        /// Stops the reading: entries not yet begun are not read. Returns once no reader is
+        /// left running.
+        func abandon() {
+            abandoned.store(true, ordering: .relaxed)
+            done.wait()
         }
     }
 
