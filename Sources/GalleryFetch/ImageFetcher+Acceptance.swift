@@ -68,9 +68,12 @@ extension ImageFetcher {
             throw FetchFailure(url: url, reason: .badImage("\(error)"))
         }
         let limits = options.imageLimits
-        if header.width > limits.maxSide || header.height > limits.maxSide || header.width * header.height > limits.maxPixels {
+        // The image's own size bounds the work of decoding it; what a decode holds is bounded
+        // where it is decoded, at its scale (a 108-megapixel photo is thumbnailed at 1/8).
+        if header.width > limits.maxSide || header.height > limits.maxSide
+            || header.width * header.height > limits.maxWorkPixels {
             throw FetchFailure(url: url, reason: .badImage(
-                "\(header.width)×\(header.height) pixels is past the limit of \(limits.maxPixels) pixels"))
+                "\(header.width)×\(header.height) pixels is past the limit of \(limits.maxWorkPixels) pixels"))
         }
         return FetchedImage(url: url, finalURL: finalURL, data: response.body, header: header, origin: origin,
                             lastModified: response.lastModified.flatMap(HTTPDate.parse))

@@ -14,25 +14,33 @@ extension ZipArchive {
     func localHeader(of entry: ZipEntry) throws -> CheckedLocalHeader {
         let offset = entry.localHeaderOffset
         let here = location(entry)
-        let fixed = try file.read(at: offset, count: LocalFileHeader.size)
-        guard fixed.count == LocalFileHeader.size else {
+        // One read in the usual case: the fixed part, the name the central directory gives and
+        // room for a modest extra field. Every reader reads every local header (scanLayout).
+        let guess = LocalFileHeader.size + entry.nameLength + 64
+        let head = try file.read(at: offset, count: guess)
+        guard head.count >= LocalFileHeader.size else {
             throw GalleryError(.truncated, "the local header runs past the end of the file", location: here)
         }
-        guard let header = fixed.withUnsafeBytes({ LocalFileHeader($0) }) else {
+        guard let header = head.withUnsafeBytes({ LocalFileHeader($0) }) else {
             throw GalleryError(.headerMismatch, "no local file header where the central directory points", location: here)
         }
-        let variable = try file.read(at: offset.addingSaturating(UInt64(LocalFileHeader.size)),
-                                     count: Int(header.nameLength) + Int(header.extraLength))
-        guard variable.count == Int(header.nameLength) + Int(header.extraLength) else {
+        let variableCount = Int(header.nameLength) + Int(header.extraLength)
+        let bytes = LocalFileHeader.size + variableCount <= head.count
+            ? head
+            : Array(head.prefix(LocalFileHeader.size))
+                + (try file.read(at: offset.addingSaturating(UInt64(LocalFileHeader.size)), count: variableCount))
+        guard bytes.count >= LocalFileHeader.size + variableCount else {
             throw GalleryError(.truncated, "the local header's name and extra field run past the end of the file",
                                location: here)
         }
-        let localName = Array(variable[0 ..< Int(header.nameLength)])
-        let extra = Array(variable[Int(header.nameLength)...])
+        let nameEnd = LocalFileHeader.size + Int(header.nameLength)
+        let extra = Array(bytes[nameEnd ..< nameEnd + Int(header.extraLength)])
         func mismatch(_ what: String) -> GalleryError {
             GalleryError(.headerMismatch, "the local header's \(what) differs from the central directory's", location: here)
         }
-        guard entry.name.utf8.elementsEqual(localName) else { throw mismatch("name") }
+        var name = entry.name
+        let sameName = name.withUTF8 { $0.elementsEqual(bytes[LocalFileHeader.size ..< nameEnd]) }
+        guard sameName else { throw mismatch("name") }
         guard header.method == entry.method.rawValue else { throw mismatch("compression method") }
         guard header.flags & (ZipFlag.encrypted | ZipFlag.strongEncryption) == 0 else {
             throw GalleryError(.encrypted, "the local header marks the entry encrypted", location: here)
@@ -57,7 +65,7 @@ extension ZipArchive {
             guard compressed == entry.compressedSize else { throw mismatch("compressed size") }
             guard uncompressed == entry.uncompressedSize else { throw mismatch("uncompressed size") }
         }
-        let dataOffset = offset.addingSaturating(UInt64(LocalFileHeader.size + variable.count))
+        let dataOffset = offset.addingSaturating(UInt64(LocalFileHeader.size + variableCount))
         let (dataEnd, overflow) = dataOffset.addingReportingOverflow(entry.compressedSize)
         guard !overflow, dataEnd <= fileSize else {
             throw GalleryError(.truncated, "the entry's data runs past the end of the file", location: here)
@@ -177,7 +185,7 @@ extension ZipArchive {
     /// of any unreferenced bytes: every reader runs it, so that a reader walking local headers
     /// from the front (a streaming reader) can never be shown another gallery.
     public func scanLayout() throws -> [GalleryError] {
-        let found = layoutDiagnostics()
+        let found = openingLayout.withLock { $0 } ?? layoutDiagnostics()
         if let error = found.first(where: { $0.severity >= .error }) { throw error }
         return found
     }

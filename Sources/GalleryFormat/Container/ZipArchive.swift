@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import Synchronization
 
 /// A ZIP archive opened for reading by its central directory.
 ///
@@ -20,6 +21,8 @@ public final class ZipArchive: Sendable {
     public let entryProblems: [GalleryError]
     public let limits: GalleryLimits
     private let index: [String: Int]
+    /// `layoutDiagnostics()`, when it was found while opening (beside the manifest's read).
+    let openingLayout = Mutex<[GalleryError]?>(nil)
 
     public convenience init(path: String, limits: GalleryLimits = .default) throws {
         try self.init(file: GalleryFile.openForReading(path), limits: limits)
@@ -73,6 +76,12 @@ public final class ZipArchive: Sendable {
         index = parsed.index
         warnings = layout.warnings
         entryProblems = problems
+        // A reader checks every local header (`scanLayout()`): here, while the manifest is
+        // still being read on the other core, so that the two costs overlap.
+        if alongside != nil {
+            let found = layoutDiagnostics()
+            openingLayout.withLock { $0 = found }
+        }
     }
 
     private init(provisional file: GalleryFile, size: UInt64, layout: Layout, limits: GalleryLimits) {
