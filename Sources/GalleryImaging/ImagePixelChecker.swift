@@ -39,13 +39,20 @@ public struct ImagePixelChecker: PixelChecker {
         perDecode.maxBytes = min(limits.maxBytes, 16 << 20)
         let decoder = try PNGDecoder(limits: perDecode)
         var offset: UInt64 = 0
-        while offset < size && !decoder.isFinished {
-            let chunk = try read(offset, 1 << 20)
-            guard !chunk.isEmpty else { break }
-            try decoder.feed(chunk)
-            offset += UInt64(chunk.count)
+        do {
+            while offset < size && !decoder.isFinished {
+                let chunk = try read(offset, 1 << 20)
+                guard !chunk.isEmpty else { break }
+                try decoder.feed(chunk)
+                offset += UInt64(chunk.count)
+            }
+            try decoder.finish()
+        } catch let error as ImageDecodeError where error.kind == .pastLimit {
+            // libpng judges a chunk's declared length before it sees that the file ends first:
+            // a length no file of this size can hold is damage, not a large image.
+            if let broken = try PNGDecoder.chunkPastEnd(size: size, read: read) { throw broken }
+            throw error
         }
-        try decoder.finish()
     }
 
     private func checkJPEG(size: UInt64, limits: DecodeLimits, read: (UInt64, Int) throws -> [UInt8]) throws {

@@ -38,6 +38,27 @@ public final class PNGDecoder {
 
     deinit { ig_png_decoder_destroy(decoder) }
 
+    /// The first chunk whose declared length runs past the end of `size` bytes, as a corrupt
+    /// image error; nil when every chunk header up to IEND (or the end) fits. Reads 8 bytes
+    /// per chunk.
+    public static func chunkPastEnd(size: UInt64, read: (UInt64, Int) throws -> [UInt8]) throws -> ImageDecodeError? {
+        var offset: UInt64 = 8
+        while offset + 8 <= size {
+            let head = try read(offset, 8)
+            guard head.count == 8 else { return nil }
+            let length = head[0 ..< 4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let type = String(decoding: head[4 ..< 8], as: UTF8.self)
+            let end = offset + 12 + length
+            if end > size {
+                return ImageDecodeError(.corrupt, "the \(type) chunk at byte \(offset) declares \(length) bytes, "
+                                        + "past the end of the image's \(size)")
+            }
+            if type == "IEND" { return nil }
+            offset = end
+        }
+        return nil
+    }
+
     /// The header, once IHDR has been read.
     public var header: ImageHeader? {
         guard ig_png_decoder_has_header(decoder) != 0 else { return nil }

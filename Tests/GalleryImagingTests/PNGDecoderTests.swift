@@ -117,6 +117,22 @@ struct PNGDecoderTests {
         let archive = try ZipArchive(file: GalleryFile.openForReading(TestPaths.fixture(fixture)))
         return try archive.readAll(try #require(archive.entry(named: "thumbnail.png")), limit: 1 << 20)
     }
+
+    /// A chunk that declares more bytes than the file holds is damage (IG-BLB-008), though
+    /// libpng meets its chunk-size limit first; a large chunk that is there is a limit.
+    @Test func aChunkLongerThanTheFileIsCorruptNotPastALimit() {
+        let idat = PNGBytes.chunk("IDAT", PNGBytes.zlibCompressed([UInt8](repeating: 0, count: 9)))
+        let lying = PNGBytes.file(width: 2, height: 4, bitDepth: 8, colourType: 0, chunks: [
+            PNGBytes.rawChunk(type: "tEXt", declaredLength: 0x7FFF_FFFF, data: Array("Comment\u{0}x".utf8)), idat,
+        ])
+        let checker = ImagePixelChecker()
+        let verdict = checker.check(.png, size: UInt64(lying.count), maxPixels: nil, read: lying.bytes(at:count:))
+        guard case .corrupt(let message) = verdict else {
+            Issue.record("a chunk declaring 2 GiB in \(lying.count) bytes gave \(verdict)")
+            return
+        }
+        #expect(message.contains("tEXt"), "\(message)")
+    }
 }
 
 extension Array {
