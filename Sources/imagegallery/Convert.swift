@@ -46,14 +46,9 @@ extension ImageGallery {
         @Option(help: "The title of a gallery made from images, an archive or a comic (default: from ComicInfo.xml, else the input's name).")
         var title: String?
 
-        @Flag(help: "Replace the output if it exists.")
-        var force = false
-
-        @Flag(help: ArgumentHelp(
-            "Skip the flush to disk before a gallery or comic file is renamed into place.",
-            discussion: "As for create: faster, but a power cut soon after may leave the new file incomplete. "
-                + "Not with --force."))
-        var noSync = false
+        @OptionGroup var writing: WriteOptions
+        var force: Bool { writing.force }
+        var noSync: Bool { writing.noSync }
 
         @Flag(help: "Seed JSON: use only the cache of fetched images; an image not in it is reported.")
         var offline = false
@@ -64,9 +59,6 @@ extension ImageGallery {
         func validate() throws {
             if let from, !from.isReadable { throw ValidationError("--from \(from.rawValue): that form can only be written") }
             if let to, !to.isWritable { throw ValidationError("--to \(to.rawValue): that form can only be read") }
-            if noSync, force {
-                throw ValidationError("--no-sync cannot be combined with --force: a replaced file must be flushed first")
-            }
             if let title, let problem = ManifestRules.titleProblem(title) {
                 throw ValidationError("--title: \(problem) (IG-MAN-008)")
             }

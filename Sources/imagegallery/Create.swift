@@ -40,14 +40,9 @@ extension ImageGallery {
         @Option(help: "The document id (a UUID).")
         var id: String?
 
-        @Flag(help: "Replace the output file if it exists.")
-        var force = false
-
-        @Flag(help: ArgumentHelp(
-            "Skip the flush to disk before the file is renamed into place.",
-            discussion: "Faster on large galleries, like zip or tar, which never flush; but a power cut soon after "
-                + "may leave the new file incomplete. Never use it when replacing a file with --force."))
-        var noSync = false
+        @OptionGroup var writing: WriteOptions
+        var force: Bool { writing.force }
+        var noSync: Bool { writing.noSync }
 
         @OptionGroup var fetching: FetchCommandOptions
         @OptionGroup var outputOptions: OutputOptions
@@ -57,10 +52,6 @@ extension ImageGallery {
                 throw ValidationError("--date \"\(date)\" is not an RFC 3339 date-time such as 2026-01-02T03:04:05Z")
             }
             if let id, UUID(uuidString: id) == nil { throw ValidationError("--id \"\(id)\" is not a UUID") }
-            if noSync, force {
-                // Replacing without a flush could lose the old file and the new one in a crash.
-                throw ValidationError("--no-sync cannot be combined with --force: a replaced file must be flushed first")
-            }
             if let title, let problem = ManifestRules.titleProblem(title) {
                 throw ValidationError("--title: \(problem) (IG-MAN-008)")
             }

@@ -176,6 +176,11 @@ struct CreateCommandTests {
         // Replacing a file without flushing the new one first could lose both in a crash.
         let refused = try Subprocess.imagegallery(["create", directory.file("a"), "--no-sync", "--force", Self.images])
         #expect(refused.status == 64)
+        #expect(refused.stderr.contains("--no-sync cannot be combined with --force"), "\(refused.stderr)")
+        // convert shares the two flags and their rule (WriteOptions).
+        let converted = try Subprocess.imagegallery(["convert", Self.images, directory.file("c"), "--no-sync", "--force"])
+        #expect(converted.status == 64)
+        #expect(converted.stderr.contains("--no-sync cannot be combined with --force"), "\(converted.stderr)")
     }
 
     @Test func sourceDateEpochSetsTheTime() throws {
