@@ -1506,23 +1506,22 @@ def make_invalid(samples):
       '128 bytes of text (no local header signature) between thumbnail.png and the blob, referenced '
       'by nothing: a streaming reader that stops at the first bytes that are not a local header '
       '(Java\'s ZipInputStream) never sees the blob', build_zip(ents))
-    key = 'IG-PKG-031-hidden-manifest-between-entries'
-    m = b.manifest(key)
-    ents = b.entries(key, m)
-    hidden = dict(m, title='The hidden manifest a streaming reader sees')
-    hidden['revision'] = revision_for(hidden)
-    hidden_entry = Entry('manifest.json', canonical_json(hidden), 8, b.dos)
+    def with_hidden_manifest(key, title):
+        """The canonical entries of `key`, and a deflated manifest.json of another title that
+        no central directory record lists."""
+        m = b.manifest(key)
+        hidden = dict(m, title=title)
+        hidden['revision'] = revision_for(hidden)
+        return b.entries(key, m), Entry('manifest.json', canonical_json(hidden), 8, b.dos)
+    ents, hidden_entry = with_hidden_manifest('IG-PKG-031-hidden-manifest-between-entries',
+                                              'The hidden manifest a streaming reader sees')
     A('IG-PKG-031', 'hidden-manifest-between-entries', OPEN,
       'a complete deflated `manifest.json` local entry with another title between `mimetype` and '
       'the real `manifest.json`, listed by no central directory record: a reader of the central '
       'directory sees one gallery, a streaming reader (`cat FILE | bsdtar -xOf - manifest.json`) '
       'takes the hidden manifest', build_zip(ents[:1] + [hidden_entry] + ents[1:], cd=ents))
-    key = 'IG-PKG-031-hidden-local-header-before-cd'
-    m = b.manifest(key)
-    ents = b.entries(key, m)
-    hidden = dict(m, title='The hidden manifest after the last entry')
-    hidden['revision'] = revision_for(hidden)
-    hidden_entry = Entry('manifest.json', canonical_json(hidden), 8, b.dos)
+    ents, hidden_entry = with_hidden_manifest('IG-PKG-031-hidden-local-header-before-cd',
+                                              'The hidden manifest after the last entry')
     A('IG-PKG-031', 'hidden-local-header-before-cd', OPEN,
       'a complete deflated `manifest.json` local entry with another title after the last entry\'s '
       'data, before the central directory, listed by no central directory record: a streaming '

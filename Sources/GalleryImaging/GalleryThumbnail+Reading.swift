@@ -19,23 +19,28 @@ extension GalleryThumbnail {
                               limits: DecodeLimits = readingLimits) throws -> Bitmap {
         let reader = try GalleryReader(path: path)
         let first = reader.gallery.images.first
-        var smallEmbedded: Bitmap?
+        // Kept undecoded until it is served: a first image that decodes makes it unneeded.
+        var smallEmbedded: [UInt8]?
         if let embedded = try? reader.thumbnail(limit: 4 << 20),
            let header = try? ImageHeader.parse(embedded),
            header.mediaType == .png, header.bitDepth == 8, !header.interlaced,
-           max(header.width, header.height) <= GalleryPackage.maxThumbnailSide,
-           let bitmap = try? Thumbnailer.thumbnail(of: embedded, longSide: longSide, limits: limits) {
+           max(header.width, header.height) <= GalleryPackage.maxThumbnailSide {
             let embeddedSide = max(header.width, header.height)
             // Large enough, or as large as the format allows for this image; or the only picture.
             let enough = embeddedSide >= longSide || first == nil
                 || embeddedSide >= min(GalleryPackage.maxThumbnailSide, max(first!.width, first!.height))
-            if enough { return bitmap }
-            smallEmbedded = bitmap
+            if enough, let bitmap = try? Thumbnailer.thumbnail(of: embedded, longSide: longSide, limits: limits) {
+                return bitmap
+            }
+            if !enough { smallEmbedded = embedded }
         }
         do {
             return try firstImageBitmap(reader, first, path: path, longSide: longSide, limits: limits)
         } catch let error as GalleryError where error.code == .blobPastDecodeLimit || error.code == .blobPixelsCorrupt {
-            if let smallEmbedded { return smallEmbedded }
+            if let smallEmbedded, let bitmap = try? Thumbnailer.thumbnail(of: smallEmbedded, longSide: longSide,
+                                                                           limits: limits) {
+                return bitmap
+            }
             throw error
         }
     }

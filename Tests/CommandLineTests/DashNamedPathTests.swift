@@ -146,8 +146,9 @@ struct DashWorkspace {
 
     func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: file(name)) }
 
-    func entries(_ folder: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: file(folder))) ?? []).sorted()
+    /// The names in a folder of the workspace; a missing folder throws.
+    func entries(_ folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: file(folder)).sorted()
     }
 
     func json(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> Any {
@@ -233,7 +234,7 @@ struct DashNamedReadingTests {
         try await w.makeGallery("-g.imagegallery")
         try await w.succeed(s.command(["extract"], s.option("--to", path: "-out"), [s.path("-g.imagegallery")]))
         let names = ["1---weird.png", "2-1-sunset.jpg", "3-3-lighthouse.jpg"]
-        #expect(w.entries("-out") == names)
+        #expect(try w.entries("-out") == names)
         #expect(try names.map { try FileBytes.read(w.file("-out/" + $0)) } == w.fixtureBytes(DashWorkspace.standard.map { $0.1 }))
 
         // Into the current folder, one image by position.
@@ -445,8 +446,8 @@ struct DashNamedConvertTests {
         let w = try DashWorkspace()
         try await w.makeGallery("-g.imagegallery")
         try await w.succeed(s.command(["convert"], [], [s.path("-g.imagegallery"), s.path("-u")]))
-        #expect(w.entries("-u") == ["images", "manifest.json", "mimetype", "thumbnail.png"])
-        #expect(w.entries("-u/images").count == 3)
+        #expect(try w.entries("-u") == ["images", "manifest.json", "mimetype", "thumbnail.png"])
+        #expect(try w.entries("-u/images").count == 3)
 
         try await w.succeed(s.command(["convert"], [], [s.path("-u"), s.path("-p.imagegallery")]))
         #expect(try FileBytes.read(w.file("-p.imagegallery")) == FileBytes.read(w.file("-g.imagegallery")))
@@ -457,7 +458,7 @@ struct DashNamedConvertTests {
         let w = try DashWorkspace()
         try await w.makeGallery("-g.imagegallery")
         try await w.succeed(s.command(["convert"], ["--to", "images"], [s.path("-g.imagegallery"), s.path("-im")]))
-        let names = w.entries("-im")
+        let names = try w.entries("-im")
         #expect(names == ["001---weird.png", "002-1-sunset.jpg", "003-3-lighthouse.jpg"])
         #expect(try names.map { try FileBytes.read(w.file("-im/" + $0)) } == w.fixtureBytes(DashWorkspace.standard.map { $0.1 }))
     }
@@ -468,7 +469,7 @@ struct DashNamedConvertTests {
         try await w.makeGallery("-g.imagegallery")
         try await w.succeed(s.command(["convert"], ["--to", "web"], [s.path("-g.imagegallery"), s.path("-web")]))
         #expect(w.exists("-web/index.html"))
-        let images = w.entries("-web/images")
+        let images = try w.entries("-web/images")
         #expect(images == ["001.png", "002.jpg", "003.jpg"], "\(images)")
         #expect(try images.map { try FileBytes.read(w.file("-web/images/" + $0)) } == w.fixtureBytes(DashWorkspace.standard.map { $0.1 }))
     }
@@ -492,7 +493,7 @@ struct DashNamedConvertTests {
         let store = "[{\"title\":\"A\",\"images\":[\(image("4-dunes.jpg"))]},{\"title\":\"B\",\"images\":[\(image("6-bubbles.png"))]}]"
         try FileBytes.write(Array(store.utf8), to: w.file("-store.json"))
         try await w.succeed(s.command(["convert"], [], [s.path("-store.json"), s.path("-st")]))
-        #expect(w.entries("-st") == ["A.imagegallery", "B.imagegallery"])
+        #expect(try w.entries("-st") == ["A.imagegallery", "B.imagegallery"])
         try w.expect("-st/A.imagegallery", holds: [("4-dunes.jpg", "4-dunes.jpg")])
         try w.expect("-st/B.imagegallery", holds: [("6-bubbles.png", "6-bubbles.png")])
         try await w.expectValid(["-s.imagegallery", "-st/A.imagegallery", "-st/B.imagegallery"])

@@ -211,7 +211,9 @@ extension ZipArchive {
             do {
                 let local = try localHeader(of: entry)
                 var end = local.dataOffset.addingSaturating(entry.compressedSize)
-                if entry.usesDataDescriptor { end = end.addingSaturating(try dataDescriptorLength(entry, at: end)) }
+                if entry.usesDataDescriptor {
+                    end = end.addingSaturating(try dataDescriptorLength(entry, extra: local.extra, at: end))
+                }
                 expected = max(expected, end)
             } catch let error as GalleryError {
                 found.append(error.inFile(file.path))
@@ -260,48 +262,33 @@ extension ZipArchive {
         return GalleryError(.hiddenData, "\(count) bytes \(followed) belong to no entry", location: place)
     }
 
-    /// The offset of the first `PK\u{3}\u{4}` in `start ..< end`, read in chunks.
+    /// The offset of the first `PK\u{3}\u{4}` in `start ..< end`, read in chunks that overlap
+    /// by three bytes, so that a signature across two chunks is found.
     private func firstLocalHeaderSignature(from start: UInt64, to end: UInt64) throws -> UInt64? {
         let signature: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
-        let chunk = 256 << 10
         var offset = start
-        while offset < end {
-            // Overlap by three bytes, so a signature across two chunks is found.
-            let want = Int(min(UInt64(chunk), end - offset))
+        while true {
+            let want = Int(min(UInt64(256 << 10), end - offset))
             let bytes = try file.readUninitialized(at: offset, count: want)
             guard bytes.count == want else {
                 throw GalleryError(.truncated, "unreferenced bytes run past the end of the file",
                                    location: Location(file: file.path, offset: offset))
             }
-            if let found = Self.firstIndex(of: signature, in: bytes) { return offset + UInt64(found) }
-            let advance = UInt64(max(want - (signature.count - 1), 1))
-            if offset + UInt64(want) >= end { break }
-            offset += advance
+            if let found = bytes.firstRange(of: signature) { return offset + UInt64(found.lowerBound) }
+            guard offset + UInt64(want) < end else { return nil }
+            offset += UInt64(want - (signature.count - 1))
         }
-        return nil
-    }
-
-    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        var index = 0
-        let last = haystack.count - needle.count
-        while index <= last {
-            guard let first = haystack[index...last].firstIndex(of: needle[0]) else { return nil }
-            if haystack[first ..< first + needle.count].elementsEqual(needle) { return first }
-            index = first + 1
-        }
-        return nil
     }
 
     /// How long the data descriptor at `offset` is: with or without its signature, with
-    /// 32-bit sizes or, for ZIP64 entries, 64-bit ones.
-    private func dataDescriptorLength(_ entry: ZipEntry, at offset: UInt64) throws -> UInt64 {
+    /// 32-bit sizes or, for ZIP64 entries (a ZIP64 field in the local `extra`), 64-bit ones.
+    private func dataDescriptorLength(_ entry: ZipEntry, extra: [UInt8], at offset: UInt64) throws -> UInt64 {
         let head = try file.read(at: offset, count: 4)
         let signed = head.count == 4 && head.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self).littleEndian } == ZipSignature.dataDescriptor
         let wide = entry.compressedSize >= ZipLimit.max32 || entry.uncompressedSize >= ZipLimit.max32
-            || (try? localHeader(of: entry).extra.withUnsafeBytes {
+            || extra.withUnsafeBytes {
                 ZipArchive.zip64Fields(in: $0, uncompressed: true, compressed: true, offset: false)
-            }) != nil
+            } != nil
         return (signed ? 4 : 0) + 4 + (wide ? 16 : 8)
     }
 

@@ -114,19 +114,8 @@ public final class GalleryFile: @unchecked Sendable {
     /// it: setting it to 0 for an instant, then back, gives every file another thread creates
     /// in that instant mode 0666 or 0777. Where /proc does not say, 0o022, the usual mask.
     static func creationMask() -> UInt32 {
-        let fallback: UInt32 = 0o022
-        let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return fallback }
-        defer { _ = close(fd) }
-        var text: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while text.count < 1 << 16 {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0, currentErrnoValue() == EINTR { continue }
-            guard n > 0 else { break }
-            text += buffer[0 ..< n]
-        }
-        return parseCreationMask(status: text) ?? fallback
+        guard let status = try? openForReading("/proc/self/status").read(at: 0, count: 1 << 16) else { return 0o022 }
+        return parseCreationMask(status: status) ?? 0o022
     }
 
     /// The octal value of the `Umask:` line of a /proc/PID/status text.
