@@ -4,9 +4,9 @@
 ///
 /// Entries are written in the order they are added. Blob data is streamed from its source in
 /// chunks, with the CRC computed on the way and patched into the local header afterwards,
-/// so memory use does not grow with the gallery. Public for the other archives the toolkit
+/// so memory use does not grow with the gallery. Package-wide for the other archives the toolkit
 /// writes (CBZ comics), which gain the same determinism.
-public final class ZipWriter {
+package final class ZipWriter {
     private let file: GalleryFile
     private let dateTime: DOSDateTime
     private var offset: UInt64 = 0
@@ -35,7 +35,7 @@ public final class ZipWriter {
     private let zip64Threshold: UInt64
 
     /// Every entry gets `modified` as its time, so the same entries give the same bytes.
-    public convenience init(file: GalleryFile, modified: Timestamp) {
+    package convenience init(file: GalleryFile, modified: Timestamp) {
         self.init(file: file, modified: modified, startsWriteback: false, zip64Threshold: ZipLimit.max32)
     }
 
@@ -48,7 +48,7 @@ public final class ZipWriter {
     }
 
     /// Adds an entry whose bytes are in memory.
-    public func add(name: String, bytes: [UInt8], method: CompressionMethod) throws {
+    package func add(name: String, bytes: [UInt8], method: CompressionMethod) throws {
         let crc = CRC32.of(bytes)
         let payload = method == .deflated ? try Deflate.compress(bytes, level: 6, context: name) : bytes
         let header = writeLocalHeader(name: name, method: method, crc: crc, compressedSize: UInt64(payload.count),
@@ -59,7 +59,7 @@ public final class ZipWriter {
 
     /// Adds a STORED entry of exactly `size` bytes, which `produce` pushes into the sink it is
     /// given. The CRC is computed on the way and patched into the local header afterwards.
-    public func addStored(
+    package func addStored(
         name: String, size: UInt64,
         produce: (_ sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws {
@@ -91,7 +91,7 @@ public final class ZipWriter {
 
     /// Adds a STORED entry whose CRC is already known; `place` copies the bytes into the file
     /// at the given offset and returns how many it copied.
-    public func addStored(name: String, size: UInt64, crc32: UInt32,
+    package func addStored(name: String, size: UInt64, crc32: UInt32,
                           place: (_ file: GalleryFile, _ offset: UInt64) throws -> UInt64) throws {
         let header = writeLocalHeader(name: name, method: .stored, crc: crc32, compressedSize: size, uncompressedSize: size)
         try flush()
@@ -109,7 +109,7 @@ public final class ZipWriter {
     }
 
     /// Writes the central directory and end records, then flushes.
-    public func finish() throws {
+    package func finish() throws {
         let centralOffset = position
         let centralSize = UInt64(central.count)
         try append(central)

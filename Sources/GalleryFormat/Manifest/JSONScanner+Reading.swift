@@ -12,7 +12,7 @@ extension JSONScanner {
     /// be copied out (`~Copyable`) and is lent `inout`. Nothing is checked before `body` runs;
     /// it reads the values it expects, then calls `finish()` when the text must end there.
     /// `entry` names the text in errors' locations (an entry of a gallery file); nil for none.
-    public static func read<Result>(_ bytes: [UInt8], maxDepth: Int, entry: String? = nil,
+    package static func read<Result>(_ bytes: [UInt8], maxDepth: Int, entry: String? = nil,
                                     _ body: (inout JSONScanner) throws -> Result) throws -> Result {
         try bytes.withUnsafeBytes { buffer in
             var scanner = JSONScanner(buffer, maxDepth: maxDepth, entry: entry)
@@ -22,7 +22,7 @@ extension JSONScanner {
 
     /// True when only whitespace is left: lets a caller tell an empty text from a bad one
     /// before `peekKind()` would refuse it as a value missing.
-    public mutating func isAtEnd() throws -> Bool {
+    package mutating func isAtEnd() throws -> Bool {
         try skipWhitespace()
         return try !available(1)
     }
@@ -31,7 +31,7 @@ extension JSONScanner {
     /// at the member's value; `member` must consume it (`skipValue()` for keys it does not know).
     /// A key seen before in the same object is refused: which value was meant cannot be known.
     /// The key is on `pointer` meanwhile.
-    public mutating func readObject(_ member: (inout JSONScanner, String) throws -> Void) throws {
+    package mutating func readObject(_ member: (inout JSONScanner, String) throws -> Void) throws {
         try readObject(checkDuplicates: true) { scanner, raw in
             let key = scanner.decodeString(raw)
             try member(&scanner, key)
@@ -40,7 +40,7 @@ extension JSONScanner {
 
     /// Reads a string, escapes decoded. The text is checked as it is read: valid UTF-8, no raw
     /// control character, no invalid escape, no lone surrogate.
-    public mutating func readString() throws -> String {
+    package mutating func readString() throws -> String {
         decodeString(try readRawString())
     }
 }

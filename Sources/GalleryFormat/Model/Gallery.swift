@@ -97,6 +97,6 @@ public struct GalleryImage: Sendable, Hashable, Identifiable {
 }
 
 /// This implementation's version.
-public enum GalleryVersion {
-    public static let string = "0.1.0"
+package enum GalleryVersion {
+    package static let string = "0.1.0"
 }

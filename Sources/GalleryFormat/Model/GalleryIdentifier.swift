@@ -3,10 +3,10 @@ import Foundation
 
 extension UUID {
     /// The lowercase RFC 9562 text form the manifest uses.
-    public var manifestString: String { uuidString.lowercased() }
+    package var manifestString: String { uuidString.lowercased() }
 
     /// A name-based (version 5, SHA-1) UUID: the same namespace and name give the same id.
-    public static func nameBased(namespace: UUID, name: String) -> UUID {
+    package static func nameBased(namespace: UUID, name: String) -> UUID {
         var hasher = Insecure.SHA1()
         withUnsafeBytes(of: namespace.uuid) { hasher.update(bufferPointer: $0) }
         hasher.update(data: Array(name.utf8))
@@ -38,8 +38,8 @@ extension UUID {
 
 extension GalleryNamespace {
     /// The namespace of name-based document ids made by `imagegallery create`.
-    public static let documents = UUID(uuidString: "6B1E3C2A-9D4F-5E8A-B7C1-2F3D4E5A6B7C")!
+    package static let documents = UUID(uuidString: "6B1E3C2A-9D4F-5E8A-B7C1-2F3D4E5A6B7C")!
 }
 
 /// Fixed UUID namespaces of this project.
-public enum GalleryNamespace {}
+package enum GalleryNamespace {}

@@ -5,24 +5,24 @@ import Foundation
 /// The decoder applies them to what it reads and every writer to what it is about to write,
 /// so that no edit can save a file that a reader then refuses. The decoder counts on raw
 /// JSON bytes and the writer on strings, but both take the bounds from here.
-public enum ManifestRules {
-    public static let maxFormatScalars = 100
-    public static let maxTitleScalars = 1000
-    public static let maxGeneratorScalars = 200
-    public static let maxSourceScalars = 8192
-    public static let maxFilenameScalars = 255
-    public static let maxCaptionScalars = 10_000
-    public static let maxTimestampScalars = 64
+package enum ManifestRules {
+    package static let maxFormatScalars = 100
+    package static let maxTitleScalars = 1000
+    package static let maxGeneratorScalars = 200
+    package static let maxSourceScalars = 8192
+    package static let maxFilenameScalars = 255
+    package static let maxCaptionScalars = 10_000
+    package static let maxTimestampScalars = 64
     /// `width` and `height`.
-    public static let pixelDimensions: ClosedRange<Int64> = 1 ... 2_147_483_647
+    package static let pixelDimensions: ClosedRange<Int64> = 1 ... 2_147_483_647
     /// `byteSize`: at most 2^53 − 1, so that every JSON reader holds it exactly.
-    public static let byteSizes: ClosedRange<Int64> = 1 ... 9_007_199_254_740_991
+    package static let byteSizes: ClosedRange<Int64> = 1 ... 9_007_199_254_740_991
     /// The seconds of 0000-01-01T00:00:00Z through 9999-12-31T23:59:59Z: what four year digits
     /// of RFC 3339 can say.
-    public static let timestampSeconds: ClosedRange<Int64> = -62_167_219_200 ... 253_402_300_799
+    package static let timestampSeconds: ClosedRange<Int64> = -62_167_219_200 ... 253_402_300_799
 
     /// What is wrong with `title` as a gallery's title, or nil.
-    public static func titleProblem(_ title: String) -> String? {
+    package static func titleProblem(_ title: String) -> String? {
         if exceeds(title, scalars: maxTitleScalars) { return "a title has at most \(maxTitleScalars) characters" }
         if title.utf8.contains(0) { return "a title must not contain U+0000" }
         return nil
@@ -31,7 +31,7 @@ public enum ManifestRules {
     /// True when `text` has more than `limit` Unicode scalars. A scalar takes at least one
     /// UTF-8 byte, so short strings are not counted.
     @inlinable
-    public static func exceeds(_ text: String, scalars limit: Int) -> Bool {
+    package static func exceeds(_ text: String, scalars limit: Int) -> Bool {
         text.utf8.count > limit && text.unicodeScalars.count > limit
     }
 }

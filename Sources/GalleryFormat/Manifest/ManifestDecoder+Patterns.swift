@@ -1,0 +1,43 @@
+import Foundation
+
+/// The schema's string patterns (blob paths, absolute URIs), checked on bytes.
+extension ManifestDecoder {
+    /// `images/` + the 64 hex digits + `.jpg` or `.png` as the media type says.
+    static func isBlobPath(_ path: UnsafeRawBufferPointer, sha256Hex: UnsafeRawBufferPointer, mediaType: MediaType) -> Bool {
+        // "images/" is 7 bytes, ".jpg" and ".png" 4.
+        guard path.count == 7 + 64 + 4, sha256Hex.count == 64, let base = path.baseAddress else { return false }
+        let suffix: StaticString = mediaType == .jpeg ? ".jpg" : ".png"
+        return memcmp(base, "images/", 7) == 0 && memcmp(base + 7, sha256Hex.baseAddress!, 64) == 0
+            && memcmp(base + 71, suffix.utf8Start, 4) == 0
+    }
+
+    /// RFC 3986 as the schema's pattern says: a scheme, `:`, then only URI characters and
+    /// well-formed percent escapes (ASCII only; internationalised URLs are percent-encoded).
+    static func isAbsoluteURI(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
+              bytes[0] | 0x20 >= 0x61, bytes[0] | 0x20 <= 0x7A
+        else { return false }
+        let schemeOK = bytes[..<colon].allSatisfy { b in
+            (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2B || b == 0x2D || b == 0x2E
+        }
+        guard schemeOK else { return false }
+        func isHex(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x66) }
+        var index = colon + 1
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) else { return false }
+                index += 3
+                continue
+            }
+            guard uriCharacters.contains(b) else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Unreserved, general and sub-delimiters of RFC 3986.
+    static let uriCharacters = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".utf8))
+
+}
