@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "imagegallery-fetch", targets: ["imagegallery-fetch"]),
         .library(name: "GalleryFormat", targets: ["GalleryFormat"]),
         .library(name: "GalleryImaging", targets: ["GalleryImaging"]),
+        .library(name: "GalleryBuilder", targets: ["GalleryBuilder"]),
         .library(name: "GalleryDocument", targets: ["GalleryDocument"]),
         .library(name: "GalleryFetch", targets: ["GalleryFetch"]),
         .library(name: "GalleryConvert", targets: ["GalleryConvert"]),
@@ -46,8 +47,10 @@ let package = Package(
             name: "GalleryImaging",
             dependencies: ["GalleryFormat", "CZlib", "CImageCodecs", "CTurboJPEG"]
         ),
+        // Images (files, folders, fetched, from archives) into a new gallery: every writer's way in.
+        .target(name: "GalleryBuilder", dependencies: ["GalleryFormat", "GalleryImaging"]),
         // Documents over time: merge, versions, locks and the editing lifecycle (issue 5).
-        .target(name: "GalleryDocument", dependencies: ["GalleryFormat", "GalleryImaging"]),
+        .target(name: "GalleryDocument", dependencies: ["GalleryFormat", "GalleryImaging", "GalleryBuilder"]),
         // Images from URLs, through an HTTP cache on disk (issue 6).
         .target(
             name: "GalleryFetch",
@@ -73,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "imagegallery",
             dependencies: [
-                "GalleryFormat", "GalleryImaging", "GalleryDocument", "GalleryConvert", "GalleryFetchHelper",
+                "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GalleryConvert", "GalleryFetchHelper",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The desktop integration files of Specs/freedesktop (a link), compiled into the
@@ -94,6 +97,10 @@ let package = Package(
         .testTarget(
             name: "GalleryImagingTests",
             dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport", "CTurboJPEG"]
+        ),
+        .testTarget(
+            name: "GalleryBuilderTests",
+            dependencies: ["GalleryFormat", "GalleryBuilder", "GalleryTestSupport"]
         ),
         .testTarget(
             name: "GalleryDocumentTests",

@@ -1,4 +1,5 @@
 import Foundation
+import GalleryBuilder
 import GalleryFormat
 import GalleryImaging
 
@@ -58,18 +59,7 @@ extension GalleryDocument {
     @discardableResult
     public func insertImages(fromFiles paths: [String], at index: Int? = nil) throws -> [GalleryImage] {
         try requireEditable()
-        let inspected = try ImageFile.inspectAll(paths)
-        let now = Timestamp.now
-        let images = inspected.map { file in
-            GalleryImage(id: UUID(), mediaType: file.header.mediaType, width: file.header.width, height: file.header.height,
-                         byteSize: file.byteSize, sha256: file.sha256, filename: GalleryFileSystem.fileName(of: file.path),
-                         added: now)
-        }
-        try insert(images, at: index)
-        for file in inspected where supplies[file.sha256] == nil && !isInReader(file.sha256) {
-            supplies[file.sha256] = .file(path: file.path, crc32: file.crc32, identity: file.identity)
-        }
-        return images
+        return try insertImages(SourceImage.inspect(files: paths), at: index)
     }
 
     /// Adds one image file with what the gallery should say about it, rather than what its
@@ -79,16 +69,33 @@ extension GalleryDocument {
     public func insertImage(fromFile path: String, filename: String?, source: String?, caption: String? = nil,
                             at index: Int? = nil) throws -> GalleryImage {
         try requireEditable()
-        let file = try ImageFile.inspect(path)
-        let image = GalleryImage(id: UUID(), mediaType: file.header.mediaType, width: file.header.width,
-                                 height: file.header.height, byteSize: file.byteSize, sha256: file.sha256, source: source,
-                                 filename: filename.flatMap { GalleryImage.isSafeFilename($0) ? $0 : nil },
-                                 caption: caption, added: Timestamp.now)
-        try insert([image], at: index)
-        if supplies[file.sha256] == nil && !isInReader(file.sha256) {
-            supplies[file.sha256] = .file(path: file.path, crc32: file.crc32, identity: file.identity)
+        var image = try SourceImage(inspected: ImageFile.inspect(path))
+        image.filename = filename
+        image.source = source
+        return try insertImages([image], captions: [caption], at: index)[0]
+    }
+
+    /// Adds images the gallery builder describes (files inspected, fetched images spooled,
+    /// archive entries written out), in the order given, at `index` (the end when nil). Their
+    /// bytes are copied when the document saves, which refuses a file that changed since it
+    /// was hashed.
+    @discardableResult
+    public func insertImages(_ sources: [SourceImage], at index: Int? = nil) throws -> [GalleryImage] {
+        try insertImages(sources, captions: sources.map { _ in nil }, at: index)
+    }
+
+    private func insertImages(_ sources: [SourceImage], captions: [String?], at index: Int?) throws -> [GalleryImage] {
+        try requireEditable()
+        let now = Timestamp.now
+        let images = zip(sources, captions).map { source, caption in
+            source.galleryImage(id: UUID(), caption: caption, added: now)
         }
-        return image
+        try insert(images, at: index)
+        for source in sources where supplies[source.sha256] == nil && !isInReader(source.sha256) {
+            let identity = try source.identity ?? FileIdentity.of(path: source.path)
+            supplies[source.sha256] = .file(path: source.path, crc32: source.crc32, identity: identity)
+        }
+        return images
     }
 
     /// Adds one image from its bytes.

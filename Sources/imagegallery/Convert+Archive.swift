@@ -3,15 +3,14 @@ import Glibc
 #endif
 import ArgumentParser
 import Foundation
+import GalleryBuilder
 import GalleryConvert
 import GalleryFormat
 
 /// Foreign archives and comic books → gallery.
 extension ImageGallery.Convert {
     func importArchive(_ kind: ArchiveKind?) throws {
-        if !force, PathKind.of(output) != .missing {
-            throw CommandFailure(message: "\(output): already exists (use --force to replace it)", status: ExitStatus.cannotCreate)
-        }
+        try GalleryBuilder.checkOutput(output, overwrite: force)
         let spool = try ConversionSpool(beside: output)
         defer { spool.remove() }
         let progress = LazyProgress("Reading")
@@ -29,11 +28,11 @@ extension ImageGallery.Convert {
         let name = title ?? result.title ?? Self.stem(of: input)
         let creation = GalleryCreation(output: output, title: name, force: force, noSync: noSync, json: outputOptions.json)
         let images = result.images.map { image in
-            CreateImage(name: "\(input): \(image.entry)", path: image.path, crc32: image.crc32, header: image.header,
-                        byteSize: image.byteSize, sha256: image.sha256, filename: image.filename, source: nil,
-                        modified: image.modified)
+            SourceImage(name: "\(input): \(image.entry)", path: image.path, header: image.header, byteSize: image.byteSize,
+                        sha256: image.sha256, crc32: image.crc32, filename: image.filename, modified: image.modified)
         }
-        let (gallery, total) = try creation.write(images)
+        let built = try creation.write(images)
+        let (gallery, total) = (built.gallery, built.storedBytes)
         let format = result.hasComicInfo ? "comic" : "archive"
         try finish(Report(input: input, output: output, from: format, to: "gallery", title: gallery.title,
                           imageCount: gallery.images.count, totalBytes: total, skipped: result.skipped,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GalleryBuilder
 import GalleryConvert
 import GalleryFormat
 import GalleryImaging
@@ -46,13 +47,9 @@ extension ImageGallery.Convert {
         let writing = ProgressBar("Writing", total: total)
         var written: UInt64 = 0
         func write(_ item: PreparedSeedGallery, to path: String, overwrite: Bool) throws {
-            let thumbnail = try GalleryCreation.thumbnail(of: item.gallery.images.first.map { item.bySHA[$0.sha256]! })
             let before = written
-            try GalleryWriter.write(
-                item.gallery, thumbnail: thumbnail, to: path, overwrite: overwrite, durable: true,
-                progress: { writing.update(before + $0, detail: ByteCount.describe(before + $0)) },
-                blob: { image in item.bySHA[image.sha256]!.blob })
-            written = before + item.gallery.distinctBlobs.reduce(0) { $0 + $1.byteSize }
+            try item.builder.write(to: path, overwrite: overwrite) { GalleryCreation.show($0, on: writing, offset: before) }
+            written = before + item.builder.storedBytes
         }
         var paths: [String] = []
         if isStore {
@@ -108,8 +105,10 @@ extension ImageGallery.Convert {
     /// One seed gallery with its fetched images: the gallery to write and what became of each image.
     private func prepare(_ seed: SeedGallery, fetched: FetchRun) -> PreparedSeedGallery {
         let items = seed.images.map { SourceItem.url($0.url) }
-        let images = GalleryCreation.images(items, inspected: [], fetched: fetched)
-        let gallery = GalleryCreation.makeGallery(from: images, title: title ?? seed.title, date: nil, id: nil)
+        var builder = GalleryBuilder(title: title ?? seed.title, images: Fetching.images(items, inspected: [], fetched: fetched))
+        let gallery = builder.gallery()
+        // Written later: the time (perhaps the clock's) is fixed now, so the file is what is reported.
+        (builder.date, builder.id) = (gallery.created, gallery.id)
         var galleryImages = gallery.images.makeIterator()
         let reports = seed.images.map { image -> SeedImageReport in
             let result = fetched[image.url]
@@ -133,9 +132,8 @@ extension ImageGallery.Convert {
             return report
         }
         return PreparedSeedGallery(
-            gallery: gallery, pointer: seed.pointer,
-            bySHA: Dictionary(images.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first }),
-            failed: seed.images.count - images.count, items: reports)
+            builder: builder, gallery: gallery, pointer: seed.pointer,
+            failed: seed.images.count - builder.images.count, items: reports)
     }
 }
 
@@ -162,9 +160,9 @@ extension FolderOutput.ReplaceRule {
 
 /// A seed gallery ready to be written.
 private struct PreparedSeedGallery {
+    var builder: GalleryBuilder
     var gallery: Gallery
     var pointer: String
-    var bySHA: [SHA256Digest: CreateImage]
     var failed: Int
     var items: [SeedImageReport]
 

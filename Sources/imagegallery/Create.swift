@@ -76,35 +76,3 @@ extension ImageGallery {
         }
     }
 }
-
-/// Turns the command line's sources into image paths.
-enum SourceList {
-    static func expand(_ sources: [String]) throws -> (images: [String], skipped: [String]) {
-        var images: [String] = []
-        var skipped: [String] = []
-        for source in sources {
-            switch PathKind.of(source) {
-            case .missing:
-                throw CommandFailure(message: "\(source): no such file or folder", status: ExitStatus.noInput)
-            case .other:
-                throw CommandFailure(message: "\(source): not a regular file or folder", status: ExitStatus.noInput)
-            case .regularFile:
-                images.append(source)
-            case .directory:
-                let names: [String]
-                do {
-                    names = try FileManager.default.contentsOfDirectory(atPath: source)
-                } catch {
-                    throw CommandFailure(message: "\(source): cannot list the folder", status: ExitStatus.noInput)
-                }
-                let base = source.hasSuffix("/") ? source : source + "/"
-                for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) where !name.hasPrefix(".") {
-                    let path = base + name
-                    guard PathKind.of(path) == .regularFile else { continue }
-                    if ImageFile.looksLikeImage(path) { images.append(path) } else { skipped.append(path) }
-                }
-            }
-        }
-        return (images, skipped)
-    }
-}

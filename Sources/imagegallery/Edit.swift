@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GalleryBuilder
 import GalleryDocument
 import GalleryFormat
 import GalleryImaging
@@ -36,74 +37,31 @@ extension ImageGallery {
                 guard PathKind.of(file) == .regularFile else {
                     throw CommandFailure(message: "\(file): no such gallery file", status: ExitStatus.noInput)
                 }
-                for case .file(let path) in items {
-                    do {
-                        _ = try ImageHeader.parse(file: GalleryFile.openForReading(path))
-                    } catch let error as ImageHeaderError {
-                        throw CommandFailure(message: NotAnImageError(path: path, error).description,
-                                             status: ExitStatus.dataError)
-                    }
-                }
+                let inspected = try Fetching.inspectFiles(items)
                 let fetched = try Fetching.fetch(items, options: fetching, quiet: false)
                 defer { fetched.removeSpool() }
-                let failed = items.filter { if case .url(let url) = $0, case .failure = fetched[url] { true } else { false } }
-                if !items.isEmpty, failed.count == items.count {
+                let images = Fetching.images(items, inspected: inspected, fetched: fetched)
+                let failed = items.count - images.count
+                if !items.isEmpty, images.isEmpty {
                     try Fetching.failNothingAdded(path: file, message: "\(file): no image could be fetched; the gallery is unchanged",
                                                   items: items, fetched: fetched, json: edit.json)
                 }
                 let (file, options) = (file, edit.documentOptions)
                 var report = try runDocumentWork {
                     let document = try await DocumentCommand.openForEditing(file, options: options)
-                    let reports = try await Self.insert(items, fetched: fetched, into: document, at: index)
-                    var report = try await DocumentCommand.finish(document, images: reports.compactMap(\.image))
-                    report.items = reports
+                    let added = try await document.insertImages(images, at: index)
+                    var report = try await DocumentCommand.finish(document, images: added.map(\.id.manifestString))
+                    report.items = Fetching.itemReports(items, fetched: fetched, added: added)
                     return report
                 }
                 if !items.contains(where: { if case .url = $0 { true } else { false } }) { report.items = nil }
-                let added = items.count - failed.count
                 try DocumentCommand.print(report, json: edit.json,
-                                          summary: "added \(added) image\(added == 1 ? "" : "s") to \(file): "
+                                          summary: "added \(images.count) image\(images.count == 1 ? "" : "s") to \(file): "
                                             + "\(report.imageCount) in all"
-                                            + (failed.isEmpty ? "" : "; \(failed.count) could not be fetched"))
-                let status = Fetching.status(failed: failed.count, of: items.count)
+                                            + (failed == 0 ? "" : "; \(failed) could not be fetched"))
+                let status = Fetching.status(failed: failed, of: items.count)
                 if status != 0 { throw ExitCode(status) }
             }
-        }
-
-        /// Inserts the items in command-line order; runs of files go in together, so that
-        /// they are inspected in parallel as before.
-        static func insert(_ items: [SourceItem], fetched: FetchRun,
-                           into document: GalleryDocument, at index: Int?) async throws -> [ItemReport] {
-            var reports: [ItemReport] = []
-            var position = index
-            var files: [String] = []
-            func flushFiles() async throws {
-                guard !files.isEmpty else { return }
-                let added = try await document.insertImages(fromFiles: files, at: position)
-                for (path, image) in zip(files, added) {
-                    reports.append(ItemReport(source: path, status: "added", image: image.id.manifestString))
-                }
-                position = position.map { $0 + added.count }
-                files = []
-            }
-            for item in items {
-                switch item {
-                case .file(let path):
-                    files.append(path)
-                case .url(let url):
-                    try await flushFiles()
-                    guard case .success(let image) = fetched[url] else {
-                        reports.append(Fetching.report(url, fetched[url], image: nil))
-                        continue
-                    }
-                    let added = try await document.insertImage(fromFile: image.path, filename: image.filename,
-                                                               source: url, at: position)
-                    reports.append(Fetching.report(url, .success(image), image: added.id.manifestString))
-                    position = position.map { $0 + 1 }
-                }
-            }
-            try await flushFiles()
-            return reports
         }
     }
 

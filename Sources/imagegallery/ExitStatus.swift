@@ -1,4 +1,5 @@
 import ArgumentParser
+import GalleryBuilder
 import GalleryConvert
 import GalleryDocument
 import GalleryFormat
@@ -43,6 +44,18 @@ func reportingFailures(_ body: () throws -> Void) throws {
         case .noSuchImage, .ambiguousImage, .indexOutOfRange, .unknownVersion: throw ExitCode(ExitStatus.usage)
         case .hardLinked, .closed: throw ExitCode(ExitStatus.cannotCreate)
         case .changedSinceAdded, .notAGallery, .differentDocument, .breaksFormatRule: throw ExitCode(ExitStatus.dataError)
+        }
+    } catch let error as GalleryBuildError {
+        switch error.kind {
+        case .noSuchSource, .notAFileOrFolder, .cannotListFolder:
+            Terminal.error(error.description)
+            throw ExitCode(ExitStatus.noInput)
+        case .outputExists:
+            Terminal.error(error.description + " (use --force to replace it)")
+            throw ExitCode(ExitStatus.cannotCreate)
+        case .sourceChanged:
+            Terminal.error(error.description)
+            throw ExitCode(ExitStatus.dataError)
         }
     } catch let error as NotAnImageError {
         Terminal.error(error.description)

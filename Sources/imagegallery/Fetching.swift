@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GalleryBuilder
 import GalleryFetchHelper
 import GalleryFormat
 
@@ -157,7 +158,7 @@ enum Fetching {
             if FetchHelper.looksLikeURL(source) {
                 items.append(.url(source))
             } else {
-                let (paths, skippedHere) = try SourceList.expand([source])
+                let (paths, skippedHere) = try GalleryBuilder.imageFiles(in: [source])
                 items += paths.map(SourceItem.file)
                 skipped += skippedHere
             }

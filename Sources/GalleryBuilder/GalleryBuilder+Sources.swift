@@ -1,0 +1,40 @@
+import Foundation
+import GalleryFormat
+import GalleryImaging
+
+extension GalleryBuilder {
+    /// The image files that sources name, in order: a file stands for itself; a folder gives
+    /// its JPEG and PNG files (not its subfolders) in natural name order, so 2.jpg comes before
+    /// 10.jpg. A folder's other files are `skipped`, its hidden files silently: a folder of
+    /// photos often holds a sidecar or two, which should not stop the gallery.
+    /// - Throws: ``GalleryBuildError`` naming a source that is missing, not a file or folder,
+    ///   or a folder that cannot be listed.
+    public static func imageFiles(in sources: [String]) throws -> (images: [String], skipped: [String]) {
+        var images: [String] = []
+        var skipped: [String] = []
+        for source in sources {
+            switch PathKind.of(source) {
+            case .missing:
+                throw GalleryBuildError(.noSuchSource, path: source, "no such file or folder")
+            case .other:
+                throw GalleryBuildError(.notAFileOrFolder, path: source, "not a regular file or folder")
+            case .regularFile:
+                images.append(source)
+            case .directory:
+                let names: [String]
+                do {
+                    names = try FileManager.default.contentsOfDirectory(atPath: source)
+                } catch {
+                    throw GalleryBuildError(.cannotListFolder, path: source, "cannot list the folder")
+                }
+                let base = source.hasSuffix("/") ? source : source + "/"
+                for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) where !name.hasPrefix(".") {
+                    let path = base + name
+                    guard PathKind.of(path) == .regularFile else { continue }
+                    if ImageFile.looksLikeImage(path) { images.append(path) } else { skipped.append(path) }
+                }
+            }
+        }
+        return (images, skipped)
+    }
+}
