@@ -3,7 +3,7 @@ import Foundation
 import GalleryFormat
 
 @main
-struct ImageGallery: ParsableCommand {
+struct ImageGallery: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imagegallery",
         abstract: "Create, inspect, edit and unpack .imagegallery documents.",
@@ -33,23 +33,44 @@ struct ImageGallery: ParsableCommand {
         ]
     )
 
-    /// As `ParsableCommand.main()`, except that `validate` reports usage errors with 2, the
-    /// code CI tools expect from a checker, instead of 64.
-    static func main() {
+    /// As `AsyncParsableCommand.main()`, with two differences: a failure the command meets is
+    /// printed as one line with its documented exit code (`CommandFailure.init(_:)`, the one
+    /// place that maps errors to codes), and `validate` reports usage errors with 2, the code
+    /// CI tools expect from a checker, instead of 64.
+    static func main() async {
         // Before any thread starts: under `ulimit -v` or a sandbox's address-space limit, the
         // limit is for the work, not for malloc's per-thread reservations.
         AddressSpace.fitAllocatorToLimit()
         let arguments = Array(CommandLine.arguments.dropFirst())
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot(arguments)
-            try command.run()
+            command = try parseAsRoot(arguments)
         } catch {
-            let code = exitCode(for: error)
-            if arguments.first == "validate", code == .validationFailure {
-                Terminal.writeError(fullMessage(for: error) + "\n")
-                Foundation.exit(2)
-            }
-            exit(withError: error)
+            exitForUsage(error, arguments)
         }
+        do {
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as ExitCode {
+            exit(withError: error)
+        } catch let error as ValidationError {
+            // A check only the run could make (two paths naming one file): a usage error still.
+            exitForUsage(error, arguments)
+        } catch {
+            let failure = CommandFailure(error)
+            Terminal.error(failure.message)
+            Foundation.exit(failure.status)
+        }
+    }
+
+    private static func exitForUsage(_ error: any Error, _ arguments: [String]) -> Never {
+        if arguments.first == "validate", exitCode(for: error) == .validationFailure {
+            Terminal.writeError(fullMessage(for: error) + "\n")
+            Foundation.exit(2)
+        }
+        exit(withError: error)
     }
 }

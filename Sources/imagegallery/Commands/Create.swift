@@ -5,7 +5,7 @@ import GalleryImaging
 import Synchronization
 
 extension ImageGallery {
-    struct Create: ParsableCommand {
+    struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "create",
             abstract: "Create a gallery from image files, folders of images and http(s) URLs.",
@@ -57,10 +57,8 @@ extension ImageGallery {
             }
         }
 
-        func run() throws {
-            try reportingFailures {
-                try creation.run(sources, fetching: fetching)
-            }
+        func run() async throws {
+            try creation.run(sources, fetching: fetching)
         }
 
         /// What this command line asks for, as `convert` asks for it too.

@@ -4,7 +4,7 @@ import GalleryDocument
 import GalleryFormat
 
 extension ImageGallery {
-    struct Versions: ParsableCommand {
+    struct Versions: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "versions",
             abstract: "List a gallery's other versions: conflicts kept by saves, and sync clients' conflict copies.",
@@ -32,33 +32,28 @@ extension ImageGallery {
             var missingImages: [String]
         }
 
-        func run() throws {
-            try reportingFailures {
-                let file = file
-                let (current, others) = try runDocumentWork {
-                    var options = DocumentOptions()
-                    options.readsOnly = true
-                    let document = GalleryDocument(path: file, options: options)
-                    try await document.open()
-                    return (try await document.currentVersion(), try await document.otherVersions())
+        func run() async throws {
+            var options = DocumentOptions()
+            options.readsOnly = true
+            let document = GalleryDocument(path: file, options: options)
+            try await document.open()
+            let (current, others) = (try await document.currentVersion(), try await document.otherVersions())
+            let entries = ([current] + others).map(Self.entry)
+            if output.json {
+                try Terminal.printJSON(entries)
+                return
+            }
+            for entry in entries {
+                let status = entry.origin == "current" ? "current" : entry.resolved ? "resolved" : "UNRESOLVED"
+                print("\(entry.id)  \(status)  \(entry.origin)  \(entry.time)  \(entry.host)  "
+                      + "\(entry.imageCount) image\(entry.imageCount == 1 ? "" : "s")  \"\(Terminal.neutralised(entry.title))\"")
+                if !entry.missingImages.isEmpty {
+                    print("    \(entry.missingImages.count) image(s) could not be kept: the file was overwritten in place")
                 }
-                let entries = ([current] + others).map(Self.entry)
-                if output.json {
-                    try Terminal.printJSON(entries)
-                    return
-                }
-                for entry in entries {
-                    let status = entry.origin == "current" ? "current" : entry.resolved ? "resolved" : "UNRESOLVED"
-                    print("\(entry.id)  \(status)  \(entry.origin)  \(entry.time)  \(entry.host)  "
-                          + "\(entry.imageCount) image\(entry.imageCount == 1 ? "" : "s")  \"\(Terminal.neutralised(entry.title))\"")
-                    if !entry.missingImages.isEmpty {
-                        print("    \(entry.missingImages.count) image(s) could not be kept: the file was overwritten in place")
-                    }
-                }
-                let unresolved = others.filter { !$0.isResolved }.count
-                if unresolved > 0 {
-                    print("\(unresolved) unresolved: `imagegallery resolve --merge -- \(file)`, or --keep current|VERSION")
-                }
+            }
+            let unresolved = others.filter { !$0.isResolved }.count
+            if unresolved > 0 {
+                print("\(unresolved) unresolved: `imagegallery resolve --merge -- \(file)`, or --keep current|VERSION")
             }
         }
 
@@ -71,7 +66,7 @@ extension ImageGallery {
         }
     }
 
-    struct Resolve: ParsableCommand {
+    struct Resolve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "resolve",
             abstract: "Settle a gallery's unresolved versions: keep one, or merge them all.",
@@ -100,37 +95,33 @@ extension ImageGallery {
             var revision: String
         }
 
-        func run() throws {
-            try reportingFailures {
-                let (file, keep, removeOthers, options) = (file, keep, removeOthers, edit.documentOptions)
-                let report = try runDocumentWork {
-                    let document = try await DocumentCommand.openForEditing(file, options: options)
-                    let unresolved = try await document.unresolvedVersions()
-                    var conflicts: [String] = []
-                    if let keep, keep != "current" {
-                        let chosen = try Self.version(keep, among: try await document.otherVersions(), path: file)
-                        try await document.replace(with: chosen)
-                        for version in unresolved { try await document.markResolved(version) }
-                    } else if keep == "current" {
-                        for version in unresolved { try await document.markResolved(version) }
-                    } else {
-                        conflicts = try await document.mergeUnresolvedVersions().map(\.description)
-                    }
-                    if removeOthers { try await document.removeOtherVersions() }
-                    _ = try await document.save()
-                    let revision = try await document.gallery.revision.manifestString
-                    _ = try await document.close()
-                    return Report(path: file, resolved: unresolved.map(\.id.manifestString), conflicts: conflicts,
-                                  revision: revision)
-                }
-                if edit.json {
-                    try Terminal.printJSON(report)
-                } else {
-                    for conflict in report.conflicts { Terminal.warning("\(file): \(conflict)") }
-                    print("resolved \(report.resolved.count) version\(report.resolved.count == 1 ? "" : "s") of \(file)")
-                }
-                if !report.conflicts.isEmpty { throw ExitCode(ExitStatus.conflict) }
+        func run() async throws {
+            let options = edit.documentOptions
+            let document = try await DocumentCommand.openForEditing(file, options: options)
+            let unresolved = try await document.unresolvedVersions()
+            var conflicts: [String] = []
+            if let keep, keep != "current" {
+                let chosen = try Self.version(keep, among: try await document.otherVersions(), path: file)
+                try await document.replace(with: chosen)
+                for version in unresolved { try await document.markResolved(version) }
+            } else if keep == "current" {
+                for version in unresolved { try await document.markResolved(version) }
+            } else {
+                conflicts = try await document.mergeUnresolvedVersions().map(\.description)
             }
+            if removeOthers { try await document.removeOtherVersions() }
+            _ = try await document.save()
+            let revision = try await document.gallery.revision.manifestString
+            _ = try await document.close()
+            let report = Report(path: file, resolved: unresolved.map(\.id.manifestString), conflicts: conflicts,
+                                revision: revision)
+            if edit.json {
+                try Terminal.printJSON(report)
+            } else {
+                for conflict in report.conflicts { Terminal.warning("\(file): \(conflict)") }
+                print("resolved \(report.resolved.count) version\(report.resolved.count == 1 ? "" : "s") of \(file)")
+            }
+            if !report.conflicts.isEmpty { throw ExitCode(ExitStatus.conflict) }
         }
 
         static func version(_ reference: String, among versions: [DocumentVersion], path: String) throws -> DocumentVersion {

@@ -48,7 +48,7 @@ enum WebExport {
         let progress = LazyProgress("Writing web gallery")
         let report: WebGalleryReport
         do {
-            // Cleared before any message: warnings below, or the failure `reportingFailures` prints.
+            // Cleared before any message: warnings below, or the failure `main` prints.
             defer { progress.finish() }
             report = try WebGalleryWriter.write(galleryAt: gallery, to: folder, overwrite: overwrite) {
                 progress.update(count: $0, of: $1)

@@ -1,9 +1,7 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import GalleryDocument
 import GalleryFormat
-import Synchronization
 
 /// Options every editing command shares.
 struct EditOptions: ParsableArguments {
@@ -40,21 +38,6 @@ struct EditReport: Encodable {
     var images: [String]?
     /// What became of each item asked for, when some were URLs.
     var items: [ItemReport]?
-}
-
-/// Runs async document work from a synchronous command: the commands are short-lived and
-/// single-purpose, so the main thread simply waits.
-func runDocumentWork<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let result = Mutex<Result<T, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        let outcome: Result<T, any Error>
-        do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-        result.withLock { $0 = outcome }
-        done.signal()
-    }
-    done.wait()
-    return try result.withLock { $0! }.get()
 }
 
 enum DocumentCommand {

@@ -4,7 +4,7 @@ import GalleryFormat
 import GalleryImaging
 
 extension ImageGallery {
-    struct Thumbnail: ParsableCommand {
+    struct Thumbnail: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "thumbnail",
             abstract: "Write a PNG thumbnail of a gallery (the freedesktop thumbnailer: -s %s %i %o).",
@@ -29,15 +29,13 @@ extension ImageGallery {
             guard (1 ... 4096).contains(size) else { throw ValidationError("-s must be 1 to 4096") }
         }
 
-        func run() throws {
-            try reportingFailures {
-                let limits = GalleryThumbnail.readingLimitsFittingAddressSpace()
-                // libjpeg's own allocations stay under the same cap as ours.
-                setenv("JPEGMEM", "\(limits.maxBytes >> 20)M", 1)
-                let bitmap = try GalleryThumbnail.bitmap(ofGalleryAt: input, longSide: size, limits: limits)
-                let file = try GalleryFile.openForOverwriting(output)
-                try file.write(bitmap.png(), at: 0)
-            }
+        func run() async throws {
+            let limits = GalleryThumbnail.readingLimitsFittingAddressSpace()
+            // libjpeg's own allocations stay under the same cap as ours.
+            setenv("JPEGMEM", "\(limits.maxBytes >> 20)M", 1)
+            let bitmap = try GalleryThumbnail.bitmap(ofGalleryAt: input, longSide: size, limits: limits)
+            let file = try GalleryFile.openForOverwriting(output)
+            try file.write(bitmap.png(), at: 0)
         }
     }
 }

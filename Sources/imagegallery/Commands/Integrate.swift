@@ -3,7 +3,7 @@ import Foundation
 import GalleryFormat
 
 extension ImageGallery {
-    struct Integrate: ParsableCommand {
+    struct Integrate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "integrate",
             abstract: "Install the desktop integration: the MIME type, the thumbnailer, a .desktop entry, a `file` rule.",
@@ -36,24 +36,22 @@ extension ImageGallery {
             if user && system { throw ValidationError("--user and --system exclude each other") }
         }
 
-        func run() throws {
-            try reportingFailures {
-                let places = IntegrationPlaces(system: system, prefix: prefix)
-                switch action {
-                case .install: try places.install()
-                case .uninstall: try places.uninstall()
-                case .status: break
+        func run() async throws {
+            let places = IntegrationPlaces(system: system, prefix: prefix)
+            switch action {
+            case .install: try places.install()
+            case .uninstall: try places.uninstall()
+            case .status: break
+            }
+            let status = places.status()
+            if output.json {
+                try Terminal.printJSON(status)
+            } else {
+                for file in status.files {
+                    print("\(file.state.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(file.path)")
                 }
-                let status = places.status()
-                if output.json {
-                    try Terminal.printJSON(status)
-                } else {
-                    for file in status.files {
-                        print("\(file.state.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(file.path)")
-                    }
-                    if let binary = status.binary { print("binary    \(binary)") }
-                    for note in status.notes { print("note: \(note)") }
-                }
+                if let binary = status.binary { print("binary    \(binary)") }
+                for note in status.notes { print("note: \(note)") }
             }
         }
     }

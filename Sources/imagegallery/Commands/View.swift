@@ -4,7 +4,7 @@ import GalleryConvert
 import GalleryFormat
 
 extension ImageGallery {
-    struct View: ParsableCommand {
+    struct View: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "view",
             abstract: "Look at a gallery in the web browser: write it as a static web gallery and open it.",
@@ -35,33 +35,31 @@ extension ImageGallery {
             var warnings: [String]
         }
 
-        func run() throws {
-            try reportingFailures {
-                try WebExport.checkInput(gallery.file)
-                let folder = try Self.freshFolder(for: gallery.file)
-                let report: WebGalleryReport
-                do {
-                    // The folder is new and empty: the writer replaces it whole.
-                    report = try WebExport.write(gallery: gallery.file, to: folder, overwrite: true)
-                } catch {
-                    try? FileManager.default.removeItem(atPath: folder)
-                    throw error
+        func run() async throws {
+            try WebExport.checkInput(gallery.file)
+            let folder = try Self.freshFolder(for: gallery.file)
+            let report: WebGalleryReport
+            do {
+                // The folder is new and empty: the writer replaces it whole.
+                report = try WebExport.write(gallery: gallery.file, to: folder, overwrite: true)
+            } catch {
+                try? FileManager.default.removeItem(atPath: folder)
+                throw error
+            }
+            var warnings = report.warnings
+            var opened = false
+            if !noOpen {
+                switch Self.open(report.index) {
+                case .success: opened = true
+                case .failure(let problem): warnings.append(problem.message)
                 }
-                var warnings = report.warnings
-                var opened = false
-                if !noOpen {
-                    switch Self.open(report.index) {
-                    case .success: opened = true
-                    case .failure(let problem): warnings.append(problem.message)
-                    }
-                }
-                if output.json {
-                    try Terminal.printJSON(Result(folder: report.folder, index: report.index, imageCount: report.imageCount,
-                                                  opened: opened, warnings: warnings))
-                } else {
-                    print(report.index)
-                    if !noOpen, !opened, let last = warnings.last { Terminal.warning(last) }
-                }
+            }
+            if output.json {
+                try Terminal.printJSON(Result(folder: report.folder, index: report.index, imageCount: report.imageCount,
+                                              opened: opened, warnings: warnings))
+            } else {
+                print(report.index)
+                if !noOpen, !opened, let last = warnings.last { Terminal.warning(last) }
             }
         }
 

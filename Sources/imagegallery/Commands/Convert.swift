@@ -4,7 +4,7 @@ import GalleryConvert
 import GalleryFormat
 
 extension ImageGallery {
-    struct Convert: ParsableCommand {
+    struct Convert: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "convert",
             abstract: "Convert between a gallery and folders, archives, comic books, the seed apps' JSON and a web gallery.",
@@ -64,25 +64,23 @@ extension ImageGallery {
             }
         }
 
-        func run() throws {
-            try reportingFailures {
-                let detected: FormatDetection.Detected
-                do {
-                    if let from {
-                        // libarchive still wants to know the family, which the content tells.
-                        detected = FormatDetection.Detected(format: from, archive: try? FormatDetection.detect(input).archive)
-                    } else {
-                        detected = try FormatDetection.detect(input)
-                    }
-                } catch let error as ConversionError {
-                    throw CommandFailure(message: error.description, status: PathKind.of(input) == .missing ? ExitStatus.noInput : ExitStatus.dataError)
+        func run() async throws {
+            let detected: FormatDetection.Detected
+            do {
+                if let from {
+                    // libarchive still wants to know the family, which the content tells.
+                    detected = FormatDetection.Detected(format: from, archive: try? FormatDetection.detect(input).archive)
+                } else {
+                    detected = try FormatDetection.detect(input)
                 }
-                let target = to ?? Self.defaultOutput(for: output, from: detected.format)
-                guard detected.format != target || detected.format == .gallery else {
-                    throw CommandFailure(message: "\(input): is already \(target.rawValue); nothing to convert", status: ExitStatus.usage)
-                }
-                try convert(detected, to: target)
+            } catch let error as ConversionError {
+                throw CommandFailure(message: error.description, status: PathKind.of(input) == .missing ? ExitStatus.noInput : ExitStatus.dataError)
             }
+            let target = to ?? Self.defaultOutput(for: output, from: detected.format)
+            guard detected.format != target || detected.format == .gallery else {
+                throw CommandFailure(message: "\(input): is already \(target.rawValue); nothing to convert", status: ExitStatus.usage)
+            }
+            try convert(detected, to: target)
         }
 
         static func defaultOutput(for path: String, from input: ConversionFormat) -> ConversionFormat {

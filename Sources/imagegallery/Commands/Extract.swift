@@ -3,7 +3,7 @@ import Foundation
 import GalleryFormat
 
 extension ImageGallery {
-    struct Extract: ParsableCommand {
+    struct Extract: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "extract",
             abstract: "Write a gallery's original image bytes to files.",
@@ -37,66 +37,64 @@ extension ImageGallery {
             var sha256: String
         }
 
-        func run() throws {
-            try reportingFailures {
-                let reader = try GalleryReader(path: gallery.file)
-                let images = reader.gallery.images
-                let chosen = try select(from: images)
-                let width = String(images.count).count
-                let base = directory.hasSuffix("/") ? directory : directory + "/"
-                let targets = chosen.map { index in (index, base + Self.fileName(for: images[index], index: index, width: width)) }
+        func run() async throws {
+            let reader = try GalleryReader(path: gallery.file)
+            let images = reader.gallery.images
+            let chosen = try select(from: images)
+            let width = String(images.count).count
+            let base = directory.hasSuffix("/") ? directory : directory + "/"
+            let targets = chosen.map { index in (index, base + Self.fileName(for: images[index], index: index, width: width)) }
 
-                // Refuse before writing anything, so a refused run leaves no partial set behind.
-                if !force {
-                    for (_, path) in targets where PathKind.of(path) != .missing {
-                        throw CommandFailure(message: "\(path): already exists (use --force to replace it)",
-                                             status: ExitStatus.cannotCreate)
-                    }
+            // Refuse before writing anything, so a refused run leaves no partial set behind.
+            if !force {
+                for (_, path) in targets where PathKind.of(path) != .missing {
+                    throw CommandFailure(message: "\(path): already exists (use --force to replace it)",
+                                         status: ExitStatus.cannotCreate)
                 }
-                do {
-                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                } catch {
-                    throw CommandFailure(message: "\(directory): cannot create the folder", status: ExitStatus.cannotCreate)
-                }
+            }
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw CommandFailure(message: "\(directory): cannot create the folder", status: ExitStatus.cannotCreate)
+            }
 
-                let total = chosen.reduce(0) { $0 + images[$1].byteSize }
-                let progress = ProgressBar("Extracting", total: total)
-                var done: UInt64 = 0
-                var written: [Written] = []
-                // Every image goes to a hidden temporary file first; all of them are flushed in
-                // one go and only then renamed into place, so a failure (a damaged image) or a
-                // crash leaves no image file at all, and the flush costs one journal commit for
-                // the set rather than one per image (10,000 images took 37 s one by one).
-                var staged: [(temporary: String, target: String)] = []
-                var committed = 0
-                defer { for item in staged.dropFirst(committed) { GalleryFileSystem.remove(item.temporary) } }
-                for (index, path) in targets {
-                    let image = images[index]
-                    let file = try GalleryFile.createTemporary(in: GalleryFileSystem.directory(of: path),
-                                                               prefix: GalleryFileSystem.fileName(of: path))
-                    staged.append((file.path, path))
-                    try Self.write(image, from: reader, to: file)
-                    done += image.byteSize
-                    progress.update(done, detail: "\(written.count + 1)/\(targets.count)")
-                    written.append(Written(index: index + 1, id: image.id.manifestString, path: path,
-                                           byteSize: image.byteSize, sha256: image.sha256.hex))
-                }
-                progress.finish()
-                try GalleryFileSystem.synchronizeFileSystem(of: directory)
-                for item in staged {
-                    if force {
-                        try GalleryFileSystem.replace(item.target, with: item.temporary)
-                    } else {
-                        try GalleryFileSystem.moveNoReplace(item.temporary, to: item.target)
-                    }
-                    committed += 1
-                }
-                try GalleryFileSystem.synchronizeDirectory(directory)
-                if output.json {
-                    try Terminal.printJSON(written)
+            let total = chosen.reduce(0) { $0 + images[$1].byteSize }
+            let progress = ProgressBar("Extracting", total: total)
+            var done: UInt64 = 0
+            var written: [Written] = []
+            // Every image goes to a hidden temporary file first; all of them are flushed in
+            // one go and only then renamed into place, so a failure (a damaged image) or a
+            // crash leaves no image file at all, and the flush costs one journal commit for
+            // the set rather than one per image (10,000 images took 37 s one by one).
+            var staged: [(temporary: String, target: String)] = []
+            var committed = 0
+            defer { for item in staged.dropFirst(committed) { GalleryFileSystem.remove(item.temporary) } }
+            for (index, path) in targets {
+                let image = images[index]
+                let file = try GalleryFile.createTemporary(in: GalleryFileSystem.directory(of: path),
+                                                           prefix: GalleryFileSystem.fileName(of: path))
+                staged.append((file.path, path))
+                try Self.write(image, from: reader, to: file)
+                done += image.byteSize
+                progress.update(done, detail: "\(written.count + 1)/\(targets.count)")
+                written.append(Written(index: index + 1, id: image.id.manifestString, path: path,
+                                       byteSize: image.byteSize, sha256: image.sha256.hex))
+            }
+            progress.finish()
+            try GalleryFileSystem.synchronizeFileSystem(of: directory)
+            for item in staged {
+                if force {
+                    try GalleryFileSystem.replace(item.target, with: item.temporary)
                 } else {
-                    for item in written { print(item.path) }
+                    try GalleryFileSystem.moveNoReplace(item.temporary, to: item.target)
                 }
+                committed += 1
+            }
+            try GalleryFileSystem.synchronizeDirectory(directory)
+            if output.json {
+                try Terminal.printJSON(written)
+            } else {
+                for item in written { print(item.path) }
             }
         }
 

@@ -5,7 +5,7 @@ import GalleryFormat
 // git integration: a merge driver that merges galleries by image id, and a textconv listing
 // so that `git diff` shows what changed. See the README for the .gitattributes and config.
 extension ImageGallery {
-    struct MergeDriver: ParsableCommand {
+    struct MergeDriver: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "merge-driver",
             abstract: "git merge driver: merge %O %A %B into %A, three-way by image id.",
@@ -19,16 +19,14 @@ extension ImageGallery {
         @Argument(help: "%A: ours, replaced by the result.") var ours: String
         @Argument(help: "%B: theirs.") var theirs: String
 
-        func run() throws {
-            try reportingFailures {
-                let outcome = try GalleryMerge.mergeFiles(base: base, ours: ours, theirs: theirs, output: ours)
-                for conflict in outcome.conflicts { Terminal.error("merge conflict in \(ours): \(conflict)") }
-                if !outcome.isClean { throw ExitCode(1) }
-            }
+        func run() async throws {
+            let outcome = try GalleryMerge.mergeFiles(base: base, ours: ours, theirs: theirs, output: ours)
+            for conflict in outcome.conflicts { Terminal.error("merge conflict in \(ours): \(conflict)") }
+            if !outcome.isClean { throw ExitCode(1) }
         }
     }
 
-    struct Textconv: ParsableCommand {
+    struct Textconv: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "textconv",
             abstract: "Print a gallery as stable text, one line per image (git's textconv, for `git diff`).",
@@ -41,18 +39,16 @@ extension ImageGallery {
 
         @Argument(help: "The .imagegallery file.") var file: String
 
-        func run() throws {
-            try reportingFailures {
-                let gallery = try GalleryReader(path: file).gallery
-                var lines = ["title\t\(Self.escaped(gallery.title))", "id\t\(gallery.id.manifestString)"]
-                for (index, image) in gallery.images.enumerated() {
-                    lines.append([String(index + 1), image.id.manifestString, String(image.sha256.hex.prefix(16)),
-                                  image.mediaType.rawValue, "\(image.width)x\(image.height)", String(image.byteSize),
-                                  Self.escaped(image.filename ?? ""), Self.escaped(image.caption ?? "")]
-                        .joined(separator: "\t"))
-                }
-                print(lines.joined(separator: "\n"))
+        func run() async throws {
+            let gallery = try GalleryReader(path: file).gallery
+            var lines = ["title\t\(Self.escaped(gallery.title))", "id\t\(gallery.id.manifestString)"]
+            for (index, image) in gallery.images.enumerated() {
+                lines.append([String(index + 1), image.id.manifestString, String(image.sha256.hex.prefix(16)),
+                              image.mediaType.rawValue, "\(image.width)x\(image.height)", String(image.byteSize),
+                              Self.escaped(image.filename ?? ""), Self.escaped(image.caption ?? "")]
+                    .joined(separator: "\t"))
             }
+            print(lines.joined(separator: "\n"))
         }
 
         /// One line per image whatever the text holds.

@@ -3,46 +3,42 @@ import Foundation
 import GalleryFetchHelper
 
 extension ImageGallery {
-    struct Cache: ParsableCommand {
+    struct Cache: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "cache",
             abstract: "Show or empty the cache of fetched images.",
             discussion: "The cache lives in $XDG_CACHE_HOME/imagegallery (~/.cache/imagegallery by default).",
             subcommands: [Info.self, Clear.self])
 
-        struct Info: ParsableCommand {
+        struct Info: AsyncParsableCommand {
             static let configuration = CommandConfiguration(commandName: "info", abstract: "Where the cache is and what it holds.")
             @OptionGroup var output: OutputOptions
 
-            func run() throws {
-                try reportingFailures {
-                    let info = try Cache.summary(["cache", "info"], doing: "cannot read the cache")
-                    if output.json {
-                        try Terminal.printJSON(info)
-                    } else {
-                        print("""
-                            folder:   \(info.directory)
-                            entries:  \(info.entries)
-                            size:     \(ByteCount.describe(UInt64(info.bytes))) of \(ByteCount.describe(UInt64(info.diskCapacity)))
-                            """)
-                    }
+            func run() async throws {
+                let info = try Cache.summary(["cache", "info"], doing: "cannot read the cache")
+                if output.json {
+                    try Terminal.printJSON(info)
+                } else {
+                    print("""
+                        folder:   \(info.directory)
+                        entries:  \(info.entries)
+                        size:     \(ByteCount.describe(UInt64(info.bytes))) of \(ByteCount.describe(UInt64(info.diskCapacity)))
+                        """)
                 }
             }
         }
 
-        struct Clear: ParsableCommand {
+        struct Clear: AsyncParsableCommand {
             static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every cached response.")
             @OptionGroup var output: OutputOptions
 
-            func run() throws {
-                try reportingFailures {
-                    let removed = try Cache.summary(["cache", "clear"], doing: "cannot clear the cache")
-                    if output.json {
-                        try Terminal.printJSON(removed)
-                    } else {
-                        print("removed \(removed.entries) entr\(removed.entries == 1 ? "y" : "ies"), "
-                              + "\(ByteCount.describe(UInt64(removed.bytes))), from \(removed.directory)")
-                    }
+            func run() async throws {
+                let removed = try Cache.summary(["cache", "clear"], doing: "cannot clear the cache")
+                if output.json {
+                    try Terminal.printJSON(removed)
+                } else {
+                    print("removed \(removed.entries) entr\(removed.entries == 1 ? "y" : "ies"), "
+                          + "\(ByteCount.describe(UInt64(removed.bytes))), from \(removed.directory)")
                 }
             }
         }

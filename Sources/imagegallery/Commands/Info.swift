@@ -1,0 +1,63 @@
+import ArgumentParser
+import GalleryFormat
+
+extension ImageGallery {
+    struct Info: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "info",
+            abstract: "Describe a gallery: title, ids, image count, sizes and format version.",
+            discussion: "Reads only the archive's directory and manifest, so it is fast on any size of gallery."
+        )
+
+        @OptionGroup var gallery: GalleryFileArgument
+        @OptionGroup var output: OutputOptions
+
+
+        struct Report: Encodable {
+            var path: String
+            var title: String
+            var id: String
+            var revision: String
+            var formatVersion: String
+            var imageCount: Int
+            var totalBytes: UInt64
+            var created: String
+            var modified: String
+            var generator: String?
+            var warnings: [String]
+        }
+
+        func run() async throws {
+            let path = gallery.file
+            let reader = try GalleryReader(path: path)
+            let gallery = reader.gallery
+            let warnings = reader.diagnostics.filter { $0.severity >= .warning }
+            let report = Report(
+                path: path, title: gallery.title, id: gallery.id.manifestString,
+                revision: gallery.revision.manifestString, formatVersion: gallery.formatVersion.description,
+                imageCount: gallery.images.count, totalBytes: gallery.totalImageBytes,
+                created: gallery.created.rfc3339, modified: gallery.modified.rfc3339, generator: gallery.generator,
+                warnings: warnings.map(\.description)
+            )
+            if output.json {
+                try Terminal.printJSON(report)
+                return
+            }
+            for warning in warnings { Terminal.warning(warning.description) }
+            var lines = [
+                ("Title", report.title),
+                ("Document", report.id),
+                ("Revision", report.revision),
+                ("Format", "imagegallery \(report.formatVersion)"),
+                ("Images", String(report.imageCount)),
+                ("Image bytes", ByteCount.describe(report.totalBytes)),
+                ("Created", report.created),
+                ("Modified", report.modified),
+            ]
+            if let generator = report.generator { lines.append(("Generator", generator)) }
+            for (label, value) in lines {
+                print((label + ":").padding(toLength: 13, withPad: " ", startingAt: 0) + Terminal.neutralised(value))
+            }
+        }
+    }
+}

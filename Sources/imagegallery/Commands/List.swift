@@ -1,0 +1,67 @@
+import ArgumentParser
+import GalleryFormat
+
+extension ImageGallery {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List a gallery's images in gallery order."
+        )
+
+        @OptionGroup var gallery: GalleryFileArgument
+        @OptionGroup var output: OutputOptions
+
+
+        struct Row: Encodable {
+            var index: Int
+            var id: String
+            var mediaType: String
+            var width: Int
+            var height: Int
+            var byteSize: UInt64
+            var sha256: String
+            var path: String
+            var source: String?
+            var filename: String?
+            var caption: String?
+            var added: String?
+        }
+
+        func run() async throws {
+            let reader = try GalleryReader(path: gallery.file)
+            for warning in reader.diagnostics where warning.severity >= .warning { Terminal.warning(warning.description) }
+            let images = reader.gallery.images
+            func row(_ position: Int) -> Row {
+                let image = images[position]
+                return Row(index: position + 1, id: image.id.manifestString, mediaType: image.mediaType.rawValue,
+                           width: image.width, height: image.height, byteSize: image.byteSize,
+                           sha256: image.sha256.hex, path: image.path, source: image.source,
+                           filename: image.filename, caption: image.caption, added: image.added?.rfc3339)
+            }
+            if output.json {
+                // Row by row: the listing of a large gallery is never one document in memory.
+                try Terminal.printJSONArray(images.indices.lazy.map(row))
+                return
+            }
+            let rows = images.indices.map(row)
+            guard !rows.isEmpty else {
+                print("(no images)")
+                return
+            }
+            let indexWidth = max(1, String(rows.count).count)
+            print(["#".leftPadded(indexWidth), "id".padded(36), "type".padded(10), "pixels".padded(11),
+                   "bytes".leftPadded(10), "sha256".padded(16), "source"].joined(separator: "  "))
+            for row in rows {
+                let source = Terminal.neutralised(row.source ?? row.filename ?? "")
+                print([String(row.index).leftPadded(indexWidth), row.id, row.mediaType.padded(10),
+                       "\(row.width)x\(row.height)".padded(11), String(row.byteSize).leftPadded(10),
+                       String(row.sha256.prefix(16)), source].joined(separator: "  "))
+            }
+        }
+    }
+}
+
+extension String {
+    func padded(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
