@@ -6,12 +6,19 @@ import Foundation
 /// so that no edit can save a file that a reader then refuses. The decoder counts on raw
 /// JSON bytes and the writer on strings, but both take the bounds from here.
 public enum ManifestRules {
+    /// Longest `format` string, in Unicode scalars (`formatVersion` has no bound: any 1.x is read).
     public static let maxFormatScalars = 100
+    /// Longest `title`, in Unicode scalars.
     public static let maxTitleScalars = 1000
+    /// Longest `generator`, in Unicode scalars.
     public static let maxGeneratorScalars = 200
+    /// Longest `source` URL, in characters (ASCII only).
     public static let maxSourceScalars = 8192
+    /// Longest `filename`, in UTF-8 bytes (one path component, as file systems count it).
     public static let maxFilenameScalars = 255
+    /// Longest `caption`, in Unicode scalars.
     public static let maxCaptionScalars = 10_000
+    /// Longest date-time string, in characters.
     public static let maxTimestampScalars = 64
     /// `width` and `height`.
     public static let pixelDimensions: ClosedRange<Int64> = 1 ... 2_147_483_647
