@@ -115,6 +115,13 @@ let package = Package(
             name: "CommandLineTests",
             dependencies: ["GalleryFormat", "GalleryTestSupport"]
         ),
+        // The DocC articles' code, compiled and run as a library user would: the public
+        // products only, no @testable, no test support. A test there fails when an article's
+        // code block is not in these sources verbatim.
+        .testTarget(
+            name: "LibraryExampleTests",
+            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryDocument"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
