@@ -83,6 +83,20 @@ demo: build
 	scripts/demo-convert.sh $(BIN_DEBUG) $(DEMO_DIR)/samples.imagegallery $(DEMO_DIR)
 	@echo "demo: gallery at $(DEMO_DIR)/samples.imagegallery, images extracted to $(DEMO_DIR)/extracted, thumbnail $(DEMO_DIR)/thumbnail.png, web gallery $(DEMO_DIR)/web/index.html"
 
+# The DocC documentation of the library modules, one catalogue each (Sources/<Module>/<Module>.docc),
+# into .build/docs/<Module> for static hosting. Warnings are errors: a broken symbol link fails.
+# A module is added to the list once its catalogue exists (the articles' code is compiled and
+# checked by LibraryExampleTests). SWIFTPM_FLAGS passes options such as another --scratch-path.
+.PHONY: docs
+docs: deps
+	@mkdir -p .build/docs
+	@for target in GalleryFormat GalleryDocument; do \
+	  echo "docs: $$target"; \
+	  $(SWIFT) package $(SWIFTPM_FLAGS) --allow-writing-to-directory .build/docs generate-documentation \
+	    --target $$target --output-path .build/docs/$$target \
+	    --transform-for-static-hosting --disable-indexing --warnings-as-errors || exit 1; \
+	done
+
 # Release build (static Swift runtime), benchmark corpus, side-by-side timings → Benchmarks/RESULTS.md.
 bench: release
 	@scripts/install-deps bench

@@ -26,6 +26,9 @@ let package = Package(
         // faster start. See the README, "Why AsyncHTTPClient".
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        // `make docs`: the DocC catalogues (GalleryFormat, GalleryDocument), built by the plugin
+        // with --warnings-as-errors so that a broken symbol link fails. Nothing links it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System C libraries from Debian, never exposed in public API (internal imports only).
@@ -121,6 +124,13 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: ["GalleryFormat", "GalleryTestSupport"]
+        ),
+        // The DocC articles' code, compiled and run as a library user would: the public
+        // products only, no @testable, no test support. A test there fails when an article's
+        // code block is not in these sources verbatim.
+        .testTarget(
+            name: "LibraryExampleTests",
+            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryDocument"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -6,15 +6,22 @@ import Glibc
 
 /// Who has a document open for editing: the record a sidecar lock file holds.
 public struct LockOwner: Sendable, Codable, Hashable, CustomStringConvertible {
+    /// The host name of the holder's computer.
     public var host: String
+    /// The holder's process id on that host.
     public var pid: Int32
-    /// The process's start time (clock ticks since boot, /proc/PID/stat field 22) and the
-    /// boot it belongs to: a pid reused by another process, or after a reboot, is not the owner.
+    /// The process's start time (clock ticks since boot, /proc/PID/stat field 22): with
+    /// ``bootID``, what tells the owner from a pid reused by another process or after a reboot.
     public var processStart: UInt64
+    /// The holder's boot, `/proc/sys/kernel/random/boot_id`.
     public var bootID: String
+    /// The holder's user name.
     public var user: String
+    /// The editing session (``GalleryDocument/GalleryDocument/session``), which tells two
+    /// documents of one process apart.
     public var session: UUID
 
+    /// "USER on HOST (process PID, session UUID)", for telling people who has a document.
     public var description: String { "\(user) on \(host) (process \(pid), session \(session.uuidString.lowercased()))" }
 
     /// This process, for `session`.
@@ -53,13 +60,21 @@ public struct LockOwner: Sendable, Codable, Hashable, CustomStringConvertible {
 /// file's record tells others who holds it. A record left by a dead process of this host is
 /// stale and taken over; a record from another host (a shared or synced folder) is never
 /// broken silently: the document is then for reading only, and the caller is told who has it.
+///
+/// Dropping the lock releases it. A ``GalleryDocument/GalleryDocument`` takes and releases its
+/// own; use this type directly only to lock a document for a program of your own.
 public final class DocumentLock: @unchecked Sendable {
+    /// What ``acquire(for:session:waiting:)`` got.
     public enum Outcome: Sendable {
+        /// The lock is ours until it is released or dropped.
         case acquired(DocumentLock)
+        /// Someone else edits the document: this is who.
         case heldBy(LockOwner)
     }
 
+    /// The lock file, `.NAME.lock` beside the document.
     public let path: String
+    /// The record written into the lock file: this process and session.
     public let owner: LockOwner
     private var descriptor: Int32
 
@@ -81,6 +96,11 @@ public final class DocumentLock: @unchecked Sendable {
     /// Takes the lock of `document` for `session`, or says who holds it. A live holder of this
     /// host is waited for, up to `waiting` (so that shells editing one file take turns); a
     /// holder on another host is reported at once, since its end cannot be seen from here.
+    ///
+    /// Blocks the calling thread while it waits.
+    ///
+    /// - Throws: `FileSystemError` when the lock file cannot be created or written (a folder
+    ///   that cannot be written gives `permissionDenied`, or `EROFS`).
     public static func acquire(for document: String, session: UUID = UUID(), waiting: Duration = .zero) throws -> Outcome {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: waiting)

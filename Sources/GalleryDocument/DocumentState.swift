@@ -15,6 +15,7 @@ public enum DocumentState: Sendable, Hashable, CustomStringConvertible {
     /// Someone else holds the document, or it cannot be written: it is open for reading only.
     case editingDisabled
 
+    /// The state in words, for messages: "in conflict", "editing disabled".
     public var description: String {
         switch self {
         case .normal: "normal"
@@ -28,6 +29,7 @@ public enum DocumentState: Sendable, Hashable, CustomStringConvertible {
 
 /// What a document tells those who watch it (the seed's store posted notifications).
 public enum DocumentEvent: Sendable {
+    /// The document's state became this.
     case stateChanged(DocumentState)
     /// The content changed: an edit, undo, redo, revert, or a reload of someone else's save.
     case contentChanged(Gallery)
@@ -43,6 +45,8 @@ public struct DocumentOptions: Sendable {
     public var autosaveIdle: Duration = .seconds(2)
     /// ...and at most this long after the first unsaved edit, however busy the editing.
     public var autosaveMaximum: Duration = .seconds(30)
+    /// Whether the document saves by itself; ``GalleryDocument/GalleryDocument/close()`` saves
+    /// either way.
     public var autosaves = true
     /// Flush to disk before and after the rename (never turn off for documents people keep).
     public var durable = true
@@ -60,47 +64,69 @@ public struct DocumentOptions: Sendable {
     /// conflict, never in lost bytes: the tests use it to write during the save window.
     public var beforeSwap: (@Sendable (_ target: String) throws -> Void)?
 
+    /// The defaults: autosave after 2 s (30 s at most), durable saves, the standard version store.
     public init() {}
 }
 
 /// Why a document operation was refused or failed; each names the document.
 public struct DocumentError: Error, Sendable, CustomStringConvertible {
+    /// What was refused or failed, for callers that react to it.
     public enum Kind: Sendable, Hashable {
+        /// The document is not open.
         case closed
+        /// The document is open for reading only (someone else holds it, or its folder cannot be
+        /// written).
         case editingDisabled
+        /// The file has `count` hard links; saving would leave the others with the old content
+        /// (allow it with ``DocumentOptions/replacesHardLinkedFile``).
         case hardLinked(count: Int)
+        /// No image has the id or reference given, or its bytes are not at hand.
         case noSuchImage
+        /// A reference names several images.
         case ambiguousImage
+        /// A position outside the gallery, or a transfer to the document itself.
         case indexOutOfRange
+        /// A file added by path changed before the save could copy it; add it again.
         case changedSinceAdded
+        /// A version's file cannot be read.
         case unknownVersion
+        /// Bytes that are not a JPEG or PNG image, or an empty gallery asked for a blob.
         case notAGallery
+        /// A version of another document (another id) was offered to this one.
         case differentDocument
         /// The edit would make a gallery that readers refuse: it breaks the rule with this id
         /// (format sections 6 and 10). The edit was not made.
         case breaksFormatRule(DiagnosticCode)
     }
 
+    /// What was refused.
     public var kind: Kind
+    /// The document, as it was opened.
     public var path: String
+    /// What happened, in words, for people.
     public var message: String
 
+    /// An error from its parts.
     public init(_ kind: Kind, path: String, _ message: String) {
         self.kind = kind
         self.path = path
         self.message = message
     }
 
+    /// `PATH: message`.
     public var description: String { "\(path): \(message)" }
 }
 
 /// What `open()` found.
 public struct DocumentOpenResult: Sendable {
+    /// The state after opening: ``DocumentState/normal``, ``DocumentState/inConflict`` or
+    /// ``DocumentState/editingDisabled``.
     public var state: DocumentState
     /// Who holds the document, when it is open for reading only because of them.
     public var lockHolder: LockOwner?
     /// Why editing is disabled, in words.
     public var readOnlyReason: String?
+    /// Versions waiting for a decision (a conflict left earlier, a sync client's copy).
     public var unresolvedVersions: [DocumentVersion]
 }
 
@@ -108,6 +134,7 @@ public struct DocumentOpenResult: Sendable {
 public enum DocumentCloseResult: Sendable, Hashable {
     /// There was nothing to save.
     case unchanged
+    /// The edits were written; the file's gallery has this revision.
     case saved(revision: UUID)
     /// Someone else had changed the file: the edits were kept as an unresolved version.
     case keptAsVersion(UUID)

@@ -6,6 +6,14 @@ import GalleryFormat
 extension GalleryDocument {
     /// Writes unsaved edits. If someone else changed the file since it was read, their file
     /// stays, ours is kept as an unresolved version, and the state becomes inConflict.
+    ///
+    /// - Returns: ``DocumentCloseResult/saved(revision:)``, ``DocumentCloseResult/unchanged``
+    ///   when there was nothing to save, or ``DocumentCloseResult/keptAsVersion(_:)`` after a
+    ///   conflict.
+    /// - Throws: ``DocumentError`` when the document is closed or read-only, the file has
+    ///   several hard links, or an added file changed; `FileSystemError` when writing fails.
+    ///   After a failure the file is untouched, the edits are kept, and the state is
+    ///   ``DocumentState/savingError`` until a save succeeds.
     @discardableResult
     public func save() throws -> DocumentCloseResult {
         try requireEditable()

@@ -4,7 +4,9 @@ import GalleryFormat
 // NSFileVersion's questions and answers: which versions there are, which are unresolved, and
 // how a conflict is settled (keep one, or merge them all).
 extension GalleryDocument {
-    /// The document's file as it is now.
+    /// The document's file as it is now, as a version (origin ``DocumentVersion/Origin/current``).
+    ///
+    /// - Throws: ``DocumentError/Kind/closed`` when the document is not open.
     public func currentVersion() throws -> DocumentVersion {
         try requireOpen()
         let gallery = reader?.gallery ?? history[position].gallery
@@ -16,6 +18,9 @@ extension GalleryDocument {
     }
 
     /// Every other version: kept in the store, or left beside the file by a sync client.
+    /// Looks again on every call (a sync client may have left a copy since), oldest first.
+    ///
+    /// - Throws: ``DocumentError/Kind/closed`` when the document is not open.
     public func otherVersions() throws -> [DocumentVersion] {
         try requireOpen()
         refreshUnresolved()
@@ -48,7 +53,11 @@ extension GalleryDocument {
         unresolved = found
     }
 
-    /// Records that a version no longer needs a decision.
+    /// Records that a version no longer needs a decision; the state leaves
+    /// ``DocumentState/inConflict`` when it was the last.
+    ///
+    /// - Throws: ``DocumentError/Kind/closed``; `FileSystemError` when the record cannot be
+    ///   written.
     public func markResolved(_ version: DocumentVersion) throws {
         try requireOpen()
         var resolved = version
@@ -60,6 +69,8 @@ extension GalleryDocument {
 
     /// Forgets every other version, deleting the store's copies and the sync clients' conflict
     /// copies beside the file.
+    ///
+    /// - Throws: ``DocumentError/Kind/closed`` or ``DocumentError/Kind/editingDisabled``.
     public func removeOtherVersions() throws {
         try requireEditable()
         for version in try otherVersions() {
@@ -72,6 +83,10 @@ extension GalleryDocument {
 
     /// Makes a version the document's content and saves it (undoably: undo returns to what
     /// was there before). The version itself stays until it is removed.
+    ///
+    /// - Throws: ``DocumentError/Kind/unknownVersion`` when its file cannot be read,
+    ///   ``DocumentError/Kind/differentDocument`` when it is another document's; what
+    ///   ``save()`` throws.
     public func replace(with version: DocumentVersion) throws {
         try requireEditable()
         let other = try readVersion(version)
@@ -84,6 +99,9 @@ extension GalleryDocument {
     /// Settles every unresolved version by three-way merge with the current content (keyed by
     /// image id; see `GalleryMerge`), saves the result, and marks them resolved. Conflicts the
     /// merge could not settle are returned; for each, the current side was kept.
+    ///
+    /// - Throws: as ``replace(with:)`` does. When a version cannot be read, nothing is
+    ///   changed.
     @discardableResult
     public func mergeUnresolvedVersions() throws -> [GalleryMerge.Conflict] {
         try requireEditable()

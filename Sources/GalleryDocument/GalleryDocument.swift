@@ -8,18 +8,25 @@ import GalleryFormat
 /// one and swap it in, after checking under the document's lock that nobody else wrote since
 /// it was read. If someone did, nothing is lost: their file stays and ours is kept as an
 /// unresolved version (see `GalleryDocument+Versions`).
+///
+/// An actor: edits, saves and autosaves never interleave. Its calls that touch the disk
+/// (open, save, close, versions) do blocking I/O on the actor's executor. Start with
+/// <doc:EditingADocument>.
 public actor GalleryDocument {
     /// The path the document was opened by (a symbolic link stays one: saves go to its target).
     public nonisolated let path: String
+    /// How the document behaves: autosave, durability, the version store.
     public nonisolated let options: DocumentOptions
     /// This editing session: the lock records it.
     public nonisolated let session = UUID()
 
+    /// Where the document stands; watchers of ``events()`` are told each change.
     public internal(set) var state: DocumentState = .closed
     /// Why the last save failed, while `state` is `.savingError`.
     public internal(set) var saveError: (any Error)?
     /// Why the document is read-only, while `state` is `.editingDisabled`.
     public private(set) var readOnlyReason: String?
+    /// Who holds the document, while it is open for reading only because of them.
     public private(set) var lockHolder: LockOwner?
 
     /// The content as edited, with undo and redo.
@@ -50,6 +57,7 @@ public actor GalleryDocument {
         var generation: Int
     }
 
+    /// A document for the file at `path`, closed: nothing is read or locked until ``open()``.
     public init(path: String, options: DocumentOptions = DocumentOptions()) {
         self.path = path
         self.options = options
@@ -58,6 +66,8 @@ public actor GalleryDocument {
     // MARK: Reading the content
 
     /// The gallery as it is now, edits included.
+    ///
+    /// - Throws: ``DocumentError/Kind/closed`` when the document is not open.
     public var gallery: Gallery {
         get throws {
             guard let snapshot = history.isEmpty ? nil : history[position] else {
@@ -79,11 +89,13 @@ public actor GalleryDocument {
         return position + 1
     }
 
-    /// Edits that can be undone and redone.
+    /// True when there is an edit to undo.
     public var canUndo: Bool { position > 0 }
+    /// True when an undone edit can be redone (an edit after undoing drops what was undone).
     public var canRedo: Bool { position + 1 < history.count }
 
-    /// A stream of what happens to the document from now on, one per watcher.
+    /// A stream of what happens to the document from now on, one per watcher. It ends when
+    /// the document closes; a slow watcher misses the oldest events past 256 unread.
     public func events() -> AsyncStream<DocumentEvent> {
         let (stream, continuation) = AsyncStream<DocumentEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let id = UUID()
@@ -118,6 +130,9 @@ public actor GalleryDocument {
     // MARK: Lifecycle
 
     /// Creates an empty gallery at `path` (which must not exist) and opens it.
+    ///
+    /// - Throws: `FileSystemError` (kind `alreadyExists` when `path` exists), or what
+    ///   ``open()`` throws.
     public static func create(at path: String, title: String, options: DocumentOptions = DocumentOptions()) async throws
         -> GalleryDocument {
         let now = Timestamp.now
@@ -132,7 +147,14 @@ public actor GalleryDocument {
     }
 
     /// Reads the file and takes the document's lock. Without the lock (someone else edits it,
-    /// or its folder cannot be written) the document is open for reading only.
+    /// or its folder cannot be written) the document is open for reading only. Opening an
+    /// open document does nothing and returns how it stands.
+    ///
+    /// Waits up to ``DocumentOptions/lockWait`` for another editor of this host, blocking the
+    /// actor meanwhile.
+    ///
+    /// - Throws: `FileSystemError` when the file cannot be read; the reader's `GalleryError`
+    ///   when it is not a valid gallery. The lock is released again on failure.
     @discardableResult
     public func open() async throws -> DocumentOpenResult {
         guard history.isEmpty else { return openResult() }
@@ -204,7 +226,10 @@ public actor GalleryDocument {
 
     /// Saves what is unsaved, then lets the document go: the lock is released and the state
     /// becomes closed. If the save fails the document stays open (state savingError) and the
-    /// error is thrown, so nothing is lost.
+    /// error is thrown, so nothing is lost. Closing a closed document does nothing.
+    ///
+    /// Closing ends every stream of ``events()``. A document that is open for reading only
+    /// has nothing to save and just closes.
     @discardableResult
     public func close() async throws -> DocumentCloseResult {
         guard !history.isEmpty else { return .unchanged }
@@ -225,7 +250,10 @@ public actor GalleryDocument {
         return result
     }
 
-    /// Drops unsaved edits and reads the file again.
+    /// Drops unsaved edits and reads the file again, with a new undo history.
+    ///
+    /// - Throws: ``DocumentError/Kind/closed`` when the document is not open; what reading
+    ///   the file throws.
     public func revert() throws {
         try requireOpen()
         try load()

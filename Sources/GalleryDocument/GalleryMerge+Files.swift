@@ -7,6 +7,10 @@ extension GalleryMerge {
     /// conflict reported. A base that is missing or not a gallery (git passes an empty file
     /// when the branches share no ancestor) is replaced by what both sides have in common.
     /// The result's revision is derived from its content, so the same merge gives the same file.
+    ///
+    /// - Throws: the reader's `GalleryError` or `FileSystemError` for `ours` or `theirs`;
+    ///   ``DifferentDocuments`` when they are different documents; what writing `output`
+    ///   throws, which leaves it untouched.
     public static func mergeFiles(base basePath: String?, ours oursPath: String, theirs theirsPath: String,
                                   output: String, durable: Bool = true) throws -> Outcome {
         let ours = try GalleryReader(path: oursPath)

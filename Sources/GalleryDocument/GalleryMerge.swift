@@ -13,7 +13,9 @@ import GalleryFormat
 ///   sides appears once.
 /// - `merge(x, x, x) == x`; `merge(b, o, b) == o` and `merge(b, b, t) == t` up to `modified`.
 public enum GalleryMerge {
+    /// Something both sides changed incompatibly; the merge kept one side (said in ``kind``).
     public struct Conflict: Sendable, Hashable, CustomStringConvertible {
+        /// What conflicted, and which side was kept.
         public enum Kind: Sendable, Hashable {
             /// Both sides changed the title differently; ours is kept.
             case title
@@ -27,7 +29,9 @@ public enum GalleryMerge {
             case order
         }
 
+        /// What conflicted.
         public var kind: Kind
+        /// The conflict in words, saying which side was kept.
         public var description: String {
             switch kind {
             case .title: "both sides changed the title; ours is kept"
@@ -39,16 +43,26 @@ public enum GalleryMerge {
         }
     }
 
+    /// What a merge gives: the merged gallery, and what it could not settle.
     public struct Outcome: Sendable {
+        /// The merged gallery; its `modified` is the later of the two sides'.
         public var gallery: Gallery
+        /// What both sides changed incompatibly, in the order found (title and order first, then the
+        /// images).
         public var conflicts: [Conflict]
+        /// True when nothing conflicted.
         public var isClean: Bool { conflicts.isEmpty }
     }
 
+    /// Thrown when the three galleries do not share one document id: they have no common history.
     public struct DifferentDocuments: Error, CustomStringConvertible {
+        /// Why the merge was refused, in words.
         public var description: String { "the galleries are different documents (their ids differ): they cannot be merged" }
     }
 
+    /// Merges `ours` and `theirs`, both descended from `base`. Pure: reads and writes nothing.
+    ///
+    /// - Throws: ``DifferentDocuments`` when the three ids are not one.
     public static func merge(base: Gallery, ours: Gallery, theirs: Gallery) throws -> Outcome {
         guard base.id == ours.id, base.id == theirs.id else { throw DifferentDocuments() }
         var conflicts: [Conflict] = []

@@ -3,6 +3,12 @@ import GalleryFormat
 
 /// How people name an image on the command line.
 public enum ImageReference {
+    /// The image `reference` names in `gallery`: a position (1 is the first), an image id or a
+    /// unique start of one (4 characters or more, either case), or a file name that exactly one
+    /// image has, tried in that order. `path` names the document in errors.
+    ///
+    /// - Throws: ``DocumentError/Kind/noSuchImage`` when no image matches,
+    ///   ``DocumentError/Kind/ambiguousImage`` when several do.
     public static func resolve(_ reference: String, in gallery: Gallery, path: String) throws -> GalleryImage {
         let images = gallery.images
         if let number = Int(reference) {

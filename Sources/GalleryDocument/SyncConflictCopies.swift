@@ -5,12 +5,17 @@ import GalleryFormat
 /// a version of the document if, and only if, its manifest has the document's id: a file that
 /// merely looks like one is left alone.
 public enum SyncConflictCopies {
+    /// The sync clients whose conflict copies are recognised.
     public enum Client: String, Sendable, Codable {
+        /// Syncthing; Nextcloud or ownCloud (one naming); Dropbox.
         case syncthing, nextcloud, dropbox
     }
 
+    /// A conflict copy of the document, found beside it.
     public struct Copy: Sendable, Hashable {
+        /// The copy's file.
         public var path: String
+        /// The client whose naming the copy's name follows.
         public var client: Client
     }
 
@@ -60,7 +65,12 @@ public enum SyncConflictCopies {
     }
 
     /// The conflict copies beside `document` whose manifest names the same document id.
-    /// `documentID` saves reading the document again when the caller has it open.
+    /// `documentID` saves reading the document again when the caller has it open. Copies come
+    /// in name order; each is opened to read its id, so a folder full of lookalikes costs a
+    /// read each.
+    ///
+    /// - Throws: Foundation's error when the folder cannot be listed; without `documentID`,
+    ///   the reader's error for the document.
     public static func copies(of document: String, documentID: UUID? = nil) throws -> [Copy] {
         let folder = GalleryFileSystem.directory(of: document)
         let name = GalleryFileSystem.fileName(of: document)

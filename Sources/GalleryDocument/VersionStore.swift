@@ -3,6 +3,7 @@ import GalleryFormat
 
 /// One kept state of a document, outside the document itself: NSFileVersion's counterpart.
 public struct DocumentVersion: Sendable, Codable, Hashable, Identifiable {
+    /// Where a version came from.
     public enum Origin: String, Sendable, Codable {
         /// The document's file as it is now.
         case current
@@ -16,21 +17,30 @@ public struct DocumentVersion: Sendable, Codable, Hashable, Identifiable {
         case replaced
     }
 
+    /// The version's own id: its record and bytes are named by it.
     public var id: UUID
+    /// The document's id (the gallery's `id`), shared by all its versions.
     public var documentID: UUID
     /// The document's file (symbolic links resolved) this version belongs to.
     public var documentPath: String
+    /// Where the version came from.
     public var origin: Origin
-    /// The gallery's revision id, and the revisions it descends from (the lineage a merge
-    /// takes its base from).
+    /// The gallery's revision id.
     public var revision: UUID
+    /// The revisions it descends from: the lineage a merge takes its base from (empty when
+    /// not known, as for a sync client's copy).
     public var parentRevisions: [UUID]
+    /// When the version was kept (for a sync copy, the copy's modification time).
     public var time: Date
+    /// The host that kept it; for a sync copy, the client's name.
     public var host: String
+    /// False while the version waits for a decision (keep, merge or remove).
     public var isResolved: Bool
     /// Where the version's bytes are: in the store, or beside the document for a sync copy.
     public var file: String
+    /// The version's title, to tell versions apart in a list.
     public var title: String
+    /// How many images the version holds.
     public var imageCount: Int
     /// Images that could not be kept because another program overwrote the file in place
     /// before their bytes were saved.
@@ -43,8 +53,10 @@ public struct DocumentVersion: Sendable, Codable, Hashable, Identifiable {
 /// `<version id>.imagegallery` and one `<version id>.json` record per version. Records are
 /// written by temporary file and rename, so processes can share the store.
 public struct VersionStore: Sendable, Hashable {
+    /// The store's folder; one folder per document below it.
     public var root: String
 
+    /// A store rooted at `root`, made when first written to.
     public init(root: String) { self.root = root }
 
     /// `$XDG_STATE_HOME/imagegallery/versions`, else `~/.local/state/imagegallery/versions`.
@@ -55,6 +67,7 @@ public struct VersionStore: Sendable, Hashable {
         return VersionStore(root: state + "/imagegallery/versions")
     }
 
+    /// The folder of one document's versions: `ROOT/<document id>`.
     public func folder(for documentID: UUID) -> String { root + "/" + documentID.manifestString }
 
     /// The document's folder, made (private to the user) if needed.
@@ -82,6 +95,8 @@ public struct VersionStore: Sendable, Hashable {
     }
 
     /// Where a new version's bytes go; the caller writes them, then calls `record`.
+    ///
+    /// - Throws: Foundation's error when the document's folder cannot be made.
     public func newFile(documentID: UUID, version: UUID) throws -> String {
         let folder = try existingFolder(for: documentID)
         return folder + "/" + version.manifestString + ".imagegallery"
@@ -97,7 +112,10 @@ public struct VersionStore: Sendable, Hashable {
         return path
     }
 
-    /// Writes (or rewrites) a version's record.
+    /// Writes (or rewrites) a version's record, by temporary file and rename.
+    ///
+    /// - Throws: Foundation's error when the folder cannot be made; `FileSystemError` when the
+    ///   record cannot be written.
     public func record(_ version: DocumentVersion) throws {
         let folder = try existingFolder(for: version.documentID)
         let encoder = JSONEncoder()

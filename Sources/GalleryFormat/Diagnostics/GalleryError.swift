@@ -1,11 +1,16 @@
 /// Where in a gallery file a problem was found. Parts that do not apply are nil.
 public struct Location: Sendable, Hashable, Codable {
+    /// The gallery file's path.
     public var file: String?
+    /// The ZIP entry's name.
     public var entry: String?
+    /// A byte offset: into the file for container problems, into the uncompressed text for
+    /// problems of the manifest.
     public var offset: UInt64?
     /// RFC 6901 pointer into `manifest.json`.
     public var jsonPointer: String?
 
+    /// A place from the parts that are known.
     public init(file: String? = nil, entry: String? = nil, offset: UInt64? = nil, jsonPointer: String? = nil) {
         self.file = file
         self.entry = entry
@@ -28,12 +33,16 @@ public struct Location: Sendable, Hashable, Codable {
 
 /// A problem with a gallery file or its content, with its stable diagnostic code and its place.
 public struct GalleryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The rule broken: a stable id with its severity.
     public var code: DiagnosticCode
+    /// What is wrong, in words, with the values found (not fit for matching: match on ``code``).
     public var message: String
+    /// Where in the file.
     public var location: Location
     /// A lower-level cause (an errno text, a zlib message), when there is one.
     public var cause: String?
 
+    /// An error from its parts.
     public init(_ code: DiagnosticCode, _ message: String, location: Location = Location(), cause: String? = nil) {
         self.code = code
         self.message = message
@@ -41,6 +50,7 @@ public struct GalleryError: Error, Sendable, Hashable, CustomStringConvertible {
         self.cause = cause
     }
 
+    /// The ``code``'s severity.
     public var severity: Severity { code.severity }
 
     /// `FILE: ENTRY @ OFFSET: IG-XXX-NNN: message (cause)`.
@@ -62,14 +72,21 @@ public struct GalleryError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// A failure of the operating system around a gallery (open, read, write, rename), with its path.
 public struct FileSystemError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, from `errno`, for callers that react to it (exit codes, messages).
     public enum Kind: Sendable {
+        /// `ENOENT`; `EACCES` or `EPERM`; `EEXIST`; `EISDIR`; `ENOTDIR`; `ENOSPC` or `EDQUOT`; any other.
         case notFound, permissionDenied, alreadyExists, isDirectory, notDirectory, noSpace, other
     }
+    /// The failure's class.
     public var kind: Kind
+    /// The file or folder the operation was on.
     public var path: String
+    /// What was being done, as a phrase that follows "cannot": "open", "rename X to".
     public var operation: String
+    /// The `errno` value the call set.
     public var errno: Int32
 
+    /// An error from its parts.
     public init(kind: Kind, path: String, operation: String, errno: Int32) {
         self.kind = kind
         self.path = path
@@ -77,6 +94,7 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible {
         self.errno = errno
     }
 
+    /// `PATH: cannot OPERATION: strerror text`.
     public var description: String {
         "\(path): cannot \(operation): \(SystemText.strerror(errno))"
     }

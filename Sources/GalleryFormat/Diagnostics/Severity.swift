@@ -3,6 +3,7 @@
 /// `fatal` stops the check of the file; `error` makes the file invalid;
 /// `warning` and `info` do not.
 public enum Severity: String, Sendable, Comparable, CaseIterable, Codable {
+    /// From least to most severe; see the type's description for what each means for a file.
     case info, warning, error, fatal
 
     private var rank: Int {
@@ -14,5 +15,6 @@ public enum Severity: String, Sendable, Comparable, CaseIterable, Codable {
         }
     }
 
+    /// Orders by severity: `info` < `warning` < `error` < `fatal`.
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 }

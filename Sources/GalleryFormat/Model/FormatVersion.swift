@@ -1,8 +1,11 @@
 /// The manifest's `formatVersion`, "MAJOR.MINOR".
 public struct FormatVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// A reader refuses a manifest whose major version it does not know (IG-MAN-010).
     public var major: Int
+    /// Additions a reader of the same major version may ignore.
     public var minor: Int
 
+    /// A version from its two parts.
     public init(major: Int, minor: Int) {
         self.major = major
         self.minor = minor
@@ -25,7 +28,9 @@ public struct FormatVersion: Sendable, Hashable, Comparable, CustomStringConvert
         self.init(major: Int(parts[0]) ?? .max, minor: Int(parts[1]) ?? .max)
     }
 
+    /// "MAJOR.MINOR", as the manifest writes it.
     public var description: String { "\(major).\(minor)" }
 
+    /// Orders by major version, then by minor.
     public static func < (a: FormatVersion, b: FormatVersion) -> Bool { (a.major, a.minor) < (b.major, b.minor) }
 }

@@ -2,18 +2,24 @@ import Foundation
 
 /// An image gallery: a title and an ordered list of images. The manifest's content.
 public struct Gallery: Sendable, Hashable {
+    /// The format version the manifest declares; ``FormatVersion/current`` for a new gallery.
     public var formatVersion: FormatVersion
     /// The document's identity, stable across saves.
     public var id: UUID
     /// The identity of this saved state; a new one on every save that changes content.
     public var revision: UUID
+    /// The gallery's title: at most ``ManifestRules/maxTitleScalars`` Unicode scalars, no U+0000.
     public var title: String
+    /// When the document was first written.
     public var created: Timestamp
+    /// When the content was last saved; also the time of every ZIP entry.
     public var modified: Timestamp
+    /// The program that wrote the file ("imagegallery 0.1.0"), for diagnosing files in the wild.
     public var generator: String?
     /// Gallery order.
     public var images: [GalleryImage]
 
+    /// A gallery from its parts; an empty one unless `images` are given.
     public init(
         id: UUID, revision: UUID, title: String, created: Timestamp, modified: Timestamp,
         generator: String? = Gallery.generatorName, images: [GalleryImage] = [],
@@ -44,19 +50,30 @@ public struct Gallery: Sendable, Hashable {
 
 /// One image of a gallery: a reference to its blob plus what the gallery says about it.
 public struct GalleryImage: Sendable, Hashable, Identifiable {
+    /// The image's identity within the gallery: what edits, merges and references name. Unique
+    /// within a gallery; the same blob listed twice has two ids.
     public var id: UUID
+    /// The blob's type, which its first bytes must confirm.
     public var mediaType: MediaType
+    /// Width in pixels, as the image's header gives it (before any EXIF orientation).
     public var width: Int
+    /// Height in pixels, as the image's header gives it (before any EXIF orientation).
     public var height: Int
+    /// The blob's size in bytes, at most ``ManifestRules/byteSizes``'s upper bound (2^53 − 1).
     public var byteSize: UInt64
+    /// The SHA-256 of the blob's bytes: its identity, and the name of its entry.
     public var sha256: SHA256Digest
     /// The URL the image was fetched from.
     public var source: String?
     /// The original file name, one path component.
     public var filename: String?
+    /// Free text about the image, at most ``ManifestRules/maxCaptionScalars`` Unicode scalars.
     public var caption: String?
+    /// When the image was added to the gallery.
     public var added: Timestamp?
 
+    /// An image from its parts. Take `mediaType`, `width`, `height`, `byteSize` and `sha256`
+    /// from the bytes themselves: readers and the validator check each against the blob.
     public init(
         id: UUID, mediaType: MediaType, width: Int, height: Int, byteSize: UInt64, sha256: SHA256Digest,
         source: String? = nil, filename: String? = nil, caption: String? = nil, added: Timestamp? = nil
@@ -91,6 +108,7 @@ public struct GalleryImage: Sendable, Hashable, Identifiable {
         text.utf8.count <= ManifestRules.maxSourceScalars && ManifestDecoder.isAbsoluteURI(text)
     }
 
+    /// The entry name of a blob: `images/<sha256 hex>.jpg` or `.png`.
     public static func blobPath(sha256: SHA256Digest, mediaType: MediaType) -> String {
         "images/\(sha256.hex).\(mediaType.fileExtension)"
     }
@@ -98,5 +116,6 @@ public struct GalleryImage: Sendable, Hashable, Identifiable {
 
 /// This implementation's version.
 package enum GalleryVersion {
+    /// The version number, as ``Gallery/generatorName`` gives it.
     package static let string = "0.1.0"
 }

@@ -1,13 +1,17 @@
 /// What an image's header says, read without decoding any pixels.
 public struct ImageHeader: Sendable, Hashable {
+    /// The type the signature says.
     public var mediaType: MediaType
+    /// Width in pixels, as stored (before any EXIF orientation).
     public var width: Int
+    /// Height in pixels, as stored (before any EXIF orientation).
     public var height: Int
     /// Bits per sample: PNG 1–16, JPEG 8 or 12.
     public var bitDepth: Int
     /// PNG Adam7 interlacing (always false for JPEG).
     public var interlaced: Bool
 
+    /// A header from its parts.
     public init(mediaType: MediaType, width: Int, height: Int, bitDepth: Int = 8, interlaced: Bool = false) {
         self.mediaType = mediaType
         self.width = width
@@ -19,24 +23,35 @@ public struct ImageHeader: Sendable, Hashable {
 
 /// Why an image header could not be read.
 public struct ImageHeaderError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, in words.
     public var message: String
+    /// The byte offset in the image where the problem was found, when there is one.
     public var offset: UInt64?
     /// Set when the leading bytes are not JPEG or PNG: what they are instead. The message is
     /// then the whole refusal (``ImageKind/refusal``), to be shown as it is.
     public var kind: ImageKind?
 
+    /// An error from its parts.
     public init(_ message: String, offset: UInt64? = nil, kind: ImageKind? = nil) {
         self.message = message
         self.offset = offset
         self.kind = kind
     }
 
+    /// The message, followed by the offset when known.
     public var description: String { offset.map { "\(message) (at byte \($0))" } ?? message }
 }
 
 extension ImageHeader {
     /// Reads the header through `read(offset, count)`, which returns up to `count` bytes
     /// (fewer at the end). Seeks from segment to segment, so a large EXIF block costs nothing.
+    ///
+    /// - Parameters:
+    ///   - size: The image's size in bytes, which bounds the walk through JPEG segments.
+    ///   - read: Returns up to `count` bytes from `offset` (the closure's two arguments).
+    /// - Throws: ``ImageHeaderError`` when the bytes are not JPEG or PNG (its
+    ///   ``ImageHeaderError/kind`` then says what they are) or the header is malformed; whatever
+    ///   `read` throws.
     public static func parse(size: UInt64, read: (UInt64, Int) throws -> [UInt8]) throws -> ImageHeader {
         let head = try read(0, 8)
         switch MediaType.sniff(head) {
@@ -49,11 +64,16 @@ extension ImageHeader {
     }
 
     /// Reads the header of an image held in memory.
+    ///
+    /// - Throws: ``ImageHeaderError``, as ``parse(size:read:)`` does.
     public static func parse(_ bytes: [UInt8]) throws -> ImageHeader {
         try parse(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
     }
 
-    /// Reads the header of an image file.
+    /// Reads the header of an image file, with a few small positioned reads.
+    ///
+    /// - Throws: ``ImageHeaderError``, as ``parse(size:read:)`` does; ``FileSystemError`` when
+    ///   the file cannot be read.
     public static func parse(file: GalleryFile) throws -> ImageHeader {
         let size = try file.size
         return try parse(size: size) { offset, count in try file.read(at: offset, count: count) }

@@ -1,14 +1,21 @@
 /// An image type format 1.0 does not take, told by its leading bytes, so that a refusal can
 /// say what a file is rather than only what it is not.
 public enum UnsupportedImageType: String, Sendable, CaseIterable {
+    /// `RIFF….WEBP`.
     case webp = "WebP"
+    /// `GIF87a` or `GIF89a`.
     case gif = "GIF"
+    /// An ISOBMFF `ftyp` box with the brand `avif` or `avis`.
     case avif = "AVIF"
+    /// An ISOBMFF `ftyp` box with an HEVC brand (`heic`, `heix`, `hevc` and the like).
     case heic = "HEIC"
     /// HEIF whose brands name neither AVIF nor HEIC (`mif1` or `msf1` alone).
     case heif = "HEIF"
+    /// Classic or BigTIFF, either byte order.
     case tiff = "TIFF"
+    /// `BM` followed by a known DIB header size.
     case bmp = "BMP"
+    /// A bare JPEG XL codestream, or its container's signature box.
     case jpegXL = "JPEG XL"
 
     /// The type's name with its article: "a WebP image", "an AVIF image".
@@ -19,8 +26,11 @@ public enum UnsupportedImageType: String, Sendable, CaseIterable {
 /// nothing this toolkit recognises. Every path that refuses a file for its type (`create`,
 /// `add`, fetching, archive import) asks here, so that they all say the same.
 public enum ImageKind: Sendable, Hashable {
+    /// JPEG or PNG: a gallery takes it.
     case supported(MediaType)
+    /// An image type known here that format 1.0 does not take.
     case unsupported(UnsupportedImageType)
+    /// No image type known here.
     case unknown
 
     /// The most leading bytes `identify` looks at: the ISOBMFF `ftyp` box of an AVIF or HEIC

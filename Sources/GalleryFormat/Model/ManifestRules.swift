@@ -6,12 +6,19 @@ import Foundation
 /// so that no edit can save a file that a reader then refuses. The decoder counts on raw
 /// JSON bytes and the writer on strings, but both take the bounds from here.
 package enum ManifestRules {
+    /// Longest `format` string, in Unicode scalars (`formatVersion` has no bound: any 1.x is read).
     package static let maxFormatScalars = 100
+    /// Longest `title`, in Unicode scalars.
     package static let maxTitleScalars = 1000
+    /// Longest `generator`, in Unicode scalars.
     package static let maxGeneratorScalars = 200
+    /// Longest `source` URL, in characters (ASCII only).
     package static let maxSourceScalars = 8192
+    /// Longest `filename`, in UTF-8 bytes (one path component, as file systems count it).
     package static let maxFilenameScalars = 255
+    /// Longest `caption`, in Unicode scalars.
     package static let maxCaptionScalars = 10_000
+    /// Longest date-time string, in characters.
     package static let maxTimestampScalars = 64
     /// `width` and `height`.
     package static let pixelDimensions: ClosedRange<Int64> = 1 ... 2_147_483_647

@@ -1,6 +1,8 @@
 /// The image types a v1 gallery may hold.
 public enum MediaType: String, Sendable, CaseIterable, Codable {
+    /// JPEG; blobs are named `.jpg`.
     case jpeg = "image/jpeg"
+    /// PNG; blobs are named `.png`.
     case png = "image/png"
 
     /// The extension of the blob's entry name.

@@ -3,6 +3,7 @@ public struct SHA256Digest: Sendable, Hashable, Comparable, CustomStringConverti
     // Four words, so a digest is a plain value with no heap storage.
     private var words: (UInt64, UInt64, UInt64, UInt64)
 
+    /// A digest from its 32 bytes; any other count is a programming error (a precondition).
     public init(bytes: UnsafeRawBufferPointer) {
         precondition(bytes.count == 32, "a SHA-256 digest has 32 bytes")
         func word(_ at: Int) -> UInt64 { bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self).bigEndian }
@@ -35,6 +36,7 @@ public struct SHA256Digest: Sendable, Hashable, Comparable, CustomStringConverti
         words = (w0, w1, w2, w3)
     }
 
+    /// The 32 bytes, most significant first.
     public var bytes: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(32)
@@ -44,6 +46,7 @@ public struct SHA256Digest: Sendable, Hashable, Comparable, CustomStringConverti
         return out
     }
 
+    /// 64 lowercase hexadecimal digits: the form the manifest and entry names use.
     public var hex: String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
@@ -55,17 +58,21 @@ public struct SHA256Digest: Sendable, Hashable, Comparable, CustomStringConverti
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The ``hex`` form.
     public var description: String { hex }
 
+    /// Equal when all 32 bytes are.
     public static func == (a: SHA256Digest, b: SHA256Digest) -> Bool {
         a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2 && a.words.3 == b.words.3
     }
 
+    /// Hashes half the digest: its bytes are already uniformly distributed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(words.0)
         hasher.combine(words.1)
     }
 
+    /// Orders by the bytes, as the ``hex`` strings sort.
     public static func < (a: SHA256Digest, b: SHA256Digest) -> Bool {
         (a.words.0, a.words.1, a.words.2, a.words.3) < (b.words.0, b.words.1, b.words.2, b.words.3)
     }

@@ -3,14 +3,18 @@
 /// Kept as seconds and nanoseconds since 1970 so that formatting is exact and needs no
 /// calendar or locale machinery.
 public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Seconds since 1970-01-01T00:00:00Z (negative before).
     public var seconds: Int64
+    /// The fraction of the second, 0 to 999,999,999.
     public var nanoseconds: Int32
 
+    /// A time from seconds and nanoseconds since 1970, UTC.
     public init(seconds: Int64, nanoseconds: Int32 = 0) {
         self.seconds = seconds
         self.nanoseconds = nanoseconds
     }
 
+    /// Orders by time.
     public static func < (a: Timestamp, b: Timestamp) -> Bool { (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds) }
 
     /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, the fraction only when non-zero, trailing zeros dropped.
@@ -28,6 +32,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         return text + "Z"
     }
 
+    /// The ``rfc3339`` form.
     public var description: String { rfc3339 }
 
     /// Parses an RFC 3339 date-time (`T` or `t`, `Z` or a ±HH:MM offset, 0–9 fraction digits).

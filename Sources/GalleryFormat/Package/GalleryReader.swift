@@ -6,16 +6,30 @@ import Synchronization
 /// entries a streaming reader would see are known to be these), `mimetype` and
 /// `manifest.json`; no blob data is touched, so the cost does not grow with the size of the
 /// images.
+///
+/// The file stays open for as long as the reader lives, and every read is positional: a file
+/// replaced by rename meanwhile still reads as it was opened, and several threads may read
+/// blobs from one reader at once.
 public final class GalleryReader: Sendable {
+    /// The container, checked: use it to reach entries other than the manifest, or as a
+    /// ``BlobSource/entry(_:_:)`` when copying blobs into another gallery.
     public let archive: ZipArchive
+    /// The manifest's content, decoded and checked against every rule of the format.
     public let gallery: Gallery
     /// Warnings and notes found while opening (never errors: those are thrown).
     public let diagnostics: [GalleryError]
 
+    /// The path the file was opened by.
     public var path: String { archive.file.path }
 
     /// Opens a gallery file. The manifest is read and decoded on a second core while the
     /// central directory is checked on this one; the result is the same as doing it in turn.
+    ///
+    /// - Parameters:
+    ///   - path: The gallery file.
+    ///   - limits: Bounds on what the file may declare; the defaults are the format's.
+    /// - Throws: ``FileSystemError`` when the file cannot be opened or read; ``GalleryError``
+    ///   for the first problem of the container or the manifest.
     public convenience init(path: String, limits: GalleryLimits = .default) throws {
         let file = try GalleryFile.openForReading(path)
         let prefetched = Mutex<(ZipEntry, Result<(Gallery, [GalleryError]), any Error>)?>(nil)
@@ -26,6 +40,11 @@ public final class GalleryReader: Sendable {
         try self.init(archive: archive, prefetched: prefetched.withLock { $0 })
     }
 
+    /// Reads a gallery from a container opened already (a file held open by the caller, a
+    /// version kept elsewhere): checks `mimetype` and the entries' layout, then decodes the
+    /// manifest.
+    ///
+    /// - Throws: ``GalleryError`` for the first problem found.
     public convenience init(archive: ZipArchive) throws {
         try self.init(archive: archive, prefetched: nil)
     }
@@ -97,6 +116,9 @@ public final class GalleryReader: Sendable {
     }
 
     /// The entry holding an image's blob.
+    ///
+    /// - Throws: ``GalleryError`` with ``DiagnosticCode/blobMissing`` when the archive has no
+    ///   entry at ``GalleryImage/path``.
     public func blobEntry(for image: GalleryImage) throws -> ZipEntry {
         guard let entry = archive.entry(named: image.path) else {
             throw GalleryError(.blobMissing, "the manifest lists \(image.path) but the archive has no such entry",
@@ -109,6 +131,11 @@ public final class GalleryReader: Sendable {
     /// the manifest.
     /// The sink may have received data before a mismatch is thrown: callers write to a
     /// temporary place and keep it only on success.
+    ///
+    /// - Throws: ``GalleryError`` with ``DiagnosticCode/blobMissing``,
+    ///   ``DiagnosticCode/blobSizeMismatch``, ``DiagnosticCode/crcMismatch``,
+    ///   ``DiagnosticCode/blobHashMismatch`` or ``DiagnosticCode/blobTypeMismatch``; whatever
+    ///   `sink` throws, which stops the read.
     public func readBlob(_ image: GalleryImage, sink: (UnsafeRawBufferPointer) throws -> Void) throws {
         let entry = try blobEntry(for: image)
         let here = Location(file: path, entry: entry.name)
@@ -139,6 +166,11 @@ public final class GalleryReader: Sendable {
     }
 
     /// The embedded thumbnail's bytes (bounded by the thumbnail size limit).
+    ///
+    /// - Parameter limit: The most bytes read; a larger entry is refused rather than read.
+    /// - Throws: ``GalleryError`` with ``DiagnosticCode/thumbnailMissing`` when there is no
+    ///   `thumbnail.png`, ``DiagnosticCode/zipBomb`` for one that declares more than `limit`
+    ///   bytes, or the error of bytes that fail their CRC-32 or do not inflate.
     public func thumbnail(limit: Int = 16 << 20) throws -> [UInt8] {
         guard let entry = archive.entry(named: GalleryPackage.thumbnailEntry) else {
             throw GalleryError(.thumbnailMissing, "the archive has no thumbnail.png", location: Location(file: path))

@@ -7,6 +7,7 @@ public enum BlobSource: Sendable {
     /// (`copy_file_range`), never through user space. The caller must check, before the save
     /// commits, that the file did not change since (see `FileIdentity`).
     case checksummedFile(String, crc32: UInt32)
+    /// Bytes in memory, exactly `byteSize` of them.
     case bytes([UInt8])
     /// An entry of an open archive (copying from the previous version of a gallery), read
     /// and its CRC computed on the way.
@@ -18,11 +19,34 @@ public enum BlobSource: Sendable {
 }
 
 /// Writes gallery files in the canonical v1 form, never leaving a partial file behind.
+///
+/// The same gallery and thumbnail give the same bytes: entry order, headers, times and the
+/// manifest's JSON are all fixed by the format (section 4.10). The writer trusts the gallery's
+/// `byteSize` and `sha256` for the bytes it is given: it checks each blob's size, not its
+/// digest, so take both from the bytes themselves. Writing blocks on disk I/O.
 public enum GalleryWriter {
     /// Writes `gallery` to `path` through a temporary file in the same folder, fsynced and
-    /// renamed into place. With `overwrite` false an existing file is never replaced. With
-    /// `durable` false the flushes to disk are skipped: faster, and still never a partial file
-    /// while the system runs, but a crash soon after may leave the new file incomplete.
+    /// renamed into place.
+    ///
+    /// - Parameters:
+    ///   - gallery: The manifest's content; checked against the format's rules first.
+    ///   - thumbnail: The bytes of `thumbnail.png`: an 8-bit PNG of the first image, long side
+    ///     at most ``GalleryPackage/maxThumbnailSide``. They are stored as given.
+    ///   - path: Where the gallery goes. Its folder holds the temporary file meanwhile.
+    ///   - overwrite: Whether an existing file at `path` is replaced (in one rename); when
+    ///     false it never is, and the write fails.
+    ///   - durable: With false the flushes to disk are skipped: faster, and still never a
+    ///     partial file while the system runs, but a crash soon after may leave the new file
+    ///     incomplete.
+    ///   - progress: Told the bytes of blobs written so far, after each blob.
+    ///   - beforeCommit: Runs once the file is complete and flushed, just before it takes the
+    ///     name `path`; throw to abandon the write (a source file that changed, say).
+    ///   - blob: Where a blob's bytes are: called once per distinct blob, in gallery order.
+    /// - Throws: the ``GalleryError`` of ``Gallery/checkRules(limits:)`` before anything is
+    ///   written; ``DiagnosticCode/blobSizeMismatch`` for a source of the wrong size;
+    ///   ``FileSystemError`` (kind ``FileSystemError/Kind/alreadyExists`` when `overwrite` is
+    ///   false and `path` exists); whatever `blob` or `beforeCommit` throw. On any error the
+    ///   file at `path` is untouched and no temporary file is left.
     public static func write(
         _ gallery: Gallery, thumbnail: [UInt8], to path: String, overwrite: Bool, durable: Bool = true,
         progress: ((_ bytesWritten: UInt64) -> Void)? = nil,
@@ -36,7 +60,15 @@ public enum GalleryWriter {
         }
     }
 
-    /// Writes the container into an open, empty file.
+    /// Writes the container into an open, empty file, for callers that manage the file's
+    /// name themselves (a document's save swaps it in). Unlike
+    /// ``write(_:thumbnail:to:overwrite:durable:progress:beforeCommit:blob:)`` it does not
+    /// check the gallery's rules first, and it does not flush the file: the caller does both.
+    /// With `durable` it starts writing the file back to disk as it goes, so that the
+    /// caller's flush is short.
+    ///
+    /// - Throws: ``DiagnosticCode/blobSizeMismatch`` for a source of the wrong size;
+    ///   ``FileSystemError`` for a failed write; whatever `blob` throws.
     public static func writeArchive(
         _ gallery: Gallery, thumbnail: [UInt8], to file: GalleryFile, durable: Bool = true,
         progress: ((_ bytesWritten: UInt64) -> Void)? = nil,

@@ -12,6 +12,9 @@ import Synchronization
 /// writes, never follows a name out of the archive, and reads every byte within the spec's
 /// limits.
 public enum GalleryValidator {
+    /// Validates the file at `path`. Never throws: a file that cannot be read at all gives a
+    /// report whose ``ValidationReport/readFailure`` says why. Reads the entries on every core
+    /// unless ``ValidationOptions/readsEntriesInParallel`` is off; blocks until done.
     public static func validate(path: String, options: ValidationOptions = ValidationOptions()) -> ValidationReport {
         var run = ValidationRun(path: path, options: options)
         run.validate { try ZipArchive(collectingProblemsOf: GalleryFile.openForReading(path), limits: options.limits) }

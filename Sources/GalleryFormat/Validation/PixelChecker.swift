@@ -8,7 +8,9 @@ public protocol PixelChecker: Sendable {
     func check(_ mediaType: MediaType, size: UInt64, maxPixels: Int?, read: (UInt64, Int) throws -> [UInt8]) -> PixelVerdict
 }
 
+/// What decoding an image's pixels found.
 public enum PixelVerdict: Sendable, Equatable {
+    /// The image decoded without complaint.
     case sound
     /// The data does not decode: truncated, corrupt, or a decoder warning.
     case corrupt(String)
