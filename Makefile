@@ -90,7 +90,7 @@ demo: build
 .PHONY: docs
 docs: deps
 	@mkdir -p .build/docs
-	@for target in GalleryFormat GalleryDocument; do \
+	@for target in GalleryFormat GalleryBuilder GalleryDocument; do \
 	  echo "docs: $$target"; \
 	  $(SWIFT) package $(SWIFTPM_FLAGS) --allow-writing-to-directory .build/docs generate-documentation \
 	    --target $$target --output-path .build/docs/$$target \

@@ -26,7 +26,7 @@ let package = Package(
         // faster start. See the README, "Why AsyncHTTPClient".
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
-        // `make docs`: the DocC catalogues (GalleryFormat, GalleryDocument), built by the plugin
+        // `make docs`: the DocC catalogues (GalleryFormat, GalleryBuilder, GalleryDocument), built by the plugin
         // with --warnings-as-errors so that a broken symbol link fails. Nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -130,7 +130,7 @@ let package = Package(
         // code block is not in these sources verbatim.
         .testTarget(
             name: "LibraryExampleTests",
-            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryDocument"]
+            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument"]
         ),
     ],
     swiftLanguageModes: [.v6]

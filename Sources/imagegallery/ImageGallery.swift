@@ -54,12 +54,10 @@ struct ImageGallery: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let error as ExitCode {
-            exit(withError: error)
-        } catch let error as ValidationError {
-            // A check only the run could make (two paths naming one file): a usage error still.
-            exitForUsage(error, arguments)
         } catch {
+            // The parser's own outcomes (help, a usage error found in `run`, an exit code) are
+            // its to print; everything else the library or a command threw is a failure.
+            if String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") { exitForUsage(error, arguments) }
             let failure = CommandFailure(error)
             Terminal.error(failure.message)
             Foundation.exit(failure.status)

@@ -8,12 +8,13 @@ import Testing
 @Suite("File modes of written files")
 struct FileModeCommandTests {
     /// Runs `imagegallery` under `umask` and strace, which logs every umask(2) call of the
-    /// process and its threads. Returns the result and the calls logged.
+    /// process and its threads (and no signals: a job-control SIGCONT is not a call). Returns
+    /// the result and the calls logged.
     static func run(_ arguments: [String], umask: String, in directory: TemporaryDirectory) throws -> (ProcessResult, [String]) {
         let strace = try #require(Subprocess.which("strace"), "strace is not installed: run scripts/install-deps test")
         let log = directory.file("strace-\(UUID().uuidString).log")
         let result = try Subprocess.run("/bin/sh", ["-c", "umask \(umask) && exec \"$@\"", "sh",
-                                                    strace, "-f", "-qq", "-e", "trace=umask", "-o", log,
+                                                    strace, "-f", "-qq", "-e", "trace=umask", "-e", "signal=none", "-o", log,
                                                     try TestPaths.binary()] + arguments)
         let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
         return (result, calls)

@@ -7,7 +7,7 @@ import Testing
 @Suite("Article code")
 struct ArticleCodeTests {
     /// Catalogues that must exist; any other found under Sources/ is checked too.
-    static let requiredCatalogues = ["GalleryFormat", "GalleryDocument"]
+    static let requiredCatalogues = ["GalleryFormat", "GalleryBuilder", "GalleryDocument"]
 
     struct Catalogue {
         var module: String

@@ -8,7 +8,7 @@ public struct Gallery: Sendable, Hashable {
     public var id: UUID
     /// The identity of this saved state; a new one on every save that changes content.
     public var revision: UUID
-    /// The gallery's title: at most ``ManifestRules/maxTitleScalars`` Unicode scalars, no U+0000.
+    /// The gallery's title: at most 1,000 Unicode scalars, no U+0000.
     public var title: String
     /// When the document was first written.
     public var created: Timestamp
@@ -59,7 +59,7 @@ public struct GalleryImage: Sendable, Hashable, Identifiable {
     public var width: Int
     /// Height in pixels, as the image's header gives it (before any EXIF orientation).
     public var height: Int
-    /// The blob's size in bytes, at most ``ManifestRules/byteSizes``'s upper bound (2^53 − 1).
+    /// The blob's size in bytes, at most 2^53 − 1 (every JSON reader holds it exactly).
     public var byteSize: UInt64
     /// The SHA-256 of the blob's bytes: its identity, and the name of its entry.
     public var sha256: SHA256Digest
@@ -67,7 +67,7 @@ public struct GalleryImage: Sendable, Hashable, Identifiable {
     public var source: String?
     /// The original file name, one path component.
     public var filename: String?
-    /// Free text about the image, at most ``ManifestRules/maxCaptionScalars`` Unicode scalars.
+    /// Free text about the image, at most 10,000 Unicode scalars.
     public var caption: String?
     /// When the image was added to the gallery.
     public var added: Timestamp?
