@@ -67,7 +67,7 @@ let package = Package(
         ),
         // Conversion to and from folders, archives (through libarchive), comic books, the seed
         // apps' JSON and a static web gallery (issue 7).
-        .target(name: "GalleryConvert", dependencies: ["GalleryFormat", "GalleryImaging", "CArchive"]),
+        .target(name: "GalleryConvert", dependencies: ["GalleryFormat", "GalleryImaging", "GalleryBuilder", "CArchive"]),
         // What imagegallery and its fetch helper say to each other; no networking in it.
         .target(name: "GalleryFetchHelper"),
         // The network side of imagegallery, in an executable of its own (see FetchHelper.swift):

@@ -9,7 +9,7 @@ import GalleryImaging
 /// The result is deterministic: the same title, date and images give the same bytes. Nothing
 /// is printed; what a person should know arrives as an ``Event``.
 public struct GalleryBuilder: Sendable {
-    /// The gallery's title (section 6: 1 to 1024 characters, no control characters).
+    /// The gallery's title (section 6.3: at most 1,000 Unicode scalars, no U+0000; it may be empty).
     public var title: String
     /// Created and modified time. When nil: `$SOURCE_DATE_EPOCH` (the reproducible-builds
     /// convention), else the newest ``SourceImage/modified``, else now.
@@ -20,6 +20,9 @@ public struct GalleryBuilder: Sendable {
     /// The images, in gallery order. An image given twice is stored once.
     public var images: [SourceImage]
 
+    /// A builder of a gallery with this title and these images, in gallery order. Nothing is
+    /// read or written until ``write(to:overwrite:durable:events:)``; a title that breaks the
+    /// format's rules is refused there.
     public init(title: String, date: Timestamp? = nil, id: UUID? = nil, images: [SourceImage] = []) {
         self.title = title
         self.date = date

@@ -1,3 +1,4 @@
+import GalleryBuilder
 import GalleryFormat
 
 /// Bounds on what an archive may make the importer read. Every archive is hostile until read:
@@ -23,22 +24,6 @@ public struct ArchiveImportLimits: Sendable, Hashable {
     public init() {}
 }
 
-/// An image read from an archive into a spool file.
-public struct ImportedImage: Sendable, Hashable {
-    /// The entry's name in the archive, for messages and order.
-    public var entry: String
-    /// The spool file holding its bytes.
-    public var path: String
-    public var header: ImageHeader
-    public var byteSize: UInt64
-    public var sha256: SHA256Digest
-    public var crc32: UInt32
-    /// The entry name's last component, when it is a safe file name.
-    public var filename: String?
-    /// The entry's modification time, seconds since 1970.
-    public var modified: Int64?
-}
-
 /// An entry left out, and why.
 public struct SkippedEntry: Sendable, Hashable, Codable {
     public var entry: String
@@ -48,8 +33,9 @@ public struct SkippedEntry: Sendable, Hashable, Codable {
 /// What an archive gave.
 public struct ArchiveImport: Sendable {
     /// In gallery order: the `ComicInfo.xml` page order when there is one, else natural order of
-    /// the entry names.
-    public var images: [ImportedImage]
+    /// the entry names. Each is read into a spool file; its `name` is the entry's name, its
+    /// `filename` the name's last component when that is a safe file name.
+    public var images: [SourceImage]
     /// Left out, with the reason, in archive order (folders are not listed).
     public var skipped: [SkippedEntry]
     /// From `ComicInfo.xml`, when it has a title (or a series).

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import GalleryBuilder
 import GalleryFormat
 
 /// Reads a foreign archive's images into spool files, entry by entry, through libarchive.
@@ -28,7 +29,7 @@ public final class ArchiveImporter {
     public func read(progress: ((_ done: UInt64, _ total: UInt64) -> Void)? = nil) throws -> ArchiveImport {
         let archiveSize = try GalleryFile.openForReading(path).size
         let reader = try ArchiveReader(path: path, kind: kind)
-        var images: [ImportedImage] = []
+        var images: [SourceImage] = []
         var skipped: [SkippedEntry] = []
         var comicInfo: [UInt8]?
         var notes: [String] = []
@@ -93,14 +94,13 @@ public final class ArchiveImporter {
             guard images.count < limits.maxImages else {
                 throw ConversionError(path, "more than \(limits.maxImages) images, the format's limit")
             }
-            images.append(ImportedImage(entry: name, path: spoolPath, header: header, byteSize: size, sha256: sink.sha256,
-                                        crc32: sink.crc32,
-                                        filename: GalleryImage.isSafeFilename(base) ? base : nil,
-                                        modified: entry.modified))
+            images.append(SourceImage(name: name, path: spoolPath, header: header, byteSize: size, sha256: sink.sha256,
+                                      crc32: sink.crc32, filename: GalleryImage.isSafeFilename(base) ? base : nil,
+                                      modified: entry.modified))
         }
         progress?(archiveSize, archiveSize)
 
-        images.sort { NaturalOrder.areInIncreasingOrder($0.entry, $1.entry) }
+        images.sort { NaturalOrder.areInIncreasingOrder($0.name, $1.name) }
         var info: ComicInfo?
         if let comicInfo {
             do {
@@ -131,9 +131,9 @@ public final class ArchiveImporter {
 
     /// The comic's page order: the images its `Page` elements name, in their order, then any
     /// image no page names, in name order. Deleted pages are left out.
-    static func ordered(_ images: [ImportedImage], by pages: [ComicInfo.Page], notes: inout [String]) -> [ImportedImage] {
+    static func ordered(_ images: [SourceImage], by pages: [ComicInfo.Page], notes: inout [String]) -> [SourceImage] {
         var used = Set<Int>()
-        var result: [ImportedImage] = []
+        var result: [SourceImage] = []
         for page in pages {
             guard page.image < images.count else {
                 notes.append("ComicInfo.xml names page image \(page.image), but the archive has \(images.count) images")
@@ -141,7 +141,7 @@ public final class ArchiveImporter {
             }
             guard used.insert(page.image).inserted else { continue }
             if page.type == "Deleted" {
-                notes.append("\(images[page.image].entry) is marked Deleted in ComicInfo.xml and was left out")
+                notes.append("\(images[page.image].name) is marked Deleted in ComicInfo.xml and was left out")
                 continue
             }
             result.append(images[page.image])

@@ -37,6 +37,10 @@ extension GalleryDocument {
         scheduleAutosave()
     }
 
+    /// Takes back the last edit: the content returns to what it was before it, and undoing to
+    /// the saved content leaves the document with no unsaved changes. Does nothing when there is
+    /// nothing to undo (``canUndo``).
+    /// - Throws: ``DocumentError/Kind/closed`` or ``DocumentError/Kind/editingDisabled``.
     public func undo() throws {
         try requireEditable()
         guard canUndo else { return }
@@ -44,6 +48,9 @@ extension GalleryDocument {
         contentDidChange()
     }
 
+    /// Makes the last undone edit again. Does nothing when there is none (``canRedo``): an edit
+    /// made after undoing drops what was undone.
+    /// - Throws: ``DocumentError/Kind/closed`` or ``DocumentError/Kind/editingDisabled``.
     public func redo() throws {
         try requireEditable()
         guard canRedo else { return }
@@ -136,6 +143,10 @@ extension GalleryDocument {
 
     // MARK: Changing what is there
 
+    /// Removes the images with these ids, as one edit. Their bytes leave the file at the next
+    /// save, unless another image still uses them.
+    /// - Throws: ``DocumentError/Kind/noSuchImage`` when an id names no image (then none is
+    ///   removed); ``DocumentError/Kind/closed`` or ``DocumentError/Kind/editingDisabled``.
     public func removeImages(_ ids: [UUID]) throws {
         try edit { gallery in
             for id in ids { _ = try indexOf(id, in: gallery) }
@@ -157,6 +168,10 @@ extension GalleryDocument {
         }
     }
 
+    /// Sets the gallery's title, as one edit.
+    /// - Throws: ``DocumentError/Kind/breaksFormatRule(_:)`` when the title breaks the format's
+    ///   rule (more than 1,000 Unicode scalars, or U+0000), and nothing changes;
+    ///   ``DocumentError/Kind/closed`` or ``DocumentError/Kind/editingDisabled``.
     public func setTitle(_ title: String) throws {
         try edit { $0.title = title }
     }

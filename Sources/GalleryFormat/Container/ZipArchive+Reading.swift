@@ -180,7 +180,7 @@ extension ZipArchive {
     }
 
     /// Reads every local header in file order, checking each against the central directory,
-    /// and classifies the bytes that no entry accounts for (``unreferencedBytes(from:to:before:)``).
+    /// and classifies the bytes that no entry accounts for (`unreferencedBytes(from:to:before:)`).
     /// Throws the first error; returns the warnings. Costs one small read per entry, plus a read
     /// of any unreferenced bytes: every reader runs it, so that a reader walking local headers
     /// from the front (a streaming reader) can never be shown another gallery.

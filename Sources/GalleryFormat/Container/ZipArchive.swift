@@ -9,25 +9,45 @@ import Synchronization
 /// encryption, overlapping extents, limits. Entry data is checked (local header, sizes,
 /// CRC) as it is read.
 public final class ZipArchive: Sendable {
+    /// The file the archive reads from, open for as long as the archive lives. Every read is
+    /// positional, so one archive serves several threads at once.
     public let file: GalleryFile
+    /// The file's size in bytes when it was opened.
     public let fileSize: UInt64
+    /// Every entry, in central directory order: directory entries too, and (in collecting mode)
+    /// the entries with ``ZipEntry/hasProblem`` set. Look one up with ``entry(named:)``.
     public let entries: [ZipEntry]
+    /// Where the central directory starts, in bytes from the start of the file (from the ZIP64
+    /// end record when there is one).
     public let centralDirectoryOffset: UInt64
+    /// The central directory's length in bytes.
     public let centralDirectorySize: UInt64
     /// Warnings found while opening (hidden data after the entries, …).
     public let warnings: [GalleryError]
     /// Problems of single entries found while opening in collecting mode (a strict open
     /// throws the first instead). Those entries are in `entries` with `hasProblem` set.
     public let entryProblems: [GalleryError]
+    /// The limits the archive was opened with (entries, name length, central directory size,
+    /// compression ratio, total size); a reader applies the same ones to the manifest.
     public let limits: GalleryLimits
     private let index: [String: Int]
     /// `layoutDiagnostics()`, when it was found while opening (beside the manifest's read).
     let openingLayout = Mutex<[GalleryError]?>(nil)
 
+    /// Opens the file at `path` and reads its end records and central directory (never entry
+    /// data), throwing the first problem they show.
+    /// - Throws: ``FileSystemError`` when the file cannot be opened (missing, a folder, a FIFO or
+    ///   a device); ``GalleryError`` when it is not a ZIP archive, is truncated, or breaks a rule
+    ///   of the container (an unsafe or duplicate name, an unsupported method, encryption,
+    ///   overlapping entries, a limit passed).
     public convenience init(path: String, limits: GalleryLimits = .default) throws {
         try self.init(file: GalleryFile.openForReading(path), limits: limits)
     }
 
+    /// Opens an already open file, which the archive keeps and reads from; otherwise as
+    /// ``init(path:limits:)``.
+    /// - Throws: ``GalleryError`` for the first problem of the end records or the central
+    ///   directory; ``FileSystemError`` when the file cannot be read.
     public convenience init(file: GalleryFile, limits: GalleryLimits = .default) throws {
         try self.init(file: file, limits: limits, prefetching: nil, alongside: nil)
     }
@@ -119,6 +139,8 @@ public final class ZipArchive: Sendable {
         return nil
     }
 
+    /// The entry with this name, or nil. Entries with a problem are never found: only those a
+    /// reader may read are.
     public func entry(named name: String) -> ZipEntry? {
         guard let position = index[name] else { return nil }
         return entries[position]

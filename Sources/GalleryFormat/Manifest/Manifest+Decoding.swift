@@ -3,7 +3,12 @@ import Foundation
 /// What decoding a manifest found: the gallery (when its required parts could be read) and
 /// every diagnostic, in document order.
 public struct ManifestDecoding: Sendable {
+    /// The gallery, or nil when decoding stopped: not JSON, not this format, or a required
+    /// member that could not be read. It may be set while `diagnostics` holds errors, so check
+    /// ``firstError`` before using it.
     public var gallery: Gallery?
+    /// What was found, in document order, each located by a JSON pointer into `manifest.json`.
+    /// At most 1,000 are listed (then one says how many more were not); the first error always is.
     public var diagnostics: [GalleryError]
 
     /// The first problem that makes the manifest unusable (severity error or fatal).

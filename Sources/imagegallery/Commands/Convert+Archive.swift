@@ -27,9 +27,11 @@ extension ImageGallery.Convert {
         }
         let name = title ?? result.title ?? Self.stem(of: input)
         let creation = GalleryCreation(output: output, title: name, force: force, noSync: noSync, json: outputOptions.json)
+        // Named by archive and entry in messages.
         let images = result.images.map { image in
-            SourceImage(name: "\(input): \(image.entry)", path: image.path, header: image.header, byteSize: image.byteSize,
-                        sha256: image.sha256, crc32: image.crc32, filename: image.filename, modified: image.modified)
+            var image = image
+            image.name = "\(input): \(image.name)"
+            return image
         }
         let built = try creation.write(images)
         let (gallery, total) = (built.gallery, built.storedBytes)
