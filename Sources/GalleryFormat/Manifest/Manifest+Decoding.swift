@@ -24,7 +24,7 @@ extension Manifest {
                 location: Location(entry: "manifest.json"))])
         }
         return bytes.withUnsafeBytes { buffer in
-            var decoder = ManifestDecoder(limits: limits, keepsText: keepsText)
+            var decoder = ManifestDecoder(limits: limits, keepsText: keepsText, textBytes: bytes.count)
             var scanner = JSONScanner(buffer, maxDepth: limits.maxJSONDepth, maxMembers: limits.maxObjectMembers)
             return decoder.run(&scanner)
         }
@@ -32,8 +32,8 @@ extension Manifest {
 
     /// Decodes text as `source` delivers it, holding a window of it rather than all of it.
     /// With `keepsText` false, free text is checked but left out of the gallery.
-    static func decode(source: any JSONChunkSource, limits: GalleryLimits, keepsText: Bool) -> ManifestDecoding {
-        var decoder = ManifestDecoder(limits: limits, keepsText: keepsText)
+    static func decode(source: any JSONChunkSource, limits: GalleryLimits, keepsText: Bool, textBytes: Int) -> ManifestDecoding {
+        var decoder = ManifestDecoder(limits: limits, keepsText: keepsText, textBytes: textBytes)
         var scanner = JSONScanner(streaming: source, maxDepth: limits.maxJSONDepth, maxMembers: limits.maxObjectMembers)
         return decoder.run(&scanner)
     }

@@ -14,7 +14,8 @@ extension Manifest {
             return decode(try archive.readAll(entry, limit: readWhole), limits: limits, keepsText: keepsText)
         }
         let chunks = EntryChunks(entry, of: archive)
-        let decoded = decode(source: chunks, limits: limits, keepsText: keepsText)
+        let decoded = decode(source: chunks, limits: limits, keepsText: keepsText,
+                             textBytes: Int(entry.uncompressedSize))
         chunks.drain()
         if let failure = chunks.readFailure { throw failure }
         return decoded

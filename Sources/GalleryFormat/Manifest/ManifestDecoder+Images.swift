@@ -6,6 +6,8 @@ extension ManifestDecoder {
         guard try expectKind(.array, &scanner, "an array") else { return nil }
         var images: [GalleryImage] = []
         var ids: [UUID: Int] = [:]
+        images.reserveCapacity(expectedImages)
+        ids.reserveCapacity(expectedImages)
         var complete = true
         try scanner.readArray { scanner, index in
             // Nothing of the images before is needed any more.

@@ -9,9 +9,16 @@ struct ManifestDecoder {
     var keepsText = true
     var diagnostics: [GalleryError] = []
 
-    init(limits: GalleryLimits, keepsText: Bool = true) {
+    /// Images the text can hold at most, for reserving room once rather than growing (and
+    /// copying, and faulting in new pages) a list of 10,000 images fourteen times. Bounded by
+    /// the text's length, so a hostile size reserves no more than the text could fill.
+    var expectedImages = 0
+
+    init(limits: GalleryLimits, keepsText: Bool = true, textBytes: Int = 0) {
         self.limits = limits
         self.keepsText = keepsText
+        // The smallest image a reader accepts takes more than 200 bytes: its id and SHA-256 alone take 120.
+        expectedImages = min(textBytes / 200, limits.maxImages)
     }
 
     /// Findings listed per manifest; past it they are counted (IG-MAN-015). A 200 kB manifest
