@@ -2,12 +2,16 @@
 """Write Benchmarks/RESULTS.md from what Benchmarks/run.sh recorded. No figure is typed by hand.
 
 usage: report.py RESULTS_DIR OUT.md
+       report.py --section KEY RESULTS_DIR OUT.md   (that section alone, e.g. for zipfoundation.sh)
 
 RESULTS_DIR holds, per comparison KEY:
   KEY.json      hyperfine --export-json (one invocation, all commands side by side)
   KEY.cmd       the hyperfine command line, as run from the repository root
   KEY.rss.tsv   "name<TAB>peak RSS in KiB" lines (GNU time %M), several runs per name
   KEY.notes     optional: failures and remarks
+  KEY.env       optional: KEY=VALUE lines for this comparison alone (WARMUP and RSS_RUNS when
+                they differ from run.sh's; the zipfoundation figures)
+  KEY.instructions.tsv  optional: "name<TAB>instructions" lines (valgrind), one per name
 and machine.env (KEY=VALUE lines: machine, date, commit, tool versions, mode).
 
 To add a benchmark: make run.sh produce KEY.* (one `compare KEY` call), then append a
@@ -33,13 +37,18 @@ class Section:
     rows: List[str]          # hyperfine -n names, in table order
     context: List[str] = field(default_factory=list)  # rows shown for context, not targets
     gallery: Optional[str] = None  # machine.env key saying who wrote the input gallery
+    optional: List[str] = field(default_factory=list)  # rows left out, not "not measured", when absent
+    cpu: bool = False        # a column of hyperfine's user + system time
+    footer: str = ""         # more for the paragraph under the table (formatted like `what`)
+    reproduce: Optional[str] = None  # the sentence before the hyperfine line (default: after make bench)
 
 
 @dataclass
 class Target:
     name: str                # what the issue asks
     limit: str
-    measure: Callable        # (Results) -> (measured text, True/False) or None if not measured
+    measure: Callable        # (Results) -> (measured text, True/False) or None if not measured;
+                             # (text, None): not measured, the text says why
 
 
 SECTIONS = [
@@ -199,20 +208,79 @@ SECTIONS += [
 ]
 
 
+ZF_ANCHOR, ZF_OURS = "ZIPFoundation 0.9.20 + JSONDecoder", "imagegallery GalleryReader"
+STARTUP_OURS, STARTUP_BASELINE = "imagegallery --version", "baseline: imagegallery --version"
+
+SECTIONS += [
+    # Context for the README's "Why its own ZIP and JSON code": no target. Measured by
+    # Benchmarks/zipfoundation.sh (run.sh --only zipfoundation), which also writes zipfoundation.env.
+    Section(key="zipfoundation",
+            title="n. Open the 10,000-image gallery's manifest: GalleryReader vs ZIPFoundation + JSONDecoder",
+            what="Whole-process time to open `g10k.imagegallery` ({zf_count} images, {zf_gb} GB, "
+                 "written by `imagegallery create` as in section a) and read its manifest "
+                 "({zf_manifest_mb} MB, deflated to {zf_manifest_stored_mb} MB) "
+                 "into a model, then print the image count; both print the same count, checked before timing. "
+                 "The anchor is ZIPFoundation 0.9.20 (`Archive(url:accessMode: .read)`, `archive[\"manifest.json\"]`, "
+                 "`extract` into `Data`, its CRC-32 compared) with Foundation's `JSONDecoder` into a `Decodable` mirror "
+                 "of the manifest (every member of format sections 6.3 and 6.4; UUIDs parsed, date-times and "
+                 "digests left as strings). Ours is `GalleryReader(path:)`, as `info` and `list` open a file; "
+                 "it inflates and decodes the manifest on a second thread while it checks the container, so "
+                 "the CPU column (both threads) says more than the wall time on a busy machine. "
+                 "The two are two small executables of the side package `Benchmarks/zipfoundation/manifest-open`, "
+                 "release builds linked the same way (Swift runtime and Foundation as shared libraries), so the "
+                 "figures are not comparable with section a's static binary.\n\n"
+                 "Not the same work, and the difference is the point: ours also checks `mimetype`, reads all "
+                 "{zf_entries} local headers and checks each against the central directory, refuses duplicate and "
+                 "case-folded duplicate names, overlapping entries, hidden local headers, bytes between "
+                 "entries and data descriptors on stored entries (the IG-PKG rules of format section 9.2), "
+                 "bounds the manifest's size, depth and member counts while it inflates and parses, refuses "
+                 "duplicate keys and lone surrogates, and checks every schema rule (date-times, digests, "
+                 "`path` against `sha256`, ranges, unique ids). ZIPFoundation reads the central directory "
+                 "and local headers only up to `manifest.json` (the second entry) and takes the first of "
+                 "duplicate names; `JSONDecoder` checks syntax and the mirror's types. Both check the "
+                 "manifest's CRC-32.",
+            anchor=ZF_ANCHOR,
+            rows=[ZF_OURS, ZF_ANCHOR],
+            cpu=True,
+            footer="Date: {zf_date}. Commit: {zf_commit}. {zf_nproc} CPUs (nproc), shared with other work; "
+                   "{zf_hyperfine}; {zf_swift}.",
+            reproduce="Reproduce (from the repository root): `Benchmarks/run.sh --only zipfoundation`, or "
+                      "`Benchmarks/zipfoundation.sh` alone (which also writes this section to "
+                      "`.build-bench/results/zipfoundation.md`). Either builds the side package into "
+                      "`.build-zf`, reuses or writes the gallery, checks the two counts and runs the line below:"),
+    Section(key="startup",
+            title="o. Start-up: `imagegallery --version`, against a baseline build",
+            what="Whole-process time of `{ig} --version` ({ig_version}): the process start (loader, "
+                 "the Swift runtime and the modules' initialisation), the argument parser and one line "
+                 "to /dev/null. It is the floor under every command's time in the other sections. "
+                 "{startup_baseline}",
+            anchor=STARTUP_BASELINE,
+            rows=[STARTUP_OURS, STARTUP_BASELINE],
+            optional=[STARTUP_BASELINE],
+            reproduce="Reproduce (from the repository root; `BASELINE_IG=OTHER-BUILD Benchmarks/run.sh "
+                      "--only startup` runs it and writes the report):"),
+]
+
+
+def read_env(p):
+    """KEY=VALUE lines as a dict; {} if the file is absent."""
+    env = {}
+    if os.path.exists(p):
+        with open(p) as fh:
+            for line in fh:
+                if "=" in line:
+                    k, v = line.rstrip("\n").split("=", 1)
+                    env[k] = v
+    return env
+
+
 class Results:
     """Everything run.sh recorded, with lookups that return None when a row is missing."""
 
     def __init__(self, d):
         self.dir = d
-        self.machine = {}
-        p = os.path.join(d, "machine.env")
-        if os.path.exists(p):
-            with open(p) as fh:
-                for line in fh:
-                    if "=" in line:
-                        k, v = line.rstrip("\n").split("=", 1)
-                        self.machine[k] = v
-        self.runs, self.rss, self.cmd, self.notes = {}, {}, {}, {}
+        self.machine = read_env(os.path.join(d, "machine.env"))
+        self.runs, self.rss, self.cmd, self.notes, self.env, self.instructions = {}, {}, {}, {}, {}, {}
         for s in SECTIONS:
             self.runs[s.key] = {}
             p = os.path.join(d, s.key + ".json")
@@ -232,19 +300,51 @@ class Results:
             self.cmd[s.key] = open(p).read().strip() if os.path.exists(p) else None
             p = os.path.join(d, s.key + ".notes")
             self.notes[s.key] = open(p).read().splitlines() if os.path.exists(p) else []
+            self.env[s.key] = read_env(os.path.join(d, s.key + ".env"))
+            self.instructions[s.key] = {}
+            p = os.path.join(d, s.key + ".instructions.tsv")
+            if os.path.exists(p):
+                with open(p) as fh:
+                    for line in fh:
+                        name, _, n = line.rstrip("\n").rpartition("\t")
+                        if name and n.strip().isdigit() and int(n) > 0:
+                            self.instructions[s.key][name] = int(n)
         p = os.path.join(d, "robustness.notes")
         self.notes["robustness"] = open(p).read().splitlines() if os.path.exists(p) else []
 
+    def setting(self, key, name):
+        """WARMUP or RSS_RUNS of one comparison: its KEY.env if it says, else run.sh's."""
+        return self.env.get(key, {}).get(name) or self.machine.get(name, "?")
+
     def corpus_figures(self):
         m = self.machine
+        zf = self.env.get("zipfoundation", {})
 
-        def num(k, scale, fmt):
+        def num(k, scale, fmt, src=m):
             try:
-                v = int(m[k])
+                v = int(src[k])
                 return format(v if scale == 1 else v / scale, fmt)
             except (KeyError, ValueError):
                 return "?"
-        return {"g10k_count": num("G10K_COUNT", 1, ","), "g10k_gb": num("G10K_BYTES", 1e9, ".2f"),
+        if m.get("BASELINE_IG"):
+            version = m.get("BASELINE_IG_VERSION") or "version unknown"
+            baseline = (f"The anchor is the build named by `BASELINE_IG`, `{m['BASELINE_IG']}` ({version}), "
+                        "measured in the same hyperfine run; the target allows 1.05 × its median, the noise "
+                        "of one run.")
+        else:
+            baseline = ("No baseline in this run: with `BASELINE_IG` naming another build of imagegallery "
+                        "(e.g. the previous commit's release binary), `run.sh` times it in the same "
+                        "hyperfine run as the anchor, and the Targets table compares the two.")
+        figures = {"ig": m.get("IG", "imagegallery"), "ig_version": m.get("IG_VERSION", "version unknown"),
+                   "startup_baseline": baseline,
+                   "zf_count": num("COUNT", 1, ",", zf), "zf_gb": num("GALLERY_BYTES", 1e9, ".2f", zf),
+                   "zf_entries": num("ENTRIES", 1, ",", zf),
+                   "zf_manifest_mb": num("MANIFEST_BYTES", 1e6, ".1f", zf),
+                   "zf_manifest_stored_mb": num("MANIFEST_STORED", 1e6, ".2f", zf),
+                   "zf_date": zf.get("DATE", "?"), "zf_commit": zf.get("COMMIT", "?"),
+                   "zf_nproc": zf.get("NPROC", "?"), "zf_hyperfine": zf.get("HYPERFINE", "?"),
+                   "zf_swift": zf.get("SWIFT", "?")}
+        return figures | {"g10k_count": num("G10K_COUNT", 1, ","), "g10k_gb": num("G10K_BYTES", 1e9, ".2f"),
                 "g1g_count": num("G1G_COUNT", 1, ","), "g1g_gb": num("G1G_BYTES", 1e9, ".2f"),
                 "small_count": num("SMALL_COUNT", 1, ","), "small_mb": num("SMALL_BYTES", 1e6, ".0f"),
                 "psnr256": m.get("PSNR_256", "?"), "psnr1024": m.get("PSNR_1024", "?"),
@@ -397,6 +497,16 @@ def t_convert(R):
     return f"{r:.2f} ×{context}", r <= 1.5
 
 
+def t_startup(R):
+    if not R.machine.get("BASELINE_IG"):
+        return ("not measured (no baseline)", None) if R.runs.get("startup") else None
+    r = R.ratio("startup", STARTUP_OURS, STARTUP_BASELINE)
+    if r is None:
+        return None
+    ours, base = R.median("startup", STARTUP_OURS), R.median("startup", STARTUP_BASELINE)
+    return f"{r:.2f} × baseline ({ours * 1e3:.2f} ms against {base * 1e3:.2f} ms)", r <= 1.05
+
+
 def load_json(R, name):
     p = os.path.join(R.dir, name)
     if not os.path.exists(p):
@@ -445,17 +555,19 @@ TARGETS = [
     Target("Add 200 images from a loopback server, 4 fetches at a time (issue 6)", "≤ 1/3 of `--jobs 1`", t_fetch_parallel),
     Target("The same 200 again from a warm cache (issue 6)", "no GET with a body, < 2 s", t_fetch_warm),
     Target("Convert a 200-image tar into a gallery (issue 7)", "≤ 1.5 × `bsdtar -xf` + `zip -0`", t_convert),
+    Target("`imagegallery --version` start-up", "no slower than the baseline (≤ 1.05 × baseline, the noise of one run)",
+           t_startup),
     Target("Every command over `Fixtures/hostile`, RLIMIT_AS 256 MiB (issue 8)", "no crash or bad exit, < 256 MiB, within the timeout", t_hostile),
     Target("Each fuzz target, libFuzzer + ASan (issue 8)", "10 min, no crash, leak or timeout", t_fuzz),
 ]
 
 
 def robustness_md(R):
-    """Section n: what check-hostile-commands.py and the last long scripts/fuzz run recorded."""
+    """Section p: what check-hostile-commands.py and the last long scripts/fuzz run recorded."""
     h, f = load_json(R, "hostile.json"), load_json(R, "fuzz.json")
     if h is None and f is None:
         return []
-    out = ["## n. Robustness: every command over the hostile corpus, and the fuzzers", ""]
+    out = ["## p. Robustness: every command over the hostile corpus, and the fuzzers", ""]
     if h is not None:
         s = h["summary"]
         out += [f"`scripts/check-hostile-commands.py` ran every command that reads input over the "
@@ -498,17 +610,28 @@ def fmt_s(v):
 
 
 def section_md(R, s):
-    out = [f"## {s.title}", "", s.what.format(**R.corpus_figures()), ""]
+    figures = R.corpus_figures()
+    out = [f"## {s.title}", "", s.what.format(**figures), ""]
     by = R.machine.get(s.gallery) if s.gallery else None
     if by == "stand-in":
         out += ["Input gallery: a **stand-in** written by `Benchmarks/standin.py` (same entries "
                 "and sizes as `imagegallery create` would write), because the tool under test "
                 "did not write one in this run.", ""]
-    out += ["| command | median (s) | min – max (s) | σ (s) | ratio to anchor | peak RSS (MiB) |",
-            "|---|---:|---:|---:|---:|---:|"]
-    names = list(s.rows) + [n for n in R.runs[s.key] if n not in s.rows]
+    runs = R.runs[s.key]
+    instr = R.instructions.get(s.key, {})
+    # instructions only when every measured row has a count, the anchor's among them
+    if not runs or s.anchor not in instr or any(n not in instr for n in runs):
+        instr = {}
+    head = ["command", "median (s)", "min – max (s)", "σ (s)", "ratio to anchor"]
+    if s.cpu:
+        head.append("CPU, user + sys (s)")
+    if instr:
+        head.append("instructions (M)")
+    head.append("peak RSS (MiB)")
+    out += ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    names = list(s.rows) + [n for n in runs if n not in s.rows]
     for n in names:
-        r = R.runs[s.key].get(n)
+        r = runs.get(n)
         label = f"`{n}`"
         if n == s.anchor:
             label += " (anchor)"
@@ -516,32 +639,65 @@ def section_md(R, s):
             label += " (context)"
         if r is None:
             failed = any(x.startswith(f"FAILED: {n}:") for x in R.notes[s.key])
-            out.append(f"| {label} | {'failed (see notes)' if failed else 'not measured'} | | | | |")
+            if n in s.optional and not failed:
+                continue
+            out.append(f"| {label} | {'failed (see notes)' if failed else 'not measured'} |" + " |" * (len(head) - 2))
             continue
         med = R.median(s.key, n)
         ratio = R.ratio(s.key, n, s.anchor)
         rss = R.rss_mib(s.key, n)
-        out.append(f"| {label} | {fmt_s(med)} | {fmt_s(r['min'])} – {fmt_s(r['max'])} | "
-                   f"{fmt_s(r.get('stddev'))} | {'—' if ratio is None else f'{ratio:.2f}'} | "
-                   f"{'—' if rss is None else f'{rss:.1f}'} |")
+        cells = [label, fmt_s(med), f"{fmt_s(r['min'])} – {fmt_s(r['max'])}", fmt_s(r.get("stddev")),
+                 "—" if ratio is None else f"{ratio:.2f}"]
+        if s.cpu:
+            cpu = r["user"] + r["system"]
+            anchor = runs.get(s.anchor)
+            base = anchor["user"] + anchor["system"] if anchor else None
+            cells.append(fmt_s(cpu) + (f" ({cpu / base:.2f})" if base else ""))
+        if instr:
+            cells.append(f"{instr[n] / 1e6:,.0f} ({instr[n] / instr[s.anchor]:.2f})")
+        cells.append("—" if rss is None else f"{rss:.1f}")
+        out.append("| " + " | ".join(cells) + " |")
     out.append("")
-    if s.key in R.runs and R.runs[s.key]:
-        n_runs = len(next(iter(R.runs[s.key].values()))["times"])
-        out.append(f"{n_runs} timed runs per command after {R.machine.get('WARMUP', '?')} "
-                   f"warm-ups; peak RSS is the median of {R.machine.get('RSS_RUNS', '?')} "
-                   f"runs under `/usr/bin/time -f %M`.")
-        out.append("")
+    if runs:
+        n_runs = len(next(iter(runs.values()))["times"])
+        text = f"{n_runs} timed runs per command after {R.setting(s.key, 'WARMUP')} warm-ups; "
+        if s.cpu:
+            text += "CPU is hyperfine's mean user + system time; "
+        if instr:
+            text += ("instructions are one run under `valgrind --tool=callgrind` (all threads; repeatable "
+                     "whatever else the machine runs); ")
+        text += (f"peak RSS is the median of {R.setting(s.key, 'RSS_RUNS')} "
+                 f"runs under `/usr/bin/time -f %M`.")
+        if s.footer:
+            text += " " + s.footer.format(**figures)
+        out += [text, ""]
     if R.notes[s.key]:
         out += ["Notes from this run:", ""] + [f"- {n}" for n in R.notes[s.key]] + [""]
     if R.cmd[s.key]:
-        out += ["Reproduce (from the repository root, after `make bench` has built the binary, "
+        out += [s.reproduce or "Reproduce (from the repository root, after `make bench` has built the binary, "
                 "corpus and galleries):", "", "```sh", R.cmd[s.key], "```", ""]
     return out
 
 
+def write(out_path, lines):
+    with open(out_path + ".tmp", "w") as fh:
+        fh.write("\n".join(lines).rstrip("\n") + "\n")
+    os.replace(out_path + ".tmp", out_path)
+
+
 def main():
-    res_dir, out_path = sys.argv[1], sys.argv[2]
+    args = sys.argv[1:]
+    only = None
+    if args[:1] == ["--section"] and len(args) >= 2:
+        only, args = args[1], args[2:]
+    keys = [s.key for s in SECTIONS]
+    if len(args) != 2 or (only is not None and only not in keys):
+        sys.exit("usage: report.py [--section KEY] RESULTS_DIR OUT.md   (KEY: " + ", ".join(keys) + ")")
+    res_dir, out_path = args
     R = Results(res_dir)
+    if only is not None:
+        write(out_path, section_md(R, next(s for s in SECTIONS if s.key == only)))
+        return
     m = R.machine
     lines = ["# Benchmark results", "",
              "<!-- Generated by Benchmarks/report.py from the hyperfine JSON that "
@@ -570,16 +726,14 @@ def main():
             lines.append(f"| {t.name} | {t.limit} | not measured | n/a |")
         else:
             text, ok = got
-            lines.append(f"| {t.name} | {t.limit} | {text} | {'**pass**' if ok else '**FAIL**'} |")
+            result = "n/a" if ok is None else "**pass**" if ok else "**FAIL**"
+            lines.append(f"| {t.name} | {t.limit} | {text} | {result} |")
     lines.append("")
 
     for s in SECTIONS:
         lines += section_md(R, s)
     lines += robustness_md(R)
-
-    with open(out_path + ".tmp", "w") as fh:
-        fh.write("\n".join(lines).rstrip("\n") + "\n")
-    os.replace(out_path + ".tmp", out_path)
+    write(out_path, lines)
 
 
 if __name__ == "__main__":

@@ -3,9 +3,11 @@
 # Benchmarks/RESULTS.md (via Benchmarks/report.py) from hyperfine's JSON.
 #
 # usage: Benchmarks/run.sh [--quick] [--anchors-only]
-#                          [--only info,create,list,extract,validate,jobs,thumbnails,open,save,fetch,convert,robustness]
+#                          [--only info,create,list,extract,validate,jobs,thumbnails,open,save,fetch,convert,
+#                                  zipfoundation,startup,robustness]
 #                          [--no-report]
-#   --quick         3 timed runs per command instead of 10 (2 warm-ups either way)
+#   --quick         3 timed runs per command instead of 10 (2 warm-ups either way; zipfoundation:
+#                   3 instead of 30; startup keeps its 30 runs after 3 warm-ups)
 #   --anchors-only  time only the reference tools (unzip, bsdtar, zip), on stand-in galleries
 #                   written by Benchmarks/standin.py: a dry run that needs no imagegallery binary
 #   --only LIST     run only these comparisons (comma-separated keys)
@@ -18,6 +20,8 @@
 #   WORK     scratch space         (default .build-bench/work; needs ~2.3 GB free)
 #   RESULTS_DIR hyperfine JSON etc. (default .build-bench/results)
 #   REPORT   report to write       (default Benchmarks/RESULTS.md)
+#   BASELINE_IG  optional: another build of imagegallery (e.g. the previous commit's release
+#            binary), timed beside IG as the anchor of the start-up comparison (startup)
 #
 # Paths are kept relative to the repository root (the script cd's there) so that the
 # hyperfine lines recorded in RESULTS.md can be pasted as they are.
@@ -37,14 +41,15 @@ WARMUP=2
 RUNS=10
 RSS_RUNS=3
 MODE=full
-ONLY=info,create,list,extract,validate,jobs,thumbnails,open,save,fetch,convert,robustness
+ONLY=info,create,list,extract,validate,jobs,thumbnails,open,save,fetch,convert,zipfoundation,startup,robustness
 DO_REPORT=1
+QUICK=
 DATE=2026-01-01T00:00:00Z
 
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; }
 while [[ $# -gt 0 ]]; do
   case $1 in
-    --quick) RUNS=3 ;;
+    --quick) RUNS=3; QUICK=1 ;;
     --anchors-only) MODE=anchors-only ;;
     --only) ONLY=${2:?--only needs a list}; shift ;;
     --only=*) ONLY=${1#--only=} ;;
@@ -55,7 +60,7 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 for k in ${ONLY//,/ }; do
-  case $k in info|create|list|extract|validate|jobs|thumbnails|open|save|fetch|convert|robustness) ;; *) echo "run.sh: unknown comparison: $k" >&2; exit 64 ;; esac
+  case $k in info|create|list|extract|validate|jobs|thumbnails|open|save|fetch|convert|zipfoundation|startup|robustness) ;; *) echo "run.sh: unknown comparison: $k" >&2; exit 64 ;; esac
 done
 wanted() { [[ ,$ONLY, == *,$1,* ]]; }
 
@@ -85,7 +90,8 @@ done
 
 mkdir -p "$WORK" "$RESULTS_DIR"
 rm -f "$RESULTS_DIR"/*.json "$RESULTS_DIR"/*.cmd "$RESULTS_DIR"/*.rss.tsv \
-      "$RESULTS_DIR"/*.notes "$RESULTS_DIR"/*.date "$RESULTS_DIR"/machine.env
+      "$RESULTS_DIR"/*.notes "$RESULTS_DIR"/*.date "$RESULTS_DIR"/*.env \
+      "$RESULTS_DIR"/*.instructions.tsv "$RESULTS_DIR"/zipfoundation.md
 
 # q ARGS...: one string, each argument shell-quoted (single quotes where needed); valid for
 # eval, for hyperfine -N (which splits shell words) and for pasting into a shell.
@@ -139,13 +145,19 @@ small = [os.path.join(c, "photos", "small", f) for f in os.listdir(os.path.join(
 print(f"SMALL_COUNT={len(small)}")
 print(f"SMALL_BYTES={sum(os.path.getsize(p) for p in small)}")
 EOF2
+  if wanted startup && [[ $MODE == full && -n ${BASELINE_IG:-} ]]; then
+    echo "BASELINE_IG=$BASELINE_IG"
+    echo "BASELINE_IG_VERSION=$("$BASELINE_IG" --version 2>/dev/null | head -1 || true)"
+  fi
 } > "$RESULTS_DIR/machine.env"
 
 # ---- one comparison = one hyperfine invocation -----------------------------------------
 # Fill NAMES (hyperfine -n; report.py matches these), CMDS and PREPS (strings in shell-word
 # form, made with q; PREPS may be empty) and OURS (1 for imagegallery rows), then: compare KEY.
+# CMP_WARMUP and CMP_RUNS, set for one call, replace WARMUP and RUNS (recorded in KEY.env).
 compare() {
   local key=$1 i n=${#NAMES[@]} any_prep= err="$WORK/stderr.txt"
+  local warmup=${CMP_WARMUP:-$WARMUP} runs=${CMP_RUNS:-$RUNS}
   local -a idx=() hf=()
   echo
   echo "=== $key ==="
@@ -161,7 +173,8 @@ compare() {
     idx+=("$i")
   done
   if [[ ${#idx[@]} -eq 0 ]]; then note "$key" "nothing to measure"; return 0; fi
-  hf=(hyperfine -N --style basic --warmup "$WARMUP" --runs "$RUNS" --export-json "$RESULTS_DIR/$key.json")
+  [[ $warmup == "$WARMUP" ]] || echo "WARMUP=$warmup" > "$RESULTS_DIR/$key.env"
+  hf=(hyperfine -N --style basic --warmup "$warmup" --runs "$runs" --export-json "$RESULTS_DIR/$key.json")
   for i in "${idx[@]}"; do
     if [[ -n $any_prep ]]; then hf+=(--prepare "${PREPS[i]:-true}"); fi
     hf+=(-n "${NAMES[i]}" "${CMDS[i]}")
@@ -479,7 +492,43 @@ if wanted convert; then
   rm -rf "$cdir"
 fi
 
-# ---- n. robustness: every command over the hostile corpus; the last fuzzing record ---------------
+# ---- n. open the 10,000-image gallery's manifest: GalleryReader vs ZIPFoundation + JSONDecoder -----
+# Context for the README's "Why its own ZIP and JSON code", not a target. Benchmarks/zipfoundation.sh
+# builds the side package Benchmarks/zipfoundation/manifest-open (release, into .build-zf), reuses
+# WORK/g10k.imagegallery (written above when info, list or open ran; else it writes it with IG),
+# checks that both readers count the same images, times them in one hyperfine run (30 runs after
+# 3 warm-ups; 3 runs with --quick) and leaves zipfoundation.* in RESULTS_DIR for report.py.
+if wanted zipfoundation && [[ $MODE == full ]]; then
+  echo
+  echo "=== zipfoundation ==="
+  zf=("$HERE/zipfoundation.sh")
+  [[ -n $QUICK ]] && zf+=(--runs "$RUNS")
+  if ! IG=$IG CORPUS=$CORPUS WORK=$WORK RESULTS_DIR=$RESULTS_DIR "${zf[@]}"; then
+    note zipfoundation "FAILED: \`Benchmarks/zipfoundation.sh\` exited non-zero (its messages are in run.sh's output)"
+  fi
+fi
+
+# ---- o. start-up: imagegallery --version, against a baseline build --------------------------------
+# The floor under every command: process start, the Swift runtime's and the modules' initialisation,
+# the argument parser, one line out. Always 30 runs after 3 warm-ups: a few ms each. BASELINE_IG,
+# when set, names another build (e.g. the previous commit's release binary); it runs in the same
+# hyperfine invocation, as the anchor, and report.py's target wants IG within 1.05 × of it.
+if wanted startup && [[ $MODE == full ]]; then
+  NAMES=("imagegallery --version" "baseline: imagegallery --version")
+  CMDS=("$(q "$IG" --version)" "")
+  PREPS=("" "")
+  OURS=(1 skip)
+  if [[ -n ${BASELINE_IG:-} ]]; then
+    if [[ -f $BASELINE_IG && -x $BASELINE_IG ]]; then
+      CMDS[1]=$(q "$BASELINE_IG" --version); OURS[1]=1
+    else
+      note startup "FAILED: ${NAMES[1]}: BASELINE_IG=$BASELINE_IG is not an executable file"
+    fi
+  fi
+  CMP_WARMUP=3 CMP_RUNS=30 compare startup
+fi
+
+# ---- p. robustness: every command over the hostile corpus; the last fuzzing record ---------------
 # Not a race against an anchor: the issue's figures are bounds (no crash, under 256 MiB, a few
 # seconds a file) and the fuzzers' run time. The whole committed corpus goes through validate,
 # info, list, extract, thumbnail and convert under RLIMIT_AS 256 MiB; the fuzzing record is the

@@ -18,9 +18,10 @@
 # (its Package.swift says why not one), built in release into SCRATCH. Each prints the number
 # of images; the counts must agree before anything is timed. valgrind, where present, also
 # counts each one's instructions, which the load of a shared machine does not change. The
-# script writes the RESULTS.md section to RESULTS_DIR/zipfoundation.md (report.py, which
-# rewrites RESULTS.md, does not know this comparison: append the section again after
-# `make bench`).
+# results go to RESULTS_DIR/zipfoundation.* (.json, .cmd, .rss.tsv, .instructions.tsv, and .env:
+# the gallery's figures, date, commit, versions); report.py renders section n of RESULTS.md from
+# them, and this script has it write that section alone to RESULTS_DIR/zipfoundation.md.
+# `Benchmarks/run.sh --only zipfoundation` (and `make bench`) run this script.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -40,7 +41,7 @@ RSS_RUNS=3
 DATE=2026-01-01T00:00:00Z
 KEY=zipfoundation
 
-usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
 while [[ $# -gt 0 ]]; do
   case $1 in
     --runs) RUNS=${2:?--runs needs a number}; shift ;;
@@ -131,7 +132,7 @@ fi
 NAMES=("ZIPFoundation 0.9.20 + JSONDecoder" "imagegallery GalleryReader")
 BINS=("$ZF" "$OURS")
 CMDS=("$(q "$ZF" "$G10K")" "$(q "$OURS" "$G10K")")
-rm -f "$RESULTS_DIR/$KEY".{json,cmd,rss.tsv,instructions.tsv,md}
+rm -f "$RESULTS_DIR/$KEY".{json,cmd,rss.tsv,instructions.tsv,env,md}
 hf=(hyperfine -N --style basic --warmup "$WARMUP" --runs "$RUNS" --export-json "$RESULTS_DIR/$KEY.json")
 for i in 0 1; do hf+=(-n "${NAMES[i]}" "${CMDS[i]}"); done
 q "${hf[@]}" > "$RESULTS_DIR/$KEY.cmd"
@@ -159,23 +160,31 @@ else
   echo "zipfoundation.sh: no valgrind: instructions not counted" >&2
 fi
 
-# ---- 5. medians, ratio, and the RESULTS.md section -------------------------------------
+# ---- 5. the figures report.py needs, the medians, and the RESULTS.md section -------------
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo "no commit yet")
 if [[ $commit != "no commit yet" && -n $(git status --porcelain 2>/dev/null) ]]; then
   commit+=" (+ uncommitted changes)"
 fi
-"$PY" - "$RESULTS_DIR" "$KEY" "$(date -u +%F)" "$commit" "$WARMUP" "$RSS_RUNS" "$expected" \
-  "$(wc -c < "$G10K")" "$shape" "$(nproc)" "$(hyperfine --version)" "$(swift --version 2>/dev/null | head -1)" <<'EOF'
+read -r entries man_stored man_size <<< "$shape"
+{
+  echo "WARMUP=$WARMUP"
+  echo "RSS_RUNS=$RSS_RUNS"
+  echo "COUNT=$expected"
+  echo "GALLERY_BYTES=$(wc -c < "$G10K")"
+  echo "ENTRIES=$entries"
+  echo "MANIFEST_STORED=$man_stored"
+  echo "MANIFEST_BYTES=$man_size"
+  echo "DATE=$(date -u +%F)"
+  echo "COMMIT=$commit"
+  echo "NPROC=$(nproc)"
+  echo "HYPERFINE=$(hyperfine --version)"
+  echo "SWIFT=$(swift --version 2>/dev/null | head -1)"
+} > "$RESULTS_DIR/$KEY.env"
+"$PY" - "$RESULTS_DIR" "$KEY" <<'EOF'
 import json, os, statistics, sys
-res, key, date, commit, warmup, rss_runs, count, size, shape, nproc, hf_version, swift_version = sys.argv[1:13]
-entries, man_stored, man_size = (int(x) for x in shape.split())
+res, key = sys.argv[1:3]
 with open(os.path.join(res, key + ".json")) as fh:
     runs = {r["command"]: r for r in json.load(fh)["results"]}
-rss = {}
-with open(os.path.join(res, key + ".rss.tsv")) as fh:
-    for line in fh:
-        name, kb = line.rstrip("\n").split("\t")
-        rss.setdefault(name, []).append(int(kb))
 instr = {}
 if os.path.exists(os.path.join(res, key + ".instructions.tsv")):
     with open(os.path.join(res, key + ".instructions.tsv")) as fh:
@@ -183,8 +192,6 @@ if os.path.exists(os.path.join(res, key + ".instructions.tsv")):
             name, n = line.rstrip("\n").split("\t")
             if int(n) > 0:
                 instr[name] = int(n)
-with open(os.path.join(res, key + ".cmd")) as fh:
-    cmd = fh.read().strip()
 zf, ours = "ZIPFoundation 0.9.20 + JSONDecoder", "imagegallery GalleryReader"
 med = {n: statistics.median(r["times"]) for n, r in runs.items()}
 cpu = {n: r["user"] + r["system"] for n, r in runs.items()}
@@ -195,64 +202,7 @@ print(f"ratio: GalleryReader / ZIPFoundation = {ratio:.2f} (ZIPFoundation / Gall
 print(f"CPU (user + sys, mean): ZIPFoundation {fmt(cpu[zf])} s, GalleryReader {fmt(cpu[ours])} s")
 if len(instr) == 2:
     print(f"instructions: ZIPFoundation {instr[zf]:,}, GalleryReader {instr[ours]:,} ({instr[ours] / instr[zf]:.2f})")
-n_runs = len(runs[zf]["times"])
-out = [
-    "## n. Open the 10,000-image gallery's manifest: GalleryReader vs ZIPFoundation + JSONDecoder",
-    "",
-    f"Whole-process time to open `g10k.imagegallery` ({int(count):,} images, {int(size) / 1e9:.2f} GB, "
-    "written by `imagegallery create` as in section a) and read its manifest "
-    f"({man_size / 1e6:.1f} MB, deflated to {man_stored / 1e6:.2f} MB) "
-    "into a model, then print the image count; both print the same count, checked before timing. "
-    "The anchor is ZIPFoundation 0.9.20 (`Archive(url:accessMode: .read)`, `archive[\"manifest.json\"]`, "
-    "`extract` into `Data`, its CRC-32 compared) with Foundation's `JSONDecoder` into a `Decodable` mirror "
-    "of the manifest (every member of format sections 6.3 and 6.4; UUIDs parsed, date-times and "
-    "digests left as strings). Ours is `GalleryReader(path:)`, as `info` and `list` open a file; "
-    "it inflates and decodes the manifest on a second thread while it checks the container, so "
-    "the CPU column (both threads) says more than the wall time on a busy machine. "
-    "The two are two small executables of the side package `Benchmarks/zipfoundation/manifest-open`, "
-    "release builds linked the same way (Swift runtime and Foundation as shared libraries), so the "
-    "figures are not comparable with section a's static binary.",
-    "",
-    "Not the same work, and the difference is the point: ours also checks `mimetype`, reads all "
-    f"{entries:,} local headers and checks each against the central directory, refuses duplicate and "
-    "case-folded duplicate names, overlapping entries, hidden local headers, bytes between "
-    "entries and data descriptors on stored entries (the IG-PKG rules of format section 9.2), "
-    "bounds the manifest's size, depth and member counts while it inflates and parses, refuses "
-    "duplicate keys and lone surrogates, and checks every schema rule (date-times, digests, "
-    "`path` against `sha256`, ranges, unique ids). ZIPFoundation reads the central directory "
-    "and local headers only up to `manifest.json` (the second entry) and takes the first of "
-    "duplicate names; `JSONDecoder` checks syntax and the mirror's types. Both check the "
-    "manifest's CRC-32.",
-    "",
-    "| command | median (s) | min – max (s) | σ (s) | ratio to anchor | CPU, user + sys (s) | instructions (M) | peak RSS (MiB) |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
-]
-for n in (ours, zf):
-    r = runs[n]
-    label = f"`{n}`" + (" (anchor)" if n == zf else "")
-    ins = f"{instr[n] / 1e6:,.0f} ({instr[n] / instr[zf]:.2f})" if len(instr) == 2 else "—"
-    out.append(f"| {label} | {fmt(med[n])} | {fmt(r['min'])} – {fmt(r['max'])} | {fmt(r['stddev'])} | "
-               f"{med[n] / med[zf]:.2f} | {fmt(cpu[n])} ({cpu[n] / cpu[zf]:.2f}) | {ins} | "
-               f"{statistics.median(rss[n]) / 1024:.1f} |")
-out += [
-    "",
-    f"{n_runs} timed runs per command after {warmup} warm-ups; CPU is hyperfine's mean user + system "
-    f"time; instructions are one run under `valgrind --tool=callgrind` (all threads; repeatable "
-    f"whatever else the machine runs); peak RSS is the median of {rss_runs} runs under `/usr/bin/time -f %M`. "
-    f"Date: {date}. Commit: {commit}. {nproc} CPUs (nproc), shared with other work; "
-    f"{hf_version}; {swift_version}.",
-    "",
-    "Reproduce (from the repository root): `Benchmarks/zipfoundation.sh`, which builds the side "
-    "package into `.build-zf`, reuses or writes the gallery and runs the line below. It writes "
-    "this section to `.build-bench/results/zipfoundation.md`; `report.py` does not know it, so "
-    "it is appended here after `make bench`.",
-    "",
-    "```sh",
-    cmd,
-    "```",
-    "",
-]
-with open(os.path.join(res, key + ".md"), "w") as fh:
-    fh.write("\n".join(out))
-print(f"\nRESULTS.md section written to {os.path.join(res, key + '.md')}")
 EOF
+"$PY" "$HERE/report.py" --section "$KEY" "$RESULTS_DIR" "$RESULTS_DIR/$KEY.md"
+echo
+echo "RESULTS.md section n written to $RESULTS_DIR/$KEY.md (report.py renders it in RESULTS.md)"

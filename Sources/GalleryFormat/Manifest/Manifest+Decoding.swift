@@ -32,7 +32,7 @@ extension Manifest {
 
     /// Decodes text as `source` delivers it, holding a window of it rather than all of it.
     /// With `keepsText` false, free text is checked but left out of the gallery.
-    static func decode(source: any JSONChunkSource, limits: GalleryLimits, keepsText: Bool, textBytes: Int) -> ManifestDecoding {
+    static func decode(source: any JSONChunkSource, limits: GalleryLimits, keepsText: Bool, textBytes: Int = 0) -> ManifestDecoding {
         var decoder = ManifestDecoder(limits: limits, keepsText: keepsText, textBytes: textBytes)
         var scanner = JSONScanner(streaming: source, maxDepth: limits.maxJSONDepth, maxMembers: limits.maxObjectMembers)
         return decoder.run(&scanner)
