@@ -31,7 +31,7 @@ public struct GalleryError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: DiagnosticCode
     public var message: String
     public var location: Location
-    /// A lower-level cause (an errno text, a zlib message), when there is one.
+    /// A lower-level cause (a system error's text, a zlib message), when there is one.
     public var cause: String?
 
     public init(_ code: DiagnosticCode, _ message: String, location: Location = Location(), cause: String? = nil) {
@@ -57,27 +57,5 @@ public struct GalleryError: Error, Sendable, Hashable, CustomStringConvertible {
         var copy = self
         if copy.location.file == nil { copy.location.file = path }
         return copy
-    }
-}
-
-/// A failure of the operating system around a gallery (open, read, write, rename), with its path.
-public struct FileSystemError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable {
-        case notFound, permissionDenied, alreadyExists, isDirectory, notDirectory, noSpace, other
-    }
-    public var kind: Kind
-    public var path: String
-    public var operation: String
-    public var errno: Int32
-
-    public init(kind: Kind, path: String, operation: String, errno: Int32) {
-        self.kind = kind
-        self.path = path
-        self.operation = operation
-        self.errno = errno
-    }
-
-    public var description: String {
-        "\(path): cannot \(operation): \(SystemText.strerror(errno))"
     }
 }
