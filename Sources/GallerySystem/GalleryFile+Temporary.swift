@@ -26,8 +26,15 @@ extension GalleryFile {
     /// a named temporary file (removed on failure by the caller) where the file system has no
     /// O_TMPFILE. `path` names the file in errors.
     package static func createUnnamed(in directory: String, for path: String) throws -> (file: GalleryFile, isNamed: Bool) {
+        try createUnnamed(in: directory, for: path, openAnonymous: Syscalls.openAnonymous(in:))
+    }
+
+    /// `createUnnamed`, with the O_TMPFILE open given: tests hand it one that fails as a file
+    /// system without O_TMPFILE would.
+    static func createUnnamed(in directory: String, for path: String,
+                              openAnonymous: (String) -> Result<FileDescriptor, Errno>) throws -> (file: GalleryFile, isNamed: Bool) {
         let folder = directory.isEmpty ? "." : directory
-        switch Syscalls.openAnonymous(in: folder) {
+        switch openAnonymous(folder) {
         case .success(let descriptor):
             // O_TMPFILE gives 0600: a document is readable like any other file the user makes.
             _ = Syscalls.setPermissions(descriptor, documentPermissions())
