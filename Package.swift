@@ -123,7 +123,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GalleryConvertTests",
-            dependencies: ["GalleryFormat", "GalleryConvert", "GalleryTestSupport"]
+            dependencies: ["GalleryConvert", "GalleryTestSupport"]
         ),
         .testTarget(
             name: "GalleryFuzzingTests",

@@ -3,11 +3,16 @@ import SystemPackage
 /// What identifies a file's state on disk: if any of this changed, the bytes may have.
 /// Times carry nanoseconds, so a rewrite within the same second is still seen.
 public struct FileIdentity: Sendable, Hashable {
+    /// The file system's device number.
     public var device: UInt64
+    /// The file's number on its device.
     public var inode: UInt64
+    /// The size in bytes.
     public var size: UInt64
+    /// The last change of the content (mtime), seconds since 1970 and nanoseconds into it.
     public var modifiedSeconds: Int64
     public var modifiedNanoseconds: Int64
+    /// The last change of the file's status (ctime): a rename or a mode change moves it too.
     public var changedSeconds: Int64
     public var changedNanoseconds: Int64
 

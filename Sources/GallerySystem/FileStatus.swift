@@ -1,20 +1,5 @@
 import SystemPackage
 
-/// What kind of thing a path names, following symbolic links.
-package enum PathKind: Sendable {
-    case regularFile, directory, other, missing
-
-    /// `missing` for anything that cannot be looked at, not only for a name that is not there.
-    package static func of(_ path: String) -> PathKind {
-        guard let status = try? FileStatus.stat(path, followingLinks: true) else { return .missing }
-        switch status.type {
-        case .regular: return .regularFile
-        case .directory: return .directory
-        default: return .other
-        }
-    }
-}
-
 /// What stat(2) or lstat(2) says of a name, for callers that must tell links, files and
 /// folders apart or read a size and a time without opening anything.
 package struct FileStatus: Sendable {

@@ -11,6 +11,7 @@ extension GalleryFile {
         }
     }
 
+    /// Writes all of `bytes` at `offset`.
     public func write(_ bytes: [UInt8], at offset: UInt64) throws {
         try bytes.withUnsafeBytes { try write($0, at: offset) }
     }

@@ -10,7 +10,7 @@ import SystemPackage
 /// The raw system calls GallerySystem makes, one thin function each.
 enum Syscalls {
     /// Runs `call` until it is not interrupted by a signal: -1 becomes the `Errno` it set.
-    /// `interrupted` is what the test suite injects to see the retry; nil reads errno.
+    /// `errnoAfterFailure` reads errno; the test suite passes its own to see the retry.
     static func retrying<Value: FixedWidthInteger>(
         _ call: () -> Value, errnoAfterFailure: () -> Errno = { lastError }
     ) -> Result<Value, Errno> {
@@ -69,7 +69,7 @@ enum Syscalls {
         retryingVoid { linkat(AT_FDCWD, "/proc/self/fd/\(fd.rawValue)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) }
     }
 
-    /// flock(LOCK_EX | LOCK_NB): false when another open file description holds it.
+    /// flock(LOCK_EX | LOCK_NB): EWOULDBLOCK when another open file description holds it.
     static func lockExclusivelyWithoutWaiting(_ fd: FileDescriptor) -> Result<Void, Errno> {
         retryingVoid { flock(fd.rawValue, LOCK_EX | LOCK_NB) }
     }
