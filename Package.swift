@@ -4,7 +4,7 @@ import PackageDescription
 
 let package = Package(
     name: "imagegallery",
-    // Linux only: the sources call Glibc and Linux system calls directly, so no other platform is claimed.
+    // Linux only: GallerySystem calls Glibc and Linux system calls directly, so no other platform is claimed.
     products: [
         .executable(name: "imagegallery", targets: ["imagegallery"]),
         .executable(name: "imagegallery-fetch", targets: ["imagegallery-fetch"]),
@@ -29,6 +29,9 @@ let package = Package(
         // `make docs`: the DocC catalogues (GalleryFormat, GalleryBuilder, GalleryDocument), built by the plugin
         // with --warnings-as-errors so that a broken symbol link fails. Nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Typed file descriptors, errno values and permissions for GallerySystem, the one module
+        // that talks to the operating system.
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         // System C libraries from Debian, never exposed in public API (internal imports only).
@@ -37,39 +40,49 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
 
-        // The few libc calls Swift cannot reach directly.
-        .target(name: "CGalleryShim", linkerSettings: [.linkedLibrary("z")]),
+        // CRC-32 with carry-less multiplication, zlib's where the CPU lacks it.
+        .target(name: "CGalleryChecksum", linkerSettings: [.linkedLibrary("z")]),
+        // The few Linux calls Swift cannot reach directly (declared only under _GNU_SOURCE, or
+        // flags glibc does not export to Swift); used by GallerySystem alone.
+        .target(name: "CGallerySystem"),
         // libpng reports errors by longjmp, which Swift cannot catch: every libpng call is made here.
         .target(name: "CImageCodecs", dependencies: ["CPNG"]),
 
+        // Everything that talks to the operating system: descriptors, safe saves, renames,
+        // locks, folders, file identity, the allocator. Every raw call is in its Raw/ folder.
+        .target(
+            name: "GallerySystem",
+            dependencies: ["CGallerySystem", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .target(
             name: "GalleryFormat",
-            dependencies: ["CZlib", "CGalleryShim", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["GallerySystem", "CZlib", "CGalleryChecksum", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "GalleryImaging",
-            dependencies: ["GalleryFormat", "CZlib", "CImageCodecs", "CTurboJPEG"]
+            dependencies: ["GalleryFormat", "GallerySystem", "CZlib", "CImageCodecs", "CTurboJPEG"]
         ),
         // Images (files, folders, fetched, from archives) into a new gallery: every writer's way in.
-        .target(name: "GalleryBuilder", dependencies: ["GalleryFormat", "GalleryImaging"]),
+        .target(name: "GalleryBuilder", dependencies: ["GalleryFormat", "GalleryImaging", "GallerySystem"]),
         // Documents over time: merge, versions, locks and the editing lifecycle (issue 5).
-        .target(name: "GalleryDocument", dependencies: ["GalleryFormat", "GalleryImaging", "GalleryBuilder"]),
+        .target(name: "GalleryDocument", dependencies: ["GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem"]),
         // Images from URLs, through an HTTP cache on disk (issue 6).
         .target(
             name: "GalleryFetch",
             dependencies: [
-                "GalleryFormat", "GalleryImaging", "CGalleryShim",
+                "GalleryFormat", "GalleryImaging", "GallerySystem",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // Conversion to and from folders, archives (through libarchive), comic books, the seed
         // apps' JSON and a static web gallery (issue 7).
-        .target(name: "GalleryConvert", dependencies: ["GalleryFormat", "GalleryImaging", "GalleryBuilder", "CArchive"]),
+        .target(name: "GalleryConvert", dependencies: ["GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem", "CArchive"]),
         // What imagegallery and its fetch helper say to each other; no networking in it.
-        .target(name: "GalleryFetchHelper"),
+        .target(name: "GalleryFetchHelper", dependencies: ["GallerySystem"]),
         // The network side of imagegallery, in an executable of its own (see FetchHelper.swift):
         // the HTTP stack then costs nothing to the commands that only read.
         .executableTarget(name: "imagegallery-fetch", dependencies: ["GalleryFormat", "GalleryFetch", "GalleryFetchHelper"]),
@@ -80,6 +93,7 @@ let package = Package(
             name: "imagegallery",
             dependencies: [
                 "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GalleryConvert", "GalleryFetchHelper",
+                "GallerySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The desktop integration files of Specs/freedesktop (a link), compiled into the
@@ -93,6 +107,10 @@ let package = Package(
         ),
 
         .target(name: "GalleryTestSupport", dependencies: ["GalleryFormat", "CZlib"], path: "Tests/GalleryTestSupport"),
+        .testTarget(
+            name: "GallerySystemTests",
+            dependencies: ["GallerySystem", "GalleryTestSupport", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .testTarget(
             name: "GalleryFormatTests",
             dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport", "CArchive"]
@@ -115,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GalleryConvertTests",
-            dependencies: ["GalleryFormat", "GalleryConvert", "GalleryTestSupport"]
+            dependencies: ["GalleryConvert", "GalleryTestSupport"]
         ),
         .testTarget(
             name: "GalleryFuzzingTests",

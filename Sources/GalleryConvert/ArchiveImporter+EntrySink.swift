@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GalleryFormat
+import GallerySystem
 
 /// Where one entry's bytes go as libarchive decompresses them: to a spool file once its
 /// leading bytes show a JPEG or PNG (hashed on the way), to memory for a `ComicInfo.xml`
@@ -72,7 +70,7 @@ struct EntrySink {
 
     private func create() throws -> GalleryFile {
         do {
-            return try GalleryFile.create(spoolPath, mode: 0o600)
+            return try GalleryFile.create(spoolPath, permissions: .ownerReadWrite)
         } catch {
             throw ConversionError(archive, entry: entry, "cannot be spooled to \(spoolPath): \(error)", kind: .cannotWrite)
         }

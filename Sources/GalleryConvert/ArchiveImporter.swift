@@ -1,9 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import GalleryBuilder
 import GalleryFormat
+import GallerySystem
 
 /// Reads a foreign archive's images into spool files, entry by entry, through libarchive.
 ///
@@ -87,7 +85,7 @@ public final class ArchiveImporter {
             do {
                 header = try ImageHeader.parse(file: GalleryFile.openForReading(spoolPath))
             } catch {
-                unlink(spoolPath)
+                GalleryFileSystem.remove(spoolPath)
                 skip("not a usable image: \(error)")
                 continue
             }

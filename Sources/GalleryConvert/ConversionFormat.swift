@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GalleryFormat
+import GallerySystem
 
 /// The forms a gallery can be converted from or to.
 public enum ConversionFormat: String, Sendable, CaseIterable, Codable {
@@ -48,18 +46,25 @@ public enum FormatDetection {
     }
 
     public static func detect(_ path: String) throws -> Detected {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            throw ConversionError(path, "cannot be read: \(String(cString: strerror(errno)))")
-        }
-        if (status.st_mode & S_IFMT) == S_IFDIR {
-            let isUnpacked = access(path + "/" + GalleryPackage.manifestEntry, F_OK) == 0
-                && access(path + "/" + GalleryPackage.mimetypeEntry, F_OK) == 0
+        let status = try examine(path)
+        if status.kind == .directory {
+            // Links followed, as access(2) with F_OK does.
+            let isUnpacked = PathKind.of(path + "/" + GalleryPackage.manifestEntry) != .missing
+                && PathKind.of(path + "/" + GalleryPackage.mimetypeEntry) != .missing
             return Detected(format: isUnpacked ? .unpacked : .images)
         }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw ConversionError(path, "is not a regular file or a folder") }
+        guard status.kind == .regularFile else { throw ConversionError(path, "is not a regular file or a folder") }
         let head = try GalleryFile.openForReading(path).read(at: 0, count: 512)
         return try detect(head: head, name: path)
+    }
+
+    /// What stat(2) says of `path`; an error says why it cannot be read.
+    private static func examine(_ path: String) throws -> FileStatus {
+        do {
+            return try FileStatus.of(path, followingLinks: true)
+        } catch {
+            throw ConversionError(path, "cannot be read: \(error.reason)")
+        }
     }
 
     /// From the first 512 bytes (fewer for a short file) and the file's name.

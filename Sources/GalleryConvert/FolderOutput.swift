@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import GalleryFormat
+import GallerySystem
 import Synchronization
 
 /// A folder written whole or not at all, for every conversion whose output is a folder.
@@ -61,8 +59,12 @@ public final class FolderOutput: Sendable {
 
     /// Makes a folder inside the staging folder.
     public func makeFolder(_ relative: String) throws {
-        guard mkdir(staging + "/" + relative, 0o777) == 0 || errno == EEXIST else {
-            throw ConversionError(destination, entry: relative, "cannot be created: \(String(cString: strerror(errno)))", kind: .cannotWrite)
+        do {
+            try GalleryFileSystem.makeFolder(staging + "/" + relative)
+        } catch where error.kind == .alreadyExists {
+            return
+        } catch {
+            throw ConversionError(destination, entry: relative, "cannot be created: \(error.reason)", kind: .cannotWrite)
         }
     }
 
@@ -104,11 +106,14 @@ public final class FolderOutput: Sendable {
         } else {
             // rename(2) refuses a folder with entries, or a file, that appeared since the check;
             // it would replace an empty folder, which is all that could be lost.
-            guard rename(staging, destination) == 0 else {
-                let code = errno
-                throw code == ENOTEMPTY || code == EEXIST || code == ENOTDIR || code == EISDIR
+            do {
+                try GalleryFileSystem.rename(staging, to: destination)
+            } catch {
+                let inTheWay: Set<FileSystemError.Kind> = [.alreadyExists, .notDirectory, .isDirectory]
+                let appeared = inTheWay.contains(error.kind) ? true : error.code == .directoryNotEmpty
+                throw appeared
                     ? ConversionError(destination, "appeared while it was written; it was not replaced", kind: .outputExists)
-                    : ConversionError(destination, "cannot be put in place: \(String(cString: strerror(code)))", kind: .cannotWrite)
+                    : ConversionError(destination, "cannot be put in place: \(error.reason)", kind: .cannotWrite)
             }
             old = nil
         }
@@ -131,34 +136,40 @@ public final class FolderOutput: Sendable {
         // No exchange on this file system: two renames, with a moment in between when there is
         // nothing at the destination, and the old one put back if the second fails.
         let aside = Self.unusedName(beside: destination, marked: "old")
-        guard rename(destination, aside) == 0 else {
-            throw ConversionError(destination, "cannot be replaced: \(String(cString: strerror(errno)))", kind: .cannotWrite)
+        do {
+            try GalleryFileSystem.rename(destination, to: aside)
+        } catch {
+            throw ConversionError(destination, "cannot be replaced: \(error.reason)", kind: .cannotWrite)
         }
-        guard rename(staging, destination) == 0 else {
-            let reason = String(cString: strerror(errno))
-            _ = rename(aside, destination)
-            throw ConversionError(destination, "cannot be put in place: \(reason)", kind: .cannotWrite)
+        do {
+            try GalleryFileSystem.rename(staging, to: destination)
+        } catch {
+            try? GalleryFileSystem.rename(aside, to: destination)
+            throw ConversionError(destination, "cannot be put in place: \(error.reason)", kind: .cannotWrite)
         }
         return aside
     }
 
     /// Whether anything (a link not followed) is at `path`.
     private static func exists(_ path: String) throws -> Bool {
-        var status = stat()
-        if lstat(path, &status) == 0 { return true }
-        guard errno == ENOENT else {
-            throw ConversionError(path, "cannot be examined: \(String(cString: strerror(errno)))", kind: .cannotWrite)
+        do {
+            return try FileStatus.exists(path)
+        } catch {
+            throw ConversionError(path, "cannot be examined: \(error.reason)", kind: .cannotWrite)
         }
-        return false
     }
 
     /// Makes `.NAME.MARK-XXXXXX` beside `path`, with the permissions a new folder of the user's has.
     private static func makeFolder(beside path: String, marked mark: String) throws -> String {
         for _ in 0 ..< 100 {
             let candidate = unusedName(beside: path, marked: mark)
-            if mkdir(candidate, 0o777) == 0 { return candidate }
-            guard errno == EEXIST else {
-                throw ConversionError(path, "cannot be created: \(String(cString: strerror(errno)))", kind: .cannotWrite)
+            do {
+                try GalleryFileSystem.makeFolder(candidate)
+                return candidate
+            } catch where error.kind == .alreadyExists {
+                continue
+            } catch {
+                throw ConversionError(path, "cannot be created: \(error.reason)", kind: .cannotWrite)
             }
         }
         throw ConversionError(path, "cannot be created: no unused name for a folder beside it", kind: .cannotWrite)
@@ -235,13 +246,12 @@ extension FolderOutput {
     public enum EntryKind: Sendable { case missing, file, folder, link, other }
 
     public static func kind(of path: String) -> EntryKind {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return .missing }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: return .file
-        case S_IFDIR: return .folder
-        case S_IFLNK: return .link
-        default: return .other
+        guard let status = try? FileStatus.of(path, followingLinks: false) else { return .missing }
+        switch status.kind {
+        case .regularFile: return .file
+        case .directory: return .folder
+        case .symbolicLink: return .link
+        case .other: return .other
         }
     }
 

@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import GalleryFormat
+import GallerySystem
 import GalleryImaging
 
 /// A gallery as plain files, for diffs and version control: the container's entries under
@@ -138,10 +136,10 @@ public enum UnpackedGallery {
     /// file, say), and would not be what `unpack` wrote: only plain files and the images folder
     /// are read.
     static func refuseLink(_ base: String, _ name: String) throws {
-        var info = stat()
         let path = base + "/" + (name.hasSuffix("/") ? String(name.dropLast()) : name)
-        guard lstat(path, &info) == 0 else { return }  // a missing file is reported by its reader
-        if info.st_mode & S_IFMT == S_IFLNK {
+        // A missing file is reported by its reader.
+        guard let status = try? FileStatus.of(path, followingLinks: false) else { return }
+        if status.kind == .symbolicLink {
             throw ConversionError(base, entry: name, "is a symbolic link; an unpacked gallery holds plain files only")
         }
     }

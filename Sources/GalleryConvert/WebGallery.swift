@@ -1,9 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import Foundation
 import GalleryFormat
+import GallerySystem
 import GalleryImaging
 import Synchronization
 
@@ -49,7 +47,7 @@ public enum WebGalleryWriter {
         } catch let error as GalleryError {
             throw ConversionError(galleryPath, entry: error.location.entry, "\(error.code.id): \(error.message)")
         } catch let error as FileSystemError {
-            throw ConversionError(galleryPath, "cannot \(error.operation): \(String(cString: strerror(error.errno)))")
+            throw ConversionError(galleryPath, "cannot \(error.operation): \(error.reason)")
         }
 
         let site = WebGallerySite(gallery: reader.gallery, galleryPath: galleryPath)

@@ -1,15 +1,13 @@
 import Foundation
 import GalleryFormat
-#if canImport(Glibc)
-import Glibc
-#endif
+import GallerySystem
 
 /// Who has a document open for editing: the record a sidecar lock file holds.
 public struct LockOwner: Sendable, Codable, Hashable, CustomStringConvertible {
     /// The host name of the holder's computer.
     public var host: String
     /// The holder's process id on that host.
-    public var pid: Int32
+    public var pid: ProcessID
     /// The process's start time (clock ticks since boot, /proc/PID/stat field 22): with
     /// ``bootID``, what tells the owner from a pid reused by another process or after a reboot.
     public var processStart: UInt64
@@ -26,7 +24,7 @@ public struct LockOwner: Sendable, Codable, Hashable, CustomStringConvertible {
 
     /// This process, for `session`.
     public static func current(session: UUID) -> LockOwner {
-        let pid = getpid()
+        let pid = ProcessID.current
         return LockOwner(host: ProcessInfo.processInfo.hostName, pid: pid, processStart: processStartTime(pid) ?? 0,
                          bootID: currentBootID, user: NSUserName(), session: session)
     }
@@ -43,7 +41,7 @@ public struct LockOwner: Sendable, Codable, Hashable, CustomStringConvertible {
         .trimmingCharacters(in: .whitespacesAndNewlines)
 
     /// Field 22 of /proc/PID/stat, counted after the command name (which may hold spaces).
-    static func processStartTime(_ pid: Int32) -> UInt64? {
+    static func processStartTime(_ pid: ProcessID) -> UInt64? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
@@ -76,12 +74,12 @@ public final class DocumentLock: @unchecked Sendable {
     public let path: String
     /// The record written into the lock file: this process and session.
     public let owner: LockOwner
-    private var descriptor: Int32
+    private var file: LockFile?
 
-    private init(path: String, owner: LockOwner, descriptor: Int32) {
+    private init(path: String, owner: LockOwner, file: LockFile) {
         self.path = path
         self.owner = owner
-        self.descriptor = descriptor
+        self.file = file
     }
 
     deinit { release() }
@@ -104,7 +102,7 @@ public final class DocumentLock: @unchecked Sendable {
     public static func acquire(for document: String, session: UUID = UUID(), waiting: Duration = .zero) throws -> Outcome {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: waiting)
-        var pause: UInt32 = 2_000
+        var pause = 2_000
         while true {
             switch try attempt(for: document, session: session) {
             case .acquired(let lock):
@@ -113,7 +111,7 @@ public final class DocumentLock: @unchecked Sendable {
                 let local = holder.host == ProcessInfo.processInfo.hostName && holder.bootID == LockOwner.currentBootID
                 guard local, clock.now < deadline else { return .heldBy(holder) }
                 // Backing off, with jitter, keeps several waiters from waking in step.
-                usleep(pause + UInt32.random(in: 0 ... pause))
+                Thread.sleep(forTimeInterval: Double(pause + Int.random(in: 0 ... pause)) / 1_000_000)
                 pause = min(pause * 2, 50_000)
             }
         }
@@ -122,69 +120,59 @@ public final class DocumentLock: @unchecked Sendable {
     private static func attempt(for document: String, session: UUID) throws -> Outcome {
         let path = lockPath(for: document)
         for _ in 0 ..< 10 {
-            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-            guard fd >= 0 else { throw FileSystemError.current(path: path, operation: "open the lock file") }
-            if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-                let holder = record(fd)
-                close(fd)
+            let file = try LockFile.open(path)
+            if !file.tryLock() {
+                let holder = record(file)
+                file.close()
                 // Held by a live process of this host; its record says who (or is being written).
                 if let holder { return .heldBy(holder) }
-                usleep(20_000)
+                Thread.sleep(forTimeInterval: 0.02)
                 continue
             }
             // The file may have been removed and made anew between our open and our flock: then
             // ours is a lock on nothing, and we start again.
-            var opened = stat(), current = stat()
-            guard fstat(fd, &opened) == 0, stat(path, &current) == 0,
-                  opened.st_dev == current.st_dev, opened.st_ino == current.st_ino else {
-                close(fd)
+            guard file.isStillNamed() else {
+                file.close()
                 continue
             }
-            if let previous = record(fd), previous.isAlive {
+            if let previous = record(file), previous.isAlive {
                 // Alive elsewhere (another host, or a holder without flock): never broken silently.
-                close(fd)
+                file.close()
                 return .heldBy(previous)
             }
             let owner = LockOwner.current(session: session)
             do {
-                let data = try JSONEncoder().encode(owner)
-                // Not flushed: after a crash the record is stale anyway (another boot), so a
-                // flush would buy nothing.
-                guard ftruncate(fd, 0) == 0, pwrite(fd, [UInt8](data), data.count, 0) == data.count else {
-                    throw FileSystemError.current(path: path, operation: "write the lock file")
-                }
+                try file.writeRecord([UInt8](try JSONEncoder().encode(owner)))
             } catch {
-                close(fd)
+                file.close()
                 throw error
             }
-            return .acquired(DocumentLock(path: path, owner: owner, descriptor: fd))
+            return .acquired(DocumentLock(path: path, owner: owner, file: file))
         }
-        throw FileSystemError(kind: .other, path: path, operation: "take the lock (it kept changing)", errno: EAGAIN)
+        throw FileSystemError(kind: .other, path: path, operation: "take the lock (it kept changing)", code: .resourceTemporarilyUnavailable)
     }
 
     /// Who holds the lock of `document`, if anyone.
     public static func holder(of document: String) -> LockOwner? {
-        let fd = open(lockPath(for: document), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        return record(fd)
+        guard let file = LockFile.openExisting(lockPath(for: document)) else { return nil }
+        defer { file.close() }
+        return record(file)
     }
 
     /// Removes the lock file, then lets go of the flock (in that order, so that nobody can take
     /// a lock on a file about to vanish and keep it).
     public func release() {
-        guard descriptor >= 0 else { return }
-        if let mine = Self.record(descriptor), mine.session == owner.session {
-            unlink(path)
+        guard let file else { return }
+        if let mine = Self.record(file), mine.session == owner.session {
+            file.removeName()
         }
-        close(descriptor)
-        descriptor = -1
+        file.close()
+        self.file = nil
     }
 
-    private static func record(_ fd: Int32) -> LockOwner? {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = pread(fd, &buffer, buffer.count, 0)
-        guard count > 0 else { return nil }
-        return try? JSONDecoder().decode(LockOwner.self, from: Data(buffer[0 ..< count]))
+    private static func record(_ file: LockFile) -> LockOwner? {
+        let bytes = file.record()
+        guard !bytes.isEmpty else { return nil }
+        return try? JSONDecoder().decode(LockOwner.self, from: Data(bytes))
     }
 }

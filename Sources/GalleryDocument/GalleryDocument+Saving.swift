@@ -33,7 +33,7 @@ extension GalleryDocument {
         } catch let error as FileSystemError {
             // The step that failed matters less than what it means for the user's file.
             let failure = FileSystemError(kind: error.kind, path: path, operation: "save (the file on disk is unchanged)",
-                                          errno: error.errno)
+                                          code: error.code)
             saveError = failure
             setState(settledState())
             throw failure

@@ -189,7 +189,7 @@ public actor GalleryDocument {
                 lockHolder = holder
                 readOnlyReason = "\(holder) is editing it"
             }
-        } catch let error as FileSystemError where error.kind == .permissionDenied || error.errno == EROFS {
+        } catch let error as FileSystemError where error.kind == .permissionDenied || error.code == .readOnlyFileSystem {
             readOnlyReason = "its folder cannot be written (\(error.description))"
         }
     }
@@ -209,7 +209,7 @@ public actor GalleryDocument {
         while try !record.matches(path: target).same {
             guard attempts < 5 else {
                 throw FileSystemError(kind: .other, path: path, operation: "read it while another program keeps writing it",
-                                      errno: EBUSY)
+                                      code: .resourceBusy)
             }
             attempts += 1
             (record, reader) = (try DiskRecord.of(path: target), try GalleryReader(path: target))

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOPosix
+import SystemPackage
 
 extension ImageFetcher {
     /// Sends the request, retrying a 429 or 5xx answer (and a connection the server dropped)
@@ -64,7 +65,7 @@ extension ImageFetcher {
         if let client = error as? HTTPClientError {
             return client == .remoteConnectionClosed || client == .readTimeout
         }
-        if let io = error as? IOError { return io.errnoCode == ECONNRESET || io.errnoCode == EPIPE }
+        if let io = error as? IOError { return [.connectionReset, .brokenPipe].contains(Errno(rawValue: io.errnoCode)) }
         return false
     }
 

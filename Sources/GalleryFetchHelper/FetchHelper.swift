@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import GallerySystem
 
 /// Fetching runs in a separate executable, `imagegallery-fetch`, as git runs
 /// `git-remote-https`: the HTTP stack (swift-nio, AsyncHTTPClient, BoringSSL) is then not in
@@ -16,12 +14,12 @@ public enum FetchHelper {
     /// build folder), else in `../libexec/imagegallery/` from it (an installation).
     public static func locate(environment: [String: String]) -> Result<String, LocateFailure> {
         if let given = environment[environmentVariable], !given.isEmpty {
-            return access(given, X_OK) == 0 ? .success(given) : .failure(LocateFailure(tried: [given]))
+            return GalleryFileSystem.isExecutable(given) ? .success(given) : .failure(LocateFailure(tried: [given]))
         }
         guard let executable = currentExecutable() else { return .failure(LocateFailure(tried: [])) }
         let folder = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let candidates = [folder + "/" + name, folder + "/../libexec/imagegallery/" + name]
-        for candidate in candidates where access(candidate, X_OK) == 0 { return .success(candidate) }
+        for candidate in candidates where GalleryFileSystem.isExecutable(candidate) { return .success(candidate) }
         return .failure(LocateFailure(tried: candidates))
     }
 
@@ -32,12 +30,7 @@ public enum FetchHelper {
         }
     }
 
-    static func currentExecutable() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    static func currentExecutable() -> String? { CurrentProcess.executablePath() }
 
     /// Whether a command-line item is meant as a URL: anything with a scheme and `://`, so
     /// that `ftp://…` gets a clear refusal from the fetcher rather than "no such file".

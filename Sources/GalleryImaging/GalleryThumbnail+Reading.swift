@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GalleryFormat
+import GallerySystem
 
 /// What a thumbnailer serves for a gallery file (the `thumbnail` command and the fuzz target
 /// of Specs/security.md run exactly this).
@@ -75,21 +73,10 @@ extension GalleryThumbnail {
     /// to allocate and take the process down.
     public static func readingLimitsFittingAddressSpace() -> DecodeLimits {
         var limits = readingLimits
-        var cap = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &cap) == 0, cap.rlim_cur != rlim_t.max else { return limits }
-        let used = mappedBytes() ?? 128 << 20
-        let room = Int(clamping: cap.rlim_cur) - used - (32 << 20)
+        guard let cap = AddressSpace.limit else { return limits }
+        let used = AddressSpace.mappedBytes() ?? 128 << 20
+        let room = Int(clamping: cap) - used - (32 << 20)
         limits.maxBytes = max(min(limits.maxBytes, room), 8 << 20)
         return limits
-    }
-
-    /// The process's mapped address space now (the first field of /proc/self/statm, in pages).
-    private static func mappedBytes() -> Int? {
-        guard let statm = try? GalleryFile.openForReading("/proc/self/statm"),
-              let bytes = try? statm.read(at: 0, count: 64),
-              let pages = String(decoding: bytes, as: UTF8.self).split(separator: " ").first.flatMap({ Int($0) }) else {
-            return nil
-        }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }

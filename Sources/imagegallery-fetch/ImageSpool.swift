@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import GalleryFetch
 import GalleryFetchHelper
@@ -38,7 +35,7 @@ final class ImageSpool: Sendable {
     /// the folder once the images are in its gallery.
     func keep(_ image: FetchedImage) throws -> FetchHelperEvent.SpooledImageRecord {
         let path = folder + "/" + UUID().uuidString
-        try GalleryFile.create(path, mode: 0o600).write(image.data, at: 0)
+        try GalleryFile.create(path, permissions: .ownerReadWrite).write(image.data, at: 0)
         return FetchHelperEvent.SpooledImageRecord(
             path: path, mediaType: image.header.mediaType.rawValue, width: image.header.width, height: image.header.height,
             bitDepth: image.header.bitDepth, interlaced: image.header.interlaced, byteSize: UInt64(image.data.count),

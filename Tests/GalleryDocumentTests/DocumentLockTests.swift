@@ -30,7 +30,7 @@ struct DocumentLockTests {
             Issue.record("a second editor took the lock")
             return
         }
-        #expect(holder == lock.owner && holder.pid == getpid())
+        #expect(holder == lock.owner && holder.pid == ProcessID.current)
         lock.release()
         #expect(!FileManager.default.fileExists(atPath: DocumentLock.lockPath(for: document)))
         guard case .acquired = try DocumentLock.acquire(for: document) else {
@@ -66,7 +66,7 @@ struct DocumentLockTests {
             Issue.record("the lock was taken from a live holder")
             return
         }
-        #expect(owner.pid == holder.processIdentifier && owner.user == "holder" && owner.isAlive)
+        #expect(owner.pid.rawValue == holder.processIdentifier && owner.user == "holder" && owner.isAlive)
         // Its stdin closes: it exits, and the kernel drops its flock.
         try input.fileHandleForWriting.close()
         holder.waitUntilExit()
@@ -76,13 +76,13 @@ struct DocumentLockTests {
             Issue.record("a dead holder's lock was not taken over")
             return
         }
-        #expect(lock.owner.pid == getpid())
+        #expect(lock.owner.pid == ProcessID.current)
     }
 
     @Test func anotherHostsLockIsNeverBrokenSilently() throws {
         var owner = LockOwner.current(session: UUID())
         owner.host = "elsewhere.example"
-        owner.pid = 1
+        owner.pid = ProcessID(rawValue: 1)
         try write(owner)
         guard case .heldBy(let holder) = try DocumentLock.acquire(for: document) else {
             Issue.record("another host's lock was broken")

@@ -119,7 +119,7 @@ struct GalleryDocumentLifecycleTests {
         #expect(result.state == .editingDisabled)
         #expect(await second.state == .editingDisabled)
         #expect(result.lockHolder?.session == first.session)
-        #expect(result.lockHolder?.pid == getpid())
+        #expect(result.lockHolder?.pid == ProcessID.current)
         #expect(await second.lockHolder == result.lockHolder)
         #expect(result.readOnlyReason != nil)
         #expect(await second.readOnlyReason != nil)

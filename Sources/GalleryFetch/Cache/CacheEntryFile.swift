@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import GalleryFormat
+import GallerySystem
 
 /// One cache entry on disk:
 ///
@@ -33,23 +31,20 @@ enum CacheEntryFile {
     }
 
     static func read(_ path: String, key: String, limit: Int) -> Outcome {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return errno == ENOENT ? .missing : .corrupt }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-              status.st_size >= 12, status.st_size <= limit + largestRecord + 12 else { return .corrupt }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        let count = bytes.withUnsafeMutableBytes { buffer -> Int in
-            var done = 0
-            while done < buffer.count {
-                let n = Glibc.read(descriptor, buffer.baseAddress! + done, buffer.count - done)
-                if n <= 0 { break }
-                done += n
-            }
-            return done
+        let bytes: [UInt8]
+        do {
+            // A link is refused, and anything but a plain file: an entry is a file we wrote.
+            let file = try GalleryFile.openForReading(path, followingLinks: false)
+            let size = try file.size
+            guard size >= 12, size <= UInt64(limit + largestRecord + 12) else { return .corrupt }
+            bytes = try file.read(at: 0, count: Int(size))
+            guard bytes.count == Int(size) else { return .corrupt }
+        } catch let error as FileSystemError where error.kind == .notFound {
+            return .missing
+        } catch {
+            return .corrupt
         }
-        guard count == bytes.count, Array(bytes[0 ..< 8]) == magic else { return .corrupt }
+        guard Array(bytes[0 ..< 8]) == magic else { return .corrupt }
         let recordLength = Int(bytes[8]) | Int(bytes[9]) << 8 | Int(bytes[10]) << 16 | Int(bytes[11]) << 24
         guard recordLength <= largestRecord, 12 + recordLength <= bytes.count,
               let record = try? JSONDecoder().decode(Record.self, from: Data(bytes[12 ..< 12 + recordLength])),
@@ -75,17 +70,21 @@ enum CacheEntryFile {
         bytes += response.body
 
         let folder = String(path[..<path.lastIndex(of: "/")!])
-        for directory in [temporaryFolder, folder] where access(directory, F_OK) != 0 {
+        for directory in [temporaryFolder, folder] where PathKind.of(directory) == .missing {
             try HTTPCache.makePrivateFolder(directory)
         }
         let temporary = "\(temporaryFolder)/\(UUID().uuidString).entry"
         do {
             // No fsync: a cache may lose entries in a crash, and the body checksum turns an
             // entry the crash left empty or partial into a miss.
-            try GalleryFile.create(temporary, mode: 0o600).write(bytes, at: 0)
-            guard rename(temporary, path) == 0 else { throw FileSystemError.current(path: path, operation: "rename") }
+            try GalleryFile.create(temporary, permissions: .ownerReadWrite).write(bytes, at: 0)
+            do throws(FileSystemError) {
+                try GalleryFileSystem.rename(temporary, to: path)
+            } catch {
+                throw FileSystemError(error.code, path: path, operation: "rename")
+            }
         } catch {
-            unlink(temporary)
+            GalleryFileSystem.remove(temporary)
             throw error
         }
         return bytes.count

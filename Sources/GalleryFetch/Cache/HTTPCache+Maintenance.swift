@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import GallerySystem
 
 /// What `imagegallery cache info` reports.
 public struct HTTPCacheInfo: Sendable, Hashable, Codable {
@@ -16,13 +14,11 @@ extension HTTPCache {
     /// Makes the folder and any missing parents, private to the user (0700): the cache, and
     /// what is spooled beside it, shows what they fetched.
     public static func makePrivateFolder(_ path: String) throws {
-        var prefix = ""
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
-                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: prefix,
-                    NSLocalizedDescriptionKey: "\(prefix): \(String(cString: strerror(errno)))"])
-            }
+        do throws(FileSystemError) {
+            try GalleryFileSystem.makeFolders(path, permissions: .ownerReadWriteExecute)
+        } catch {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: error.path,
+                NSLocalizedDescriptionKey: "\(error.path): \(error.reason)"])
         }
     }
 
@@ -40,10 +36,8 @@ extension HTTPCache {
             let folderPath = entriesFolder + "/" + folder
             for name in (try? fileManager.contentsOfDirectory(atPath: folderPath)) ?? [] where name.hasSuffix(".entry") {
                 let path = folderPath + "/" + name
-                var status = stat()
-                guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
-                result.append(DiskEntry(path: path, size: Int(status.st_size),
-                                        lastUse: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)))
+                guard let status = try? FileStatus.of(path, followingLinks: false), status.kind == .regularFile else { continue }
+                result.append(DiskEntry(path: path, size: Int(status.size), lastUse: status.modifiedNanoseconds))
             }
         }
         return result
@@ -58,15 +52,16 @@ extension HTTPCache {
         if total > configuration.diskCapacity {
             entries.sort { $0.lastUse < $1.lastUse }
             for entry in entries where total > configuration.diskCapacity {
-                if unlink(entry.path) == 0 || errno == ENOENT { total -= entry.size }
+                if (try? GalleryFileSystem.removeIfPresent(entry.path)) != nil { total -= entry.size }
             }
         }
         state.withLock { $0.diskBytesEstimate = total }
-        let hourAgo = time(nil) - 3600
+        let hourAgo = (Int64(Date().timeIntervalSince1970) - 3600) * 1_000_000_000
         for name in (try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder)) ?? [] {
-            var status = stat()
             let path = temporaryFolder + "/" + name
-            if lstat(path, &status) == 0, status.st_mtim.tv_sec < hourAgo { unlink(path) }
+            if let status = try? FileStatus.of(path, followingLinks: false), status.modifiedNanoseconds < hourAgo {
+                GalleryFileSystem.remove(path)
+            }
         }
     }
 

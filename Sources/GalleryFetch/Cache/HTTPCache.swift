@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import GalleryFormat
+import GallerySystem
 import Synchronization
 
 /// A private HTTP cache (RFC 9111): one file per response on disk, shared safely by several
@@ -94,7 +92,7 @@ public final class HTTPCache: Sendable {
         case .missing:
             return nil
         case .corrupt:
-            unlink(path)
+            GalleryFileSystem.remove(path)
             state.withLock { $0.discarded.append(key) }
             return nil
         case .entry(let response):
@@ -131,7 +129,7 @@ public final class HTTPCache: Sendable {
 
     public func remove(_ url: String) {
         let key = Self.key(for: url)
-        unlink(entryPath(for: key))
+        GalleryFileSystem.remove(entryPath(for: key))
         state.withLock { state in
             if let old = state.memory.removeValue(forKey: key) { state.memoryBytes -= old.response.body.count }
         }

@@ -39,7 +39,7 @@ public struct GalleryError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// Where in the file.
     public var location: Location
-    /// A lower-level cause (an errno text, a zlib message), when there is one.
+    /// A lower-level cause (a system error's text, a zlib message), when there is one.
     public var cause: String?
 
     /// An error from its parts.
@@ -67,35 +67,5 @@ public struct GalleryError: Error, Sendable, Hashable, CustomStringConvertible {
         var copy = self
         if copy.location.file == nil { copy.location.file = path }
         return copy
-    }
-}
-
-/// A failure of the operating system around a gallery (open, read, write, rename), with its path.
-public struct FileSystemError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, from `errno`, for callers that react to it (exit codes, messages).
-    public enum Kind: Sendable {
-        /// `ENOENT`; `EACCES` or `EPERM`; `EEXIST`; `EISDIR`; `ENOTDIR`; `ENOSPC` or `EDQUOT`; any other.
-        case notFound, permissionDenied, alreadyExists, isDirectory, notDirectory, noSpace, other
-    }
-    /// The failure's class.
-    public var kind: Kind
-    /// The file or folder the operation was on.
-    public var path: String
-    /// What was being done, as a phrase that follows "cannot": "open", "rename X to".
-    public var operation: String
-    /// The `errno` value the call set.
-    public var errno: Int32
-
-    /// An error from its parts.
-    public init(kind: Kind, path: String, operation: String, errno: Int32) {
-        self.kind = kind
-        self.path = path
-        self.operation = operation
-        self.errno = errno
-    }
-
-    /// `PATH: cannot OPERATION: strerror text`.
-    public var description: String {
-        "\(path): cannot \(operation): \(SystemText.strerror(errno))"
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import Foundation
 import GalleryBuilder
@@ -65,8 +62,10 @@ struct ConversionSpool {
     init(beside output: String) throws {
         let parent = (output as NSString).deletingLastPathComponent
         folder = (parent.isEmpty ? "." : parent) + "/." + GalleryFileSystem.fileName(of: output) + ".spool-" + UUID().uuidString.prefix(8)
-        guard mkdir(folder, 0o700) == 0 else {
-            throw CommandFailure(message: "\(folder): cannot make a folder for the images read: \(String(cString: strerror(errno)))",
+        do throws(FileSystemError) {
+            try GalleryFileSystem.makeFolder(folder, permissions: .ownerReadWriteExecute)
+        } catch {
+            throw CommandFailure(message: "\(folder): cannot make a folder for the images read: \(error.reason)",
                                  status: ExitStatus.cannotCreate)
         }
     }

@@ -25,8 +25,10 @@ enum WebExport {
         case .missing: throw CommandFailure(message: "\(gallery): no such file", status: ExitStatus.noInput)
         case .directory: throw CommandFailure(message: "\(gallery): is a folder, not a gallery file", status: ExitStatus.noInput)
         case .regularFile, .other:
-            guard access(gallery, R_OK) == 0 else {
-                throw CommandFailure(message: "\(gallery): cannot be read: \(String(cString: strerror(errno)))", status: ExitStatus.noInput)
+            do throws(FileSystemError) {
+                try GalleryFileSystem.checkReadable(gallery)
+            } catch {
+                throw CommandFailure(message: "\(gallery): cannot be read: \(error.reason)", status: ExitStatus.noInput)
             }
         }
     }

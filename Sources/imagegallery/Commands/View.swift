@@ -97,17 +97,17 @@ extension ImageGallery {
                 ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")
             var parent = cache + "/imagegallery/view"
             if (try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)) == nil
-                || access(parent, W_OK) != 0 {
+                || !GalleryFileSystem.isWritable(parent) {
                 parent = NSTemporaryDirectory() + "imagegallery-view"
                 try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
             }
             removeStale(in: parent)
-            var template = Array((parent + "/" + safeName(galleryPath) + "-XXXXXX").utf8CString)
-            guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-                throw CommandFailure(message: "\(parent): cannot create a folder for the web gallery: "
-                                     + String(cString: strerror(errno)), status: ExitStatus.cannotCreate)
+            do throws(FileSystemError) {
+                return try GalleryFileSystem.makeTemporaryFolder(parent + "/" + safeName(galleryPath) + "-XXXXXX")
+            } catch {
+                throw CommandFailure(message: "\(parent): cannot create a folder for the web gallery: " + error.reason,
+                                     status: ExitStatus.cannotCreate)
             }
-            return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         }
 
         /// The gallery's file name, reduced to letters, digits, `.`, `_` and `-`, for a folder name a

@@ -1,11 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import GallerySystem
 
 /// Output to the user: results on stdout, messages and progress on stderr.
 enum Terminal {
-    static let errorIsTerminal = isatty(STDERR_FILENO) == 1
+    static let errorIsTerminal = CurrentProcess.standardErrorIsTerminal
 
     static func error(_ message: String) { writeError("imagegallery: \(neutralised(message, keepingLines: true))\n") }
 

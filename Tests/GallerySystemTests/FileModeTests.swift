@@ -1,5 +1,5 @@
 import Foundation
-@testable import GalleryFormat
+@testable import GallerySystem
 import GalleryTestSupport
 import Glibc
 import Testing
@@ -22,7 +22,7 @@ struct FileModeTests {
 
     static func mode(of file: GalleryFile) throws -> mode_t {
         var info = stat()
-        try #require(fstat(file.descriptor, &info) == 0)
+        try #require(fstat(file.descriptor.rawValue, &info) == 0)
         return info.st_mode & 0o7777
     }
 
@@ -40,7 +40,7 @@ struct FileModeTests {
     @Test func savedFilesGetTheModeOfAnyNewFile() throws {
         let directory = try TemporaryDirectory()
         let expected = try Self.kernelMode(in: directory, name: "plain")
-        #expect(GalleryFile.documentMode() == expected)
+        #expect(GalleryFile.documentPermissions().rawValue == expected)
         let temporary = try GalleryFile.createTemporary(in: directory.path, prefix: "t")
         #expect(try Self.mode(of: temporary) == expected)
         let (unnamed, _) = try GalleryFile.createUnnamed(in: directory.path, for: directory.file("u.imagegallery"))

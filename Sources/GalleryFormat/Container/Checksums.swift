@@ -1,4 +1,4 @@
-internal import CGalleryShim
+internal import CGalleryChecksum
 import Crypto
 
 /// Running CRC-32 (ZIP, PNG): carry-less multiplication where the CPU has it, zlib otherwise.

@@ -7,7 +7,7 @@ extension GalleryFileSystem {
     /// `beforeCommit` runs last before the rename, to refuse a result that went stale.
     /// `synchronizesDirectory` flushes the folder's entry too; callers saving many files in one
     /// folder may do that once at the end instead.
-    public static func saveSafely(
+    package static func saveSafely(
         to path: String, replacing: Bool, durable: Bool = true, synchronizesDirectory: Bool = true,
         beforeCommit: () throws -> Void = {}, write: (GalleryFile) throws -> Void
     ) throws {

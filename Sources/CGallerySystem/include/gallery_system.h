@@ -1,0 +1,48 @@
+#ifndef GALLERY_SYSTEM_H
+#define GALLERY_SYSTEM_H
+
+/* The Linux calls GallerySystem cannot make from Swift: glibc declares them only under
+ * _GNU_SOURCE, which Swift's Glibc module is not built with, or their flags are macros Swift
+ * does not import. Each returns as the system call does: -1 with errno set on failure.
+ * Nothing else in the package includes this header. */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* copy_file_range(2): copies inside the kernel, so blob bytes never pass through user space. */
+ssize_t ig_copy_file_range(int fd_in, int64_t offset_in, int fd_out, int64_t offset_out, size_t length);
+
+/* sync_file_range(2) with SYNC_FILE_RANGE_WRITE: starts writing a range back to disk
+ * without waiting, so the fsync that ends a save has less left to do. */
+int ig_start_writeback(int fd, int64_t offset, int64_t length);
+
+/* open(2) with O_TMPFILE: a nameless file in `directory`, open for reading and writing, mode
+ * 0600; it vanishes when closed and can never be left behind. */
+int ig_open_anonymous(const char *directory);
+
+/* renameat2(2) with RENAME_EXCHANGE: swaps two names atomically, so a save can check the file
+ * it replaced after the swap. EINVAL or ENOSYS where the file system or kernel cannot. */
+int ig_rename_exchange(const char *a, const char *b);
+
+/* renameat2(2) with RENAME_NOREPLACE: moves `source` to `destination`, failing with EEXIST if
+ * it exists. EINVAL or ENOSYS where the file system or kernel cannot. */
+int ig_rename_no_replace(const char *source, const char *destination);
+
+/* listxattr(2), getxattr(2) and fsetxattr(2), from <sys/xattr.h>, which Swift's Glibc module
+ * leaves out. */
+ssize_t ig_listxattr(const char *path, char *list, size_t size);
+ssize_t ig_getxattr(const char *path, const char *name, void *value, size_t size);
+int ig_fsetxattr(int fd, const char *name, const void *value, size_t size);
+
+/* Under an address-space limit (RLIMIT_AS: `ulimit -v`, thumbnailer sandboxes), glibc's malloc
+ * reserves 64 MiB of address space for each thread's arena, which a 256 MiB limit cannot afford
+ * beside the binary and the thread stacks: with a limit set, every thread allocates from the one
+ * main arena (M_ARENA_MAX 1). Call before any thread starts. Returns 1 when it did so, else 0. */
+int ig_fit_malloc_to_address_limit(void);
+
+/* syncfs(2): flushes the file system holding `fd`, in one journal commit where an fsync per file
+ * would make one each. */
+int ig_syncfs(int fd);
+
+#endif

@@ -1,0 +1,4 @@
+extension FileIdentity {
+    /// The last modification, as the format records times.
+    public var modified: Timestamp { Timestamp(seconds: modifiedSeconds, nanoseconds: Int32(modifiedNanoseconds)) }
+}

@@ -1,0 +1,25 @@
+/// The process's address space, for programs that read hostile files under an address-space
+/// limit (RLIMIT_AS, as `ulimit -v` and thumbnailer sandboxes set).
+package enum AddressSpace {
+    /// With a limit set, makes every thread allocate from glibc's main malloc arena: each further
+    /// arena reserves 64 MiB of address space, and under a 256 MiB limit the binary, the thread
+    /// stacks and two such arenas left about 20 MiB for the work itself, so a 64 MiB manifest
+    /// or the listing of 40,000 images failed to allocate. Without a limit nothing changes.
+    /// Call first thing in `main`, before any thread starts. True when it changed the allocator.
+    @discardableResult
+    package static func fitAllocatorToLimit() -> Bool { Syscalls.fitMallocToAddressLimit() }
+
+    /// The soft address-space limit in bytes, or nil when there is none.
+    package static var limit: UInt64? { Syscalls.addressSpaceLimit }
+
+    /// The address space the process has mapped now (the first field of /proc/self/statm, in
+    /// pages), or nil where /proc does not say.
+    package static func mappedBytes() -> Int? {
+        guard let statm = try? GalleryFile.openForReading("/proc/self/statm"),
+              let bytes = try? statm.read(at: 0, count: 64),
+              let pages = String(decoding: bytes, as: UTF8.self).split(separator: " ").first.flatMap({ Int($0) }) else {
+            return nil
+        }
+        return pages * Syscalls.pageSize
+    }
+}

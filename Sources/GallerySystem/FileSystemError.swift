@@ -1,0 +1,73 @@
+public import SystemPackage
+
+/// A file-system operation that failed: which file, what was being done to it, and the
+/// system's reason. Every failure of GallerySystem is one of these, so every message names its
+/// place, as "PATH: cannot OPERATION: REASON".
+public struct FileSystemError: Error, Sendable, CustomStringConvertible {
+    /// What the failure means for the caller, across the error codes that mean the same.
+    public enum Kind: Sendable {
+        case notFound, permissionDenied, alreadyExists, isDirectory, notDirectory, noSpace, other
+    }
+
+    public var kind: Kind
+    /// The file the operation was about.
+    public var path: String
+    /// What was being done, as words that follow "cannot" ("open", "rename a.tmp to").
+    public var operation: String
+    /// The system's error code.
+    public var code: Errno
+
+    public init(kind: Kind, path: String, operation: String, code: Errno) {
+        self.kind = kind
+        self.path = path
+        self.operation = operation
+        self.code = code
+    }
+
+    /// The error for `code`, its kind read from the code.
+    public init(_ code: Errno, path: String, operation: String) {
+        self.init(kind: Self.kind(of: code), path: path, operation: operation, code: code)
+    }
+
+    /// The system's text for the code (strerror), such as "No such file or directory".
+    public var reason: String { code.description }
+
+    public var description: String { "\(path): cannot \(operation): \(reason)" }
+
+    static func kind(of code: Errno) -> Kind {
+        switch code {
+        case .noSuchFileOrDirectory: .notFound
+        case .permissionDenied, .notPermitted: .permissionDenied
+        case .fileExists: .alreadyExists
+        case .isDirectory: .isDirectory
+        case .notDirectory: .notDirectory
+        case .noSpace, .diskQuotaExceeded: .noSpace
+        default: .other
+        }
+    }
+}
+
+extension Result where Failure == Errno {
+    /// The value, or a `FileSystemError` naming `path` and `operation`.
+    func get(path: String, operation: String) throws(FileSystemError) -> Success {
+        switch self {
+        case .success(let value): return value
+        case .failure(let code): throw FileSystemError(code, path: path, operation: operation)
+        }
+    }
+}
+
+/// Runs a swift-system call, turning the `Errno` it throws into a `FileSystemError` that
+/// names `path` and `operation`.
+func withErrorNaming<Value>(_ path: String, _ operation: String, _ body: () throws -> Value) throws(FileSystemError) -> Value {
+    do {
+        return try body()
+    } catch let code as Errno {
+        throw FileSystemError(code, path: path, operation: operation)
+    } catch let error as FileSystemError {
+        throw error
+    } catch {
+        // swift-system throws nothing but Errno; anything else is a programming error here.
+        preconditionFailure("\(path): \(operation): \(error)")
+    }
+}

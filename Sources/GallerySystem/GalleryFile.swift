@@ -1,0 +1,78 @@
+public import SystemPackage
+
+/// An open file descriptor that knows its path, so every failure names the file.
+///
+/// All reads and writes are positional (`pread`, `pwrite`), so one handle can serve several
+/// readers. The descriptor is closed when the `GalleryFile` goes.
+public final class GalleryFile: @unchecked Sendable {
+    /// The file's name, as given when it was opened; what errors name.
+    public let path: String
+    package let descriptor: FileDescriptor
+
+    init(path: String, descriptor: FileDescriptor) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit { try? descriptor.close() }
+
+    /// Opens an existing regular file for reading. A folder, a FIFO, a device or a socket is
+    /// refused, so that no read can block or run forever; so is a final symbolic link, without
+    /// `followingLinks`.
+    public static func openForReading(_ path: String, followingLinks: Bool = true) throws -> GalleryFile {
+        // O_NONBLOCK: opening a FIFO or a device must not wait for a writer; only regular
+        // files are read (it has no effect on them).
+        var options: FileDescriptor.OpenOptions = [.closeOnExec, .nonBlocking, Syscalls.noControllingTerminal]
+        if !followingLinks { options.insert(.noFollow) }
+        let descriptor = try open(path, .readOnly, options, operation: "open")
+        let file = GalleryFile(path: path, descriptor: descriptor)
+        switch try file.status().type {
+        case .regular:
+            return file
+        case .directory:
+            throw FileSystemError(kind: .isDirectory, path: path, operation: "open", code: .isDirectory)
+        default:
+            throw FileSystemError(kind: .other, path: path, operation: "read a non-regular file (FIFO, device or socket)",
+                                  code: .invalidArgument)
+        }
+    }
+
+    /// Creates a new file; fails if anything has the name, a symbolic link included. The kernel
+    /// takes the umask off `permissions`.
+    public static func create(_ path: String, permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]) throws -> GalleryFile {
+        GalleryFile(path: path, descriptor: try open(path, .writeOnly, [.create, .exclusiveCreate, .closeOnExec, .noFollow],
+                                                     permissions: permissions, operation: "create"))
+    }
+
+    /// Opens a file for writing from its start, creating it if needed and cutting it to zero
+    /// length. Not a safe save: for outputs that a caller has created and reads back through
+    /// its own descriptor (a thumbnailer's `%o`), where a rename would hand it an empty file.
+    package static func openForOverwriting(_ path: String, permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]) throws -> GalleryFile {
+        GalleryFile(path: path, descriptor: try open(path, .writeOnly, [.create, .truncate, .closeOnExec],
+                                                     permissions: permissions, operation: "create"))
+    }
+
+    /// The file's size now.
+    public var size: UInt64 {
+        get throws { UInt64(try status().size) }
+    }
+
+    /// The file's state on disk now.
+    public func identity() throws -> FileIdentity {
+        FileIdentity(try status())
+    }
+
+    /// fstat(2), naming this file on failure.
+    func status() throws(FileSystemError) -> Stat {
+        try withErrorNaming(path, "stat") { try descriptor.stat() }
+    }
+
+    /// open(2) without swift-system's `FilePath`, which would drop a trailing slash that the
+    /// kernel reads as "must be a folder".
+    static func open(_ path: String, _ mode: FileDescriptor.AccessMode, _ options: FileDescriptor.OpenOptions,
+                     permissions: FilePermissions? = nil, operation: String) throws(FileSystemError) -> FileDescriptor {
+        try withErrorNaming(path, operation) {
+            try path.withCString { try FileDescriptor.open($0, mode, options: options, permissions: permissions) }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+@testable import GallerySystem
+import GalleryTestSupport
+import SystemPackage
+import Testing
+
+/// Nameless files (O_TMPFILE) that get a name once whole, and the named temporary file used
+/// where the file system has none.
+@Suite("Temporary files")
+struct TemporaryFileTests {
+    @Test func aNamelessFileAppearsOnlyWhenLinked() throws {
+        let directory = try TemporaryDirectory()
+        let target = directory.file("doc.imagegallery")
+        let (file, isNamed) = try GalleryFile.createUnnamed(in: directory.path, for: target)
+        try file.write(Array("saved".utf8), at: 0)
+        if isNamed {
+            // This file system has no O_TMPFILE; the fallback is covered below.
+            GalleryFileSystem.remove(file.path)
+            return
+        }
+        #expect(PathKind.of(target) == .missing)
+        try file.link(as: target)
+        #expect(try GalleryFile.openForReading(target).read(at: 0, count: 10) == Array("saved".utf8))
+    }
+
+    @Test(arguments: [Errno.notSupportedOnSocket, .isDirectory, .noFunction, .invalidArgument])
+    func withoutOTmpfileANamedTemporaryFileIsMade(_ code: Errno) throws {
+        let directory = try TemporaryDirectory()
+        let target = directory.file("doc.imagegallery")
+        let (file, isNamed) = try GalleryFile.createUnnamed(in: directory.path, for: target) { _ in .failure(code) }
+        #expect(isNamed)
+        #expect(GalleryFileSystem.directory(of: file.path) == directory.path)
+        #expect(GalleryFileSystem.fileName(of: file.path).hasPrefix(".doc.imagegallery.tmp-"))
+        #expect(PathKind.of(file.path) == .regularFile)
+    }
+
+    @Test func anyOtherFailureOfOTmpfileIsAnErrorNamingTheFolder() throws {
+        let directory = try TemporaryDirectory()
+        let error = try #require(throws: FileSystemError.self) {
+            _ = try GalleryFile.createUnnamed(in: directory.path, for: directory.file("doc")) { _ in .failure(.permissionDenied) }
+        }
+        #expect(error.path == directory.path && error.operation == "create a temporary file in" && error.kind == .permissionDenied)
+    }
+
+    @Test func aSavedCopyTakesTheOriginalsPermissions() throws {
+        let directory = try TemporaryDirectory()
+        let original = directory.file("original")
+        let copy = try GalleryFile.create(original, permissions: [.ownerReadWrite, .groupRead])
+        try copy.write([1], at: 0)
+        let (file, isNamed) = try GalleryFile.createUnnamed(in: directory.path, for: original)
+        defer { if isNamed { GalleryFileSystem.remove(file.path) } }
+        try file.copyAttributes(of: original)
+        #expect(try file.descriptor.stat().permissions == [.ownerReadWrite, .groupRead])
+    }
+}
