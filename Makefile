@@ -37,7 +37,7 @@ test: deps
 	IMAGEGALLERY_BINARY=$(CURDIR)/$(BIN_DEBUG) IMAGEGALLERY_FETCH_BINARY=$(CURDIR)/$(HELPER_DEBUG) \
 	IMAGEGALLERY_STATIC_BINARY=$(CURDIR)/$(BIN_RELEASE) IMAGEGALLERY_STATIC_FETCH_BINARY=$(CURDIR)/$(HELPER_RELEASE) \
 	  $(SWIFT) test --skip-build
-	/usr/bin/python3 scripts/check-doc-comments --exclude Sources/GalleryFormat/Support Sources/GalleryFormat Sources/GalleryBuilder Sources/GalleryDocument
+	/usr/bin/python3 scripts/check-doc-comments Sources/GalleryFormat Sources/GalleryBuilder Sources/GalleryDocument Sources/GallerySystem
 	/usr/bin/python3 scripts/make-hostile-corpus.py $(HOSTILE_DIR) --quick
 	/usr/bin/python3 scripts/check-hostile-corpus.py $(HOSTILE_DIR) --binary $(BIN_DEBUG)
 	scripts/fuzz --seconds 30

@@ -1,6 +1,7 @@
 import Foundation
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 
 extension GalleryBuilder {
     /// The image files that sources name, in order: a file stands for itself; a folder gives

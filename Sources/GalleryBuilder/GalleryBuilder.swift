@@ -1,6 +1,7 @@
 import Foundation
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 
 /// Makes a new gallery file from images: the one way every writer of this package turns
 /// sources into a gallery (`create`, `convert` of folders, archives and seed JSON, and the

@@ -1,6 +1,7 @@
 import Foundation
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 
 /// One image on its way into a gallery: a file given by path, an image fetched from a URL and
 /// spooled to disk, or an archive entry written out. Only its description is held, never its

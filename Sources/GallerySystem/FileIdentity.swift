@@ -11,9 +11,11 @@ public struct FileIdentity: Sendable, Hashable {
     public var size: UInt64
     /// The last change of the content (mtime), seconds since 1970 and nanoseconds into it.
     public var modifiedSeconds: Int64
+    /// The nanoseconds into `modifiedSeconds` (0 to 999,999,999).
     public var modifiedNanoseconds: Int64
     /// The last change of the file's status (ctime): a rename or a mode change moves it too.
     public var changedSeconds: Int64
+    /// The nanoseconds into `changedSeconds` (0 to 999,999,999).
     public var changedNanoseconds: Int64
 
     /// The identity of the file at `path`, following symbolic links, as opening it would.

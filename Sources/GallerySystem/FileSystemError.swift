@@ -6,9 +6,15 @@ public import SystemPackage
 public struct FileSystemError: Error, Sendable, CustomStringConvertible {
     /// What the failure means for the caller, across the error codes that mean the same.
     public enum Kind: Sendable {
+        /// `notFound`: the file, or a folder on its path, does not exist (ENOENT).
+        /// `permissionDenied`: not allowed (EACCES, EPERM). `alreadyExists`: the file is there
+        /// already (EEXIST). `isDirectory`: a folder where a file was meant (EISDIR).
+        /// `notDirectory`: a file where a folder was meant (ENOTDIR). `noSpace`: the disk or the
+        /// quota is full (ENOSPC, EDQUOT). `other`: any other code; see `code`.
         case notFound, permissionDenied, alreadyExists, isDirectory, notDirectory, noSpace, other
     }
 
+    /// What the failure means; normally read from `code` (see `init(_:path:operation:)`).
     public var kind: Kind
     /// The file the operation was about.
     public var path: String
@@ -17,6 +23,7 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible {
     /// The system's error code.
     public var code: Errno
 
+    /// The error with each part as given; `kind` is not checked against `code`.
     public init(kind: Kind, path: String, operation: String, code: Errno) {
         self.kind = kind
         self.path = path
@@ -32,6 +39,7 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible {
     /// The system's text for the code (strerror), such as "No such file or directory".
     public var reason: String { code.description }
 
+    /// The message, as "PATH: cannot OPERATION: REASON".
     public var description: String { "\(path): cannot \(operation): \(reason)" }
 
     static func kind(of code: Errno) -> Kind {

@@ -36,7 +36,7 @@ public final class ZipArchive: Sendable {
 
     /// Opens the file at `path` and reads its end records and central directory (never entry
     /// data), throwing the first problem they show.
-    /// - Throws: ``FileSystemError`` when the file cannot be opened (missing, a folder, a FIFO or
+    /// - Throws: `FileSystemError` when the file cannot be opened (missing, a folder, a FIFO or
     ///   a device); ``GalleryError`` when it is not a ZIP archive, is truncated, or breaks a rule
     ///   of the container (an unsafe or duplicate name, an unsupported method, encryption,
     ///   overlapping entries, a limit passed).
@@ -47,7 +47,7 @@ public final class ZipArchive: Sendable {
     /// Opens an already open file, which the archive keeps and reads from; otherwise as
     /// ``init(path:limits:)``.
     /// - Throws: ``GalleryError`` for the first problem of the end records or the central
-    ///   directory; ``FileSystemError`` when the file cannot be read.
+    ///   directory; `FileSystemError` when the file cannot be read.
     public convenience init(file: GalleryFile, limits: GalleryLimits = .default) throws {
         try self.init(file: file, limits: limits, prefetching: nil, alongside: nil)
     }

@@ -72,7 +72,7 @@ extension ImageHeader {
 
     /// Reads the header of an image file, with a few small positioned reads.
     ///
-    /// - Throws: ``ImageHeaderError``, as ``parse(size:read:)`` does; ``FileSystemError`` when
+    /// - Throws: ``ImageHeaderError``, as ``parse(size:read:)`` does; `FileSystemError` when
     ///   the file cannot be read.
     public static func parse(file: GalleryFile) throws -> ImageHeader {
         let size = try file.size

@@ -28,7 +28,7 @@ public final class GalleryReader: Sendable {
     /// - Parameters:
     ///   - path: The gallery file.
     ///   - limits: Bounds on what the file may declare; the defaults are the format's.
-    /// - Throws: ``FileSystemError`` when the file cannot be opened or read; ``GalleryError``
+    /// - Throws: `FileSystemError` when the file cannot be opened or read; ``GalleryError``
     ///   for the first problem of the container or the manifest.
     public convenience init(path: String, limits: GalleryLimits = .default) throws {
         let file = try GalleryFile.openForReading(path)

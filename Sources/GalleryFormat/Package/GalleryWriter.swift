@@ -44,7 +44,7 @@ public enum GalleryWriter {
     ///   - blob: Where a blob's bytes are: called once per distinct blob, in gallery order.
     /// - Throws: the ``GalleryError`` of ``Gallery/checkRules(limits:)`` before anything is
     ///   written; ``DiagnosticCode/blobSizeMismatch`` for a source of the wrong size;
-    ///   ``FileSystemError`` (kind ``FileSystemError/Kind/alreadyExists`` when `overwrite` is
+    ///   `FileSystemError` (kind `FileSystemError/Kind/alreadyExists` when `overwrite` is
     ///   false and `path` exists); whatever `blob` or `beforeCommit` throw. On any error the
     ///   file at `path` is untouched and no temporary file is left.
     public static func write(
@@ -68,7 +68,7 @@ public enum GalleryWriter {
     /// caller's flush is short.
     ///
     /// - Throws: ``DiagnosticCode/blobSizeMismatch`` for a source of the wrong size;
-    ///   ``FileSystemError`` for a failed write; whatever `blob` throws.
+    ///   `FileSystemError` for a failed write; whatever `blob` throws.
     public static func writeArchive(
         _ gallery: Gallery, thumbnail: [UInt8], to file: GalleryFile, durable: Bool = true,
         progress: ((_ bytesWritten: UInt64) -> Void)? = nil,

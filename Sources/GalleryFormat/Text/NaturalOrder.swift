@@ -1,6 +1,8 @@
 /// Orders names as people do: digit runs compare by value, so "2.jpg" comes before "10.jpg".
 /// Ties (such as "01" and "1") fall back to byte order, so the order is total and stable.
 public enum NaturalOrder {
+    /// Whether `a` sorts before `b`; pass it to `sorted(by:)`. Digit runs compare by value
+    /// (leading zeros aside), everything else by UTF-8 byte, so case matters ("B" before "a").
     public static func areInIncreasingOrder(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8)
         let y = Array(b.utf8)
