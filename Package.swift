@@ -139,6 +139,8 @@ let package = Package(
             name: "GalleryFuzzingTests",
             dependencies: ["GalleryFuzzing", "GalleryTestSupport"]
         ),
+        // The command line's own logic, through the executable's module.
+        .testTarget(name: "ImageGalleryCommandTests", dependencies: ["imagegallery"]),
         .testTarget(
             name: "CommandLineTests",
             dependencies: ["GalleryFormat", "GalleryTestSupport"]

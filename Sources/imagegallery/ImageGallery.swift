@@ -42,6 +42,14 @@ struct ImageGallery: AsyncParsableCommand {
         // limit is for the work, not for malloc's per-thread reservations.
         AddressSpace.fitAllocatorToLimit()
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let line = Thumbnail.desktopLine(arguments) {
+            do {
+                try Thumbnail.write(size: line.size, of: line.input, to: line.output)
+                return
+            } catch {
+                fail(error)
+            }
+        }
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)
@@ -49,6 +57,9 @@ struct ImageGallery: AsyncParsableCommand {
             exitForUsage(error, arguments)
         }
         do {
+            // Commands that wait on the document layer are async; the others run here, on the
+            // main thread, outside Swift's cooperative pool, where blocking for their own
+            // Dispatch workers (validate reads entries on every core) would starve those workers.
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -58,10 +69,14 @@ struct ImageGallery: AsyncParsableCommand {
             // The parser's own outcomes (help, a usage error found in `run`, an exit code) are
             // its to print; everything else the library or a command threw is a failure.
             if String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") { exitForUsage(error, arguments) }
-            let failure = CommandFailure(error)
-            Terminal.error(failure.message)
-            Foundation.exit(failure.status)
+            fail(error)
         }
+    }
+
+    private static func fail(_ error: any Error) -> Never {
+        let failure = CommandFailure(error)
+        Terminal.error(failure.message)
+        Foundation.exit(failure.status)
     }
 
     private static func exitForUsage(_ error: any Error, _ arguments: [String]) -> Never {

@@ -139,3 +139,37 @@ struct ThumbnailAddressSpaceTests {
         #expect(try Subprocess.run(binary, ["thumbnail", "-s", "4096", gallery, directory.file("uncapped.png")]).status == 0)
     }
 }
+
+/// The desktop's line (`thumbnail -s SIZE IN OUT`) skips the argument parser; the same request
+/// through the parser (`--` before the paths) must give the same bytes, the same messages and
+/// the same exit codes.
+@Suite("imagegallery thumbnail: the desktop's line and the parsed line agree")
+struct DesktopThumbnailLineCommandTests {
+    @Test(arguments: ["valid/three.imagegallery", "valid/empty.imagegallery", "valid/all.imagegallery"])
+    func sameThumbnail(_ fixture: String) throws {
+        let directory = try TemporaryDirectory()
+        let gallery = TestPaths.fixture(fixture)
+        for size in ["64", "256", "700"] {
+            let direct = try Subprocess.imagegallery(["thumbnail", "-s", size, gallery, directory.file("direct.png")])
+            let parsed = try Subprocess.imagegallery(["thumbnail", "-s", size, "--", gallery, directory.file("parsed.png")])
+            #expect(direct.status == 0, "\(direct.stderr)")
+            #expect(parsed.status == 0, "\(parsed.stderr)")
+            let bytes = try FileBytes.read(directory.file("direct.png"))
+            #expect(!bytes.isEmpty)
+            #expect(bytes == (try FileBytes.read(directory.file("parsed.png"))), "\(fixture) at \(size)")
+        }
+    }
+
+    @Test func sameFailures() throws {
+        let directory = try TemporaryDirectory()
+        let broken = directory.file("broken.imagegallery")
+        try FileBytes.write(Array("PK\u{3}\u{4} not a gallery".utf8), to: broken)
+        for input in [broken, directory.file("missing.imagegallery"), directory.path] {
+            let direct = try Subprocess.imagegallery(["thumbnail", "-s", "128", input, directory.file("out.png")])
+            let parsed = try Subprocess.imagegallery(["thumbnail", "-s", "128", "--", input, directory.file("out.png")])
+            #expect(direct.status != 0)
+            #expect(direct.status == parsed.status, "\(input)")
+            #expect(direct.stderr == parsed.stderr, "\(input)")
+        }
+    }
+}

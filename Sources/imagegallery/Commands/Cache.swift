@@ -3,18 +3,18 @@ import Foundation
 import GalleryFetchHelper
 
 extension ImageGallery {
-    struct Cache: AsyncParsableCommand {
+    struct Cache: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "cache",
             abstract: "Show or empty the cache of fetched images.",
             discussion: "The cache lives in $XDG_CACHE_HOME/imagegallery (~/.cache/imagegallery by default).",
             subcommands: [Info.self, Clear.self])
 
-        struct Info: AsyncParsableCommand {
+        struct Info: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "info", abstract: "Where the cache is and what it holds.")
             @OptionGroup var output: OutputOptions
 
-            func run() async throws {
+            func run() throws {
                 let info = try Cache.summary(["cache", "info"], doing: "cannot read the cache")
                 if output.json {
                     try Terminal.printJSON(info)
@@ -28,11 +28,11 @@ extension ImageGallery {
             }
         }
 
-        struct Clear: AsyncParsableCommand {
+        struct Clear: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every cached response.")
             @OptionGroup var output: OutputOptions
 
-            func run() async throws {
+            func run() throws {
                 let removed = try Cache.summary(["cache", "clear"], doing: "cannot clear the cache")
                 if output.json {
                     try Terminal.printJSON(removed)

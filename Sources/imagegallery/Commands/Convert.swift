@@ -4,7 +4,7 @@ import GalleryConvert
 import GalleryFormat
 
 extension ImageGallery {
-    struct Convert: AsyncParsableCommand {
+    struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "convert",
             abstract: "Convert between a gallery and folders, archives, comic books, the seed apps' JSON and a web gallery.",
@@ -64,7 +64,7 @@ extension ImageGallery {
             }
         }
 
-        func run() async throws {
+        func run() throws {
             let detected: FormatDetection.Detected
             do {
                 if let from {

@@ -5,7 +5,7 @@ import GalleryImaging
 import Synchronization
 
 extension ImageGallery {
-    struct Create: AsyncParsableCommand {
+    struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "create",
             abstract: "Create a gallery from image files, folders of images and http(s) URLs.",
@@ -57,7 +57,7 @@ extension ImageGallery {
             }
         }
 
-        func run() async throws {
+        func run() throws {
             try creation.run(sources, fetching: fetching)
         }
 

@@ -3,7 +3,7 @@ import Foundation
 import GalleryFormat
 
 extension ImageGallery {
-    struct Extract: AsyncParsableCommand {
+    struct Extract: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "extract",
             abstract: "Write a gallery's original image bytes to files.",
@@ -37,7 +37,7 @@ extension ImageGallery {
             var sha256: String
         }
 
-        func run() async throws {
+        func run() throws {
             let reader = try GalleryReader(path: gallery.file)
             let images = reader.gallery.images
             let chosen = try select(from: images)

@@ -5,7 +5,7 @@ import GalleryFormat
 // git integration: a merge driver that merges galleries by image id, and a textconv listing
 // so that `git diff` shows what changed. See the README for the .gitattributes and config.
 extension ImageGallery {
-    struct MergeDriver: AsyncParsableCommand {
+    struct MergeDriver: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "merge-driver",
             abstract: "git merge driver: merge %O %A %B into %A, three-way by image id.",
@@ -19,14 +19,14 @@ extension ImageGallery {
         @Argument(help: "%A: ours, replaced by the result.") var ours: String
         @Argument(help: "%B: theirs.") var theirs: String
 
-        func run() async throws {
+        func run() throws {
             let outcome = try GalleryMerge.mergeFiles(base: base, ours: ours, theirs: theirs, output: ours)
             for conflict in outcome.conflicts { Terminal.error("merge conflict in \(ours): \(conflict)") }
             if !outcome.isClean { throw ExitCode(1) }
         }
     }
 
-    struct Textconv: AsyncParsableCommand {
+    struct Textconv: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "textconv",
             abstract: "Print a gallery as stable text, one line per image (git's textconv, for `git diff`).",
@@ -39,7 +39,7 @@ extension ImageGallery {
 
         @Argument(help: "The .imagegallery file.") var file: String
 
-        func run() async throws {
+        func run() throws {
             let gallery = try GalleryReader(path: file).gallery
             var lines = ["title\t\(Self.escaped(gallery.title))", "id\t\(gallery.id.manifestString)"]
             for (index, image) in gallery.images.enumerated() {

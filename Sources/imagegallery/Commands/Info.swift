@@ -2,7 +2,7 @@ import ArgumentParser
 import GalleryFormat
 
 extension ImageGallery {
-    struct Info: AsyncParsableCommand {
+    struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "info",
             abstract: "Describe a gallery: title, ids, image count, sizes and format version.",
@@ -27,7 +27,7 @@ extension ImageGallery {
             var warnings: [String]
         }
 
-        func run() async throws {
+        func run() throws {
             let path = gallery.file
             let reader = try GalleryReader(path: path)
             let gallery = reader.gallery

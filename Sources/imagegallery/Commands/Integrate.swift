@@ -3,7 +3,7 @@ import Foundation
 import GalleryFormat
 
 extension ImageGallery {
-    struct Integrate: AsyncParsableCommand {
+    struct Integrate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "integrate",
             abstract: "Install the desktop integration: the MIME type, the thumbnailer, a .desktop entry, a `file` rule.",
@@ -36,7 +36,7 @@ extension ImageGallery {
             if user && system { throw ValidationError("--user and --system exclude each other") }
         }
 
-        func run() async throws {
+        func run() throws {
             let places = IntegrationPlaces(system: system, prefix: prefix)
             switch action {
             case .install: try places.install()

@@ -2,7 +2,7 @@ import ArgumentParser
 import GalleryFormat
 
 extension ImageGallery {
-    struct List: AsyncParsableCommand {
+    struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List a gallery's images in gallery order."
@@ -27,7 +27,7 @@ extension ImageGallery {
             var added: String?
         }
 
-        func run() async throws {
+        func run() throws {
             let reader = try GalleryReader(path: gallery.file)
             for warning in reader.diagnostics where warning.severity >= .warning { Terminal.warning(warning.description) }
             let images = reader.gallery.images

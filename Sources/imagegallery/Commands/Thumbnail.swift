@@ -4,7 +4,7 @@ import GalleryFormat
 import GalleryImaging
 
 extension ImageGallery {
-    struct Thumbnail: AsyncParsableCommand {
+    struct Thumbnail: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "thumbnail",
             abstract: "Write a PNG thumbnail of a gallery (the freedesktop thumbnailer: -s %s %i %o).",
@@ -25,17 +25,36 @@ extension ImageGallery {
         @Argument(help: "The PNG to write.")
         var output: String
 
+        static let sizes = 1 ... 4096
+
         func validate() throws {
-            guard (1 ... 4096).contains(size) else { throw ValidationError("-s must be 1 to 4096") }
+            guard Self.sizes.contains(size) else { throw ValidationError("-s must be 1 to 4096") }
         }
 
-        func run() async throws {
+        func run() throws {
+            try Self.write(size: size, of: input, to: output)
+        }
+
+        /// The thumbnail of the gallery at `input`, `size` pixels on its long side, written in
+        /// place to `output`: the work of the command, whichever way its line was parsed.
+        static func write(size: Int, of input: String, to output: String) throws {
             let limits = GalleryThumbnail.readingLimitsFittingAddressSpace()
             // libjpeg's own allocations stay under the same cap as ours.
             setenv("JPEGMEM", "\(limits.maxBytes >> 20)M", 1)
             let bitmap = try GalleryThumbnail.bitmap(ofGalleryAt: input, longSide: size, limits: limits)
             let file = try GalleryFile.openForOverwriting(output)
             try file.write(bitmap.png(), at: 0)
+        }
+
+        /// The desktop's command line, `thumbnail -s SIZE INPUT OUTPUT` (the thumbnailer entry's
+        /// `-s %s %i %o`), as size, input and output; nil for any other line, which the
+        /// argument parser then reads. The desktop runs it for every gallery it shows, and the
+        /// parser took longer than serving an embedded thumbnail (Benchmarks/RESULTS.md, i).
+        static func desktopLine(_ arguments: [String]) -> (size: Int, input: String, output: String)? {
+            guard arguments.count == 5, arguments[0] == "thumbnail", arguments[1] == "-s",
+                  let size = Int(arguments[2]), sizes.contains(size), arguments[2].first != "+",
+                  !arguments[3].hasPrefix("-"), !arguments[4].hasPrefix("-") else { return nil }
+            return (size, arguments[3], arguments[4])
         }
     }
 }

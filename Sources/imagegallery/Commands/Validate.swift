@@ -6,7 +6,7 @@ import GalleryImaging
 import Synchronization
 
 extension ImageGallery {
-    struct Validate: AsyncParsableCommand {
+    struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "validate",
             abstract: "Check galleries against the format spec, for CI.",
@@ -58,7 +58,7 @@ extension ImageGallery {
             if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
         }
 
-        func run() async throws {
+        func run() throws {
             let files: [String]
             do {
                 files = try Self.expand(paths)

@@ -4,7 +4,7 @@ import GalleryConvert
 import GalleryFormat
 
 extension ImageGallery {
-    struct View: AsyncParsableCommand {
+    struct View: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "view",
             abstract: "Look at a gallery in the web browser: write it as a static web gallery and open it.",
@@ -35,7 +35,7 @@ extension ImageGallery {
             var warnings: [String]
         }
 
-        func run() async throws {
+        func run() throws {
             try WebExport.checkInput(gallery.file)
             let folder = try Self.freshFolder(for: gallery.file)
             let report: WebGalleryReport
