@@ -7,6 +7,9 @@ BIN_RELEASE   = .build/release/imagegallery
 # The network side, run by imagegallery for URLs (see Sources/GalleryFetchHelper/FetchHelper.swift).
 HELPER_DEBUG   = .build/debug/imagegallery-fetch
 HELPER_RELEASE = .build/release/imagegallery-fetch
+# The editor's server, run by `imagegallery edit` (see Sources/GalleryEditor).
+EDITOR_DEBUG   = .build/debug/imagegallery-editor
+EDITOR_RELEASE = .build/release/imagegallery-editor
 
 HOSTILE_DIR   ?= .build/hostile
 # Seconds each fuzz target runs in `make fuzz` (the CI smoke runs 30).
@@ -35,6 +38,7 @@ test: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product imagegallery
 	$(SWIFT) build $(RELEASE_FLAGS) --product imagegallery-fetch
 	IMAGEGALLERY_BINARY=$(CURDIR)/$(BIN_DEBUG) IMAGEGALLERY_FETCH_BINARY=$(CURDIR)/$(HELPER_DEBUG) \
+	IMAGEGALLERY_EDITOR_BINARY=$(CURDIR)/$(EDITOR_DEBUG) \
 	IMAGEGALLERY_STATIC_BINARY=$(CURDIR)/$(BIN_RELEASE) IMAGEGALLERY_STATIC_FETCH_BINARY=$(CURDIR)/$(HELPER_RELEASE) \
 	  $(SWIFT) test --skip-build
 	/usr/bin/python3 scripts/check-doc-comments Sources/GalleryFormat Sources/GalleryBuilder Sources/GalleryDocument Sources/GallerySystem
@@ -82,6 +86,7 @@ demo: build
 	$(BIN_DEBUG) textconv $(DEMO_DIR)/samples.imagegallery
 	scripts/demo-fetch.sh $(BIN_DEBUG) $(DEMO_DIR)/samples.imagegallery $(DEMO_DIR)
 	scripts/demo-convert.sh $(BIN_DEBUG) $(DEMO_DIR)/samples.imagegallery $(DEMO_DIR)
+	@echo "demo: edit the gallery in the browser with: $(BIN_DEBUG) edit $(DEMO_DIR)"
 	@echo "demo: gallery at $(DEMO_DIR)/samples.imagegallery, images extracted to $(DEMO_DIR)/extracted, thumbnail $(DEMO_DIR)/thumbnail.png, web gallery $(DEMO_DIR)/web/index.html"
 
 # The DocC documentation of the library modules, one catalogue each (Sources/<Module>/<Module>.docc),
@@ -114,11 +119,13 @@ fixtures:
 install: release
 	install -D -m 0755 $(BIN_RELEASE) $(DESTDIR)$(PREFIX)/bin/imagegallery
 	install -D -m 0755 $(HELPER_RELEASE) $(DESTDIR)$(PREFIX)/libexec/imagegallery/imagegallery-fetch
+	install -D -m 0755 $(EDITOR_RELEASE) $(DESTDIR)$(PREFIX)/libexec/imagegallery/imagegallery-editor
 	$(DESTDIR)$(PREFIX)/bin/imagegallery integrate install --system --prefix $(PREFIX)
 
 uninstall:
 	-$(PREFIX)/bin/imagegallery integrate uninstall --system --prefix $(PREFIX)
-	rm -f $(DESTDIR)$(PREFIX)/bin/imagegallery $(DESTDIR)$(PREFIX)/libexec/imagegallery/imagegallery-fetch
+	rm -f $(DESTDIR)$(PREFIX)/bin/imagegallery $(DESTDIR)$(PREFIX)/libexec/imagegallery/imagegallery-fetch \
+	  $(DESTDIR)$(PREFIX)/libexec/imagegallery/imagegallery-editor
 	-rmdir $(DESTDIR)$(PREFIX)/libexec/imagegallery
 
 clean:

@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "imagegallery", targets: ["imagegallery"]),
         .executable(name: "imagegallery-fetch", targets: ["imagegallery-fetch"]),
+        .executable(name: "imagegallery-editor", targets: ["imagegallery-editor"]),
         .library(name: "GalleryFormat", targets: ["GalleryFormat"]),
         .library(name: "GalleryImaging", targets: ["GalleryImaging"]),
         .library(name: "GalleryBuilder", targets: ["GalleryBuilder"]),
@@ -32,6 +33,14 @@ let package = Package(
         // Typed file descriptors, errno values and permissions for GallerySystem, the one module
         // that talks to the operating system.
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        // The editor's local HTTP server (`imagegallery edit`, issue 17), in imagegallery-editor only:
+        // the binary that thumbnails and validates links none of it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Hummingbird's own dependencies, named for the editor's lifetime (signals, graceful
+        // shutdown) and its log, which goes to standard error so that standard output stays the URL.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // System C libraries from Debian, never exposed in public API (internal imports only).
@@ -86,6 +95,29 @@ let package = Package(
         // The network side of imagegallery, in an executable of its own (see FetchHelper.swift):
         // the HTTP stack then costs nothing to the commands that only read.
         .executableTarget(name: "imagegallery-fetch", dependencies: ["GalleryFormat", "GalleryFetch", "GalleryFetchHelper"]),
+        // The gallery editor: a local web app over the document layer (issue 17). Its front end
+        // (plain HTML, CSS and JavaScript, no build step) is compiled into the binary.
+        .target(
+            name: "GalleryEditor",
+            dependencies: [
+                "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GallerySystem", "GalleryFetchHelper",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [
+                .embedInCode("FrontEnd/index.html"),
+                .embedInCode("FrontEnd/editor.css"),
+                .embedInCode("FrontEnd/editor.js"),
+                .embedInCode("FrontEnd/refused.html"),
+            ]
+        ),
+        .executableTarget(
+            name: "imagegallery-editor",
+            dependencies: ["GalleryEditor", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // The bodies of the fuzz targets (Specs/security.md), a library so that the regression
         // tests run every crash the fuzzers found through the same code.
         .target(name: "GalleryFuzzing", dependencies: ["GalleryFormat", "GalleryImaging", "GalleryConvert"]),
@@ -141,6 +173,7 @@ let package = Package(
         ),
         // The command line's own logic, through the executable's module.
         .testTarget(name: "ImageGalleryCommandTests", dependencies: ["imagegallery"]),
+        .testTarget(name: "GalleryEditorTests", dependencies: ["GalleryEditor", "GalleryFormat", "GalleryTestSupport"]),
         .testTarget(
             name: "CommandLineTests",
             dependencies: ["GalleryFormat", "GalleryTestSupport"]

@@ -33,6 +33,10 @@ public enum DocumentEvent: Sendable {
     case stateChanged(DocumentState)
     /// The content changed: an edit, undo, redo, revert, or a reload of someone else's save.
     case contentChanged(Gallery)
+    /// A save began (autosave, an explicit save or the one `close()` makes); ``saved(revision:)``,
+    /// ``conflict(_:)`` or a state of ``DocumentState/savingError`` tells how it ended. An editor
+    /// shows "Saving…" in between, however long a large gallery takes.
+    case saving
     /// A save reached the disk.
     case saved(revision: UUID)
     /// A save found someone else's changes: ours became the unresolved `version`.

@@ -27,6 +27,7 @@ extension GalleryDocument {
         do {
             // Cleared first: a save that ends by keeping our edits as a version may set it anew.
             saveError = nil
+            emit(.saving)
             let result = try performSave()
             setState(settledState())
             return result
@@ -175,6 +176,22 @@ extension GalleryDocument {
             return stored
         }
         return try DocumentThumbnail.png(for: gallery) { image in try self.bytes(of: image) }
+    }
+
+    /// The bytes of the image with `id`, wherever the document holds them now (the file as read,
+    /// an added file, another gallery): what an editor serves for display and download.
+    ///
+    /// - Throws: ``DocumentError`` (``DocumentError/Kind/noSuchImage``) when the document has no
+    ///   such image or its bytes are not at hand; `FileSystemError` or `GalleryError` when
+    ///   reading them fails.
+    public func imageData(_ id: UUID) throws -> [UInt8] {
+        guard let image = try gallery.images.first(where: { $0.id == id }) else {
+            throw DocumentError(.noSuchImage, path: path, "no image has the id \(id.manifestString)")
+        }
+        guard let bytes = try bytes(of: image) else {
+            throw DocumentError(.noSuchImage, path: path, "the bytes of image \(id.manifestString) (\(image.path)) are not at hand")
+        }
+        return bytes
     }
 
     /// An image's bytes in memory (for the thumbnail), checked against its SHA-256.

@@ -60,12 +60,7 @@ public struct VersionStore: Sendable, Hashable {
     public init(root: String) { self.root = root }
 
     /// `$XDG_STATE_HOME/imagegallery/versions`, else `~/.local/state/imagegallery/versions`.
-    public static var standard: VersionStore {
-        let environment = ProcessInfo.processInfo.environment
-        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/state")
-        return VersionStore(root: state + "/imagegallery/versions")
-    }
+    public static var standard: VersionStore { VersionStore(root: UserFolders.state() + "/versions") }
 
     /// The folder of one document's versions: `ROOT/<document id>`.
     public func folder(for documentID: UUID) -> String { root + "/" + documentID.manifestString }

@@ -10,27 +10,8 @@ public enum FetchHelper {
     /// Names the helper to use instead of looking for it (packagers, tests).
     public static let environmentVariable = "IMAGEGALLERY_FETCH_HELPER"
 
-    /// Where the helper is: `$IMAGEGALLERY_FETCH_HELPER`, else beside this executable (a
-    /// build folder), else in `../libexec/imagegallery/` from it (an installation).
-    public static func locate(environment: [String: String]) -> Result<String, LocateFailure> {
-        if let given = environment[environmentVariable], !given.isEmpty {
-            return GalleryFileSystem.isExecutable(given) ? .success(given) : .failure(LocateFailure(tried: [given]))
-        }
-        guard let executable = currentExecutable() else { return .failure(LocateFailure(tried: [])) }
-        let folder = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let candidates = [folder + "/" + name, folder + "/../libexec/imagegallery/" + name]
-        for candidate in candidates where GalleryFileSystem.isExecutable(candidate) { return .success(candidate) }
-        return .failure(LocateFailure(tried: candidates))
-    }
-
-    public struct LocateFailure: Error, Sendable, CustomStringConvertible {
-        public var tried: [String]
-        public var description: String {
-            "the fetch helper \(FetchHelper.name) was not found" + (tried.isEmpty ? "" : " (looked for \(tried.joined(separator: " and ")))")
-        }
-    }
-
-    static func currentExecutable() -> String? { CurrentProcess.executablePath() }
+    /// How the helper is found (see ``CompanionProgram/locate(environment:)``).
+    public static let program = CompanionProgram(name: name, environmentVariable: environmentVariable, role: "the fetch helper")
 
     /// Whether a command-line item is meant as a URL: anything with a scheme and `://`, so
     /// that `ftp://…` gets a clear refusal from the fetcher rather than "no such file".

@@ -8,6 +8,14 @@ package enum CurrentProcess {
         return path
     }
 
+    /// Replaces this process with `executable`, run with `arguments` (the first is its name) and
+    /// this environment: the way a command hands over to a companion program that must own the
+    /// terminal and the signals. Returns only if the program could not be started.
+    package static func replace(withExecutable executable: String, arguments: [String]) -> FileSystemError {
+        let code = Syscalls.replaceProcess(executable: executable, arguments: arguments)
+        return FileSystemError(code, path: executable, operation: "run")
+    }
+
     /// Whether standard error is a terminal, so that progress can be drawn on it.
     package static var standardErrorIsTerminal: Bool { Syscalls.isTerminal(.standardError) }
 }

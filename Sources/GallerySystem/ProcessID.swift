@@ -21,6 +21,10 @@ public struct ProcessID: RawRepresentable, Hashable, Sendable, Codable, CustomSt
         try container.encode(rawValue)
     }
 
+    /// Whether a process with this pid exists now (on this host; pids are reused, so a caller that
+    /// must be sure checks something the process itself published as well).
+    public var isRunning: Bool { Syscalls.processExists(rawValue) }
+
     /// The pid in decimal, such as "4127".
     public var description: String { String(rawValue) }
 }

@@ -4,8 +4,7 @@
     check-web-gallery.py INDEX.html --screenshot OUT.png [--expect-images N] [--chromium PATH]
 
 Loads INDEX.html from file:// (no server) and drives the browser over the DevTools protocol
-through --remote-debugging-pipe: Chromium reads commands on its fd 3 and writes replies on its
-fd 4, each a JSON text ended by NUL, so the standard library is enough (no websocket).
+through --remote-debugging-pipe (devtools.py, beside this file: the standard library only).
 
 It checks that
   - every <img> of the grid and of every image page loads (naturalWidth > 0; lazy images are
@@ -26,12 +25,7 @@ document and exits 0 when everything passed, 1 when a check failed, 2 when it co
 
 import argparse
 import base64
-import fcntl
 import json
-import os
-import queue
-import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -39,129 +33,9 @@ import time
 import urllib.parse
 from pathlib import Path
 
-STEP_TIMEOUT = 30.0  # seconds for one command or one page to settle; a guard against hangs only
-
-
-class BrowserGone(Exception):
-    pass
-
-
-class DevTools:
-    """A DevTools protocol connection over Chromium's pipe."""
-
-    def __init__(self, chromium, profile, log_path):
-        command_read, command_write = os.pipe()
-        reply_read, reply_write = os.pipe()
-        # Chromium wants the pipe on fds 3 and 4 exactly; bash puts them there (dash takes single-digit
-        # fds only). The ends are
-        # first moved above 9 so that the redirections cannot clobber one another.
-        child_read = fcntl.fcntl(command_read, fcntl.F_DUPFD, 10)
-        child_write = fcntl.fcntl(reply_write, fcntl.F_DUPFD, 10)
-        os.close(command_read)
-        os.close(reply_write)
-        flags = [
-            "--headless=new", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
-            f"--user-data-dir={profile}", "--no-first-run", "--no-default-browser-check",
-            "--disable-extensions", "--disable-background-networking", "--disable-sync",
-            "--disable-component-update", "--disable-default-apps", "--mute-audio", "--hide-scrollbars",
-            "--disable-dev-shm-usage", "--window-size=1280,800", "--force-device-scale-factor=1",
-            "--host-resolver-rules=MAP * ~NOTFOUND", "about:blank",
-        ]
-        script = f'exec "$0" "$@" 3<&{child_read} 4>&{child_write} {child_read}<&- {child_write}>&-'
-        self.log = open(log_path, "wb")
-        self.process = subprocess.Popen(["/bin/bash", "-c", script, chromium] + flags,
-                                        pass_fds=(child_read, child_write), stdin=subprocess.DEVNULL,
-                                        stdout=self.log, stderr=self.log)
-        os.close(child_read)
-        os.close(child_write)
-        self.writer = os.fdopen(command_write, "wb", buffering=0)
-        self.reader = os.fdopen(reply_read, "rb", buffering=0)
-        self.write_lock = threading.Lock()
-        self.next_id = 0
-        self.replies = {}
-        self.replies_ready = threading.Condition()
-        self.events = queue.Queue()
-        self.listeners = []
-        self.closed = False
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        buffer = b""
-        while True:
-            try:
-                chunk = self.reader.read(65536)
-            except OSError:
-                chunk = b""
-            if not chunk:
-                break
-            buffer += chunk
-            while b"\0" in buffer:
-                text, buffer = buffer.split(b"\0", 1)
-                message = json.loads(text)
-                if "id" in message:
-                    with self.replies_ready:
-                        self.replies[message["id"]] = message
-                        self.replies_ready.notify_all()
-                else:
-                    for listener in self.listeners:
-                        listener(message)
-        with self.replies_ready:
-            self.closed = True
-            self.replies_ready.notify_all()
-
-    def post(self, method, params=None, session=None):
-        """Sends a command; returns its id without waiting."""
-        with self.write_lock:
-            self.next_id += 1
-            message = {"id": self.next_id, "method": method, "params": params or {}}
-            if session:
-                message["sessionId"] = session
-            try:
-                self.writer.write(json.dumps(message).encode() + b"\0")
-            except OSError as error:
-                raise BrowserGone(f"cannot send {method}: {error}")
-            return self.next_id
-
-    def call(self, method, params=None, session=None, timeout=STEP_TIMEOUT):
-        number = self.post(method, params, session)
-        deadline = time.monotonic() + timeout
-        with self.replies_ready:
-            while number not in self.replies:
-                if self.closed:
-                    raise BrowserGone(f"Chromium closed the pipe during {method}")
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise TimeoutError(f"no reply to {method} in {timeout:.0f} s")
-                self.replies_ready.wait(left)
-            reply = self.replies.pop(number)
-        if "error" in reply:
-            raise RuntimeError(f"{method}: {reply['error'].get('message')}")
-        return reply.get("result", {})
-
-    def close(self):
-        try:
-            self.post("Browser.close")
-        except BrowserGone:
-            pass
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        for stream in (self.writer, self.reader, self.log):
-            try:
-                stream.close()
-            except OSError:
-                pass
-
-
-KEYS = {
-    "ArrowRight": (39, "ArrowRight", None), "ArrowLeft": (37, "ArrowLeft", None),
-    "ArrowDown": (40, "ArrowDown", None), "ArrowUp": (38, "ArrowUp", None),
-    "Home": (36, "Home", None), "End": (35, "End", None), "Escape": (27, "Escape", None),
-    "Enter": (13, "Enter", "\r"), "+": (107, "NumpadAdd", "+"), "-": (109, "NumpadSubtract", "-"),
-    "0": (48, "Digit0", "0"),
-}
+# Run as a script from any folder: the shared DevTools module sits beside this file.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from devtools import CHROMIUM_MISSING, KEYS, STEP_TIMEOUT, BrowserGone, DevTools, find_chromium, log_tail  # noqa: E402
 
 IMAGES_SCRIPT = """(async () => {
   const images = Array.from(document.images);
@@ -410,10 +284,9 @@ def main():
         print(json.dumps(result, indent=2, ensure_ascii=False))
         sys.exit(status)
 
-    chromium = arguments.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
+    chromium = find_chromium(arguments.chromium)
     if not chromium:
-        finish({"ok": False, "error": "chromium is not installed (Debian: apt-get install chromium; "
-                                      "scripts/install-deps test installs it)"}, 2)
+        finish({"ok": False, "error": CHROMIUM_MISSING}, 2)
     index = Path(arguments.index).resolve()
     if not index.is_file():
         finish({"ok": False, "error": f"{index}: no such file"}, 2)
@@ -432,7 +305,7 @@ def main():
         finally:
             timer.cancel()
             devtools.close()
-        log_tail = log_path.read_bytes()[-4000:].decode(errors="replace") if log_path.exists() else ""
+        chromium_log = log_tail(log_path)
         log_path.unlink(missing_ok=True)
 
     for entry in checker.console:
@@ -454,7 +327,7 @@ def main():
     }
     if error is not None:
         result["error"] = error
-        result["chromiumLog"] = log_tail
+        result["chromiumLog"] = chromium_log
         finish(result, 2)
     finish(result, 0 if result["ok"] else 1)
 

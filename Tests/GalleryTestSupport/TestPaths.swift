@@ -43,6 +43,12 @@ public enum TestPaths {
         try helper(named: "IMAGEGALLERY_FETCH_BINARY", beside: binary(), example: ".build/debug/imagegallery-fetch")
     }
 
+    /// The editor's server under test, named by `IMAGEGALLERY_EDITOR_BINARY`. `imagegallery edit`
+    /// runs the one beside itself, so this must be that very file.
+    public static func editor() throws -> String {
+        try helper(named: "IMAGEGALLERY_EDITOR_BINARY", beside: binary(), example: ".build/debug/imagegallery-editor")
+    }
+
     /// The static release binary (`--static-swift-stdlib`), named by `IMAGEGALLERY_STATIC_BINARY`:
     /// what the desktop clients, the address-space caps and the hostile corpus are run against.
     public static func staticBinary() throws -> String {
@@ -55,7 +61,8 @@ public enum TestPaths {
     }
 
     /// What the Makefile's test target sets, for the messages.
-    static let howToSet = "`make test` sets IMAGEGALLERY_BINARY, IMAGEGALLERY_FETCH_BINARY, IMAGEGALLERY_STATIC_BINARY and "
+    static let howToSet = "`make test` sets IMAGEGALLERY_BINARY, IMAGEGALLERY_FETCH_BINARY, IMAGEGALLERY_EDITOR_BINARY, "
+        + "IMAGEGALLERY_STATIC_BINARY and "
         + "IMAGEGALLERY_STATIC_FETCH_BINARY to the programs it has just built (see the Makefile's test target); "
         + "to run the tests by hand, build them and set the same variables"
 
@@ -77,7 +84,8 @@ public enum TestPaths {
 
     static func helper(named variable: String, beside binary: String, example: String) throws -> String {
         let helper = try executable(named: variable, example: example)
-        let besideIt = (binary as NSString).deletingLastPathComponent + "/imagegallery-fetch"
+        let name = (example as NSString).lastPathComponent
+        let besideIt = (binary as NSString).deletingLastPathComponent + "/" + name
         guard let named = identity(helper), let found = identity(besideIt), named == found else {
             throw MissingTestInput(description: "\(variable)=\(helper), but \(binary) runs the helper beside it, "
                                    + "\(besideIt), which is \(identity(besideIt) == nil ? "missing" : "another file")")

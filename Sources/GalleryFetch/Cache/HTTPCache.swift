@@ -33,13 +33,7 @@ public final class HTTPCache: Sendable {
     }
 
     /// `$XDG_CACHE_HOME/imagegallery`, else `~/.cache/imagegallery`.
-    public static var defaultDirectory: String {
-        let environment = ProcessInfo.processInfo.environment
-        // The XDG base directory spec says relative paths are invalid and must be ignored.
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")
-        return base + "/imagegallery"
-    }
+    public static var defaultDirectory: String { UserFolders.cache() }
 
     public let configuration: Configuration
     let entriesFolder: String

@@ -18,3 +18,20 @@ extension Syscalls {
 
     static func fitMallocToAddressLimit() -> Bool { ig_fit_malloc_to_address_limit() == 1 }
 }
+
+extension Syscalls {
+    /// kill(pid, 0): whether a process with this pid exists (EPERM: it does, as another user's).
+    static func processExists(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        return kill(pid, 0) == 0 || lastError == .notPermitted
+    }
+
+    /// execv: returns only on failure, with the reason.
+    static func replaceProcess(executable: String, arguments: [String]) -> Errno {
+        var pointers = arguments.map { strdup($0) }
+        pointers.append(nil)
+        defer { for pointer in pointers { free(pointer) } }
+        _ = execv(executable, pointers)
+        return lastError
+    }
+}

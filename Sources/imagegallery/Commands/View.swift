@@ -91,11 +91,7 @@ extension ImageGallery {
         /// `view/NAME-XXXXXX` in the cache (the temporary folder when the cache cannot be made):
         /// an absolute path, so xdg-open and the printed path work from anywhere.
         static func freshFolder(for galleryPath: String) throws -> String {
-            let environment = ProcessInfo.processInfo.environment
-            // The XDG base directory spec says relative paths are invalid and must be ignored.
-            let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-                ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")
-            var parent = cache + "/imagegallery/view"
+            var parent = UserFolders.cache() + "/view"
             if (try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)) == nil
                 || !GalleryFileSystem.isWritable(parent) {
                 parent = NSTemporaryDirectory() + "imagegallery-view"

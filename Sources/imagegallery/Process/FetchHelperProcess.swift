@@ -9,7 +9,7 @@ enum FetchHelperProcess {
     /// output to `line` as it comes. Returns the helper's exit status.
     static func run(_ arguments: [String], input: Data = Data(), line: (Data) throws -> Void) throws -> Int32 {
         let helper: String
-        switch FetchHelper.locate(environment: ProcessInfo.processInfo.environment) {
+        switch FetchHelper.program.locate(environment: ProcessInfo.processInfo.environment) {
         case .success(let path): helper = path
         case .failure(let failure):
             throw CommandFailure(message: "cannot fetch: \(failure)", status: ExitStatus.unavailable)

@@ -1,0 +1,128 @@
+import Foundation
+import GalleryDocument
+import GalleryFormat
+
+/// The galleries open in the editor: one `GalleryDocument` per file, shared by every page that
+/// shows it, closed (with its final save) when the last of those pages goes.
+///
+/// The desk decides nothing about content: edits go to the document layer, and what the pages
+/// see is the view of what the layer then holds, pushed to every page on each of its events.
+package actor DocumentDesk {
+    private struct Open {
+        var document: GalleryDocument
+        var pages: Set<String>
+        var saving = false
+        var watcher: Task<Void, Never>?
+    }
+
+    private let library: GalleryLibrary
+    private let events: EditorEvents
+    private let options: DocumentOptions
+    private var open: [String: Open] = [:]
+
+    package init(library: GalleryLibrary, events: EditorEvents, options: DocumentOptions) {
+        self.library = library
+        self.events = events
+        self.options = options
+    }
+
+    /// The document for `key`, opened for `page` if it is not open yet.
+    package func document(_ key: String, for page: String) async throws -> GalleryDocument {
+        if var entry = open[key] {
+            entry.pages.insert(page)
+            open[key] = entry
+            return entry.document
+        }
+        let path = try await library.path(forKey: key)
+        let document = GalleryDocument(path: path, options: options)
+        try await document.open()
+        if let raced = open[key] {  // another request opened it while this one waited
+            _ = try? await document.close()
+            return raced.document
+        }
+        let stream = await document.events()
+        let watcher = Task { [weak self] in
+            for await event in stream { await self?.handle(event, key: key) }
+        }
+        open[key] = Open(document: document, pages: [page], watcher: watcher)
+        return document
+    }
+
+    /// The document for `key` if a page has it open.
+    package func openDocument(_ key: String) throws -> GalleryDocument {
+        guard let entry = open[key] else { throw EditorError.noSuchGallery(key) }
+        return entry.document
+    }
+
+    /// The document's view as the pages see it now.
+    package func view(_ key: String) async throws -> DocumentView {
+        guard let entry = open[key] else { throw EditorError.noSuchGallery(key) }
+        return try await DocumentView(key: key, document: entry.document, saving: entry.saving)
+    }
+
+    /// Whether `key` is open here (a file the editor holds is not renamed or trashed under it).
+    package func isOpen(_ key: String) -> Bool { open[key] != nil }
+
+    private func handle(_ event: DocumentEvent, key: String) async {
+        switch event {
+        case .saving: open[key]?.saving = true
+        case .saved, .conflict: open[key]?.saving = false
+        case .stateChanged(let state) where state == .savingError: open[key]?.saving = false
+        case .stateChanged, .contentChanged: break
+        }
+        if case .saved = event { await library.invalidate(key) }
+        await publish(key)
+    }
+
+    /// Pushes the document's view to every page.
+    package func publish(_ key: String) async {
+        guard let view = try? await view(key) else { return }
+        await events.broadcast("document", data: view)
+        if case .some = open[key], !view.saving, !view.edited {
+            await events.broadcast("library", data: await library.galleries())
+        }
+    }
+
+    /// The page went (or, with `only`, left that gallery): documents no other page shows are
+    /// closed, with their final save.
+    package func pageClosed(_ page: String, only: String? = nil) async {
+        for (key, entry) in open where entry.pages.contains(page) && (only == nil || only == key) {
+            var entry = entry
+            entry.pages.remove(page)
+            if entry.pages.isEmpty {
+                await close(key)
+            } else {
+                open[key] = entry
+            }
+        }
+    }
+
+    /// Closes `key`'s document (a final save). A save that fails keeps it open, edits and all.
+    package func close(_ key: String) async {
+        guard let entry = open[key] else { return }
+        do {
+            _ = try await entry.document.close()
+            entry.watcher?.cancel()
+            open[key] = nil
+            await library.invalidate(key)
+            await events.broadcast("library", data: await library.galleries())
+        } catch {
+            await publish(key)
+        }
+    }
+
+    /// Closes every document (the server is stopping); returns the failures, each naming its file.
+    package func closeAll() async -> [String] {
+        var failures: [String] = []
+        for (key, entry) in open {
+            do {
+                _ = try await entry.document.close()
+            } catch {
+                failures.append("\(entry.document.path): \(error)")
+            }
+            entry.watcher?.cancel()
+            open[key] = nil
+        }
+        return failures
+    }
+}

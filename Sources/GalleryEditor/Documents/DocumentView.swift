@@ -1,0 +1,71 @@
+import GalleryDocument
+import GalleryFormat
+
+/// A document as the gallery page shows it: everything the page draws, nothing it would have
+/// to trust (the server decides what an edit means).
+package struct DocumentView: Codable, Sendable {
+    package struct Image: Codable, Sendable, Hashable {
+        package var id: String
+        package var filename: String?
+        package var caption: String?
+        package var width: Int
+        package var height: Int
+        package var mediaType: String
+        package var byteSize: UInt64
+        package var sha256: String
+    }
+
+    package var key: String
+    package var fileName: String
+    package var title: String
+    /// The document layer's state: "normal", "in conflict", "saving error", "editing disabled".
+    package var state: String
+    /// Unsaved edits (the status shows Edited).
+    package var edited: Bool
+    /// A save is under way (the status shows Saving…, for as long as it takes).
+    package var saving: Bool
+    package var canUndo: Bool
+    package var canRedo: Bool
+    /// What the user must know: why the last save failed, or who holds the file.
+    package var message: String?
+    package var images: [Image]
+
+    init(key: String, document: GalleryDocument, saving: Bool) async throws {
+        self.key = key
+        fileName = GalleryFileSystemName.of(document.path)
+        let gallery = try await document.gallery
+        title = gallery.title
+        let state = await document.state
+        self.state = state.description
+        edited = await document.hasUnsavedChanges
+        self.saving = saving
+        canUndo = await document.canUndo
+        canRedo = await document.canRedo
+        switch state {
+        case .savingError:
+            message = (await document.saveError).map { "Not saved: \($0)" }
+        case .editingDisabled:
+            if let holder = await document.lockHolder {
+                message = "Read only: \(holder) is editing this gallery. Close it there, then reopen it here."
+            } else {
+                message = "Read only: \(await document.readOnlyReason ?? "this gallery cannot be written")."
+            }
+        case .inConflict:
+            message = "Someone else changed this file while you had unsaved edits; your edits are kept as a version."
+        case .normal, .closed:
+            message = nil
+        }
+        images = gallery.images.map { image in
+            Image(id: image.id.uuidString.lowercased(), filename: image.filename, caption: image.caption, width: image.width,
+                  height: image.height, mediaType: image.mediaType.rawValue, byteSize: image.byteSize,
+                  sha256: image.sha256.description)
+        }
+    }
+}
+
+/// A path's last component, without reaching into the system module for one line.
+enum GalleryFileSystemName {
+    static func of(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}

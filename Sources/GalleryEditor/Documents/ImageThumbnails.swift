@@ -1,0 +1,71 @@
+import Foundation
+import GalleryFormat
+import GalleryImaging
+import GallerySystem
+
+/// Small renditions of a gallery's images for the grid, made on first request and kept under
+/// `$XDG_CACHE_HOME/imagegallery/thumbnails`, named by the image's SHA-256: the same image in
+/// any gallery, or after any edit, is made once.
+///
+/// Making one decodes an image, which is slow and runs off Swift's cooperative pool, at most one
+/// per core at a time, so that a grid of thousands asks in any order without starving requests.
+package final class ImageThumbnails: Sendable {
+    /// The longer side of a grid rendition, in pixels: sharp at the largest cell on a 2x screen.
+    package static let longSide = 384
+
+    package let folder: String
+    /// One per core: a source image is read only once its turn has come, so a grid of thousands
+    /// of requests holds at most this many images in memory.
+    private let slots = Slots(count: max(ProcessInfo.processInfo.activeProcessorCount, 1))
+
+    package init(folder: String = UserFolders.cache() + "/thumbnails") {
+        self.folder = folder
+    }
+
+    /// The PNG for the image with `sha256`, from the cache or made from `bytes()`.
+    package func png(sha256: String, bytes: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
+        let path = folder + "/\(sha256)-\(Self.longSide).png"
+        if let cached = FileManager.default.contents(atPath: path), cached.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+            return [UInt8](cached)
+        }
+        await slots.acquire()
+        defer { Task { await slots.release() } }
+        let source = try await bytes()
+        let png: [UInt8] = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    try Thumbnailer.thumbnail(of: source, longSide: Self.longSide,
+                                              limits: GalleryThumbnail.readingLimitsFittingAddressSpace()).png()
+                })
+            }
+        }
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Written whole under another name, then renamed: a reader never sees half a file.
+        try? Data(png).write(to: URL(fileURLWithPath: path), options: .atomic)
+        return png
+    }
+}
+
+/// A counting semaphore for tasks: waiting suspends instead of blocking a thread.
+actor Slots {
+    private var available: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) { available = count }
+
+    func acquire() async {
+        if available > 0 {
+            available -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            available += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}

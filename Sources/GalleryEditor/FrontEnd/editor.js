@@ -1,0 +1,415 @@
+// The gallery editor's page. Plain JavaScript, no framework, no build step, served by
+// imagegallery-editor from files compiled into it. The server decides what every edit means
+// (the document layer); the page asks for edits and draws the views the server pushes.
+//
+// Text from files (titles, captions, file names) only ever reaches the page through
+// textContent and value, never through markup, so it cannot become markup.
+'use strict';
+
+const page = crypto.randomUUID();
+const state = {
+  listing: null,        // {folders, galleries}
+  key: null,            // the open gallery's key
+  doc: null,            // its view
+  selected: new Set(),  // image ids
+  anchor: null,         // the id a Shift-click extends from
+  focusId: null,
+  dragIds: null,        // ids being dragged inside the page
+};
+
+const $ = (id) => document.getElementById(id);
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === 'text') node.textContent = value;
+    else if (name === 'dataset') Object.assign(node.dataset, value);
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function showMessage(text) {
+  const box = element('div', {class: 'message'}, element('span', {text}));
+  const dismiss = element('button', {type: 'button', text: 'Dismiss'});
+  dismiss.addEventListener('click', () => box.remove());
+  box.append(dismiss);
+  $('messages').append(box);
+}
+
+async function api(path, options = {}) {
+  const separator = path.includes('?') ? '&' : '?';
+  const response = await fetch(`${path}${separator}page=${page}`, {
+    credentials: 'same-origin',
+    headers: options.body ? {'Content-Type': 'application/json'} : {},
+    ...options,
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.error || `${response.status} ${response.statusText}`);
+  return body;
+}
+
+// MARK: Routing
+
+function route() {
+  const match = /^#gallery=([0-9a-f]+)$/.exec(location.hash);
+  if (match) openGallery(match[1]);
+  else showBrowser();
+}
+
+// MARK: The document browser
+
+async function showBrowser() {
+  if (state.key) {
+    api(`/api/documents/${state.key}/close`, {method: 'POST'}).catch(() => {});
+  }
+  state.key = null;
+  state.doc = null;
+  document.title = 'Galleries';
+  $('crumb').textContent = '';
+  setStatus('', '');
+  $('gallery-view').hidden = true;
+  $('browser-view').hidden = false;
+  try {
+    drawListing(await api('/api/galleries'));
+  } catch (error) {
+    showMessage(`Cannot list the galleries: ${error.message}`);
+  }
+}
+
+function drawListing(listing) {
+  state.listing = listing;
+  if ($('browser-view').hidden) return;
+  const order = $('sort-order').value;
+  const galleries = [...listing.galleries].sort(order === 'date'
+    ? (a, b) => b.modified - a.modified
+    : (a, b) => a.fileName.localeCompare(b.fileName, undefined, {numeric: true}));
+  const list = $('gallery-list');
+  list.replaceChildren(...galleries.map(galleryCard));
+  $('gallery-list-empty').hidden = galleries.length > 0;
+}
+
+function galleryCard(gallery) {
+  const title = gallery.title ?? gallery.fileName;
+  const link = element('a', {href: `#gallery=${gallery.key}`},
+    element('img', {src: `/api/galleries/${gallery.key}/thumbnail?m=${gallery.modified}`, alt: '', loading: 'lazy'}),
+    element('p', {class: 'title', text: title}));
+  const count = gallery.imageCount == null ? '' : `${gallery.imageCount} ${gallery.imageCount === 1 ? 'image' : 'images'} · `;
+  const details = element('p', {class: 'details',
+    text: `${count}${formatSize(gallery.byteSize)} · ${new Date(gallery.modified).toLocaleString()} · ${gallery.fileName}`});
+  const card = element('li', {class: 'gallery-card', dataset: {key: gallery.key}}, link, details);
+  if (gallery.problem) card.append(element('p', {class: 'problem', text: gallery.problem}));
+  return card;
+}
+
+function formatSize(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) { value /= 1000; unit += 1; }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+async function createGallery(event) {
+  event.preventDefault();
+  const field = $('new-gallery-title');
+  try {
+    const summary = await api('/api/galleries', {method: 'POST', body: JSON.stringify({title: field.value})});
+    field.value = '';
+    location.hash = `gallery=${summary.key}`;
+  } catch (error) {
+    showMessage(`Cannot create the gallery: ${error.message}`);
+  }
+}
+
+// MARK: The gallery
+
+async function openGallery(key) {
+  $('browser-view').hidden = true;
+  $('gallery-view').hidden = false;
+  if (state.key && state.key !== key) {
+    api(`/api/documents/${state.key}/close`, {method: 'POST'}).catch(() => {});
+  }
+  state.key = key;
+  state.selected.clear();
+  try {
+    drawDocument(await api(`/api/documents/${key}`));
+  } catch (error) {
+    showMessage(`Cannot open the gallery: ${error.message}`);
+  }
+}
+
+function setStatus(text, kind) {
+  const status = $('status');
+  status.textContent = text;
+  status.dataset.state = kind;
+}
+
+function drawStatus(doc) {
+  if (doc.saving) setStatus('Saving…', 'saving');
+  else if (doc.message) setStatus(doc.state === 'editing disabled' ? 'Read only' : 'Not saved', 'problem');
+  else if (doc.edited) setStatus('Edited', 'edited');
+  else setStatus('Saved', 'saved');
+}
+
+function drawDocument(doc) {
+  if (doc.key !== state.key) return;
+  const previous = state.doc;
+  state.doc = doc;
+  document.title = doc.title || doc.fileName;
+  $('crumb').textContent = doc.title || doc.fileName;
+  const titleField = $('gallery-title');
+  if (document.activeElement !== titleField) titleField.value = doc.title;
+  titleField.readOnly = doc.state === 'editing disabled';
+  $('undo-button').disabled = !doc.canUndo;
+  $('redo-button').disabled = !doc.canRedo;
+  $('save-button').disabled = !doc.edited;
+  drawStatus(doc);
+  if (doc.message && (!previous || previous.message !== doc.message)) showMessage(doc.message);
+  const ids = new Set(doc.images.map((image) => image.id));
+  for (const id of [...state.selected]) if (!ids.has(id)) state.selected.delete(id);
+  drawGrid(doc);
+}
+
+function drawGrid(doc) {
+  const grid = $('image-grid');
+  const hadFocus = grid.contains(document.activeElement) && document.activeElement.classList.contains('image-cell');
+  const editing = document.activeElement && document.activeElement.closest && document.activeElement.closest('.image-cell input');
+  if (editing) return;  // redrawn after the caption is committed
+  const existing = new Map([...grid.children].map((cell) => [cell.dataset.id, cell]));
+  const cells = doc.images.map((image, index) => {
+    let cell = existing.get(image.id);
+    if (!cell) cell = imageCell(image);
+    updateCell(cell, image, index, doc);
+    return cell;
+  });
+  grid.replaceChildren(...cells);
+  $('image-grid-empty').hidden = doc.images.length > 0;
+  if (!state.focusId || !doc.images.some((image) => image.id === state.focusId)) state.focusId = doc.images[0]?.id ?? null;
+  for (const cell of cells) cell.tabIndex = cell.dataset.id === state.focusId ? 0 : -1;
+  if (hadFocus) focusCell(state.focusId);
+}
+
+function imageCell(image) {
+  const img = element('img', {src: `/api/documents/${state.key}/images/${image.id}/thumbnail`, alt: '', loading: 'lazy', draggable: 'false'});
+  const caption = element('input', {type: 'text', 'aria-label': 'Caption', maxlength: '10000', placeholder: 'Caption'});
+  const cell = element('li', {class: 'image-cell', role: 'option', draggable: 'true', dataset: {id: image.id}},
+    element('div', {class: 'frame'}, img), element('span', {class: 'name'}), caption);
+  caption.addEventListener('change', () => edit({op: 'caption', id: cell.dataset.id, caption: caption.value}));
+  caption.addEventListener('keydown', (event) => {
+    event.stopPropagation();
+    if (event.key === 'Enter' || event.key === 'Escape') { caption.blur(); cell.focus(); }
+  });
+  cell.addEventListener('click', (event) => select(cell.dataset.id, event));
+  cell.addEventListener('dragstart', dragStart);
+  cell.addEventListener('dragend', dragEnd);
+  return cell;
+}
+
+function updateCell(cell, image, index, doc) {
+  const name = image.filename ?? `${image.id.slice(0, 8)}…`;
+  cell.querySelector('.name').textContent = name;
+  cell.querySelector('img').alt = image.caption || name;
+  const caption = cell.querySelector('input');
+  if (document.activeElement !== caption) caption.value = image.caption ?? '';
+  caption.readOnly = doc.state === 'editing disabled';
+  cell.setAttribute('aria-selected', state.selected.has(image.id) ? 'true' : 'false');
+  cell.setAttribute('aria-label', `${index + 1} of ${doc.images.length}: ${image.caption || name}`);
+  cell.style.setProperty('--ratio', `${image.width / Math.max(image.height, 1)}`);
+}
+
+async function edit(request) {
+  if (!state.key) return;
+  try {
+    drawDocument(await api(`/api/documents/${state.key}/edits`, {method: 'POST', body: JSON.stringify(request)}));
+  } catch (error) {
+    showMessage(error.message);
+  }
+}
+
+// MARK: Selection and keyboard
+
+function select(id, event) {
+  const ids = state.doc.images.map((image) => image.id);
+  if (event && event.shiftKey && state.anchor) {
+    const [from, to] = [ids.indexOf(state.anchor), ids.indexOf(id)].sort((a, b) => a - b);
+    state.selected = new Set(ids.slice(from, to + 1));
+  } else if (event && (event.ctrlKey || event.metaKey)) {
+    if (state.selected.has(id)) state.selected.delete(id); else state.selected.add(id);
+    state.anchor = id;
+  } else {
+    state.selected = new Set([id]);
+    state.anchor = id;
+  }
+  state.focusId = id;
+  drawGrid(state.doc);
+  focusCell(id);
+}
+
+function focusCell(id) {
+  const cell = [...$('image-grid').children].find((node) => node.dataset.id === id);
+  if (cell) { cell.tabIndex = 0; cell.focus(); }
+}
+
+function columns() {
+  const cells = [...$('image-grid').children];
+  if (cells.length < 2) return 1;
+  const top = cells[0].offsetTop;
+  const index = cells.findIndex((cell) => cell.offsetTop !== top);
+  return index === -1 ? cells.length : index;
+}
+
+function gridKey(event) {
+  if (!state.doc || $('gallery-view').hidden) return;
+  const ids = state.doc.images.map((image) => image.id);
+  const index = ids.indexOf(state.focusId);
+  const steps = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -columns(), ArrowDown: columns()};
+  if (event.key in steps && index !== -1) {
+    event.preventDefault();
+    const target = Math.max(0, Math.min(ids.length - 1, index + steps[event.key]));
+    if (event.ctrlKey || event.metaKey) {
+      if (target !== index) edit({op: 'move', id: ids[index], to: target});
+      return;
+    }
+    select(ids[target], event.shiftKey ? {shiftKey: true} : null);
+  } else if (event.key === 'Home' || event.key === 'End') {
+    event.preventDefault();
+    if (ids.length) select(ids[event.key === 'Home' ? 0 : ids.length - 1], null);
+  } else if (event.key === 'Delete' || event.key === 'Backspace') {
+    event.preventDefault();
+    removeSelected();
+  } else if (event.key === ' ') {
+    event.preventDefault();
+    if (state.focusId) select(state.focusId, {ctrlKey: true});
+  }
+}
+
+function removeSelected() {
+  const ids = state.selected.size ? [...state.selected] : (state.focusId ? [state.focusId] : []);
+  if (ids.length) edit({op: 'remove', ids});
+}
+
+function documentKey(event) {
+  if (!state.key) return;
+  const control = event.ctrlKey || event.metaKey;
+  if (control && event.key.toLowerCase() === 'z') {
+    event.preventDefault();
+    edit({op: event.shiftKey ? 'redo' : 'undo'});
+  } else if (control && event.key.toLowerCase() === 'y') {
+    event.preventDefault();
+    edit({op: 'redo'});
+  } else if (control && event.key.toLowerCase() === 's') {
+    event.preventDefault();
+    edit({op: 'save'});
+  }
+}
+
+// MARK: Dragging inside the page: reorder, and the trash
+
+let placeholder = null;
+
+function dragStart(event) {
+  const id = event.currentTarget.dataset.id;
+  if (!state.selected.has(id)) { state.selected = new Set([id]); state.anchor = id; }
+  state.dragIds = [...state.selected];
+  event.dataTransfer.effectAllowed = 'move';
+  event.dataTransfer.setData('application/x-imagegallery-images', JSON.stringify({key: state.key, ids: state.dragIds}));
+  event.currentTarget.classList.add('dragging');
+  placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+}
+
+function dragEnd(event) {
+  event.currentTarget.classList.remove('dragging');
+  placeholder?.remove();
+  placeholder = null;
+  state.dragIds = null;
+  $('trash').classList.remove('drop-target');
+}
+
+function gridDragOver(event) {
+  if (!state.dragIds) return;
+  event.preventDefault();
+  event.dataTransfer.dropEffect = 'move';
+  const grid = $('image-grid');
+  const cells = [...grid.querySelectorAll('.image-cell')];
+  const before = cells.find((cell) => {
+    const box = cell.getBoundingClientRect();
+    return event.clientY < box.top + box.height / 2 && event.clientX < box.left + box.width / 2
+      || event.clientY < box.top;
+  });
+  if (before) grid.insertBefore(placeholder, before); else grid.append(placeholder);
+}
+
+function gridDrop(event) {
+  if (!state.dragIds) return;
+  event.preventDefault();
+  const grid = $('image-grid');
+  const order = [...grid.children];
+  let index = order.indexOf(placeholder);
+  if (index === -1) return;
+  const moving = state.dragIds;
+  // The target index counts only the images that stay where they are.
+  const before = order.slice(0, index).filter((cell) => cell.dataset.id && !moving.includes(cell.dataset.id)).length;
+  const id = moving[0];
+  placeholder.remove();
+  edit({op: 'move', id, to: before});
+}
+
+function trashDragOver(event) {
+  if (!state.dragIds) return;
+  event.preventDefault();
+  event.dataTransfer.dropEffect = 'move';
+  $('trash').classList.add('drop-target');
+}
+
+function trashDrop(event) {
+  if (!state.dragIds) return;
+  event.preventDefault();
+  $('trash').classList.remove('drop-target');
+  edit({op: 'remove', ids: state.dragIds});
+}
+
+// MARK: Events from the server
+
+function listen() {
+  const source = new EventSource(`/api/events?page=${page}`);
+  source.addEventListener('document', (event) => {
+    const doc = JSON.parse(event.data);
+    if (doc.key === state.key) drawDocument(doc);
+  });
+  source.addEventListener('library', (event) => {
+    const galleries = JSON.parse(event.data);
+    if (state.listing) drawListing({...state.listing, galleries});
+  });
+}
+
+// MARK: Start
+
+function start() {
+  $('new-gallery-form').addEventListener('submit', createGallery);
+  $('sort-order').addEventListener('change', () => state.listing && drawListing(state.listing));
+  $('home-link').addEventListener('click', (event) => { event.preventDefault(); location.hash = ''; });
+  $('gallery-title').addEventListener('change', (event) => edit({op: 'title', title: event.target.value}));
+  $('gallery-title').addEventListener('keydown', (event) => { if (event.key === 'Enter') event.target.blur(); });
+  $('undo-button').addEventListener('click', () => edit({op: 'undo'}));
+  $('redo-button').addEventListener('click', () => edit({op: 'redo'}));
+  $('save-button').addEventListener('click', () => edit({op: 'save'}));
+  $('cell-size').addEventListener('input', (event) => document.documentElement.style.setProperty('--cell', `${event.target.value}px`));
+  $('image-grid').addEventListener('keydown', gridKey);
+  $('image-grid').addEventListener('dragover', gridDragOver);
+  $('image-grid').addEventListener('drop', gridDrop);
+  $('trash').addEventListener('dragover', trashDragOver);
+  $('trash').addEventListener('dragleave', () => $('trash').classList.remove('drop-target'));
+  $('trash').addEventListener('drop', trashDrop);
+  $('trash').addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); removeSelected(); }
+  });
+  document.addEventListener('keydown', documentKey);
+  window.addEventListener('hashchange', route);
+  listen();
+  route();
+}
+
+start();

@@ -1,0 +1,97 @@
+import Crypto
+import Foundation
+import GalleryFormat
+import GallerySystem
+
+/// One gallery of the opened folders, as the document browser shows it.
+package struct GallerySummary: Codable, Sendable, Hashable {
+    /// The editor's name for the file: a digest of its resolved path. Requests name galleries
+    /// by key only, never by path, so a client cannot point the server at any other file.
+    package var key: String
+    package var fileName: String
+    package var folder: String
+    package var title: String?
+    package var imageCount: Int?
+    package var byteSize: Int64
+    /// Milliseconds since 1970, for sorting and for the page to format.
+    package var modified: Int64
+    /// Why the file could not be read, when it could not.
+    package var problem: String?
+}
+
+/// The galleries in the opened folders, read again whenever asked: a file another program
+/// added, removed or changed shows as it is now. Each file's manifest is read once per change
+/// of its size, time or inode.
+package actor GalleryLibrary {
+    package let roots: EditorRoots
+    private var cache: [String: (fingerprint: [Int64], summary: GallerySummary, path: String)] = [:]
+
+    package init(roots: EditorRoots) { self.roots = roots }
+
+    /// The key of a resolved path.
+    package static func key(of resolvedPath: String) -> String {
+        EditorAccess.hex(SHA256.hash(data: Data(resolvedPath.utf8)).prefix(12))
+    }
+
+    /// Every gallery now, in file-name order.
+    package func galleries() -> [GallerySummary] {
+        var found: [String: GallerySummary] = [:]
+        var paths: [String: String] = [:]
+        for candidate in candidatePaths() {
+            guard let resolved = try? GalleryFileSystem.resolvedPath(candidate), roots.contains(resolved),
+                  let status = try? FileStatus.of(resolved, followingLinks: true), status.kind == .regularFile else { continue }
+            let key = Self.key(of: resolved)
+            let fingerprint = [status.size, status.modifiedNanoseconds, Int64(bitPattern: status.inode)]
+            if let known = cache[key], known.fingerprint == fingerprint {
+                found[key] = known.summary
+            } else {
+                found[key] = Self.summary(of: resolved, key: key, status: status)
+            }
+            paths[key] = resolved
+            cache[key] = (fingerprint, found[key]!, resolved)
+        }
+        cache = cache.filter { found[$0.key] != nil }
+        return found.values.sorted { NaturalOrder.areInIncreasingOrder($0.fileName, $1.fileName) }
+    }
+
+    /// The file behind `key`, checked again: it must still be a gallery inside the opened paths.
+    package func path(forKey key: String) throws -> String {
+        if cache[key] == nil { _ = galleries() }
+        guard let path = cache[key]?.path else { throw EditorError.noSuchGallery(key) }
+        guard let resolved = try? GalleryFileSystem.resolvedPath(path), resolved == path, roots.contains(resolved) else {
+            throw EditorError.outsideOpenedPaths(path)
+        }
+        return path
+    }
+
+    /// Forgets what was read of a file, so that the next listing reads it again.
+    package func invalidate(_ key: String) { cache[key] = nil }
+
+    private func candidatePaths() -> [String] {
+        var paths: [String] = []
+        for root in roots.roots {
+            guard root.isFolder else {
+                paths.append(root.path)
+                continue
+            }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+            for name in names where name.lowercased().hasSuffix(".imagegallery") && !name.hasPrefix(".") {
+                paths.append(root.path + "/" + name)
+            }
+        }
+        return paths
+    }
+
+    private static func summary(of path: String, key: String, status: FileStatus) -> GallerySummary {
+        var summary = GallerySummary(key: key, fileName: GalleryFileSystem.fileName(of: path), folder: GalleryFileSystem.directory(of: path),
+                                     byteSize: status.size, modified: status.modifiedNanoseconds / 1_000_000)
+        do {
+            let reader = try GalleryReader(path: path)
+            summary.title = reader.gallery.title
+            summary.imageCount = reader.gallery.images.count
+        } catch {
+            summary.problem = "\(error)"
+        }
+        return summary
+    }
+}

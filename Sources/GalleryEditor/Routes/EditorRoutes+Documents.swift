@@ -1,0 +1,81 @@
+import Foundation
+import GalleryDocument
+import GalleryFormat
+import Hummingbird
+
+// A gallery open for editing: its view, and every edit, through the document layer.
+extension EditorRoutes {
+    /// One edit, as the page asks for it. The server checks every field; the page is not trusted.
+    struct Edit: Decodable {
+        enum Operation: String, Decodable {
+            case move, remove, caption, title, undo, redo, save
+        }
+
+        var op: Operation
+        var id: String?
+        var ids: [String]?
+        var to: Int?
+        var caption: String?
+        var title: String?
+    }
+
+    static func addDocuments(to router: Router<BasicRequestContext>, _ state: EditorState) {
+        router.get("/api/documents/:key") { request, context in
+            await answering {
+                let key = try context.parameters.require("key")
+                _ = try await state.desk.document(key, for: try request.page)
+                return try Responses.json(try await state.desk.view(key))
+            }
+        }
+        router.post("/api/documents/:key/edits") { request, context in
+            var request = request
+            return await answering {
+                let key = try context.parameters.require("key")
+                let document = try await state.desk.document(key, for: try request.page)
+                let edit = try await request.decodeJSON(Edit.self)
+                try await apply(edit, to: document)
+                await state.desk.publish(key)
+                return try Responses.json(try await state.desk.view(key))
+            }
+        }
+        router.post("/api/documents/:key/close") { request, context in
+            await answering {
+                let key = try context.parameters.require("key")
+                await state.desk.pageClosed(try request.page, only: key)
+                return try Responses.json(["closed": key])
+            }
+        }
+    }
+
+    static func apply(_ edit: Edit, to document: GalleryDocument) async throws {
+        switch edit.op {
+        case .move:
+            try await document.moveImage(try imageID(edit.id), to: try required(edit.to, "to"))
+        case .remove:
+            let ids = try (edit.ids ?? edit.id.map { [$0] } ?? []).map(imageID)
+            guard !ids.isEmpty else { throw EditorError.badRequest("remove needs the ids of the images") }
+            try await document.removeImages(ids)
+        case .caption:
+            let caption = edit.caption.flatMap { $0.isEmpty ? nil : $0 }
+            try await document.setCaption(caption, of: try imageID(edit.id))
+        case .title:
+            try await document.setTitle(try required(edit.title, "title"))
+        case .undo:
+            try await document.undo()
+        case .redo:
+            try await document.redo()
+        case .save:
+            try await document.save()
+        }
+    }
+
+    static func imageID(_ text: String?) throws -> UUID {
+        guard let text, let id = UUID(uuidString: text) else { throw EditorError.badRequest("the edit does not name an image by its id") }
+        return id
+    }
+
+    static func required<Value>(_ value: Value?, _ name: String) throws -> Value {
+        guard let value else { throw EditorError.badRequest("the edit needs \"\(name)\"") }
+        return value
+    }
+}

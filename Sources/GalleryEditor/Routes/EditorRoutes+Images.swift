@@ -1,0 +1,48 @@
+import Foundation
+import GalleryDocument
+import GalleryFormat
+import Hummingbird
+
+// An open document's images: the original bytes (to show, or to download under the image's
+// own name) and the grid's renditions.
+extension EditorRoutes {
+    static func addImages(to router: Router<BasicRequestContext>, _ state: EditorState) {
+        router.get("/api/documents/:key/images/:id") { request, context in
+            await answering {
+                let (document, image) = try await openImage(state, context)
+                let bytes = try await document.imageData(image.id)
+                // The type the format checked when the image came in, and nosniff (AccessGuard):
+                // the browser never guesses from the bytes.
+                let download = request.uri.queryParameters["download"] != nil
+                return Responses.bytes(bytes, type: image.mediaType.rawValue, cache: "private, max-age=31536000, immutable",
+                                       disposition: download ? Responses.attachment(filename: downloadName(of: image)) : nil)
+            }
+        }
+        router.get("/api/documents/:key/images/:id/thumbnail") { _, context in
+            await answering {
+                let (document, image) = try await openImage(state, context)
+                let png = try await state.thumbnails.png(sha256: image.sha256.description) {
+                    try await document.imageData(image.id)
+                }
+                return Responses.bytes(png, type: "image/png", cache: "private, max-age=31536000, immutable")
+            }
+        }
+    }
+
+    /// The image `:id` of the open document `:key`. Images are served only from documents a
+    /// page has open, which are files of the opened folders.
+    static func openImage(_ state: EditorState, _ context: BasicRequestContext) async throws -> (GalleryDocument, GalleryImage) {
+        let key = try context.parameters.require("key")
+        let id = try imageID(context.parameters.get("id"))
+        let document = try await state.desk.openDocument(key)
+        guard let image = try await document.gallery.images.first(where: { $0.id == id }) else {
+            throw DocumentError(.noSuchImage, path: document.path, "no image has the id \(id.uuidString.lowercased())")
+        }
+        return (document, image)
+    }
+
+    /// The name a download gets: the image's own, else one made from its id and type.
+    static func downloadName(of image: GalleryImage) -> String {
+        image.filename ?? (image.id.uuidString.lowercased() + "." + image.mediaType.fileExtension)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import GalleryDocument
+import GalleryFormat
+import Hummingbird
+
+// The document browser: the galleries of the opened folders, their thumbnails, a new gallery.
+extension EditorRoutes {
+    struct Listing: Encodable {
+        var folders: [String]
+        var galleries: [GallerySummary]
+    }
+
+    struct NewGallery: Decodable {
+        var title: String
+        /// Which of the listing's folders; the first when absent.
+        var folder: Int?
+    }
+
+    static func addLibrary(to router: Router<BasicRequestContext>, _ state: EditorState) {
+        router.get("/api/galleries") { _, _ in
+            await answering {
+                try Responses.json(Listing(folders: state.library.roots.folders, galleries: await state.library.galleries()))
+            }
+        }
+        router.get("/api/galleries/:key/thumbnail") { _, context in
+            await answering {
+                let path = try await state.library.path(forKey: try context.parameters.require("key"))
+                let png = try GalleryReader(path: path).thumbnail()
+                return Responses.bytes(png, type: "image/png", cache: "private, no-cache")
+            }
+        }
+        router.post("/api/galleries") { request, _ in
+            var request = request
+            return await answering {
+                let asked = try await request.decodeJSON(NewGallery.self)
+                let summary = try await state.library.createGallery(title: asked.title, folder: asked.folder ?? 0)
+                await state.events.broadcast("library", data: await state.library.galleries())
+                return try Responses.json(summary, status: .created)
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import GalleryDocument
+import GalleryFormat
+import Hummingbird
+
+/// How routes answer: JSON, bytes of a checked type, and errors as `{"error": "..."}` with a
+/// status that says whose fault it was.
+enum Responses {
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try JSONEncoder().encode(value)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func bytes(_ bytes: [UInt8], type: String, cache: String? = nil, disposition: String? = nil) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        if let cache { headers[.cacheControl] = cache }
+        if let disposition { headers[.contentDisposition] = disposition }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func error(_ error: any Error) -> Response {
+        let status: HTTPResponse.Status = switch error {
+        case let error as EditorError:
+            switch error {
+            case .noSuchGallery: .notFound
+            case .outsideOpenedPaths: .forbidden
+            case .badRequest, .notAFolderOrGallery, .cannotListen: .badRequest
+            }
+        case let error as DocumentError:
+            switch error.kind {
+            case .noSuchImage: .notFound
+            case .closed, .editingDisabled: .conflict
+            default: .unprocessableContent
+            }
+        case is GalleryError, is DecodingError: .unprocessableContent
+        case let error as HTTPError: error.status
+        default: .internalServerError
+        }
+        let message = (error as? HTTPError)?.body ?? "\(error)"
+        return (try? json(["error": message], status: status)) ?? Response(status: status)
+    }
+
+    /// `Content-Disposition` for a download under the image's own name, RFC 6266 with an ASCII
+    /// fallback (the format's file names are already free of path separators and controls).
+    static func attachment(filename: String) -> String {
+        let ascii = String(filename.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 0x20 ? Character($0) : "_" })
+        let encoded = filename.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "._-"))) ?? ascii
+        return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
+    }
+}
+
+extension Request {
+    /// The request's JSON body, at most `limit` bytes.
+    mutating func decodeJSON<Value: Decodable>(_ type: Value.Type, limit: Int = 1 << 20) async throws -> Value {
+        let buffer = try await collectBody(upTo: limit)
+        do {
+            return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
+        } catch {
+            throw EditorError.badRequest("the request's JSON does not say what to do: \(error)")
+        }
+    }
+
+    /// The `page` query item: which open page asks (its documents close with it).
+    var page: String {
+        get throws {
+            guard let page = uri.queryParameters["page"], page.count <= 64, !page.isEmpty,
+                  page.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                throw EditorError.badRequest("the request does not name its page")
+            }
+            return String(page)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Crypto
+import Foundation
+import GallerySystem
+
+/// Word a running editor leaves for the user's next `imagegallery edit` of the same paths:
+/// its pid, port and launch secret, in a file only the user can read. A second `edit` makes a
+/// launch key from it and opens a page on the running server instead of starting another.
+package struct EditorRecord: Codable, Sendable {
+    package var pid: ProcessID
+    package var port: Int
+    /// The launch secret, hex.
+    package var secret: String
+    package var roots: [String]
+
+    /// `$XDG_RUNTIME_DIR/imagegallery/editor-<digest of the roots>.json`.
+    package static func path(for roots: EditorRoots, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let digest = EditorAccess.hex(SHA256.hash(data: Data(roots.identity.utf8)).prefix(12))
+        return UserFolders.runtime(environment) + "/editor-\(digest).json"
+    }
+
+    /// The record of a server that is running now, or nil (no record, or its process is gone or
+    /// is not an editor: a pid reused since).
+    package static func running(for roots: EditorRoots) -> EditorRecord? {
+        let path = path(for: roots)
+        guard let data = FileManager.default.contents(atPath: path),
+              let record = try? JSONDecoder().decode(EditorRecord.self, from: data),
+              record.pid.isRunning, record.pid != .current,
+              let commandLine = FileManager.default.contents(atPath: "/proc/\(record.pid)/cmdline"),
+              String(decoding: commandLine.prefix(4096), as: UTF8.self).contains(EditorServer.programName) else { return nil }
+        return record
+    }
+
+    /// Writes the record, readable by the user alone.
+    package func write(for roots: EditorRoots) throws {
+        let path = Self.path(for: roots)
+        let folder = GalleryFileSystem.directory(of: path)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let temporary = folder + "/.editor-\(pid).tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: try JSONEncoder().encode(self), attributes: [.posixPermissions: 0o600]) else {
+            throw EditorError.cannotListen("\(temporary): cannot write the editor's record")
+        }
+        try GalleryFileSystem.rename(temporary, to: path)
+    }
+
+    /// Removes the record if it is still this process's.
+    package static func remove(for roots: EditorRoots) {
+        let path = path(for: roots)
+        guard let data = FileManager.default.contents(atPath: path),
+              let record = try? JSONDecoder().decode(EditorRecord.self, from: data), record.pid == .current else { return }
+        GalleryFileSystem.remove(path)
+    }
+
+    /// A launch URL for one more page on this server.
+    package func launchURL(landing: String? = nil) -> String? {
+        guard let secret = EditorAccess.bytes(fromHex: secret) else { return nil }
+        return EditorServer.launchURL(port: port, key: EditorAccess.launchKey(secret: SymmetricKey(data: secret)))
+    }
+}

@@ -1,0 +1,46 @@
+import GallerySystem
+
+/// A program that `imagegallery` hands work to and that ships beside it: the fetch helper, the
+/// editor's server. Each keeps code out of the binary that every thumbnail and validation starts.
+public struct CompanionProgram: Sendable {
+    /// The executable's file name, such as "imagegallery-editor".
+    public var name: String
+    /// Names the program to use instead of looking for it (packagers, tests).
+    public var environmentVariable: String
+    /// What it is, for messages: "the fetch helper".
+    public var role: String
+
+    public init(name: String, environmentVariable: String, role: String) {
+        self.name = name
+        self.environmentVariable = environmentVariable
+        self.role = role
+    }
+
+    /// Where the program is: `$environmentVariable`, else beside this executable (a build
+    /// folder), else in `../libexec/imagegallery/` from it (an installation).
+    public func locate(environment: [String: String]) -> Result<String, LocateFailure> {
+        if let given = environment[environmentVariable], !given.isEmpty {
+            return GalleryFileSystem.isExecutable(given) ? .success(given) : .failure(LocateFailure(program: self, tried: [given]))
+        }
+        guard let executable = CurrentProcess.executablePath() else { return .failure(LocateFailure(program: self, tried: [])) }
+        let folder = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let candidates = [folder + "/" + name, folder + "/../libexec/imagegallery/" + name]
+        for candidate in candidates where GalleryFileSystem.isExecutable(candidate) { return .success(candidate) }
+        return .failure(LocateFailure(program: self, tried: candidates))
+    }
+
+    /// The program was not where it is looked for.
+    public struct LocateFailure: Error, Sendable, CustomStringConvertible {
+        public var program: CompanionProgram
+        public var tried: [String]
+        public var description: String {
+            "\(program.role) \(program.name) was not found" + (tried.isEmpty ? "" : " (looked for \(tried.joined(separator: " and ")))")
+        }
+    }
+}
+
+/// The editor's server, `imagegallery-editor`, which `imagegallery edit` becomes.
+public enum EditorProgram {
+    public static let program = CompanionProgram(
+        name: "imagegallery-editor", environmentVariable: "IMAGEGALLERY_EDITOR", role: "the editor's server")
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// The user's folders of the XDG base directory specification, each with `/imagegallery`
+/// appended: one reading of the environment for the cache, the version store, the editor.
+package enum UserFolders {
+    /// `$XDG_CACHE_HOME/imagegallery`, else `~/.cache/imagegallery`.
+    package static func cache(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        base("XDG_CACHE_HOME", fallback: "/.cache", environment) + "/imagegallery"
+    }
+
+    /// `$XDG_STATE_HOME/imagegallery`, else `~/.local/state/imagegallery`.
+    package static func state(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        base("XDG_STATE_HOME", fallback: "/.local/state", environment) + "/imagegallery"
+    }
+
+    /// `$XDG_RUNTIME_DIR/imagegallery` where the session has one, else the state folder: where
+    /// a running program leaves word of itself for the user's other processes.
+    package static func runtime(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/imagegallery" }
+        return state(environment) + "/run"
+    }
+
+    /// The spec says a relative path in these variables is invalid and must be ignored.
+    private static func base(_ variable: String, fallback: String, _ environment: [String: String]) -> String {
+        environment[variable].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((environment["HOME"] ?? NSHomeDirectory()) + fallback)
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import GalleryEditor
+import GallerySystem
+
+/// `imagegallery-editor`, which `imagegallery edit` becomes (see Sources/GalleryFetchHelper/
+/// CompanionProgram.swift for why the server is a program of its own). Exit codes: 0 when it
+/// stopped and every document was saved; 64 usage; 66 a path is not a folder or a gallery; 69 it
+/// cannot listen; 74 a document's final save failed (the message names it).
+@main
+struct EditorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "imagegallery-editor",
+        abstract: "Edit galleries in the browser: the server behind `imagegallery edit`.",
+        discussion: """
+            Starts a local server for the galleries in PATH (folders or gallery files; the current \
+            folder when none is given) and opens the browser on a one-time link. A second run on the \
+            same paths opens another page on the running server. The server stops 30 seconds after \
+            the last page closes, or on Ctrl+C, and saves every open gallery as it stops.
+            """)
+
+    @Argument(help: "Folders and gallery files to edit (default: the current folder).")
+    var paths: [String] = []
+
+    @Option(help: "The port on 127.0.0.1 and ::1 (default: a free one).")
+    var port: Int = 0
+
+    @Flag(help: "Print the link instead of opening the browser.")
+    var noOpen = false
+
+    @Flag(help: "Print {\"url\", \"pid\"} as JSON, for scripts.")
+    var json = false
+
+    @Option(help: .hidden)
+    var idleSeconds: Double = 30
+
+    @Option(help: .hidden)
+    var firstPageSeconds: Double = 300
+
+    @Option(help: .hidden)
+    var autosaveSeconds: Double = 2
+
+    func validate() throws {
+        guard (0 ... 65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard idleSeconds >= 0, firstPageSeconds >= 0, autosaveSeconds > 0 else { throw ValidationError("durations must be positive") }
+    }
+
+    func run() async throws {
+        let roots: EditorRoots
+        do {
+            roots = try EditorRoots(paths: paths.isEmpty ? ["."] : paths)
+        } catch {
+            Self.fail("\(error)", status: 66)
+        }
+        if let running = EditorRecord.running(for: roots), port == 0 || port == running.port, let url = running.launchURL() {
+            announce(url: url, pid: running.pid)
+            return
+        }
+        var configuration = EditorServer.Configuration(roots: roots)
+        configuration.port = port
+        configuration.idleShutdown = .milliseconds(Int(idleSeconds * 1000))
+        configuration.firstPageWait = .milliseconds(Int(firstPageSeconds * 1000))
+        configuration.documentOptions.autosaveIdle = .milliseconds(Int(autosaveSeconds * 1000))
+        let failures: [String]
+        do {
+            failures = try await EditorServer.run(configuration) { url in announce(url: url, pid: .current) }
+        } catch {
+            Self.fail("cannot serve the editor: \(error)", status: 69)
+        }
+        for failure in failures { Self.message("not saved: \(failure)") }
+        if !failures.isEmpty { throw ExitCode(74) }
+    }
+
+    /// Prints the link (or the JSON) and opens the browser unless asked not to.
+    func announce(url: String, pid: ProcessID) {
+        if json {
+            let object: [String: Any] = ["url": url, "pid": Int(pid.rawValue)]
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+            FileHandle.standardOutput.write(data + Data("\n".utf8))
+        } else {
+            FileHandle.standardOutput.write(Data("\(url)\n".utf8))
+        }
+        guard !noOpen else { return }
+        let opener = Process()
+        opener.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        opener.arguments = ["xdg-open", url]
+        opener.standardOutput = FileHandle.nullDevice
+        opener.standardError = FileHandle.nullDevice
+        do {
+            try opener.run()
+        } catch {
+            Self.message("cannot open the browser (\(error.localizedDescription)); open the link above")
+        }
+    }
+
+    static func message(_ text: String) {
+        FileHandle.standardError.write(Data("imagegallery-editor: \(text)\n".utf8))
+    }
+
+    static func fail(_ text: String, status: Int32) -> Never {
+        message(text)
+        Foundation.exit(status)
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import GalleryFetchHelper
+import GallerySystem
+
+extension ImageGallery {
+    /// `edit` hands over to `imagegallery-editor`, the server, which must not live in this
+    /// binary (every thumbnail and validation starts it): this process becomes the editor, so
+    /// the terminal, the signals and the exit status are the editor's own.
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "edit",
+            abstract: "Edit galleries in the web browser: drag and drop, captions, undo, autosave.",
+            discussion: """
+                Starts a local server (imagegallery-editor) for the galleries in each PATH, a folder or a \
+                gallery file (the current folder when none is given), and opens the browser with xdg-open on \
+                a one-time link. Only this user's browser can use it: the link's key becomes a private cookie. \
+                A second `edit` of the same paths opens a new page on the running server. The server stops 30 \
+                seconds after the last page closes, or on Ctrl+C or SIGTERM, and saves every open gallery \
+                first.
+
+                Exit status: 0 when the editor stopped and every gallery was saved; 64 usage; 66 a PATH is \
+                not a folder or a gallery; 69 the editor cannot start or listen (or imagegallery-editor is \
+                missing); 74 a gallery's final save failed (the message names it).
+                """
+        )
+
+        @Argument(help: "Folders and gallery files to edit (default: the current folder).")
+        var paths: [String] = []
+
+        @Option(help: "The port on 127.0.0.1 and ::1 (default: a free one).")
+        var port: Int?
+
+        @Flag(help: "Print the link instead of opening the browser.")
+        var noOpen = false
+
+        @Flag(help: "Print {\"url\", \"pid\"} as one JSON line, for scripts.")
+        var json = false
+
+        func run() throws {
+            let editor: String
+            switch EditorProgram.program.locate(environment: ProcessInfo.processInfo.environment) {
+            case .success(let path): editor = path
+            case .failure(let failure): throw CommandFailure(message: "cannot edit: \(failure)", status: ExitStatus.unavailable)
+            }
+            var arguments = [editor]
+            if let port { arguments += ["--port", String(port)] }
+            if noOpen { arguments.append("--no-open") }
+            if json { arguments.append("--json") }
+            arguments.append("--")
+            arguments += paths
+            let failure = CurrentProcess.replace(withExecutable: editor, arguments: arguments)
+            throw CommandFailure(message: "cannot start \(editor): \(failure)", status: ExitStatus.unavailable)
+        }
+    }
+}

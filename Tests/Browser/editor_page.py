@@ -1,0 +1,154 @@
+"""The gallery editor's page as a person uses it: what it shows, and the mouse, keys and drags
+that act on it. Everything goes through Chromium's input events, never through the page's own
+functions, so a handler that is missing or wrong shows up here as it would for a person.
+"""
+
+import json
+import queue
+import time
+
+from devtools import STEP_TIMEOUT, Tab
+
+# What the page shows, read back from the DOM (textContent and value: what a person sees).
+STATE_SCRIPT = """(() => {
+  const box = (node) => { if (!node) return null; const r = node.getBoundingClientRect();
+                          return {x: r.left + r.width / 2, y: r.top + r.height / 2, left: r.left, top: r.top,
+                                  width: r.width, height: r.height}; };
+  const text = (id) => { const node = document.getElementById(id); return node ? node.textContent : null; };
+  const active = document.activeElement;
+  return {
+    readyState: document.readyState, hash: location.hash, documentTitle: document.title,
+    browserHidden: document.getElementById('browser-view').hidden,
+    galleryHidden: document.getElementById('gallery-view').hidden,
+    status: text('status'), statusState: document.getElementById('status').dataset.state || '',
+    crumb: text('crumb'), galleryTitle: document.getElementById('gallery-title').value,
+    messages: [...document.querySelectorAll('#messages .message span')].map((node) => node.textContent),
+    cards: [...document.querySelectorAll('#gallery-list li.gallery-card')].map((card) => ({
+      key: card.dataset.key, title: (card.querySelector('.title') || {}).textContent,
+      details: (card.querySelector('.details') || {}).textContent,
+      link: (card.querySelector('a') || {}).getAttribute && card.querySelector('a').getAttribute('href'),
+      box: box(card.querySelector('a'))})),
+    cells: [...document.querySelectorAll('#image-grid li.image-cell')].map((cell) => ({
+      id: cell.dataset.id, selected: cell.getAttribute('aria-selected') === 'true',
+      caption: cell.querySelector('input').value, name: cell.querySelector('.name').textContent,
+      dragging: cell.classList.contains('dragging'), box: box(cell.querySelector('.frame')),
+      captionBox: box(cell.querySelector('input'))})),
+    placeholders: document.querySelectorAll('.drop-placeholder').length,
+    trash: box(document.getElementById('trash')),
+    trashTarget: document.getElementById('trash').classList.contains('drop-target'),
+    focusedCell: active && active.classList && active.classList.contains('image-cell') ? active.dataset.id : null,
+    focusedId: active ? active.id || active.tagName : null,
+    foreign: document.querySelectorAll('#gallery-view img:not(.frame img), #gallery-list img:not(a > img), '
+                                       + 'body script:not([src="/editor.js"])').length,
+  };
+})()"""
+
+
+class CheckFailed(Exception):
+    """A check of the page or of the disk did not hold."""
+
+
+class EditorPage(Tab):
+    def __init__(self, devtools):
+        self.console = []        # every console error, exception, error log entry, dialog or crash
+        self.intercepted = queue.Queue()
+        devtools.listeners.append(self._on_event)
+        super().__init__(devtools)
+        for domain in ("Page", "Runtime", "Log"):
+            self.call(domain + ".enable")
+        self.call("Emulation.setFocusEmulationEnabled", {"enabled": True})
+
+    # Events arrive on the reader thread, for every target; only this page's count.
+    def _on_event(self, message):
+        if message.get("sessionId") not in (None, getattr(self, "session", None)):
+            return
+        method, params = message.get("method"), message.get("params", {})
+        if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
+            text = " ".join(str(arg.get("value", arg.get("description", ""))) for arg in params.get("args", []))
+            self.console.append(f"console.{params['type']}: {text}")
+        elif method == "Runtime.exceptionThrown":
+            details = params.get("exceptionDetails", {})
+            self.console.append("exception: " + str(details.get("exception", {}).get("description") or details.get("text")))
+        elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
+            entry = params["entry"]
+            self.console.append(f"log.{entry.get('source', 'other')}: {entry.get('text')} ({entry.get('url', '')})")
+        elif method == "Page.javascriptDialogOpening":
+            self.console.append(f"dialog: a {params.get('type')} dialog opened: {params.get('message')}")
+            self.devtools.post("Page.handleJavaScriptDialog", {"accept": False}, self.session)
+        elif method in ("Inspector.targetCrashed", "Target.targetCrashed"):
+            self.console.append("crash: the page crashed")
+        elif method == "Input.dragIntercepted":
+            self.intercepted.put(params.get("data"))
+
+    def state(self):
+        return self.evaluate(STATE_SCRIPT)
+
+    def wait_for(self, description, predicate, timeout=STEP_TIMEOUT):
+        """Polls what the page shows until `predicate` holds; raises CheckFailed with the last state."""
+        deadline = time.monotonic() + timeout
+        last, problem = None, None
+        while time.monotonic() < deadline:
+            try:
+                last = self.state()
+                if last and last["readyState"] == "complete" and predicate(last):
+                    self.frames()
+                    return self.state()
+            except (RuntimeError, TimeoutError) as error:
+                problem = error  # the document went away mid-call (a navigation)
+            time.sleep(0.05)
+        summary = last and {key: last[key] for key in ("hash", "status", "galleryTitle", "messages", "placeholders")}
+        if last:
+            summary["cells"] = [cell["id"][:8] for cell in last["cells"]]
+        raise CheckFailed(f"{description}: not reached in {timeout:.0f} s (page: {json.dumps(summary, ensure_ascii=False)}"
+                          + (f"; {problem}" if problem and not last else "") + ")")
+
+    def navigate(self, url):
+        self.call("Page.navigate", {"url": url})
+
+    def cell(self, state, image_id):
+        found = next((cell for cell in state["cells"] if cell["id"] == image_id), None)
+        if found is None:
+            raise CheckFailed(f"the image {image_id} is not in the grid")
+        return found
+
+    def click_cell(self, image_id, modifiers=0):
+        box = self.cell(self.state(), image_id)["box"]
+        self.click(box["x"], box["y"], modifiers)
+
+    def click_at(self, box, modifiers=0):
+        self.click(box["x"], box["y"], modifiers)
+
+    def type_text(self, text):
+        self.call("Input.insertText", {"text": text})
+
+    def drag(self, source, target):
+        """A real drag that starts in the page: the mouse is pressed on `source` and moved, Chromium
+        starts the drag (intercepted, since a headless browser has no system drag loop), and the
+        drag's own data is delivered as dragEnter, dragOver and drop at `target`.
+
+        Returns the drag data the page put on the drag."""
+        self.call("Input.setInterceptDrags", {"enabled": True})
+        while not self.intercepted.empty():
+            self.intercepted.get_nowait()
+        try:
+            (sx, sy), (tx, ty) = source, target
+            self.mouse("mouseMoved", sx, sy)
+            self.mouse("mousePressed", sx, sy, buttons=1, click_count=1)
+            data = None
+            for step in range(1, 11):
+                self.mouse("mouseMoved", sx + (tx - sx) * step / 10, sy + (ty - sy) * step / 10, buttons=1)
+                try:
+                    data = self.intercepted.get(timeout=0.2)
+                    break
+                except queue.Empty:
+                    continue
+            if data is None:
+                self.mouse("mouseReleased", tx, ty, click_count=1)
+                raise CheckFailed("pressing the mouse on the image and moving it started no drag (no Input.dragIntercepted)")
+            for kind, (x, y) in (("dragEnter", (tx, ty)), ("dragOver", (tx - 2, ty - 2)), ("dragOver", (tx, ty))):
+                self.call("Input.dispatchDragEvent", {"type": kind, "x": x, "y": y, "data": data})
+            self.call("Input.dispatchDragEvent", {"type": "drop", "x": tx, "y": ty, "data": data})
+            self.mouse("mouseReleased", tx, ty, click_count=1)
+            return data
+        finally:
+            self.call("Input.setInterceptDrags", {"enabled": False})

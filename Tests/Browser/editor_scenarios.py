@@ -1,0 +1,353 @@
+"""The editor's scenarios, in the order a person might do them, each checked on disk.
+
+They share one page and one gallery ("First"), so each starts from what the previous ones left;
+`self.order`, `self.captions` and `self.title` are what the file must hold after each of them.
+A scenario whose check fails is recorded and the next one still runs: a later failure may then
+only be a consequence, which its detail (the page and the disk as they were) shows.
+"""
+
+import json
+import subprocess
+import time
+from contextlib import contextmanager
+
+from devtools import CTRL, SHIFT, BrowserGone
+from editor_page import CheckFailed, EditorPage
+
+DISK_TIMEOUT = 10.0  # autosave is 0.5 s after the last edit; this only guards against a hang
+HOSTILE = "<img src=x onerror=alert(1)>\u202e<script>alert(2)</script>"
+LONG_CAPTION = ("A long caption, ten thousand characters: é ✓ " * 300)[:10_000]
+TITLE_BOX = "(() => { const r = document.querySelector(%s).getBoundingClientRect(); " \
+            "return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()"
+
+
+class Scenarios:
+    def __init__(self, devtools, editor, imagegallery, folder, galleries, image_count, artifacts, idle_seconds):
+        self.devtools = devtools
+        self.editor = editor
+        self.imagegallery = imagegallery
+        self.folder = folder
+        self.first = galleries["First"]
+        self.second = galleries["Second"]
+        self.image_count = image_count
+        self.artifacts = artifacts
+        self.idle_seconds = idle_seconds
+        self.steps = []
+        self.screenshots = []
+        self.page = None
+        self.order, self.captions, self.title = [], {}, "First"
+
+    # MARK: Recording
+
+    @contextmanager
+    def step(self, name):
+        """One scenario: it passes when its body returns. Whatever stops it (a check, an error from
+        the page or the protocol) fails it with the reason; only a browser that went away stops all."""
+        record = {"name": name, "ok": False, "detail": ""}
+        self.steps.append(record)
+        try:
+            record["detail"] = yield record or ""
+            record["ok"] = True
+        except BrowserGone:
+            record["detail"] = "Chromium went away"
+            raise
+        except CheckFailed as failure:
+            record["detail"] = str(failure)
+        except (RuntimeError, TimeoutError, OSError, ValueError, KeyError) as error:
+            record["detail"] = f"could not run: {type(error).__name__}: {error}"
+
+    def result(self):
+        failures = [f"{step['name']}: {step['detail']}" for step in self.steps if not step["ok"]]
+        if not self.steps:
+            failures.append("no scenario ran")
+        return {"ok": not failures, "failures": failures, "steps": self.steps, "screenshots": self.screenshots,
+                "console": self.page.console if self.page else []}
+
+    def screenshot(self, name):
+        path = self.artifacts / name
+        self.page.screenshot(path)
+        self.screenshots.append(str(path))
+
+    # MARK: The disk
+
+    def run_json(self, *arguments):
+        result = subprocess.run([self.imagegallery, *arguments, "--json"], capture_output=True, text=True, timeout=60)
+        if result.returncode != 0:
+            raise CheckFailed(f"imagegallery {' '.join(arguments)} failed ({result.returncode}): {result.stderr.strip()}")
+        return json.loads(result.stdout)
+
+    def disk(self, path=None):
+        path = str(path or self.first)
+        return self.run_json("list", path), self.run_json("info", path)
+
+    def expect_disk(self, description, path=None, order=None, captions=None, title=None):
+        """Polls the file until it holds `order` (image ids), `captions` and `title`; autosave writes
+        it some time after the edit, so the wait is bounded but never asserted on."""
+        order = self.order if order is None else order
+        captions = self.captions if captions is None else captions
+        title = self.title if title is None else title
+        deadline = time.monotonic() + DISK_TIMEOUT
+        while True:
+            try:
+                images, info = self.disk(path)
+                problems = []
+                if [image["id"] for image in images] != order:
+                    problems.append(f"order {short([image['id'] for image in images])}, expected {short(order)}")
+                for image in images:
+                    if image.get("caption") != captions.get(image["id"]):
+                        problems.append(f"caption of {image['id'][:8]} is {clip(image.get('caption'))}, "
+                                        f"expected {clip(captions.get(image['id']))}")
+                if info.get("title") != title:
+                    problems.append(f"title {clip(info.get('title'))}, expected {clip(title)}")
+            except (CheckFailed, ValueError) as error:
+                problems = [str(error)]  # a file caught between saves reads again next time
+            if not problems:
+                return
+            if time.monotonic() > deadline:
+                raise CheckFailed(f"{description}: on disk after {DISK_TIMEOUT:.0f} s: {'; '.join(problems)}")
+            time.sleep(0.2)
+
+    # MARK: The page
+
+    def grid_order(self, state):
+        return [cell["id"] for cell in state["cells"]]
+
+    def wait_grid(self, description, order=None):
+        order = self.order if order is None else order
+        return self.page.wait_for(description, lambda s: self.grid_order(s) == order and not s["galleryHidden"])
+
+    def wait_saved(self, description):
+        return self.page.wait_for(description, lambda s: s["status"] == "Saved" and s["statusState"] == "saved")
+
+    def wait_drag_ended(self, description):
+        return self.page.wait_for(description, lambda s: s["placeholders"] == 0
+                                  and not any(cell["dragging"] for cell in s["cells"]) and not s["trashTarget"])
+
+    def press(self, key, modifiers=0):
+        self.page.press(key, modifiers)
+
+    # MARK: Scenarios
+
+    def run(self):
+        self.page = EditorPage(self.devtools)
+        self.page.navigate(self.editor.announcement["url"])
+        for scenario in (self.browser_lists_galleries, self.open_gallery, self.reorder_by_drag, self.keyboard_move,
+                         self.caption, self.title_edit, self.trash_by_drag, self.multi_select_delete,
+                         self.undo_redo, self.hostile_text, self.back_to_browser, self.new_gallery, self.closing,
+                         self.no_console_errors):
+            with self.step(scenario.__name__.replace("_", " ")) as record:
+                record["detail"] = scenario() or ""
+
+    def browser_lists_galleries(self):
+        state = self.page.wait_for("the document browser with two galleries",
+                                   lambda s: not s["browserHidden"] and len(s["cards"]) == 2
+                                   and all(card["details"] for card in s["cards"]))
+        cards = {card["title"]: card for card in state["cards"]}
+        for title, count in (("First", self.image_count), ("Second", 3)):
+            card = cards.get(title)
+            if card is None:
+                raise CheckFailed(f"no card titled {title!r}: {[c['title'] for c in state['cards']]}")
+            if not card["details"].startswith(f"{count} images · "):
+                raise CheckFailed(f"{title}'s card says {card['details']!r}, not {count} images")
+        self.screenshot("editor-browser.png")
+        return "; ".join(f"{card['title']}: {card['details']}" for card in state["cards"])
+
+    def open_gallery(self):
+        images, _ = self.disk()
+        self.order = [image["id"] for image in images]
+        card = next(card for card in self.page.state()["cards"] if card["title"] == "First")
+        self.page.click_at(card["box"])
+        state = self.wait_grid("the gallery's grid in the file's order")
+        if state["hash"] != card["link"] or state["galleryTitle"] != "First":
+            raise CheckFailed(f"opened {state['hash']} titled {state['galleryTitle']!r}, not {card['link']} First")
+        self.wait_saved("the status of a gallery just opened")
+        return f"{len(state['cells'])} images"
+
+    def reorder_by_drag(self):
+        state = self.page.state()
+        source, first = state["cells"][3]["box"], state["cells"][0]["box"]
+        # Over the first cell's top-left quarter: the page puts the placeholder before that cell.
+        self.page.drag((source["x"], source["y"]), (first["left"] + first["width"] * 0.2, first["top"] + first["height"] * 0.2))
+        self.order.insert(0, self.order.pop(3))
+        self.wait_grid("the fourth image first in the grid")
+        self.wait_drag_ended("the drag's placeholder and highlight gone")
+        self.expect_disk("the fourth image moved first")
+        self.wait_saved("the status after autosave")
+        return f"order {short(self.order)}; status Saved"
+
+    def keyboard_move(self):
+        moving = self.order[0]
+        self.page.click_cell(moving)
+        self.page.wait_for("the clicked cell focused", lambda s: s["focusedCell"] == moving)
+        self.press("ArrowRight", CTRL)
+        self.order.insert(1, self.order.pop(0))
+        self.wait_grid("Ctrl+ArrowRight moved the image one place right")
+        self.expect_disk("Ctrl+ArrowRight")
+        # Focus follows the image, so that repeated Ctrl+Arrows keep moving it.
+        state = self.page.state()
+        return f"focused cell after the move: {(state['focusedCell'] or 'none')[:8]} (the moved image: {moving[:8]})"
+
+    def caption(self):
+        image = self.order[2]
+        self.page.click_at(self.page.cell(self.page.state(), image)["captionBox"])
+        self.page.wait_for("the caption field focused", lambda s: s["focusedId"] == "INPUT")
+        self.page.type_text("Harbour at dusk")
+        self.press("Enter")
+        self.captions[image] = "Harbour at dusk"
+        self.page.wait_for("the caption shown after Enter",
+                           lambda s: self.page.cell(s, image)["caption"] == "Harbour at dusk" and s["focusedId"] != "INPUT")
+        self.expect_disk("the caption typed in the grid")
+
+    def set_title(self, text):
+        box = self.page.evaluate(TITLE_BOX % json.dumps("#gallery-title"))
+        self.page.click(box["x"], box["y"])
+        self.page.wait_for("the title field focused", lambda s: s["focusedId"] == "gallery-title")
+        self.press("a", CTRL)
+        self.page.type_text(text)
+        self.press("Enter")
+        self.title = text
+        self.page.wait_for("the title field left after Enter", lambda s: s["focusedId"] != "gallery-title")
+
+    def title_edit(self):
+        self.set_title("First, renamed")
+        self.page.wait_for("the new title in the page", lambda s: s["galleryTitle"] == self.title and s["crumb"] == self.title)
+        self.expect_disk("the title edited in place")
+
+    def trash_by_drag(self):
+        state = self.page.state()
+        victim = self.order[5]
+        source = self.page.cell(state, victim)["box"]
+        self.page.drag((source["x"], source["y"]), (state["trash"]["x"], state["trash"]["y"]))
+        self.order.remove(victim)
+        self.captions.pop(victim, None)
+        self.wait_grid("the image dropped on the trash gone from the grid")
+        self.wait_drag_ended("the drag's placeholder and the trash's highlight gone")
+        self.expect_disk("the image dropped on the trash")
+        return f"removed {victim[:8]}"
+
+    def multi_select_delete(self):
+        first, second, third = self.order[1], self.order[2], self.order[4]
+        self.page.click_cell(first)
+        self.page.click_cell(second, CTRL)
+        self.page.click_cell(third, CTRL)
+        self.page.click_cell(first, CTRL)  # Ctrl+click again takes it out of the selection
+        state = self.page.wait_for("two cells selected", lambda s: [c["id"] for c in s["cells"] if c["selected"]] == [second, third])
+        if state["focusedCell"] != first:
+            raise CheckFailed(f"the focus is on {state['focusedCell']}, not on the last cell clicked ({first})")
+        self.press("Delete")
+        self.removed = (self.order.index(second), second, self.order.index(third), third)
+        self.order = [image for image in self.order if image not in (second, third)]
+        for image in (second, third):
+            self.captions.pop(image, None)
+        self.wait_grid("both selected images gone from the grid")
+        self.expect_disk("Delete with two images selected")
+        return f"removed {second[:8]} and {third[:8]}"
+
+    def undo_redo(self):
+        at_second, second, at_third, third = self.removed
+        removed_captions = {image: caption for image, caption in self.captions.items()}
+        self.press("z", CTRL)
+        self.order.insert(at_second, second)
+        self.order.insert(at_third, third)
+        self.captions = dict(removed_captions, **({second: "Harbour at dusk"} if second == self.harbour() else {}))
+        self.wait_grid("Ctrl+Z brought both images back in place")
+        self.press("s", CTRL)
+        self.expect_disk("after Ctrl+Z and Ctrl+S")
+        self.wait_saved("the status after Ctrl+S")
+        self.press("z", CTRL | SHIFT)
+        self.order = [image for image in self.order if image not in (second, third)]
+        self.captions.pop(second, None)
+        self.wait_grid("Ctrl+Shift+Z removed them again")
+        self.press("s", CTRL)
+        self.expect_disk("after Ctrl+Shift+Z and Ctrl+S")
+        self.wait_saved("the status after the second Ctrl+S")
+
+    def harbour(self):
+        return getattr(self, "harbour_id", None)
+
+    def hostile_text(self):
+        before = len(self.page.console)
+        state = self.page.state()
+        hostile_image, long_image = self.order[0], self.order[1]
+        for image, text in ((hostile_image, HOSTILE), (long_image, LONG_CAPTION)):
+            self.page.click_at(self.page.cell(self.page.state(), image)["captionBox"])
+            self.page.wait_for("the caption field focused", lambda s: s["focusedId"] == "INPUT")
+            self.press("a", CTRL)
+            self.page.type_text(text)
+            self.press("Enter")
+            self.captions[image] = text
+        self.set_title(HOSTILE)
+        state = self.page.wait_for("the hostile caption, long caption and title shown as typed",
+                                   lambda s: self.page.cell(s, hostile_image)["caption"] == HOSTILE
+                                   and self.page.cell(s, long_image)["caption"] == LONG_CAPTION
+                                   and s["galleryTitle"] == HOSTILE and s["focusedId"] != "INPUT")
+        self.expect_disk("the hostile caption, the 10,000-character caption and the hostile title, exactly")
+        state = self.wait_saved("the status after the hostile edits")
+        problems = []
+        if state["crumb"] != HOSTILE or state["documentTitle"] != HOSTILE:
+            problems.append(f"the crumb shows {state['crumb']!r} and the tab {state['documentTitle']!r}")
+        if state["foreign"]:
+            problems.append(f"{state['foreign']} element(s) the text made (an <img> or <script>)")
+        if len(self.page.console) > before:
+            problems.append(f"console or dialog: {self.page.console[before:]}")
+        self.screenshot("editor-gallery.png")
+        if problems:
+            raise CheckFailed("; ".join(problems))
+        return "shown literally in the fields, the crumb and the tab's title; no dialog; no console error"
+
+    def back_to_browser(self):
+        box = self.page.evaluate(TITLE_BOX % json.dumps("#home-link"))
+        self.page.click(box["x"], box["y"])
+        state = self.page.wait_for("the document browser, First's card updated",
+                                   lambda s: not s["browserHidden"] and any(card["title"] == HOSTILE for card in s["cards"]))
+        card = next(card for card in state["cards"] if card["title"] == HOSTILE)
+        if not card["details"].startswith(f"{len(self.order)} images · ") or state["foreign"]:
+            raise CheckFailed(f"the card says {card['details']!r} for {len(self.order)} images; "
+                              f"{state['foreign']} element(s) made from text")
+        self.expect_disk("after leaving the gallery (its document closed, with a final save)")
+        return card["details"]
+
+    def new_gallery(self):
+        before = {path.name for path in self.folder.iterdir()}
+        box = self.page.evaluate(TITLE_BOX % json.dumps("#new-gallery-title"))
+        self.page.click(box["x"], box["y"])
+        self.page.type_text("Third")
+        self.press("Enter")
+        state = self.page.wait_for("the new gallery opened", lambda s: not s["galleryHidden"] and s["galleryTitle"] == "Third")
+        made = sorted({path.name for path in self.folder.iterdir()} - before)
+        if made != ["Third.imagegallery"]:
+            raise CheckFailed(f"the folder gained {made}, not Third.imagegallery")
+        self.expect_disk("the new gallery's file", path=self.folder / "Third.imagegallery", order=[], captions={}, title="Third")
+        if state["cells"]:
+            raise CheckFailed(f"the new gallery shows {len(state['cells'])} images")
+        return "Third.imagegallery, empty, titled Third"
+
+    def closing(self):
+        self.page.navigate("about:blank")
+        self.page.call("Target.closeTarget", {"targetId": self.page.target}) if False else None
+        margin = 20
+        status = self.editor.wait(self.idle_seconds + margin)
+        if status is None:
+            raise CheckFailed(f"the editor still runs {self.idle_seconds + margin} s after its last page closed")
+        if status != 0:
+            raise CheckFailed(f"the editor exited {status}: {self.editor.log_text()}")
+        self.expect_disk("every edit of First after the editor stopped")
+        self.expect_disk("Second untouched", path=self.second, order=[image["id"] for image in self.disk(self.second)[0]][:3],
+                         captions={}, title="Second")
+        if len(self.disk(self.second)[0]) != 3:
+            raise CheckFailed("Second no longer holds its three images")
+        return "the editor exited 0"
+
+    def no_console_errors(self):
+        if self.page.console:
+            raise CheckFailed(f"{len(self.page.console)} console error(s), exception(s) or dialog(s): {self.page.console}")
+
+
+def short(ids):
+    return "[" + " ".join(image[:8] for image in ids) + "]"
+
+
+def clip(text):
+    if text is None:
+        return "none"
+    return json.dumps(text if len(text) < 80 else f"{text[:60]}… ({len(text)} characters)", ensure_ascii=False)
