@@ -90,8 +90,9 @@ let package = Package(
         // Conversion to and from folders, archives (through libarchive), comic books, the seed
         // apps' JSON and a static web gallery (issue 7).
         .target(name: "GalleryConvert", dependencies: ["GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem", "CArchive"]),
-        // What imagegallery and its fetch helper say to each other; no networking in it.
-        .target(name: "GalleryFetchHelper", dependencies: ["GallerySystem"]),
+        // What imagegallery, the editor and the fetch helper say to each other, and how each finds
+        // and runs the companion programs; no networking in it.
+        .target(name: "GalleryFetchHelper", dependencies: ["GallerySystem", "GalleryFormat", "GalleryBuilder"]),
         // The network side of imagegallery, in an executable of its own (see FetchHelper.swift):
         // the HTTP stack then costs nothing to the commands that only read.
         .executableTarget(name: "imagegallery-fetch", dependencies: ["GalleryFormat", "GalleryFetch", "GalleryFetchHelper"]),

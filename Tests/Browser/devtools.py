@@ -39,7 +39,7 @@ def log_tail(path, size=4000):
 class DevTools:
     """A DevTools protocol connection over Chromium's pipe."""
 
-    def __init__(self, chromium, profile, log_path, window_size=(1280, 800)):
+    def __init__(self, chromium, profile, log_path, window_size=(1280, 800), host_rules="MAP * ~NOTFOUND"):
         command_read, command_write = os.pipe()
         reply_read, reply_write = os.pipe()
         # Chromium wants the pipe on fds 3 and 4 exactly; bash puts them there (dash takes single-digit
@@ -56,7 +56,7 @@ class DevTools:
             "--disable-extensions", "--disable-background-networking", "--disable-sync",
             "--disable-component-update", "--disable-default-apps", "--mute-audio", "--hide-scrollbars",
             "--disable-dev-shm-usage", f"--window-size={width},{height}", "--force-device-scale-factor=1",
-            "--host-resolver-rules=MAP * ~NOTFOUND", "about:blank",
+            f"--host-resolver-rules={host_rules}", "about:blank",
         ]
         script = f'exec "$0" "$@" 3<&{child_read} 4>&{child_write} {child_read}<&- {child_write}>&-'
         self.log = open(log_path, "wb")

@@ -16,6 +16,21 @@ struct EditCommandTests {
         return environment
     }
 
+    /// The binary that thumbnails and validates downloaded files carries no server or HTTP code:
+    /// the editor's server is `imagegallery-editor`. Module names survive in every Swift binary's
+    /// metadata, so their absence is the proof; the editor's presence shows the probe works.
+    @Test func theMainBinaryLinksNoServerCode() throws {
+        let server = ["Hummingbird", "NIOPosix", "NIOHTTP1", "AsyncHTTPClient"]
+        let main = try FileBytes.read(try TestPaths.binary())
+        let editor = try FileBytes.read(try TestPaths.editor())
+        for name in server.prefix(3) {
+            #expect(editor.contains(Array(name.utf8)), "the probe finds no \(name) in the editor itself")
+        }
+        for name in server {
+            #expect(!main.contains(Array(name.utf8)), "imagegallery contains \(name)")
+        }
+    }
+
     @Test func aPathThatIsNeitherAFolderNorAGalleryIsRefusedWith66() async throws {
         let folder = try TemporaryDirectory()
         let result = try await Blocking.run {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GalleryBuilder
 import GalleryConvert
+import GalleryFetchHelper
 import GalleryFormat
 import GalleryImaging
 

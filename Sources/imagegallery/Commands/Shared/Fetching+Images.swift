@@ -1,4 +1,5 @@
 import GalleryBuilder
+import GalleryFetchHelper
 import GalleryFormat
 import GalleryImaging
 
@@ -22,9 +23,7 @@ extension Fetching {
                 return files.next()!
             case .url(let url):
                 guard case .success(let image) = fetched[url] else { return nil }
-                return SourceImage(name: url, path: image.path, header: image.header, byteSize: image.byteSize,
-                                   sha256: image.sha256, crc32: image.crc32, filename: image.filename, source: url,
-                                   modified: image.lastModified)
+                return image.sourceImage(url: url)
             }
         }
     }

@@ -64,90 +64,6 @@ struct ItemReport: Encodable, Sendable {
     var errorCode: String?
 }
 
-/// A fetched image, written to the spool by the fetch helper: what `create` and `add` hold per
-/// URL instead of its bytes, so that memory stays bounded however many URLs are given.
-struct SpooledImage: Sendable {
-    var path: String
-    var header: ImageHeader
-    var byteSize: UInt64
-    var sha256: SHA256Digest
-    var crc32: UInt32
-    var filename: String?
-    var lastModified: Int64?
-    /// "network", "cache" or "revalidated".
-    var origin: String
-
-    init(_ record: FetchHelperEvent.SpooledImageRecord) throws {
-        guard let mediaType = MediaType(rawValue: record.mediaType), let sha256 = SHA256Digest(hex: record.sha256),
-              record.path.hasPrefix("/"), record.width > 0, record.height > 0 else {
-            throw CommandFailure(message: "the fetch helper described an image it spooled wrongly", status: ExitStatus.internalError)
-        }
-        path = record.path
-        header = ImageHeader(mediaType: mediaType, width: record.width, height: record.height,
-                             bitDepth: record.bitDepth, interlaced: record.interlaced)
-        byteSize = record.byteSize
-        self.sha256 = sha256
-        crc32 = record.crc32
-        filename = record.filename
-        lastModified = record.lastModified
-        origin = record.origin
-    }
-}
-
-/// Why a URL gave no image, as the fetch helper reported it.
-struct FetchItemFailure: Error, Sendable, CustomStringConvertible {
-    var url: String
-    /// One of the codes of Specs/fetching.md, "Results".
-    var code: String
-    var message: String
-
-    var description: String { "\(url): \(message)" }
-}
-
-/// The URLs of one command, fetched: a result per resource, and the spool folder holding the
-/// images until they are in the gallery.
-struct FetchRun: Sendable {
-    private var results: [String: Result<SpooledImage, FetchItemFailure>] = [:]
-    private(set) var spool: String?
-
-    static let none = FetchRun()
-
-    var isEmpty: Bool { results.isEmpty }
-
-    /// The result for a URL as given: URLs differing only in their fragment share one.
-    subscript(url: String) -> Result<SpooledImage, FetchItemFailure> {
-        results[Self.resource(url)]
-            ?? .failure(FetchItemFailure(url: url, code: "no-result", message: "the fetch helper gave no result for it"))
-    }
-
-    /// Called by the command when it is done with the images.
-    func removeSpool() {
-        if let spool { try? FileManager.default.removeItem(atPath: spool) }
-    }
-
-    /// The URL without its fragment, which is never sent.
-    static func resource(_ url: String) -> String {
-        url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
-    }
-
-    mutating func record(_ event: FetchHelperEvent) throws {
-        switch event.event {
-        case .start:
-            spool = event.spool
-        case .result:
-            guard let url = event.url else { break }
-            if let image = event.image {
-                results[Self.resource(url)] = .success(try SpooledImage(image))
-            } else {
-                let failure = event.failure ?? .init(code: "unknown", message: "no reason given")
-                results[Self.resource(url)] = .failure(FetchItemFailure(url: url, code: failure.code, message: failure.message))
-            }
-        case .discarded, .end:
-            break
-        }
-    }
-}
-
 enum Fetching {
     /// Splits the command line's sources into files (folders expanded, as before) and URLs,
     /// keeping their order.
@@ -171,41 +87,35 @@ enum Fetching {
     static func fetch(_ items: [SourceItem], options: FetchCommandOptions, quiet: Bool) throws -> FetchRun {
         let urls = items.compactMap { item -> String? in if case .url(let url) = item { url } else { nil } }
         guard !urls.isEmpty else { return .none }
-        var run = FetchRun()
         var progress: ProgressBar?
         var done = 0
-        var ended = false
-        let status: Int32
+        let result: (run: FetchRun, status: Int32)
         do {
-            status = try FetchHelperProcess.run(["fetch"], input: try JSONEncoder().encode(options.request(for: urls))) { line in
-                let event = try JSONDecoder().decode(FetchHelperEvent.self, from: line)
-                try run.record(event)
+            result = try FetchHelperClient.fetch(options.request(for: urls)) { event in
                 switch event.event {
                 case .start:
                     progress = ProgressBar("Fetching", total: UInt64(event.resources ?? urls.count))
                 case .result:
                     guard let url = event.url, let bar = progress else { break }
                     done += 1
-                    if !quiet { bar.log(describe(url, run[url])) }
+                    if !quiet { bar.log(describe(url, FetchRun.result(of: event, url: url))) }
                     bar.update(UInt64(done), detail: "\(done)/\(bar.totalCount)")
                 case .discarded:
                     Terminal.warning("the cached copy of \(event.url ?? "?") was damaged; it was discarded and fetched again")
                 case .end:
-                    ended = true
+                    break
                 }
             }
+        } catch let failure as FetchHelperClient.Failure {
+            progress?.finish()
+            throw FetchHelperProcess.commandFailure(failure)
         } catch {
             progress?.finish()
-            run.removeSpool()
-            throw error is CommandFailure ? error
-                : CommandFailure(message: "the fetch helper's output could not be read: \(error)", status: ExitStatus.unavailable)
+            throw error
         }
         progress?.finish()
-        guard status == 0, ended else {
-            run.removeSpool()
-            throw FetchHelperProcess.failure(status == 0 ? 1 : status, doing: "cannot fetch the URLs")
-        }
-        return run
+        guard result.status == 0 else { throw FetchHelperProcess.failure(result.status, doing: "cannot fetch the URLs") }
+        return result.run
     }
 
     static func describe(_ url: String, _ result: Result<SpooledImage, FetchItemFailure>) -> String {
