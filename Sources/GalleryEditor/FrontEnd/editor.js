@@ -15,7 +15,9 @@ const state = {
   anchor: null,         // the id a Shift-click extends from
   focusId: null,
   dragIds: null,        // ids being dragged inside the page
+  pending: [],          // drops on their way in: {token, at, label}, drawn as placeholder cells
 };
+let nextToken = 1;
 
 const $ = (id) => document.getElementById(id);
 
@@ -185,10 +187,15 @@ function drawGrid(doc) {
     updateCell(cell, image, index, doc);
     return cell;
   });
+  // Drops on their way in keep their placeholder cells wherever the grid is redrawn from.
+  const pendingCells = state.pending.map((item) => item.cell);
+  for (const item of [...state.pending].sort((a, b) => a.at - b.at)) {
+    cells.splice(Math.min(item.at, cells.length), 0, item.cell);
+  }
   grid.replaceChildren(...cells);
-  $('image-grid-empty').hidden = doc.images.length > 0;
+  $('image-grid-empty').hidden = doc.images.length > 0 || pendingCells.length > 0;
   if (!state.focusId || !doc.images.some((image) => image.id === state.focusId)) state.focusId = doc.images[0]?.id ?? null;
-  for (const cell of cells) cell.tabIndex = cell.dataset.id === state.focusId ? 0 : -1;
+  for (const cell of cells) if (cell.dataset.id) cell.tabIndex = cell.dataset.id === state.focusId ? 0 : -1;
   if (hadFocus) focusCell(state.focusId);
 }
 
@@ -329,6 +336,7 @@ function dragEnd(event) {
 }
 
 function gridDragOver(event) {
+  if (isExternal(event)) { externalDragOver(event); return; }
   if (!state.dragIds) return;
   event.preventDefault();
   event.dataTransfer.dropEffect = 'move';
@@ -343,6 +351,7 @@ function gridDragOver(event) {
 }
 
 function gridDrop(event) {
+  if (isExternal(event)) { externalDrop(event); return; }
   if (!state.dragIds) return;
   event.preventDefault();
   const grid = $('image-grid');
@@ -355,6 +364,101 @@ function gridDrop(event) {
   const id = moving[0];
   placeholder.remove();
   edit({op: 'move', id, to: before});
+}
+
+// MARK: Drops from other programs: files, and images or links from other pages
+
+function isExternal(event) {
+  const types = [...event.dataTransfer.types];
+  return !state.dragIds && (types.includes('Files') || types.includes('text/uri-list') || types.includes('text/html'));
+}
+
+function externalDragOver(event) {
+  event.preventDefault();
+  event.dataTransfer.dropEffect = 'copy';
+  if (!placeholder) placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  placeDropPlaceholder(event);
+}
+
+function placeDropPlaceholder(event) {
+  const grid = $('image-grid');
+  const cells = [...grid.querySelectorAll('.image-cell')];
+  const before = cells.find((cell) => {
+    const box = cell.getBoundingClientRect();
+    return event.clientY < box.top + box.height / 2 && event.clientX < box.left + box.width / 2
+      || event.clientY < box.top;
+  });
+  if (before) grid.insertBefore(placeholder, before); else grid.append(placeholder);
+}
+
+/// The links a drop from another page carries: an <img src> of its HTML first (a dragged image),
+/// else the URI list. Only http and https are taken; the server fetches them.
+function droppedLinks(transfer) {
+  const links = [];
+  const html = transfer.getData('text/html');
+  if (html) {
+    // DOMParser builds an inert document: nothing in it loads or runs.
+    const parsed = new DOMParser().parseFromString(html, 'text/html');
+    for (const image of parsed.querySelectorAll('img[src]')) links.push(image.getAttribute('src'));
+  }
+  if (!links.length) {
+    for (const line of transfer.getData('text/uri-list').split(/\r?\n/)) {
+      if (line && !line.startsWith('#')) links.push(line.trim());
+    }
+  }
+  return [...new Set(links)].filter((link) => /^https?:\/\//i.test(link));
+}
+
+function externalDrop(event) {
+  event.preventDefault();
+  const grid = $('image-grid');
+  let at = state.doc ? state.doc.images.length : 0;
+  if (placeholder && placeholder.parentNode === grid) {
+    at = [...grid.children].slice(0, [...grid.children].indexOf(placeholder)).filter((cell) => cell.dataset.id).length;
+  }
+  placeholder?.remove();
+  placeholder = null;
+  const files = [...event.dataTransfer.files];
+  const links = files.length ? [] : droppedLinks(event.dataTransfer);
+  if (!files.length && !links.length) {
+    showMessage('Nothing to add: drop image files, or images and links from another page.');
+    return;
+  }
+  files.forEach((file, offset) => addPending(at + offset, file.name, () => upload(file, at + offset)));
+  links.forEach((link, offset) => addPending(at + offset, link, () => fetchLink(link, at + offset)));
+}
+
+/// A placeholder cell shows at once; it becomes the image when the server has it, or goes with
+/// a message saying why not. Several can be on their way at once.
+async function addPending(at, label, send) {
+  const token = nextToken++;
+  const cell = element('li', {class: 'image-cell pending', 'aria-busy': 'true', dataset: {pending: String(token)}},
+    element('div', {class: 'frame'}, element('span', {class: 'spinner', text: 'Adding…'})),
+    element('span', {class: 'name', text: label}));
+  state.pending.push({token, at, cell});
+  if (state.doc) drawGrid(state.doc);
+  try {
+    const added = await send();
+    state.pending = state.pending.filter((item) => item.token !== token);
+    drawDocument(added.document);
+  } catch (error) {
+    state.pending = state.pending.filter((item) => item.token !== token);
+    if (state.doc) drawGrid(state.doc);
+    showMessage(`Could not add ${label}: ${error.message}`);
+  }
+}
+
+async function upload(file, at) {
+  const response = await fetch(`/api/documents/${state.key}/images?page=${page}&at=${at}&name=${encodeURIComponent(file.name)}`, {
+    method: 'POST', credentials: 'same-origin', headers: {'Content-Type': 'application/octet-stream'}, body: file,
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.error || `${response.status} ${response.statusText}`);
+  return body;
+}
+
+function fetchLink(url, at) {
+  return api(`/api/documents/${state.key}/fetch`, {method: 'POST', body: JSON.stringify({url, at})});
 }
 
 function trashDragOver(event) {
@@ -400,6 +504,9 @@ function start() {
   $('image-grid').addEventListener('keydown', gridKey);
   $('image-grid').addEventListener('dragover', gridDragOver);
   $('image-grid').addEventListener('drop', gridDrop);
+  $('image-grid').addEventListener('dragleave', (event) => {
+    if (!state.dragIds && placeholder && !$('image-grid').contains(event.relatedTarget)) { placeholder.remove(); placeholder = null; }
+  });
   $('trash').addEventListener('dragover', trashDragOver);
   $('trash').addEventListener('dragleave', () => $('trash').classList.remove('drop-target'));
   $('trash').addEventListener('drop', trashDrop);

@@ -13,6 +13,7 @@ enum EditorRoutes {
         addLibrary(to: router, state)
         addDocuments(to: router, state)
         addImages(to: router, state)
+        addAdding(to: router, state)
         addEvents(to: router, state)
         return router
     }

@@ -27,7 +27,7 @@ enum Responses {
             switch error {
             case .noSuchGallery: .notFound
             case .outsideOpenedPaths: .forbidden
-            case .badRequest, .notAFolderOrGallery, .cannotListen: .badRequest
+            case .badRequest, .notAFolderOrGallery, .cannotListen: .unprocessableContent
             }
         case let error as DocumentError:
             switch error.kind {

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Runs `imagegallery-fetch` for a program that takes URLs: the CLI's `create` and `add`, and
+/// the editor's dropped links. Its standard error is the caller's, so the helper's own messages
+/// reach the user as they are.
+public enum FetchHelperClient {
+    /// Why a run of the helper gave no usable answer.
+    public enum Failure: Error, Sendable, CustomStringConvertible {
+        /// The helper is not installed where it is looked for.
+        case notFound(CompanionProgram.LocateFailure)
+        /// It could not be started.
+        case cannotRun(helper: String, reason: String)
+        /// Its output was not what the protocol says.
+        case garbled(String)
+
+        public var description: String {
+            switch self {
+            case .notFound(let failure): "\(failure)"
+            case .cannotRun(let helper, let reason): "\(helper): cannot run the fetch helper: \(reason)"
+            case .garbled(let reason): reason
+            }
+        }
+    }
+
+    /// Runs the helper with `arguments`, writes `input` to it, and hands each line of its
+    /// output to `line` as it comes. Returns the helper's exit status (128 + the signal when a
+    /// signal ended it). An error thrown by `line` is rethrown once the helper has ended.
+    public static func run(_ arguments: [String], input: Data = Data(),
+                           environment: [String: String] = ProcessInfo.processInfo.environment,
+                           line: (Data) throws -> Void) throws -> Int32 {
+        let helper: String
+        switch FetchHelper.program.locate(environment: environment) {
+        case .success(let path): helper = path
+        case .failure(let failure): throw Failure.notFound(failure)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: helper)
+        process.arguments = arguments
+        let standardInput = Pipe()
+        let standardOutput = Pipe()
+        process.standardInput = standardInput
+        process.standardOutput = standardOutput
+        do {
+            try process.run()
+        } catch {
+            throw Failure.cannotRun(helper: helper, reason: error.localizedDescription)
+        }
+        // The helper reads all of its input before it writes, so this cannot deadlock.
+        try? standardInput.fileHandleForWriting.write(contentsOf: input)
+        try? standardInput.fileHandleForWriting.close()
+
+        let reader = standardOutput.fileHandleForReading
+        var pending = Data()
+        var failure: (any Error)?
+        while true {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            guard failure == nil else { continue }  // drained, so that the helper can end
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let text = pending[pending.startIndex ..< newline]
+                pending.removeSubrange(pending.startIndex ... newline)
+                do { try line(Data(text)) } catch { failure = error; break }
+            }
+        }
+        process.waitUntilExit()
+        if let failure { throw failure }
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    /// Fetches `request`'s URLs: every event goes to `event` as it comes (for progress), and
+    /// the results are gathered. The caller removes the spool when done with the images.
+    ///
+    /// - Returns: the results, and the helper's exit status; a status other than 0, or no
+    ///   `end` event, means the helper failed (it said why on standard error).
+    public static func fetch(_ request: FetchHelperRequest,
+                             environment: [String: String] = ProcessInfo.processInfo.environment,
+                             event: (FetchHelperEvent) throws -> Void = { _ in }) throws -> (run: FetchRun, status: Int32) {
+        var run = FetchRun()
+        var ended = false
+        let status: Int32
+        do {
+            status = try Self.run(["fetch"], input: try JSONEncoder().encode(request), environment: environment) { line in
+                let decoded: FetchHelperEvent
+                do {
+                    decoded = try JSONDecoder().decode(FetchHelperEvent.self, from: line)
+                } catch {
+                    throw Failure.garbled("the fetch helper's output could not be read: \(error)")
+                }
+                try run.record(decoded)
+                if decoded.event == .end { ended = true }
+                try event(decoded)
+            }
+        } catch {
+            run.removeSpool()
+            throw error
+        }
+        guard status == 0, ended else {
+            run.removeSpool()
+            return (FetchRun.none, status == 0 ? 1 : status)
+        }
+        return (run, 0)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import GalleryBuilder
+import GalleryFormat
+
+/// A fetched image, written to the spool by the fetch helper: what `create` and `add` hold per
+/// URL instead of its bytes, so that memory stays bounded however many URLs are given.
+public struct SpooledImage: Sendable {
+    public var path: String
+    public var header: ImageHeader
+    public var byteSize: UInt64
+    public var sha256: SHA256Digest
+    public var crc32: UInt32
+    public var filename: String?
+    public var lastModified: Int64?
+    /// "network", "cache" or "revalidated".
+    public var origin: String
+
+    public init(_ record: FetchHelperEvent.SpooledImageRecord) throws(FetchHelperClient.Failure) {
+        guard let mediaType = MediaType(rawValue: record.mediaType), let sha256 = SHA256Digest(hex: record.sha256),
+              record.path.hasPrefix("/"), record.width > 0, record.height > 0 else {
+            throw .garbled("the fetch helper described an image it spooled wrongly (\(record.path))")
+        }
+        path = record.path
+        header = ImageHeader(mediaType: mediaType, width: record.width, height: record.height,
+                             bitDepth: record.bitDepth, interlaced: record.interlaced)
+        byteSize = record.byteSize
+        self.sha256 = sha256
+        crc32 = record.crc32
+        filename = record.filename
+        lastModified = record.lastModified
+        origin = record.origin
+    }
+}
+
+/// Why a URL gave no image, as the fetch helper reported it.
+public struct FetchItemFailure: Error, Sendable, CustomStringConvertible {
+    public var url: String
+    /// One of the codes of Specs/fetching.md, "Results".
+    public var code: String
+    public var message: String
+
+    public var description: String { "\(url): \(message)" }
+}
+
+/// The URLs of one command or drop, fetched: a result per resource, and the spool folder holding the
+/// images until they are in the gallery.
+public struct FetchRun: Sendable {
+    private var results: [String: Result<SpooledImage, FetchItemFailure>] = [:]
+    public private(set) var spool: String?
+
+    public static let none = FetchRun()
+
+    public var isEmpty: Bool { results.isEmpty }
+
+    /// The result for a URL as given: URLs differing only in their fragment share one.
+    public subscript(url: String) -> Result<SpooledImage, FetchItemFailure> {
+        results[Self.resource(url)]
+            ?? .failure(FetchItemFailure(url: url, code: "no-result", message: "the fetch helper gave no result for it"))
+    }
+
+    /// Called by the command when it is done with the images.
+    public func removeSpool() {
+        if let spool { try? FileManager.default.removeItem(atPath: spool) }
+    }
+
+    /// The URL without its fragment, which is never sent.
+    public static func resource(_ url: String) -> String {
+        url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
+    }
+
+    /// The result one `result` event carries, for progress lines as they come.
+    public static func result(of event: FetchHelperEvent, url: String) -> Result<SpooledImage, FetchItemFailure> {
+        if let image = event.image {
+            do {
+                return .success(try SpooledImage(image))
+            } catch {
+                return .failure(FetchItemFailure(url: url, code: "garbled", message: "\(error)"))
+            }
+        }
+        let failure = event.failure ?? .init(code: "unknown", message: "no reason given")
+        return .failure(FetchItemFailure(url: url, code: failure.code, message: failure.message))
+    }
+
+    public mutating func record(_ event: FetchHelperEvent) throws(FetchHelperClient.Failure) {
+        switch event.event {
+        case .start:
+            spool = event.spool
+        case .result:
+            guard let url = event.url else { break }
+            // A spooled image described wrongly is the helper's fault, not the URL's: it fails the run.
+            if let image = event.image { _ = try SpooledImage(image) }
+            results[Self.resource(url)] = Self.result(of: event, url: url)
+        case .discarded, .end:
+            break
+        }
+    }
+}
+
+
+extension SpooledImage {
+    /// The image as the builder takes it: its source is the URL it was fetched from.
+    public func sourceImage(url: String) -> SourceImage {
+        SourceImage(name: url, path: path, header: header, byteSize: byteSize, sha256: sha256, crc32: crc32,
+                    filename: filename, source: url, modified: lastModified)
+    }
+}
