@@ -284,12 +284,3 @@ public actor GalleryDocument {
         for name in names where name.hasPrefix(prefix) { GalleryFileSystem.remove(folder + "/" + name) }
     }
 }
-
-extension Timestamp {
-    /// The current time, to the nanosecond.
-    static var now: Timestamp {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Timestamp(seconds: Int64(spec.tv_sec), nanoseconds: Int32(spec.tv_nsec))
-    }
-}

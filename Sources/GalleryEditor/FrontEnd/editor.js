@@ -102,7 +102,59 @@ function galleryCard(gallery) {
     text: `${count}${formatSize(gallery.byteSize)} · ${new Date(gallery.modified).toLocaleString()} · ${gallery.fileName}`});
   const card = element('li', {class: 'gallery-card', dataset: {key: gallery.key}}, link, details);
   if (gallery.problem) card.append(element('p', {class: 'problem', text: gallery.problem}));
+  const actions = element('div', {class: 'card-actions'});
+  const button = (text, label, action) => {
+    const node = element('button', {type: 'button', text, 'aria-label': `${text} ${title}`});
+    node.addEventListener('click', action);
+    actions.append(node);
+  };
+  button('Rename', 'rename', () => showRenameForm(card, gallery));
+  button('Duplicate', 'duplicate', () => libraryAction(gallery, 'duplicate', 'Cannot duplicate'));
+  button('Delete', 'delete', async () => {
+    if (await libraryAction(gallery, 'trash', 'Cannot move to the Trash')) {
+      showMessage(`Moved ${gallery.fileName} to the Trash; restore it from the file manager's Trash.`);
+    }
+  });
+  card.append(actions);
   return card;
+}
+
+async function libraryAction(gallery, action, failure, body) {
+  try {
+    const result = await api(`/api/galleries/${gallery.key}/${action}`, {method: 'POST', body: JSON.stringify(body ?? {})});
+    drawListing(await api('/api/galleries'));
+    return result;
+  } catch (error) {
+    showMessage(`${failure} ${gallery.fileName}: ${error.message}`);
+    return null;
+  }
+}
+
+/// The title edited in place, and the file name too if the user changes it.
+function showRenameForm(card, gallery) {
+  const titleId = `rename-title-${gallery.key}`;
+  const nameId = `rename-name-${gallery.key}`;
+  const titleField = element('input', {id: titleId, maxlength: '500', required: ''});
+  titleField.value = gallery.title ?? '';
+  const nameField = element('input', {id: nameId, maxlength: '200', required: ''});
+  nameField.value = gallery.fileName.replace(/\.imagegallery$/i, '');
+  const save = element('button', {type: 'submit', text: 'Save'});
+  const cancel = element('button', {type: 'button', text: 'Cancel'});
+  const form = element('form', {class: 'rename-form'},
+    element('label', {for: titleId, text: 'Title'}), titleField,
+    element('label', {for: nameId, text: 'File name'}), nameField, save, cancel);
+  cancel.addEventListener('click', () => drawListing(state.listing));
+  form.addEventListener('keydown', (event) => { if (event.key === 'Escape') drawListing(state.listing); });
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const request = {};
+    if (titleField.value !== (gallery.title ?? '')) request.title = titleField.value;
+    if (nameField.value !== gallery.fileName.replace(/\.imagegallery$/i, '')) request.fileName = nameField.value;
+    if (!Object.keys(request).length) { drawListing(state.listing); return; }
+    await libraryAction(gallery, 'rename', 'Cannot rename', request);
+  });
+  card.replaceChildren(form);
+  titleField.focus();
 }
 
 function formatSize(bytes) {
@@ -209,7 +261,12 @@ function imageCell(image) {
     event.stopPropagation();
     if (event.key === 'Enter' || event.key === 'Escape') { caption.blur(); cell.focus(); }
   });
-  cell.addEventListener('click', (event) => select(cell.dataset.id, event));
+  cell.addEventListener('click', (event) => {
+    // A click in the caption field is for typing there: selecting the cell would move the focus
+    // to the cell, away from the field just clicked.
+    if (event.target === caption) return;
+    select(cell.dataset.id, event);
+  });
   cell.addEventListener('dragstart', dragStart);
   cell.addEventListener('dragend', dragEnd);
   return cell;
@@ -230,7 +287,13 @@ function updateCell(cell, image, index, doc) {
 async function edit(request) {
   if (!state.key) return;
   try {
-    drawDocument(await api(`/api/documents/${state.key}/edits`, {method: 'POST', body: JSON.stringify(request)}));
+    const doc = await api(`/api/documents/${state.key}/edits`, {method: 'POST', body: JSON.stringify(request)});
+    // The reply can be older than an event already drawn: a save's end is pushed on the event
+    // stream while the reply (made while the server still counted the save as running) is on
+    // its way. Events arrive in order and the last one of a save says how it ended, so whether
+    // a save is running is taken from them, never from a reply.
+    if (state.doc && state.doc.key === doc.key) doc.saving = state.doc.saving;
+    drawDocument(doc);
   } catch (error) {
     showMessage(error.message);
   }

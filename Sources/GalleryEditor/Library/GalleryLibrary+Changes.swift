@@ -43,3 +43,73 @@ extension GalleryLibrary {
         return stem.isEmpty ? "Untitled" : stem
     }
 }
+
+// Rename, duplicate and delete: the document browser's actions on files no page has open.
+extension GalleryLibrary {
+    /// Sets the title of the gallery `key` (through the document layer: locked, saved safely,
+    /// a concurrent writer's change kept as a version) and, when `fileName` is given, renames
+    /// the file within its folder without replacing another.
+    package func rename(_ key: String, title: String?, fileName: String?, options: DocumentOptions) async throws -> GallerySummary {
+        var path = try path(forKey: key)
+        if let title {
+            let document = GalleryDocument(path: path, options: options)
+            try await document.open()
+            do {
+                try await document.setTitle(title)
+                _ = try await document.close()
+            } catch {
+                _ = try? await document.close()
+                throw error
+            }
+        }
+        if let fileName {
+            let stem = Self.fileStem(for: fileName.lowercased().hasSuffix(".imagegallery") ? String(fileName.dropLast(13)) : fileName)
+            let target = GalleryFileSystem.directory(of: path) + "/" + stem + ".imagegallery"
+            if target != path {
+                try GalleryFileSystem.moveNoReplace(path, to: target)
+                path = target
+            }
+        }
+        cache[key] = nil
+        let newKey = Self.key(of: path)
+        guard let summary = galleries().first(where: { $0.key == newKey }) else { throw EditorError.noSuchGallery(newKey) }
+        return summary
+    }
+
+    /// Writes a copy of the gallery `key` beside it, with a new identity (so that versions and
+    /// sync-conflict copies of the two are never confused) and " copy" in its file name and title.
+    package func duplicate(_ key: String) throws -> GallerySummary {
+        let path = try path(forKey: key)
+        let reader = try GalleryReader(path: path)
+        var gallery = reader.gallery
+        gallery.id = UUID()
+        gallery.revision = UUID()
+        gallery.title = String((gallery.title + " copy").prefix(1000))
+        gallery.modified = max(Timestamp.now, gallery.created)
+        let folder = GalleryFileSystem.directory(of: path)
+        let stem = GalleryFileSystem.fileName(of: path).dropLast(13)
+        let thumbnail = try reader.thumbnail()
+        for attempt in 1 ... 1000 {
+            let target = folder + "/" + stem + (attempt == 1 ? " copy" : " copy \(attempt)") + ".imagegallery"
+            do {
+                try GalleryWriter.write(gallery, thumbnail: thumbnail, to: target, overwrite: false) { image in
+                    .entry(reader.archive, try reader.blobEntry(for: image))
+                }
+            } catch let error as FileSystemError where error.kind == .alreadyExists {
+                continue
+            }
+            let newKey = Self.key(of: target)
+            guard let summary = galleries().first(where: { $0.key == newKey }) else { throw EditorError.noSuchGallery(newKey) }
+            return summary
+        }
+        throw EditorError.badRequest("\(folder): every name for a copy of \(stem) is taken")
+    }
+
+    /// Moves the gallery `key` to the desktop's Trash (never unlinks it).
+    package func trash(_ key: String) throws -> FreedesktopTrash.Trashed {
+        let path = try path(forKey: key)
+        let trashed = try FreedesktopTrash.trash(path)
+        cache[key] = nil
+        return trashed
+    }
+}

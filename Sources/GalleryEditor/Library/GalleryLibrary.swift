@@ -24,7 +24,7 @@ package struct GallerySummary: Codable, Sendable, Hashable {
 /// of its size, time or inode.
 package actor GalleryLibrary {
     package let roots: EditorRoots
-    private var cache: [String: (fingerprint: [Int64], summary: GallerySummary, path: String)] = [:]
+    var cache: [String: (fingerprint: [Int64], summary: GallerySummary, path: String)] = [:]
 
     package init(roots: EditorRoots) { self.roots = roots }
 

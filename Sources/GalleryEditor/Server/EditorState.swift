@@ -7,6 +7,7 @@ package struct EditorState: Sendable {
     package let desk: DocumentDesk
     package let events: EditorEvents
     package let thumbnails: ImageThumbnails
+    package let documentOptions: DocumentOptions
 
     package init(access: EditorAccess, roots: EditorRoots, documentOptions: DocumentOptions, thumbnails: ImageThumbnails = ImageThumbnails()) {
         self.access = access
@@ -14,5 +15,6 @@ package struct EditorState: Sendable {
         events = EditorEvents()
         desk = DocumentDesk(library: library, events: events, options: documentOptions)
         self.thumbnails = thumbnails
+        self.documentOptions = documentOptions
     }
 }

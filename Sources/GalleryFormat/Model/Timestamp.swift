@@ -1,3 +1,5 @@
+import GallerySystem
+
 /// A point in time as the manifest writes it: RFC 3339, UTC.
 ///
 /// Kept as seconds and nanoseconds since 1970 so that formatting is exact and needs no
@@ -12,6 +14,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     public init(seconds: Int64, nanoseconds: Int32 = 0) {
         self.seconds = seconds
         self.nanoseconds = nanoseconds
+    }
+
+    /// The current time, to the nanosecond.
+    public static var now: Timestamp {
+        let now = WallClock.now
+        return Timestamp(seconds: now.seconds, nanoseconds: now.nanoseconds)
     }
 
     /// Orders by time.

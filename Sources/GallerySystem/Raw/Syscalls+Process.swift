@@ -7,6 +7,15 @@ import SystemPackage
 extension Syscalls {
     static var processID: Int32 { getpid() }
 
+    static var userID: UInt32 { getuid() }
+
+    /// CLOCK_REALTIME, to the nanosecond.
+    static var realTime: (seconds: Int64, nanoseconds: Int32) {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return (Int64(spec.tv_sec), Int32(spec.tv_nsec))
+    }
+
     /// The soft address-space limit (RLIMIT_AS) in bytes; nil when there is none.
     static var addressSpaceLimit: UInt64? {
         var limit = rlimit()

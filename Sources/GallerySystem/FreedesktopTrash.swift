@@ -1,0 +1,101 @@
+import Foundation
+import SystemPackage
+
+/// The desktop's Trash, as the freedesktop.org Trash specification 1.0 describes it, so that a
+/// gallery deleted in the editor shows in the file manager's Trash and can be restored from
+/// there (or by moving it back by hand): never unlinked.
+///
+/// A file on the home file system goes to `$XDG_DATA_HOME/Trash` (`~/.local/share/Trash`);
+/// one elsewhere to `$topdir/.Trash-$uid` at the top of its own file system, since a trash
+/// must be on the file's file system for the move to be a rename. The `.trashinfo` is made
+/// first, with O_EXCL, which is how implementations claim a name without racing each other.
+package enum FreedesktopTrash {
+    /// Where a trashed file went.
+    package struct Trashed: Sendable, Hashable {
+        /// The file's new path, under the trash's `files/`.
+        package var path: String
+        /// Its `info/NAME.trashinfo`.
+        package var infoPath: String
+        /// Where it was.
+        package var originalPath: String
+    }
+
+    /// Moves `path` (a file, links not followed) to the trash of its file system.
+    package static func trash(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+                              now: Date = Date()) throws -> Trashed {
+        let original = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let status = try FileStatus.of(original, followingLinks: false)
+        let home = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
+        var trash = home + "/Trash"
+        var recordedPath = original
+        try GalleryFileSystem.makeFolders(trash + "/files", permissions: FilePermissions(rawValue: 0o700))
+        try GalleryFileSystem.makeFolders(trash + "/info", permissions: FilePermissions(rawValue: 0o700))
+        if try FileStatus.of(trash, followingLinks: true).device != status.device {
+            let top = try topDirectory(of: original, device: status.device)
+            trash = (top == "/" ? "" : top) + "/.Trash-\(Syscalls.userID)"
+            // The specification lets a top-directory trash record the path relative to the top.
+            recordedPath = String(original.dropFirst(top == "/" ? 1 : top.count + 1))
+            try GalleryFileSystem.makeFolders(trash + "/files", permissions: FilePermissions(rawValue: 0o700))
+            try GalleryFileSystem.makeFolders(trash + "/info", permissions: FilePermissions(rawValue: 0o700))
+        }
+        let name = GalleryFileSystem.fileName(of: original)
+        let info = infoText(path: recordedPath, date: now)
+        for attempt in 1 ... 10_000 {
+            let candidate = attempt == 1 ? name : "\(name).\(attempt)"
+            let infoPath = trash + "/info/" + candidate + ".trashinfo"
+            guard try claim(infoPath, contents: info) else { continue }
+            do {
+                try GalleryFileSystem.moveNoReplace(original, to: trash + "/files/" + candidate)
+            } catch {
+                GalleryFileSystem.remove(infoPath)
+                throw error
+            }
+            return Trashed(path: trash + "/files/" + candidate, infoPath: infoPath, originalPath: original)
+        }
+        throw FileSystemError(kind: .alreadyExists, path: trash + "/info", operation: "find a free name in the trash", code: .fileExists)
+    }
+
+    /// The `.trashinfo` text: the path percent-encoded (RFC 2396), the time local, to the second.
+    static func infoText(path: String, date: Date) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0) ..< Unicode.Scalar(128)))
+        allowed.insert(charactersIn: "/-_.!~*'()")
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = .current
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        return "[Trash Info]\nPath=\(encoded)\nDeletionDate=\(formatter.string(from: date))\n"
+    }
+
+    /// Creates `path` with O_EXCL and writes `contents`; false when the name is taken.
+    private static func claim(_ path: String, contents: String) throws -> Bool {
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+                                                 permissions: [.ownerReadWrite])
+        } catch let error as Errno where error == .fileExists {
+            return false
+        } catch let error as Errno {
+            throw FileSystemError(error, path: path, operation: "create")
+        }
+        do {
+            try descriptor.closeAfter { _ = try descriptor.writeAll(Array(contents.utf8)) }
+        } catch let error as Errno {
+            GalleryFileSystem.remove(path)
+            throw FileSystemError(error, path: path, operation: "write")
+        }
+        return true
+    }
+
+    /// The highest folder above `path` still on `device`: its mount point.
+    private static func topDirectory(of path: String, device: UInt64) throws -> String {
+        var top = GalleryFileSystem.directory(of: path)
+        while top != "/" {
+            let parent = GalleryFileSystem.directory(of: top)
+            guard try FileStatus.of(parent, followingLinks: true).device == device else { break }
+            top = parent
+        }
+        return top
+    }
+}
