@@ -50,6 +50,8 @@ public actor GalleryDocument {
     var watchers: [UUID: AsyncStream<DocumentEvent>.Continuation] = [:]
     var autosaveTask: Task<Void, Never>?
     var firstUnsavedEdit: ContinuousClock.Instant?
+    /// The watch on the document's folder while it presents itself (see `startPresenting()`).
+    var presenter: FolderWatch?
     var lastEdit: ContinuousClock.Instant?
 
     struct Snapshot: Sendable {
@@ -239,6 +241,8 @@ public actor GalleryDocument {
         if hasUnsavedChanges, lock != nil {
             result = try saveNow()
         }
+        // After the save: a document whose last save failed stays open, and still hears of changes.
+        stopPresenting()
         lock?.release()
         lock = nil
         history = []

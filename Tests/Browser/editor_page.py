@@ -57,6 +57,7 @@ class EditorPage(Tab):
         for domain in ("Page", "Runtime", "Log"):
             self.call(domain + ".enable")
         self.call("Emulation.setFocusEmulationEnabled", {"enabled": True})
+        self.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
 
     # Events arrive on the reader thread, for every target; only this page's count.
     def _on_event(self, message):
@@ -101,6 +102,18 @@ class EditorPage(Tab):
             summary["cells"] = [cell["id"][:8] for cell in last["cells"]]
         raise CheckFailed(f"{description}: not reached in {timeout:.0f} s (page: {json.dumps(summary, ensure_ascii=False)}"
                           + (f"; {problem}" if problem and not last else "") + ")")
+
+    def images(self, selector):
+        """The images under `selector` once each has loaded or failed: [{src, width}]."""
+        return self.evaluate("""(async () => {
+          const images = [...document.querySelectorAll(%s)];
+          await Promise.all(images.map((image) => image.complete ? null : new Promise((done) => {
+            image.addEventListener('load', done, {once: true});
+            image.addEventListener('error', done, {once: true});
+            setTimeout(done, 20000);
+          })));
+          return images.map((image) => ({src: image.getAttribute('src'), width: image.naturalWidth}));
+        })()""" % json.dumps(selector), await_promise=True, timeout=60)
 
     def navigate(self, url):
         self.call("Page.navigate", {"url": url})

@@ -159,6 +159,9 @@ class Scenarios:
                 raise CheckFailed(f"no card titled {title!r}: {[c['title'] for c in state['cards']]}")
             if not card["details"].startswith(f"{count} images · "):
                 raise CheckFailed(f"{title}'s card says {card['details']!r}, not {count} images")
+        broken = [image["src"] for image in self.page.images("#gallery-list img") if image["width"] <= 0]
+        if broken:
+            raise CheckFailed(f"gallery thumbnails that did not load: {broken}")
         self.screenshot("editor-browser.png")
         return "; ".join(f"{card['title']}: {card['details']}" for card in state["cards"])
 
@@ -172,6 +175,10 @@ class Scenarios:
         if state["hash"] != card["link"] or state["galleryTitle"] != "First":
             raise CheckFailed(f"opened {state['hash']} titled {state['galleryTitle']!r}, not {card['link']} First")
         self.wait_saved("the status of a gallery just opened")
+        images = self.page.images("#image-grid img")
+        broken = [image["src"] for image in images if image["width"] <= 0]
+        if len(images) != len(self.order) or broken:
+            raise CheckFailed(f"{len(images)} thumbnails for {len(self.order)} images; not loaded: {broken}")
         return f"{len(state['cells'])} images"
 
     def reorder_by_drag(self):
@@ -275,9 +282,17 @@ class Scenarios:
         self.wait_saved("the status after the second Ctrl+S")
 
     def hostile_text(self):
+        try:
+            return self.hostile_edits()
+        finally:
+            if not self.page.state()["galleryHidden"]:
+                self.page.images("#image-grid img")
+                self.screenshot("editor-gallery.png")
+
+    def hostile_edits(self):
         before = len(self.page.console)
-        state = self.page.state()
         hostile_image, long_image = self.order[0], self.order[1]
+        self.set_title(HOSTILE)
         for image, text in ((hostile_image, HOSTILE), (long_image, LONG_CAPTION)):
             self.page.click_at(self.page.cell(self.page.state(), image)["captionBox"])
             self.page.wait_for("the caption field focused", lambda s: s["focusedId"] == "INPUT")
@@ -285,7 +300,6 @@ class Scenarios:
             self.page.type_text(text)
             self.press("Enter")
             self.captions[image] = text
-        self.set_title(HOSTILE)
         state = self.page.wait_for("the hostile caption, long caption and title shown as typed",
                                    lambda s: self.page.cell(s, hostile_image)["caption"] == HOSTILE
                                    and self.page.cell(s, long_image)["caption"] == LONG_CAPTION
@@ -299,7 +313,6 @@ class Scenarios:
             problems.append(f"{state['foreign']} element(s) the text made (an <img> or <script>)")
         if len(self.page.console) > before:
             problems.append(f"console or dialog: {self.page.console[before:]}")
-        self.screenshot("editor-gallery.png")
         if problems:
             raise CheckFailed("; ".join(problems))
         return "shown literally in the fields, the crumb and the tab's title; no dialog; no console error"
@@ -307,9 +320,9 @@ class Scenarios:
     def back_to_browser(self):
         box = self.page.evaluate(TITLE_BOX % json.dumps("#home-link"))
         self.page.click(box["x"], box["y"])
-        state = self.page.wait_for("the document browser, First's card updated",
-                                   lambda s: not s["browserHidden"] and any(card["title"] == HOSTILE for card in s["cards"]))
-        card = next(card for card in state["cards"] if card["title"] == HOSTILE)
+        state = self.page.wait_for("the document browser, First's card showing its title as typed",
+                                   lambda s: not s["browserHidden"] and any(card["title"] == self.title for card in s["cards"]))
+        card = next(card for card in state["cards"] if card["title"] == self.title)
         if not card["details"].startswith(f"{len(self.order)} images · ") or state["foreign"]:
             raise CheckFailed(f"the card says {card['details']!r} for {len(self.order)} images; "
                               f"{state['foreign']} element(s) made from text")

@@ -39,7 +39,7 @@ struct EditorBrowserTests {
         let check = try #require(try? JSONDecoder().decode(EditorCheck.self, from: result.stdoutData),
                                  "the editor check printed no result (status \(result.status)): \(result.stdout) \(result.stderr)")
         #expect(result.status != 2, "the editor check could not run: \(check.error ?? "") \(result.stderr)")
-        #expect(result.status == 0 && check.ok, "\(check.failures.count) failed:\n" + check.failures.joined(separator: "\n"))
+        #expect(result.status == 0 && check.ok, "\(check.failures.count) failed:\n\(check.failures.joined(separator: "\n"))")
         #expect(check.failures.isEmpty == check.ok)
 
         // Every scenario ran: none is skipped on the quiet.

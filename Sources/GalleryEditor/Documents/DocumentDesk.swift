@@ -36,6 +36,8 @@ package actor DocumentDesk {
         let path = try await library.path(forKey: key)
         let document = GalleryDocument(path: path, options: options)
         try await document.open()
+        // Others' changes to the file reach the page at once (reload, or a conflict to settle).
+        try? await document.startPresenting()
         if let raced = open[key] {  // another request opened it while this one waited
             _ = try? await document.close()
             return raced.document

@@ -29,6 +29,23 @@ package struct DocumentView: Codable, Sendable {
     /// What the user must know: why the last save failed, or who holds the file.
     package var message: String?
     package var images: [Image]
+    /// While in conflict: the versions waiting for a decision (ours, a sync client's copy).
+    package var versions: [Version]
+    /// After a merge: what it could not settle, each saying which side was kept.
+    package var mergeConflicts: [String]?
+
+    package struct Version: Codable, Sendable, Hashable {
+        package var id: String
+        /// "ours", "theirs" or "syncCopy".
+        package var origin: String
+        package var title: String
+        package var imageCount: Int
+        /// Milliseconds since 1970.
+        package var time: Int64
+        package var host: String
+        /// Images of the version whose bytes survived nowhere.
+        package var missingImages: Int
+    }
 
     init(key: String, document: GalleryDocument, saving: Bool) async throws {
         self.key = key
@@ -54,6 +71,11 @@ package struct DocumentView: Codable, Sendable {
             message = "Someone else changed this file while you had unsaved edits; your edits are kept as a version."
         case .normal, .closed:
             message = nil
+        }
+        versions = ((try? await document.unresolvedVersions()) ?? []).map { version in
+            Version(id: version.id.uuidString.lowercased(), origin: "\(version.origin)", title: version.title,
+                    imageCount: version.imageCount, time: Int64(version.time.timeIntervalSince1970 * 1000), host: version.host,
+                    missingImages: version.missingImages.count)
         }
         images = gallery.images.map { image in
             Image(id: image.id.uuidString.lowercased(), filename: image.filename, caption: image.caption, width: image.width,

@@ -222,6 +222,7 @@ function drawDocument(doc) {
   $('save-button').disabled = !doc.edited;
   drawStatus(doc);
   if (doc.message && (!previous || previous.message !== doc.message)) showMessage(doc.message);
+  drawConflicts(doc);
   const ids = new Set(doc.images.map((image) => image.id));
   for (const id of [...state.selected]) if (!ids.has(id)) state.selected.delete(id);
   drawGrid(doc);
@@ -282,6 +283,32 @@ function updateCell(cell, image, index, doc) {
   cell.setAttribute('aria-selected', state.selected.has(image.id) ? 'true' : 'false');
   cell.setAttribute('aria-label', `${index + 1} of ${doc.images.length}: ${image.caption || name}`);
   cell.style.setProperty('--ratio', `${image.width / Math.max(image.height, 1)}`);
+}
+
+// MARK: Conflicts: the versions the document layer kept, and the user's decision
+
+function drawConflicts(doc) {
+  const panel = $('conflict-panel');
+  const versions = doc.versions ?? [];
+  panel.hidden = versions.length === 0 && !(doc.mergeConflicts && doc.mergeConflicts.length);
+  const origins = {ours: 'Your unsaved edits', theirs: 'The file before', syncCopy: 'A sync client\'s copy'};
+  $('version-list').replaceChildren(...versions.map((version) => {
+    const keep = element('button', {type: 'button', text: 'Keep this version'});
+    keep.addEventListener('click', () => edit({op: 'keepVersion', version: version.id}));
+    return element('li', {class: 'version', dataset: {id: version.id, origin: version.origin}},
+      element('img', {src: `/api/documents/${doc.key}/versions/${version.id}/thumbnail`, alt: ''}),
+      element('p', {class: 'title', text: `${origins[version.origin] ?? version.origin}: ${version.title}`}),
+      element('p', {class: 'details', text: `${version.imageCount} images · ${new Date(version.time).toLocaleString()} · ${version.host}`
+        + (version.missingImages ? ` · ${version.missingImages} images could not be kept` : '')}),
+      keep);
+  }));
+  $('keep-current-button').hidden = versions.length === 0;
+  $('merge-button').hidden = versions.length === 0;
+  if (doc.mergeConflicts) {
+    $('merge-conflicts').replaceChildren(...doc.mergeConflicts.map((text) => element('li', {text})));
+  } else if (versions.length) {
+    $('merge-conflicts').replaceChildren();
+  }
 }
 
 async function edit(request) {
@@ -563,6 +590,8 @@ function start() {
   $('undo-button').addEventListener('click', () => edit({op: 'undo'}));
   $('redo-button').addEventListener('click', () => edit({op: 'redo'}));
   $('save-button').addEventListener('click', () => edit({op: 'save'}));
+  $('keep-current-button').addEventListener('click', () => edit({op: 'keepCurrent'}));
+  $('merge-button').addEventListener('click', () => edit({op: 'merge'}));
   $('cell-size').addEventListener('input', (event) => document.documentElement.style.setProperty('--cell', `${event.target.value}px`));
   $('image-grid').addEventListener('keydown', gridKey);
   $('image-grid').addEventListener('dragover', gridDragOver);

@@ -9,6 +9,8 @@ extension EditorRoutes {
     struct Edit: Decodable {
         enum Operation: String, Decodable {
             case move, remove, caption, title, undo, redo, save
+            /// Settling a conflict: make a version the content, keep the current file, or merge.
+            case keepVersion, keepCurrent, merge
         }
 
         var op: Operation
@@ -17,6 +19,7 @@ extension EditorRoutes {
         var to: Int?
         var caption: String?
         var title: String?
+        var version: String?
     }
 
     static func addDocuments(to router: Router<BasicRequestContext>, _ state: EditorState) {
@@ -33,9 +36,21 @@ extension EditorRoutes {
                 let key = try context.parameters.require("key")
                 let document = try await state.desk.document(key, for: try request.page)
                 let edit = try await request.decodeJSON(Edit.self)
-                try await apply(edit, to: document)
+                let notes = try await apply(edit, to: document)
                 await state.desk.publish(key)
-                return try Responses.json(try await state.desk.view(key))
+                var view = try await state.desk.view(key)
+                view.mergeConflicts = notes
+                return try Responses.json(view)
+            }
+        }
+        router.get("/api/documents/:key/versions/:id/thumbnail") { _, context in
+            await answering {
+                let document = try await state.desk.openDocument(try context.parameters.require("key"))
+                let id = try imageID(context.parameters.get("id"))
+                guard let version = try await document.unresolvedVersions().first(where: { $0.id == id }) else {
+                    throw EditorError.noSuchGallery(id.uuidString.lowercased())
+                }
+                return Responses.bytes(try GalleryReader(path: version.file).thumbnail(), type: "image/png")
             }
         }
         router.post("/api/documents/:key/close") { request, context in
@@ -47,7 +62,8 @@ extension EditorRoutes {
         }
     }
 
-    static func apply(_ edit: Edit, to document: GalleryDocument) async throws {
+    /// Applies one edit; a merge returns what it could not settle.
+    static func apply(_ edit: Edit, to document: GalleryDocument) async throws -> [String]? {
         switch edit.op {
         case .move:
             try await document.moveImage(try imageID(edit.id), to: try required(edit.to, "to"))
@@ -66,7 +82,19 @@ extension EditorRoutes {
             try await document.redo()
         case .save:
             try await document.save()
+        case .keepVersion:
+            let id = try imageID(edit.version)
+            guard let version = try await document.unresolvedVersions().first(where: { $0.id == id }) else {
+                throw EditorError.badRequest("no version \(id.uuidString.lowercased()) is waiting for a decision")
+            }
+            try await document.replace(with: version)
+            for other in try await document.unresolvedVersions() { try await document.markResolved(other) }
+        case .keepCurrent:
+            for other in try await document.unresolvedVersions() { try await document.markResolved(other) }
+        case .merge:
+            return try await document.mergeUnresolvedVersions().map(\.description)
         }
+        return nil
     }
 
     static func imageID(_ text: String?) throws -> UUID {

@@ -62,7 +62,11 @@ package enum EditorServer {
             services: applications.map { .init(service: $0) }
                 + [.init(service: lifetime, successTerminationBehavior: .gracefullyShutdownGroup)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        defer { EditorRecord.remove(for: configuration.roots) }
+        let watches = LibraryWatch.start(state)
+        defer {
+            for watch in watches { watch.stop() }
+            EditorRecord.remove(for: configuration.roots)
+        }
         try await group.run()
         await state.events.closeAll()
         return await state.desk.closeAll()

@@ -1,0 +1,72 @@
+import Foundation
+import Synchronization
+import SystemPackage
+
+/// Names changing in one folder, as inotify reports them: a file written and closed, created,
+/// removed, or renamed in or out (a safe save is a rename in). The document layer's presenter
+/// and the editor's folder listing are built on it.
+///
+/// Events of a burst are gathered for `settle` before they are handed on, so that a save (a
+/// temporary file created, written, renamed over the old name) arrives as one change.
+package final class FolderWatch: Sendable {
+    package let folder: String
+    private let descriptor: FileDescriptor
+    private let flag = StopFlag()
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Shared with the watch's thread, which must not hold the watch itself (so it can go).
+    private final class StopFlag: Sendable {
+        let stopped = Atomic<Bool>(false)
+    }
+
+    /// Starts watching `folder`; `changed` gets the set of names after each burst, on a thread
+    /// of the watch's own (`folderGone` when the folder itself was removed or moved: the watch
+    /// then ends).
+    package init(folder: String, settle: Duration = .milliseconds(100),
+                 changed: @escaping @Sendable (_ names: Set<String>, _ folderGone: Bool) -> Void) throws(FileSystemError) {
+        self.folder = folder
+        descriptor = try Syscalls.inotifyInit().get(path: folder, operation: "watch (inotify_init1)")
+        do throws(FileSystemError) {
+            _ = try Syscalls.inotifyWatch(descriptor, folder: folder).get(path: folder, operation: "watch")
+        } catch {
+            try? descriptor.close()
+            throw error
+        }
+        let settleMilliseconds = Int32(settle.components.seconds * 1000 + settle.components.attoseconds / 1_000_000_000_000_000)
+        let thread = Thread { [descriptor, flag, done] in
+            defer {
+                try? descriptor.close()
+                done.signal()
+            }
+            var pending = Set<String>()
+            var gone = false
+            while !flag.stopped.load(ordering: .relaxed) {
+                // Short waits while a burst is gathering, longer ones otherwise, so that stop()
+                // is seen within a fifth of a second either way.
+                let ready = (try? Syscalls.waitReadable(descriptor, milliseconds: pending.isEmpty ? 200 : settleMilliseconds).get()) ?? false
+                if ready, case .success(let batch) = Syscalls.readInotifyNames(descriptor) {
+                    pending.formUnion(batch.names)
+                    gone = gone || batch.folderGone
+                    continue
+                }
+                if !pending.isEmpty || gone {
+                    changed(pending, gone)
+                    pending = []
+                    if gone { return }
+                }
+            }
+        }
+        thread.name = "FolderWatch"
+        thread.start()
+    }
+
+    /// Stops watching; returns once the watch's thread has ended (no call of `changed` after).
+    package func stop() {
+        guard !flag.stopped.exchange(true, ordering: .relaxed) else { return }
+        done.wait()
+    }
+
+    deinit {
+        flag.stopped.store(true, ordering: .relaxed)
+    }
+}
