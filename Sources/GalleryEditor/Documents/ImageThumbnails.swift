@@ -22,9 +22,18 @@ package final class ImageThumbnails: Sendable {
         self.folder = folder
     }
 
-    /// The PNG for the image with `sha256`, from the cache or made from `bytes()`.
+    /// The longer side of a rendition for the detail view, for types browsers cannot show.
+    package static let displayLongSide = 4096
+
+    /// The grid's PNG for the image with `sha256`, from the cache or made from `bytes()`.
     package func png(sha256: String, bytes: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
-        let path = folder + "/\(sha256)-\(Self.longSide).png"
+        try await rendition(sha256: sha256, longSide: Self.longSide, bytes: bytes)
+    }
+
+    /// A PNG of the image with `sha256` at most `longSide` on its longer side, upright, from the
+    /// cache or made from `bytes()`.
+    package func rendition(sha256: String, longSide: Int, bytes: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
+        let path = folder + "/\(sha256)-\(longSide).png"
         if let cached = FileManager.default.contents(atPath: path), cached.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
             return [UInt8](cached)
         }
@@ -34,7 +43,7 @@ package final class ImageThumbnails: Sendable {
         let png: [UInt8] = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result {
-                    try Thumbnailer.thumbnail(of: source, longSide: Self.longSide,
+                    try Thumbnailer.thumbnail(of: source, longSide: longSide,
                                               limits: GalleryThumbnail.readingLimitsFittingAddressSpace()).png()
                 })
             }

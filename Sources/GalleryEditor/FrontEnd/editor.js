@@ -55,8 +55,9 @@ async function api(path, options = {}) {
 // MARK: Routing
 
 function route() {
-  const match = /^#gallery=([0-9a-f]+)$/.exec(location.hash);
-  if (match) openGallery(match[1]);
+  const match = /^#gallery=([0-9a-f]+)(?:&image=([0-9a-f-]+))?$/.exec(location.hash);
+  if (match && match[2]) openDetail(match[1], match[2]);
+  else if (match) openGallery(match[1]);
   else showBrowser();
 }
 
@@ -72,6 +73,7 @@ async function showBrowser() {
   $('crumb').textContent = '';
   setStatus('', '');
   $('gallery-view').hidden = true;
+  $('detail-view').hidden = true;
   $('browser-view').hidden = false;
   try {
     drawListing(await api('/api/galleries'));
@@ -182,7 +184,13 @@ async function createGallery(event) {
 
 async function openGallery(key) {
   $('browser-view').hidden = true;
+  $('detail-view').hidden = true;
   $('gallery-view').hidden = false;
+  if (state.key === key && state.doc) {  // back from the detail view: the grid is as it was
+    drawDocument(state.doc);
+    focusCell(state.focusId);
+    return;
+  }
   if (state.key && state.key !== key) {
     api(`/api/documents/${state.key}/close`, {method: 'POST'}).catch(() => {});
   }
@@ -268,6 +276,7 @@ function imageCell(image) {
     if (event.target === caption) return;
     select(cell.dataset.id, event);
   });
+  cell.addEventListener('dblclick', () => { location.hash = `gallery=${state.key}&image=${cell.dataset.id}`; });
   cell.addEventListener('dragstart', dragStart);
   cell.addEventListener('dragend', dragEnd);
   return cell;
@@ -377,6 +386,9 @@ function gridKey(event) {
   } else if (event.key === 'Delete' || event.key === 'Backspace') {
     event.preventDefault();
     removeSelected();
+  } else if (event.key === 'Enter' && state.focusId) {
+    event.preventDefault();
+    location.hash = `gallery=${state.key}&image=${state.focusId}`;
   } else if (event.key === ' ') {
     event.preventDefault();
     if (state.focusId) select(state.focusId, {ctrlKey: true});
@@ -565,13 +577,184 @@ function trashDrop(event) {
   edit({op: 'remove', ids: state.dragIds});
 }
 
+// MARK: The detail view: the image at full size, zoom and pan, a centred paging strip
+
+const view = {id: null, scale: 1, fitted: true, x: 0, y: 0};
+
+async function openDetail(key, id) {
+  if (state.key !== key || !state.doc) {
+    state.key = key;
+    try {
+      state.doc = await api(`/api/documents/${key}`);
+    } catch (error) {
+      showMessage(`Cannot open the gallery: ${error.message}`);
+      return;
+    }
+  }
+  const doc = state.doc;
+  const index = doc.images.findIndex((image) => image.id === id);
+  if (index === -1) { location.hash = `gallery=${key}`; return; }
+  const image = doc.images[index];
+  state.focusId = id;
+  $('browser-view').hidden = true;
+  $('gallery-view').hidden = true;
+  $('detail-view').hidden = false;
+  drawStatus(doc);
+  const name = image.filename ?? `${image.id}.${image.mediaType.split('/')[1]}`;
+  document.title = `${image.caption || name} – ${doc.title}`;
+  $('crumb').textContent = `${doc.title} / ${index + 1} of ${doc.images.length}`;
+  $('detail-caption').textContent = image.caption ?? '';
+  const picture = $('detail-image');
+  picture.alt = image.caption || name;
+  picture.src = `/api/documents/${key}/images/${id}/display`;
+  const download = `/api/documents/${key}/images/${id}?download=1`;
+  $('download-link').href = download;
+  $('download-link').setAttribute('download', name);
+  picture.dataset.download = `${image.mediaType}:${name}:${new URL(download, location.href).href}`;
+  view.id = id;
+  fit();
+  drawStrip(doc, index);
+  $('stage').focus();
+}
+
+function drawStrip(doc, index) {
+  const strip = $('strip');
+  const from = Math.max(0, index - 4);
+  const items = doc.images.slice(from, Math.min(doc.images.length, index + 5)).map((image, offset) => {
+    const position = from + offset;
+    const link = element('a', {href: `#gallery=${doc.key}&image=${image.id}`,
+      'aria-label': `${position + 1}: ${image.caption || image.filename || ''}`},
+      element('img', {src: `/api/documents/${doc.key}/images/${image.id}/thumbnail`, alt: ''}));
+    if (position === index) link.setAttribute('aria-current', 'page');
+    return element('li', {class: 'strip-item'}, link);
+  });
+  strip.replaceChildren(...items);
+  // The current image in the middle of the strip (seed 004's centred paging).
+  const current = strip.querySelector('[aria-current="page"]');
+  if (current) {
+    const box = strip.getBoundingClientRect();
+    const item = current.parentNode.getBoundingClientRect();
+    strip.scrollLeft += (item.left + item.width / 2) - (box.left + box.width / 2);
+  }
+}
+
+function applyView() {
+  $('detail-image').style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
+  $('stage').dataset.zoom = view.scale.toFixed(3);
+}
+
+function fit() {
+  const picture = $('detail-image');
+  const stage = $('stage');
+  const place = () => {
+    const width = picture.naturalWidth || 1;
+    const height = picture.naturalHeight || 1;
+    view.scale = Math.min(1, stage.clientWidth / width, stage.clientHeight / height);
+    view.x = (stage.clientWidth - width * view.scale) / 2;
+    view.y = (stage.clientHeight - height * view.scale) / 2;
+    view.fitted = true;
+    applyView();
+  };
+  if (picture.complete && picture.naturalWidth) place(); else picture.addEventListener('load', place, {once: true});
+}
+
+function zoom(factor, centerX, centerY) {
+  const stage = $('stage').getBoundingClientRect();
+  const x = (centerX ?? stage.left + stage.width / 2) - stage.left;
+  const y = (centerY ?? stage.top + stage.height / 2) - stage.top;
+  const scale = Math.min(16, Math.max(0.05, view.scale * factor));
+  // The point under the cursor stays where it is.
+  view.x = x - (x - view.x) * (scale / view.scale);
+  view.y = y - (y - view.y) * (scale / view.scale);
+  view.scale = scale;
+  view.fitted = false;
+  applyView();
+}
+
+function pageBy(step) {
+  const doc = state.doc;
+  const index = doc.images.findIndex((image) => image.id === view.id);
+  const target = Math.max(0, Math.min(doc.images.length - 1, index + step));
+  if (target !== index) location.hash = `gallery=${doc.key}&image=${doc.images[target].id}`;
+}
+
+function detailKey(event) {
+  if ($('detail-view').hidden || (event.target.closest && event.target.closest('input'))) return;
+  const actions = {
+    ArrowRight: () => pageBy(1), ArrowLeft: () => pageBy(-1),
+    Home: () => pageBy(-Infinity), End: () => pageBy(Infinity),
+    Escape: () => { location.hash = `gallery=${state.key}`; },
+    '+': () => zoom(1.25), '=': () => zoom(1.25), '-': () => zoom(0.8), '0': fit,
+  };
+  const action = actions[event.key];
+  if (action && !event.ctrlKey && !event.metaKey && !event.altKey) { event.preventDefault(); action(); }
+}
+
+function startDetail() {
+  const stage = $('stage');
+  const picture = $('detail-image');
+  stage.addEventListener('wheel', (event) => {
+    event.preventDefault();
+    // A trackpad pinch arrives as a wheel event with ctrlKey; both zoom about the cursor.
+    zoom(Math.exp(-event.deltaY * (event.ctrlKey ? 0.01 : 0.002)), event.clientX, event.clientY);
+  }, {passive: false});
+  const pointers = new Map();
+  let pinch = null;
+  stage.addEventListener('pointerdown', (event) => {
+    if (event.altKey) return;  // Alt-drag drags the image out of the page instead
+    stage.setPointerCapture(event.pointerId);
+    pointers.set(event.pointerId, {x: event.clientX, y: event.clientY});
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      pinch = Math.hypot(a.x - b.x, a.y - b.y);
+    }
+  });
+  stage.addEventListener('pointermove', (event) => {
+    const last = pointers.get(event.pointerId);
+    if (!last) return;
+    pointers.set(event.pointerId, {x: event.clientX, y: event.clientY});
+    if (pointers.size === 2 && pinch) {
+      const [a, b] = [...pointers.values()];
+      const distance = Math.hypot(a.x - b.x, a.y - b.y);
+      zoom(distance / pinch, (a.x + b.x) / 2, (a.y + b.y) / 2);
+      pinch = distance;
+    } else if (pointers.size === 1) {
+      view.x += event.clientX - last.x;
+      view.y += event.clientY - last.y;
+      view.fitted = false;
+      applyView();
+    }
+  });
+  const release = (event) => { pointers.delete(event.pointerId); if (pointers.size < 2) pinch = null; };
+  stage.addEventListener('pointerup', release);
+  stage.addEventListener('pointercancel', release);
+  // Dragging the image out of the page (Alt-drag) hands the original file to the desktop or a
+  // file manager: Chromium's DownloadURL, "type:name:absolute URL".
+  picture.addEventListener('dragstart', (event) => {
+    if (!event.altKey) { event.preventDefault(); return; }
+    event.dataTransfer.setData('DownloadURL', picture.dataset.download);
+    event.dataTransfer.effectAllowed = 'copy';
+  });
+  $('download-link').addEventListener('dragstart', (event) => {
+    event.dataTransfer.setData('DownloadURL', picture.dataset.download);
+    event.dataTransfer.effectAllowed = 'copy';
+  });
+  $('detail-back').addEventListener('click', () => { location.hash = `gallery=${state.key}`; });
+  $('zoom-in').addEventListener('click', () => zoom(1.25));
+  $('zoom-out').addEventListener('click', () => zoom(0.8));
+  $('zoom-fit').addEventListener('click', fit);
+  document.addEventListener('keydown', detailKey);
+  window.addEventListener('resize', () => { if (!$('detail-view').hidden && view.fitted) fit(); });
+}
+
 // MARK: Events from the server
 
 function listen() {
   const source = new EventSource(`/api/events?page=${page}`);
   source.addEventListener('document', (event) => {
     const doc = JSON.parse(event.data);
-    if (doc.key === state.key) drawDocument(doc);
+    if (doc.key !== state.key) return;
+    if (!$('detail-view').hidden) { state.doc = doc; drawStatus(doc); } else drawDocument(doc);
   });
   source.addEventListener('library', (event) => {
     const galleries = JSON.parse(event.data);
@@ -606,6 +789,7 @@ function start() {
     if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); removeSelected(); }
   });
   document.addEventListener('keydown', documentKey);
+  startDetail();
   window.addEventListener('hashchange', route);
   listen();
   route();

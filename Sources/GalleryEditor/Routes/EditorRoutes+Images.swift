@@ -18,6 +18,20 @@ extension EditorRoutes {
                                        disposition: download ? Responses.attachment(filename: downloadName(of: image)) : nil)
             }
         }
+        router.get("/api/documents/:key/images/:id/display") { _, context in
+            await answering {
+                let (document, image) = try await openImage(state, context)
+                if browsersShow(image.mediaType) {
+                    return Responses.bytes(try await document.imageData(image.id), type: image.mediaType.rawValue,
+                                           cache: "private, max-age=31536000, immutable")
+                }
+                // A type browsers cannot show is shown through a rendition; downloads stay the original.
+                let png = try await state.thumbnails.rendition(sha256: image.sha256.description, longSide: ImageThumbnails.displayLongSide) {
+                    try await document.imageData(image.id)
+                }
+                return Responses.bytes(png, type: "image/png", cache: "private, max-age=31536000, immutable")
+            }
+        }
         router.get("/api/documents/:key/images/:id/thumbnail") { _, context in
             await answering {
                 let (document, image) = try await openImage(state, context)
@@ -26,6 +40,14 @@ extension EditorRoutes {
                 }
                 return Responses.bytes(png, type: "image/png", cache: "private, max-age=31536000, immutable")
             }
+        }
+    }
+
+    /// Whether browsers show this type as it is. Every type of format 1.0 is; format 2.0's HEIC
+    /// will not be, and goes through `/display`'s rendition.
+    static func browsersShow(_ type: GalleryFormat.MediaType) -> Bool {
+        switch type {
+        case .jpeg, .png: true
         }
     }
 
