@@ -25,7 +25,9 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
             return Self.refusal(.misdirectedRequest, "This server answers only to 127.0.0.1:\(access.port), [::1]:\(access.port) and localhost:\(access.port).")
         }
         if request.uri.path == "/open" {
-            guard request.method == .get, let key = request.uri.queryParameters["key"], access.redeem(String(key)) else {
+            let hasSession = access.hasSession(cookieHeader: request.headers[values: .cookie].joined(separator: "; "))
+            // A page that already has the session (a reload of an old link) just goes on.
+            guard request.method == .get, hasSession || request.uri.queryParameters["key"].map({ access.redeem(String($0)) }) == true else {
                 return Self.refusal(.forbidden, "This link has been used already or is not valid. Run imagegallery edit again for a new one.")
             }
             var headers = HTTPFields()

@@ -16,6 +16,8 @@ const state = {
   focusId: null,
   dragIds: null,        // ids being dragged inside the page
   pending: [],          // drops on their way in: {token, at, label}, drawn as placeholder cells
+  beside: null,         // the gallery shown beside this one: {key, doc}
+  dragSource: null,     // the key of the gallery a drag inside the page started in
 };
 let nextToken = 1;
 
@@ -55,10 +57,10 @@ async function api(path, options = {}) {
 // MARK: Routing
 
 function route() {
-  const match = /^#gallery=([0-9a-f]+)(?:&image=([0-9a-f-]+))?$/.exec(location.hash);
+  const match = /^#gallery=([0-9a-f]+)(?:&image=([0-9a-f-]+))?(?:&beside=([0-9a-f]+))?$/.exec(location.hash);
   if (match && match[2]) openDetail(match[1], match[2]);
-  else if (match) openGallery(match[1]);
-  else showBrowser();
+  else if (match) openGallery(match[1]).then(() => openBeside(match[3] ?? null));
+  else { openBeside(null); showBrowser(); }
 }
 
 // MARK: The document browser
@@ -422,8 +424,10 @@ let placeholder = null;
 function dragStart(event) {
   const id = event.currentTarget.dataset.id;
   if (!state.selected.has(id)) { state.selected = new Set([id]); state.anchor = id; }
-  state.dragIds = [...state.selected];
-  event.dataTransfer.effectAllowed = 'move';
+  // The dragged image first: a reorder moves it; the trash and a transfer take the whole selection.
+  state.dragIds = [id, ...[...state.selected].filter((other) => other !== id)];
+  state.dragSource = state.key;
+  event.dataTransfer.effectAllowed = 'copyMove';
   event.dataTransfer.setData('application/x-imagegallery-images', JSON.stringify({key: state.key, ids: state.dragIds}));
   event.currentTarget.classList.add('dragging');
   placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
@@ -434,6 +438,7 @@ function dragEnd(event) {
   placeholder?.remove();
   placeholder = null;
   state.dragIds = null;
+  state.dragSource = null;
   $('trash').classList.remove('drop-target');
 }
 
@@ -441,15 +446,9 @@ function gridDragOver(event) {
   if (isExternal(event)) { externalDragOver(event); return; }
   if (!state.dragIds) return;
   event.preventDefault();
-  event.dataTransfer.dropEffect = 'move';
-  const grid = $('image-grid');
-  const cells = [...grid.querySelectorAll('.image-cell')];
-  const before = cells.find((cell) => {
-    const box = cell.getBoundingClientRect();
-    return event.clientY < box.top + box.height / 2 && event.clientX < box.left + box.width / 2
-      || event.clientY < box.top;
-  });
-  if (before) grid.insertBefore(placeholder, before); else grid.append(placeholder);
+  event.dataTransfer.dropEffect = state.dragSource !== state.key && event.ctrlKey ? 'copy' : 'move';
+  if (!placeholder) placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  placeDropPlaceholder(event, $('image-grid'));
 }
 
 function gridDrop(event) {
@@ -463,9 +462,101 @@ function gridDrop(event) {
   const moving = state.dragIds;
   // The target index counts only the images that stay where they are.
   const before = order.slice(0, index).filter((cell) => cell.dataset.id && !moving.includes(cell.dataset.id)).length;
+  if (state.dragSource && state.dragSource !== state.key) {
+    placeholder.remove();
+    transfer(state.dragSource, state.key, moving, before, event.ctrlKey);
+    return;
+  }
   const id = moving[0];
   placeholder.remove();
   edit({op: 'move', id, to: before});
+}
+
+// MARK: Two galleries side by side: a drag moves images between them, Ctrl+drag copies
+
+async function openBeside(key) {
+  const previous = state.beside;
+  if (previous && previous.key !== key) {
+    api(`/api/documents/${previous.key}/close`, {method: 'POST'}).catch(() => {});
+  }
+  state.beside = null;
+  $('beside-pane').hidden = true;
+  if (key && key !== state.key) {
+    try {
+      state.beside = {key, doc: await api(`/api/documents/${key}`)};
+      drawBeside(state.beside.doc);
+    } catch (error) {
+      showMessage(`Cannot open the other gallery: ${error.message}`);
+    }
+  }
+  fillBesideChoices();
+}
+
+async function fillBesideChoices() {
+  if (!state.key) return;
+  if (!state.listing) {
+    try { state.listing = await api('/api/galleries'); } catch { return; }
+  }
+  const select = $('beside-select');
+  const options = state.listing.galleries.filter((gallery) => gallery.key !== state.key).map((gallery) => {
+    const option = element('option', {value: gallery.key, text: gallery.title ?? gallery.fileName});
+    if (state.beside && state.beside.key === gallery.key) option.selected = true;
+    return option;
+  });
+  select.replaceChildren(element('option', {value: '', text: 'No other gallery'}), ...options);
+}
+
+function drawBeside(doc) {
+  if (!state.beside || doc.key !== state.beside.key) return;
+  state.beside.doc = doc;
+  $('beside-pane').hidden = false;
+  $('beside-title').textContent = doc.title || doc.fileName;
+  $('beside-status').textContent = doc.saving ? 'Saving…' : doc.edited ? 'Edited' : 'Saved';
+  $('beside-grid').replaceChildren(...doc.images.map((image, index) => {
+    const cell = element('li', {class: 'image-cell', role: 'option', draggable: 'true', tabindex: '-1', dataset: {id: image.id},
+      'aria-label': `${index + 1} of ${doc.images.length}: ${image.caption || image.filename || ''}`},
+      element('div', {class: 'frame'},
+        element('img', {src: `/api/documents/${doc.key}/images/${image.id}/thumbnail`, alt: '', loading: 'lazy', draggable: 'false'})),
+      element('span', {class: 'name', text: image.filename ?? image.id.slice(0, 8)}));
+    cell.addEventListener('dragstart', (event) => {
+      state.dragIds = [image.id];
+      state.dragSource = doc.key;
+      event.dataTransfer.effectAllowed = 'copyMove';
+      event.dataTransfer.setData('application/x-imagegallery-images', JSON.stringify({key: doc.key, ids: state.dragIds}));
+      cell.classList.add('dragging');
+      placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+    });
+    cell.addEventListener('dragend', dragEnd);
+    return cell;
+  }));
+}
+
+function besideDragOver(event) {
+  if (!state.beside || !state.dragIds || state.dragSource !== state.key) return;
+  event.preventDefault();
+  event.dataTransfer.dropEffect = event.ctrlKey ? 'copy' : 'move';
+  if (!placeholder) placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  placeDropPlaceholder(event, $('beside-grid'));
+}
+
+function besideDrop(event) {
+  if (!state.beside || !state.dragIds || state.dragSource !== state.key) return;
+  event.preventDefault();
+  const grid = $('beside-grid');
+  const order = [...grid.children];
+  const index = order.indexOf(placeholder);
+  const at = index === -1 ? state.beside.doc.images.length : order.slice(0, index).filter((cell) => cell.dataset.id).length;
+  placeholder?.remove();
+  transfer(state.key, state.beside.key, state.dragIds, at, event.ctrlKey);
+}
+
+async function transfer(from, to, ids, at, copy) {
+  try {
+    const doc = await api(`/api/documents/${from}/edits`, {method: 'POST', body: JSON.stringify({op: 'transfer', ids, target: to, to: at, copy})});
+    if (from === state.key) drawDocument(doc); else drawBeside(doc);
+  } catch (error) {
+    showMessage(`Cannot ${copy ? 'copy' : 'move'} the images: ${error.message}`);
+  }
 }
 
 // MARK: Drops from other programs: files, and images or links from other pages
@@ -482,8 +573,7 @@ function externalDragOver(event) {
   placeDropPlaceholder(event);
 }
 
-function placeDropPlaceholder(event) {
-  const grid = $('image-grid');
+function placeDropPlaceholder(event, grid = $('image-grid')) {
   const cells = [...grid.querySelectorAll('.image-cell')];
   const before = cells.find((cell) => {
     const box = cell.getBoundingClientRect();
@@ -753,6 +843,7 @@ function listen() {
   const source = new EventSource(`/api/events?page=${page}`);
   source.addEventListener('document', (event) => {
     const doc = JSON.parse(event.data);
+    if (state.beside && doc.key === state.beside.key) { drawBeside(doc); return; }
     if (doc.key !== state.key) return;
     if (!$('detail-view').hidden) { state.doc = doc; drawStatus(doc); } else drawDocument(doc);
   });
@@ -782,6 +873,11 @@ function start() {
   $('image-grid').addEventListener('dragleave', (event) => {
     if (!state.dragIds && placeholder && !$('image-grid').contains(event.relatedTarget)) { placeholder.remove(); placeholder = null; }
   });
+  $('beside-select').addEventListener('change', (event) => {
+    location.hash = `gallery=${state.key}` + (event.target.value ? `&beside=${event.target.value}` : '');
+  });
+  $('beside-grid').addEventListener('dragover', besideDragOver);
+  $('beside-grid').addEventListener('drop', besideDrop);
   $('trash').addEventListener('dragover', trashDragOver);
   $('trash').addEventListener('dragleave', () => $('trash').classList.remove('drop-target'));
   $('trash').addEventListener('drop', trashDrop);

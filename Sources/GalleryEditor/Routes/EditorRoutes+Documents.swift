@@ -11,6 +11,8 @@ extension EditorRoutes {
             case move, remove, caption, title, undo, redo, save
             /// Settling a conflict: make a version the content, keep the current file, or merge.
             case keepVersion, keepCurrent, merge
+            /// Images to another open gallery: moved, or copied with `copy`.
+            case transfer
         }
 
         var op: Operation
@@ -20,6 +22,9 @@ extension EditorRoutes {
         var caption: String?
         var title: String?
         var version: String?
+        /// `transfer`: the gallery the images go to, and whether they stay here as well.
+        var target: String?
+        var copy: Bool?
     }
 
     static func addDocuments(to router: Router<BasicRequestContext>, _ state: EditorState) {
@@ -36,7 +41,19 @@ extension EditorRoutes {
                 let key = try context.parameters.require("key")
                 let document = try await state.desk.document(key, for: try request.page)
                 let edit = try await request.decodeJSON(Edit.self)
-                let notes = try await apply(edit, to: document)
+                let notes: [String]?
+                if edit.op == .transfer {
+                    let target = try required(edit.target, "target")
+                    let destination = try await state.desk.document(target, for: try request.page)
+                    let ids = try (edit.ids ?? []).map(imageID)
+                    guard !ids.isEmpty else { throw EditorError.badRequest("transfer needs the ids of the images") }
+                    _ = try await document.transferImages(ids, to: destination, at: try await clamped(edit.to, destination),
+                                                          copy: edit.copy ?? false)
+                    await state.desk.publish(target)
+                    notes = nil
+                } else {
+                    notes = try await apply(edit, to: document)
+                }
                 await state.desk.publish(key)
                 var view = try await state.desk.view(key)
                 view.mergeConflicts = notes
@@ -93,6 +110,8 @@ extension EditorRoutes {
             for other in try await document.unresolvedVersions() { try await document.markResolved(other) }
         case .merge:
             return try await document.mergeUnresolvedVersions().map(\.description)
+        case .transfer:
+            throw EditorError.badRequest("a transfer names its target gallery")
         }
         return nil
     }
