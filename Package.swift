@@ -102,6 +102,7 @@ let package = Package(
             name: "GalleryEditor",
             dependencies: [
                 "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GallerySystem", "GalleryFetchHelper",
+                "GalleryConvert",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

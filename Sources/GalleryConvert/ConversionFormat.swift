@@ -45,6 +45,19 @@ public enum FormatDetection {
         }
     }
 
+    /// A path's file name without its archive and JSON extensions, for the title and file name
+    /// of what it becomes: `trip.tar.gz` → `trip`, `comic.cbz` → `comic`.
+    public static func stem(of path: String) -> String {
+        var name = GalleryFileSystem.fileName(of: path)
+        let extensions = ["gz", "bz2", "xz", "zst", "lzma", "tar", "tgz", "tbz2", "txz", "tzst", "zip", "7z", "rar",
+                          "cbz", "cbt", "cb7", "cbr", "json"]
+        while let dot = name.lastIndex(of: "."), dot != name.startIndex,
+              extensions.contains(name[name.index(after: dot)...].lowercased()) {
+            name = String(name[..<dot])
+        }
+        return name
+    }
+
     public static func detect(_ path: String) throws -> Detected {
         let status = try examine(path)
         if status.kind == .directory {

@@ -170,6 +170,78 @@ function formatSize(bytes) {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
+// MARK: Import: a folder of images, an archive, a comic book, seed JSON or a gallery
+
+async function importFile(file) {
+  $('import-status').textContent = `Importing ${file.name}…`;
+  try {
+    const response = await fetch(`/api/import?page=${page}&folder=0&name=${encodeURIComponent(file.name)}`, {
+      method: 'POST', credentials: 'same-origin', headers: {'Content-Type': 'application/octet-stream'}, body: file,
+    });
+    const body = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(body.error || `${response.status} ${response.statusText}`);
+    const names = body.galleries.map((gallery) => gallery.fileName).join(', ');
+    $('import-status').textContent = `Imported ${file.name} as ${names}.`;
+    for (const note of body.notes) showMessage(note);
+    drawListing(await api('/api/galleries'));
+  } catch (error) {
+    $('import-status').textContent = '';
+    showMessage(`Cannot import ${file.name}: ${error.message}`);
+  }
+}
+
+/// A dropped folder becomes a new gallery of its image files, in name order, through the same
+/// upload as a drop on a gallery (each checked by the server as add checks its inputs).
+async function importFolder(entry) {
+  const files = await new Promise((resolve) => {
+    const reader = entry.createReader();
+    const all = [];
+    const more = () => reader.readEntries((entries) => {
+      if (!entries.length) { resolve(all); return; }
+      all.push(...entries.filter((item) => item.isFile));
+      more();
+    }, () => resolve(all));
+    more();
+  });
+  files.sort((a, b) => a.name.localeCompare(b.name, undefined, {numeric: true}));
+  $('import-status').textContent = `Importing ${entry.name}: ${files.length} files…`;
+  let summary;
+  try {
+    summary = await api('/api/galleries', {method: 'POST', body: JSON.stringify({title: entry.name})});
+  } catch (error) {
+    showMessage(`Cannot import ${entry.name}: ${error.message}`);
+    return;
+  }
+  state.key = summary.key;
+  let added = 0;
+  for (const item of files) {
+    const file = await new Promise((resolve, reject) => item.file(resolve, reject));
+    try {
+      await upload(file, added);
+      added += 1;
+    } catch (error) {
+      showMessage(`${entry.name}/${file.name}: ${error.message}`);
+    }
+  }
+  await api(`/api/documents/${summary.key}/edits`, {method: 'POST', body: JSON.stringify({op: 'save'})}).catch(() => {});
+  await api(`/api/documents/${summary.key}/close`, {method: 'POST'}).catch(() => {});
+  state.key = null;
+  $('import-status').textContent = `Imported ${entry.name}: ${added} of ${files.length} files.`;
+  drawListing(await api('/api/galleries'));
+}
+
+function importDrop(event) {
+  event.preventDefault();
+  $('import-zone').classList.remove('drop-target');
+  const entries = [...event.dataTransfer.items].map((item) => item.webkitGetAsEntry && item.webkitGetAsEntry());
+  const files = [...event.dataTransfer.files];
+  files.forEach((file, index) => {
+    const entry = entries[index];
+    if (entry && entry.isDirectory) importFolder(entry); else importFile(file);
+  });
+  if (!files.length) showMessage('Nothing to import: drop a folder or a file.');
+}
+
 async function createGallery(event) {
   event.preventDefault();
   const field = $('new-gallery-title');
@@ -857,6 +929,18 @@ function listen() {
 
 function start() {
   $('new-gallery-form').addEventListener('submit', createGallery);
+  $('import-zone').addEventListener('dragover', (event) => {
+    if (![...event.dataTransfer.types].includes('Files')) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+    $('import-zone').classList.add('drop-target');
+  });
+  $('import-zone').addEventListener('dragleave', () => $('import-zone').classList.remove('drop-target'));
+  $('import-zone').addEventListener('drop', importDrop);
+  $('import-file').addEventListener('change', (event) => {
+    for (const file of event.target.files) importFile(file);
+    event.target.value = '';
+  });
   $('sort-order').addEventListener('change', () => state.listing && drawListing(state.listing));
   $('home-link').addEventListener('click', (event) => { event.preventDefault(); location.hash = ''; });
   $('gallery-title').addEventListener('change', (event) => edit({op: 'title', title: event.target.value}));

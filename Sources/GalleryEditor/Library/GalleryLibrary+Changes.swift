@@ -1,4 +1,5 @@
 import Foundation
+import GalleryBuilder
 import GalleryDocument
 import GalleryFormat
 import GallerySystem
@@ -7,27 +8,16 @@ import GallerySystem
 extension GalleryLibrary {
     /// Makes an empty gallery titled `title` in the opened folder at `folderIndex`, under a file
     /// name made from the title that no file has yet ("Holiday.imagegallery", "Holiday 2.imagegallery").
-    package func createGallery(title: String, folder folderIndex: Int) async throws -> GallerySummary {
-        let folders = roots.folders
-        guard folders.indices.contains(folderIndex) else { throw EditorError.badRequest("there is no opened folder \(folderIndex)") }
+    package func createGallery(title: String, folder folderIndex: Int) throws -> GallerySummary {
+        let folder = try folder(folderIndex)
         let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw EditorError.badRequest("a gallery needs a title") }
-        let stem = Self.fileStem(for: trimmed)
-        for attempt in 1 ... 1000 {
-            let path = folders[folderIndex] + "/" + stem + (attempt == 1 ? "" : " \(attempt)") + ".imagegallery"
-            do {
-                var options = DocumentOptions()
-                options.autosaves = false
-                let document = try await GalleryDocument.create(at: path, title: trimmed, options: options)
-                _ = try await document.close()
-                let key = Self.key(of: try GalleryFileSystem.resolvedPath(path))
-                guard let summary = galleries().first(where: { $0.key == key }) else { throw EditorError.noSuchGallery(key) }
-                return summary
-            } catch let error as FileSystemError where error.kind == .alreadyExists {
-                continue
-            }
+        let path = try Self.writeUnderFreeName(folder: folder, stem: Self.fileStem(for: trimmed)) { path in
+            try GalleryBuilder(title: trimmed).write(to: path)
         }
-        throw EditorError.badRequest("\(folders[folderIndex]): every file name for \"\(stem)\" is taken")
+        let key = Self.key(of: try GalleryFileSystem.resolvedPath(path))
+        guard let summary = galleries().first(where: { $0.key == key }) else { throw EditorError.noSuchGallery(key) }
+        return summary
     }
 
     /// A file name from a title: no slash, no control or bidi character, no leading dot, at most

@@ -1,6 +1,7 @@
 import Foundation
 import GalleryDocument
 import GalleryFormat
+import GallerySystem
 import Hummingbird
 
 // The document browser: the galleries of the opened folders, their thumbnails, a new gallery.
@@ -69,6 +70,33 @@ extension EditorRoutes {
                 return try Responses.json(["trashed": trashed.path, "info": trashed.infoPath])
             }
         }
+        router.post("/api/import") { request, _ in
+            await answering {
+                let folderIndex = request.uri.queryParameters["folder"].flatMap { Int($0) } ?? 0
+                let name = String(request.uri.queryParameters["name"] ?? "import")
+                let folder = try state.library.folder(folderIndex)
+                // The upload goes to disk beside its destination, never into memory: an archive
+                // may be large. The spool is private (mkdtemp) and removed whatever happens.
+                let spool = try GalleryFileSystem.makeTemporaryFolder(folder + "/.imagegallery-import-XXXXXX")
+                defer { try? FileManager.default.removeItem(atPath: spool) }
+                let upload = spool + "/upload"
+                try await receive(request.body, to: upload, limit: maximumImportBytes, name: name)
+                let images = spool + "/images"
+                try GalleryFileSystem.makeFolder(images)
+                let library = state.library
+                let (written, notes) = try await withCheckedThrowingContinuation { continuation in
+                    // libarchive and the fetch helper block: off the cooperative pool.
+                    DispatchQueue.global().async {
+                        continuation.resume(with: Result { try library.importFile(upload, named: name, spool: images, folder: folderIndex) })
+                    }
+                }
+                let keys = Set(written.map(GalleryLibrary.key(of:)))
+                let galleries = await state.library.galleries()
+                await state.events.broadcast("library", data: galleries)
+                return try Responses.json(GalleryLibrary.Imported(galleries: galleries.filter { keys.contains($0.key) }, notes: notes),
+                                          status: .created)
+            }
+        }
         router.post("/api/galleries") { request, _ in
             var request = request
             return await answering {
@@ -77,6 +105,28 @@ extension EditorRoutes {
                 await state.events.broadcast("library", data: await state.library.galleries())
                 return try Responses.json(summary, status: .created)
             }
+        }
+    }
+}
+
+extension EditorRoutes {
+    /// The largest file an import takes: the format's own bound on a gallery's images.
+    static let maximumImportBytes = Int(GalleryLimits.default.maxTotalUncompressedBytes)
+
+    /// Writes a request body to `path` as it arrives, refusing it past `limit` bytes.
+    static func receive(_ body: RequestBody, to path: String, limit: Int, name: String) async throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: path) else {
+            throw EditorError.badRequest("\(path): cannot write the upload")
+        }
+        defer { try? handle.close() }
+        var received = 0
+        for try await buffer in body {
+            received += buffer.readableBytes
+            guard received <= limit else {
+                throw HTTPError(.contentTooLarge, message: "\(name): larger than the \(limit / 1_000_000) MB an import may be")
+            }
+            try handle.write(contentsOf: Data(buffer.readableBytesView))
         }
     }
 }

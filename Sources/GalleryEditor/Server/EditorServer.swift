@@ -98,7 +98,7 @@ struct Lifetime: Service {
     let firstPageWait: Duration
 
     func run() async throws {
-        try await withGracefulShutdownHandler {
+        await withGracefulShutdownHandler {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
                 await state.events.keepAlive()

@@ -42,16 +42,7 @@ extension ImageGallery.Convert {
     }
 
     /// The input's name without its archive extensions: `trip.tar.gz` → `trip`.
-    static func stem(of path: String) -> String {
-        var name = GalleryFileSystem.fileName(of: path)
-        let extensions = ["gz", "bz2", "xz", "zst", "lzma", "tar", "tgz", "tbz2", "txz", "tzst", "zip", "7z", "rar",
-                          "cbz", "cbt", "cb7", "cbr", "json"]
-        while let dot = name.lastIndex(of: "."), dot != name.startIndex,
-              extensions.contains(name[name.index(after: dot)...].lowercased()) {
-            name = String(name[..<dot])
-        }
-        return name
-    }
+    static func stem(of path: String) -> String { FormatDetection.stem(of: path) }
 }
 
 /// A private folder beside the output for the images read from an archive, on the same file
