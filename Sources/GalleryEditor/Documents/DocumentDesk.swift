@@ -13,6 +13,9 @@ package actor DocumentDesk {
         var pages: Set<String>
         var saving = false
         var watcher: Task<Void, Never>?
+        /// The view last pushed: "Saving…" goes out from it at once, since the document itself
+        /// answers nothing until its save is done.
+        var lastView: DocumentView?
     }
 
     private let library: GalleryLibrary
@@ -67,7 +70,13 @@ package actor DocumentDesk {
 
     private func handle(_ event: DocumentEvent, key: String) async {
         switch event {
-        case .saving: open[key]?.saving = true
+        case .saving:
+            open[key]?.saving = true
+            if var view = open[key]?.lastView {
+                view.saving = true
+                await events.broadcast("document", data: view)
+                return
+            }
         case .saved, .conflict: open[key]?.saving = false
         case .stateChanged(let state) where state == .savingError: open[key]?.saving = false
         case .stateChanged, .contentChanged: break
@@ -79,6 +88,7 @@ package actor DocumentDesk {
     /// Pushes the document's view to every page.
     package func publish(_ key: String) async {
         guard let view = try? await view(key) else { return }
+        open[key]?.lastView = view
         await events.broadcast("document", data: view)
         if case .some = open[key], !view.saving, !view.edited {
             await events.broadcast("library", data: await library.galleries())
