@@ -16,6 +16,7 @@ struct DesktopIntegrationTests {
     @Test func statusSaysEverythingIsCurrent() throws { try installed().statusSaysEverythingIsCurrent() }
     @Test func gioAndXdgMimeDetectTheType() throws { try installed().gioAndXdgMimeDetectTheType() }
     @Test func fileNamesTheType() throws { try installed().fileNamesTheType() }
+    @Test func aGalleryOpensInTheEditorWithViewingAsAnAction() throws { try installed().aGalleryOpensInTheEditorWithViewingAsAnAction() }
     @Test func gnomeFactoryThumbnailsInItsSandbox() throws { try installed().gnomeFactoryThumbnailsInItsSandbox() }
     @Test func tumblerThumbnailsOverDBus() throws { try installed().tumblerThumbnailsOverDBus() }
 }
@@ -82,6 +83,22 @@ final class InstalledTool {
             #expect(xdg.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "application/vnd.imagegallery+zip",
                     "\(path): \(xdg.stdout) \(xdg.stderr)")
         }
+    }
+
+    /// Double-clicking a gallery runs `imagegallery edit` (no terminal); viewing without editing
+    /// is the entry's action. Checked with the desktop's own tools on the installed entry.
+    func aGalleryOpensInTheEditorWithViewingAsAnAction() throws {
+        let entry = environment["XDG_DATA_HOME"]! + "/applications/imagegallery.desktop"
+        let validation = try run("desktop-file-validate", [entry])
+        #expect(validation.status == 0 && validation.stdout.isEmpty, "\(validation.stdout) \(validation.stderr)")
+        let handler = try run("xdg-mime", ["query", "default", "application/vnd.imagegallery+zip"])
+        #expect(handler.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "imagegallery.desktop", "\(handler.stdout) \(handler.stderr)")
+        let text = String(decoding: try FileBytes.read(entry), as: UTF8.self)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("Exec=imagegallery edit %f"))
+        #expect(lines.contains("Terminal=false"))
+        #expect(lines.contains("Actions=view;"))
+        #expect(lines.contains("[Desktop Action view]") && lines.contains("Exec=imagegallery view %f"))
     }
 
     /// `file` with the installed rule (the user's ~/.magic), and with the fragment given directly.
