@@ -38,8 +38,8 @@ STATE_SCRIPT = """(() => {
     trashTarget: document.getElementById('trash').classList.contains('drop-target'),
     focusedCell: active && active.classList && active.classList.contains('image-cell') ? active.dataset.id : null,
     focusedId: active ? active.id || active.tagName : null,
-    foreign: document.querySelectorAll('#gallery-view img:not(.frame img), #gallery-list img:not(a > img), '
-                                       + 'body script:not([src="/editor.js"])').length,
+    // What the hostile text would make if it ever became markup: an <img src=x> or an inline script.
+    foreign: document.querySelectorAll('img[src="x"], script:not([src])').length,
   };
 })()"""
 

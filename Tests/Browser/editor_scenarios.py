@@ -18,7 +18,7 @@ from editor_page import CheckFailed, EditorPage
 DISK_TIMEOUT = 10.0  # autosave is 0.5 s after the last edit; this only guards against a hang
 HOSTILE = "<img src=x onerror=alert(1)>\u202e<script>alert(2)</script>"
 LONG_CAPTION = ("A long caption, ten thousand characters: é ✓ " * 300)[:10_000]
-TITLE_BOX = "(() => { const r = document.querySelector(%s).getBoundingClientRect(); " \
+BOX_SCRIPT = "(() => { const r = document.querySelector(%s).getBoundingClientRect(); " \
             "return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()"
 
 
@@ -55,8 +55,15 @@ class Scenarios:
             raise
         except CheckFailed as failure:
             record["detail"] = str(failure)
+            self.stop_if_crashed()
         except Exception as error:  # noqa: BLE001 (a scenario that cannot run fails, with why)
             record["detail"] = f"could not run: {type(error).__name__}: {error}"
+            self.stop_if_crashed()
+
+    def stop_if_crashed(self):
+        """A crashed page makes every later step fail for no fault of the editor: the check could not check."""
+        if self.page and any(entry.startswith("crash:") for entry in self.page.console):
+            raise BrowserGone("the page crashed")
 
     def result(self):
         failures = [f"{step['name']}: {step['detail']}" for step in self.steps if not step["ok"]]
@@ -217,7 +224,7 @@ class Scenarios:
         self.expect_disk("the caption typed in the grid")
 
     def set_title(self, text):
-        box = self.page.evaluate(TITLE_BOX % json.dumps("#gallery-title"))
+        box = self.page.evaluate(BOX_SCRIPT % json.dumps("#gallery-title"))
         self.page.click(box["x"], box["y"])
         self.page.wait_for("the title field focused", lambda s: s["focusedId"] == "gallery-title")
         self.press("a", CTRL)
@@ -285,9 +292,13 @@ class Scenarios:
         try:
             return self.hostile_edits()
         finally:
-            if not self.page.state()["galleryHidden"]:
-                self.page.images("#image-grid img")
-                self.screenshot("editor-gallery.png")
+            # Taken whatever the checks found: the picture is what a person would look at first.
+            try:
+                if not self.page.state()["galleryHidden"]:
+                    self.page.images("#image-grid img")
+                    self.screenshot("editor-gallery.png")
+            except (RuntimeError, TimeoutError):
+                pass  # a missing screenshot is reported by whoever expects it, not here over the real failure
 
     def hostile_edits(self):
         before = len(self.page.console)
@@ -318,7 +329,7 @@ class Scenarios:
         return "shown literally in the fields, the crumb and the tab's title; no dialog; no console error"
 
     def back_to_browser(self):
-        box = self.page.evaluate(TITLE_BOX % json.dumps("#home-link"))
+        box = self.page.evaluate(BOX_SCRIPT % json.dumps("#home-link"))
         self.page.click(box["x"], box["y"])
         state = self.page.wait_for("the document browser, First's card showing its title as typed",
                                    lambda s: not s["browserHidden"] and any(card["title"] == self.title for card in s["cards"]))
@@ -331,7 +342,7 @@ class Scenarios:
 
     def new_gallery(self):
         before = {path.name for path in self.folder.iterdir()}
-        box = self.page.evaluate(TITLE_BOX % json.dumps("#new-gallery-title"))
+        box = self.page.evaluate(BOX_SCRIPT % json.dumps("#new-gallery-title"))
         self.page.click(box["x"], box["y"])
         self.page.type_text("Third")
         self.press("Enter")
@@ -357,7 +368,10 @@ class Scenarios:
             raise CheckFailed(f"the editor exited {status}: {self.editor.log_text()}")
         self.expect_disk("every edit of First after the editor stopped")
         self.expect_disk("Second untouched", path=self.second, order=self.second_order, captions={}, title="Second")
-        return "the editor exited 0"
+        self.expect_disk("Third after the editor stopped", path=self.folder / "Third.imagegallery", order=[], captions={},
+                         title="Third")
+        left = sorted(path.name for path in self.folder.iterdir() if path.name.startswith("."))
+        return f"the editor exited 0; hidden files left in the folder: {left or 'none'}"
 
     def no_console_errors(self):
         if self.page.console:

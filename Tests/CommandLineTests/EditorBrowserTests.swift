@@ -33,7 +33,9 @@ struct EditorBrowserTests {
     @Test func aPersonEditsAGalleryInChromiumAndEveryEditReachesTheDisk() async throws {
         try #require(Subprocess.which("chromium") != nil,
                      "chromium is not installed: run scripts/install-deps test (make test does), then run the tests again")
-        let arguments = [Self.checker, "--imagegallery", try TestPaths.binary(), "--editor", try TestPaths.editor(),
+        let binary = try TestPaths.binary()
+        let editor = try TestPaths.editor()
+        let arguments = [Self.checker, "--imagegallery", binary, "--editor", editor,
                          "--fixtures", TestPaths.fixture("images"), "--artifacts", Self.artifacts]
         let result = try await Blocking.run { try Subprocess.run("/usr/bin/python3", arguments) }
         let check = try #require(try? JSONDecoder().decode(EditorCheck.self, from: result.stdoutData),

@@ -16,6 +16,8 @@ package actor DocumentDesk {
         /// The view last pushed: "Saving…" goes out from it at once, since the document itself
         /// answers nothing until its save is done.
         var lastView: DocumentView?
+        /// Counts publishes, so that a view computed before a newer one began is not sent after it.
+        var published = 0
     }
 
     private let library: GalleryLibrary
@@ -74,6 +76,7 @@ package actor DocumentDesk {
             open[key]?.saving = true
             if var view = open[key]?.lastView {
                 view.saving = true
+                open[key]?.published += 1  // a view computed before the save began is stale now
                 await events.broadcast("document", data: view)
                 return
             }
@@ -87,7 +90,12 @@ package actor DocumentDesk {
 
     /// Pushes the document's view to every page.
     package func publish(_ key: String) async {
-        guard let view = try? await view(key) else { return }
+        guard open[key] != nil else { return }
+        open[key]!.published += 1
+        let number = open[key]!.published
+        // The view awaits the document, and a save's events may publish meanwhile: only the
+        // newest view goes out, so an old "saving" can never follow "saved".
+        guard let view = try? await view(key), open[key]?.published == number else { return }
         open[key]?.lastView = view
         await events.broadcast("document", data: view)
         if case .some = open[key], !view.saving, !view.edited {
