@@ -310,24 +310,89 @@ function drawDocument(doc) {
   drawGrid(doc);
 }
 
+// MARK: The grid, virtualised: a large gallery has cells only for the rows on screen (and a few
+// more), between two spacers that keep the page as tall as the whole grid, so 10,000 images
+// scroll as smoothly as ten.
+
+/// Galleries smaller than this draw every cell: the simplest page where it costs nothing.
+const VIRTUAL_FROM = 300;
+let drawnRange = {first: 0, last: 0};
+
+/// The images to draw: all of a small gallery, else the rows in view and three on each side.
+function visibleRange(count) {
+  if (count < VIRTUAL_FROM) return {first: 0, last: count, top: 0, bottom: 0};
+  const grid = $('image-grid');
+  const size = Number($('cell-size').value);
+  const sample = grid.querySelector('.image-cell');
+  // One cell's box and the gap, measured once a cell exists; estimated from the slider before.
+  const width = (sample ? sample.offsetWidth : size + 12) + 8;
+  const height = (sample ? sample.offsetHeight : size + 60) + 8;
+  const columns = Math.max(1, Math.floor((grid.clientWidth + 8) / width));
+  const rows = Math.ceil(count / columns);
+  const gridTop = grid.getBoundingClientRect().top;
+  const firstRow = Math.max(0, Math.floor(-gridTop / height) - 3);
+  const lastRow = Math.min(rows, Math.ceil((window.innerHeight - gridTop) / height) + 3);
+  return {first: firstRow * columns, last: Math.min(count, lastRow * columns), top: firstRow * height,
+    bottom: Math.max(0, rows - lastRow) * height, columns, height};
+}
+
+/// Scrolls the page so that the image at `index` is in view (a virtualised grid may not have drawn it).
+function revealIndex(index) {
+  const range = visibleRange(state.doc.images.length);
+  if (!range.columns || (index >= range.first && index < range.last)) return;
+  const grid = $('image-grid');
+  const row = Math.floor(index / range.columns);
+  window.scrollTo(0, grid.getBoundingClientRect().top + window.scrollY + row * range.height - window.innerHeight / 3);
+  drawGrid(state.doc);
+}
+
+/// Once per page: a performance mark when the grid's first screen of thumbnails has loaded and
+/// been painted (Benchmarks/editor.py reads it: "time to the first grid with thumbnails").
+let firstPaintMarked = false;
+function markFirstPaint(grid) {
+  if (firstPaintMarked) return;
+  const inView = [...grid.querySelectorAll('.image-cell img')].filter((img) => {
+    const box = img.getBoundingClientRect();
+    return box.bottom > 0 && box.top < window.innerHeight;
+  });
+  if (!inView.length) return;
+  firstPaintMarked = true;
+  Promise.all(inView.map((img) => img.complete ? null : new Promise((done) => {
+    img.addEventListener('load', done, {once: true});
+    img.addEventListener('error', done, {once: true});
+  }))).then(() => requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('imagegallery-grid-painted'))));
+}
+
+function spacer(height) {
+  const node = element('li', {class: 'grid-spacer', 'aria-hidden': 'true'});
+  node.style.height = `${height}px`;
+  return node;
+}
+
 function drawGrid(doc) {
   const grid = $('image-grid');
   const hadFocus = grid.contains(document.activeElement) && document.activeElement.classList.contains('image-cell');
   const editing = document.activeElement && document.activeElement.closest && document.activeElement.closest('.image-cell input');
   if (editing) return;  // redrawn after the caption is committed
+  const range = visibleRange(doc.images.length);
+  drawnRange = range;
   const existing = new Map([...grid.children].map((cell) => [cell.dataset.id, cell]));
-  const cells = doc.images.map((image, index) => {
+  const cells = doc.images.slice(range.first, range.last).map((image, offset) => {
     let cell = existing.get(image.id);
     if (!cell) cell = imageCell(image);
-    updateCell(cell, image, index, doc);
+    updateCell(cell, image, range.first + offset, doc);
     return cell;
   });
   // Drops on their way in keep their placeholder cells wherever the grid is redrawn from.
   const pendingCells = state.pending.map((item) => item.cell);
   for (const item of [...state.pending].sort((a, b) => a.at - b.at)) {
-    cells.splice(Math.min(item.at, cells.length), 0, item.cell);
+    cells.splice(Math.max(0, Math.min(item.at - range.first, cells.length)), 0, item.cell);
   }
+  if (range.top) cells.unshift(spacer(range.top));
+  if (range.bottom) cells.push(spacer(range.bottom));
   grid.replaceChildren(...cells);
+  grid.setAttribute('aria-rowcount', String(doc.images.length));
+  markFirstPaint(grid);
   $('image-grid-empty').hidden = doc.images.length > 0 || pendingCells.length > 0;
   if (!state.focusId || !doc.images.some((image) => image.id === state.focusId)) state.focusId = doc.images[0]?.id ?? null;
   for (const cell of cells) if (cell.dataset.id) cell.tabIndex = cell.dataset.id === state.focusId ? 0 : -1;
@@ -425,6 +490,7 @@ function select(id, event) {
   }
   state.focusId = id;
   drawGrid(state.doc);
+  revealIndex(ids.indexOf(id));
   focusCell(id);
 }
 
@@ -433,8 +499,23 @@ function focusCell(id) {
   if (cell) { cell.tabIndex = 0; cell.focus(); }
 }
 
+/// Where a drop lands, as an index in the whole gallery: before the image cell that follows the
+/// placeholder (the grid may show only some of the images), counting only the images that stay.
+function dropIndex(grid, moving = []) {
+  const images = state.doc ? state.doc.images.map((image) => image.id) : [];
+  let next = placeholder && placeholder.parentNode === grid ? placeholder.nextElementSibling : null;
+  while (next && !next.dataset.id) next = next.nextElementSibling;
+  let limit = next ? images.indexOf(next.dataset.id) : -1;
+  if (limit === -1) {
+    const drawn = [...grid.querySelectorAll('.image-cell[data-id]')];
+    const last = drawn.length ? images.indexOf(drawn[drawn.length - 1].dataset.id) : -1;
+    limit = placeholder && placeholder.parentNode === grid && last !== -1 ? last + 1 : images.length;
+  }
+  return images.slice(0, limit).filter((id) => !moving.includes(id)).length;
+}
+
 function columns() {
-  const cells = [...$('image-grid').children];
+  const cells = [...$('image-grid').querySelectorAll('.image-cell')];
   if (cells.length < 2) return 1;
   const top = cells[0].offsetTop;
   const index = cells.findIndex((cell) => cell.offsetTop !== top);
@@ -528,12 +609,11 @@ function gridDrop(event) {
   if (!state.dragIds) return;
   event.preventDefault();
   const grid = $('image-grid');
-  const order = [...grid.children];
-  let index = order.indexOf(placeholder);
-  if (index === -1) return;
+  if (!placeholder || placeholder.parentNode !== grid) return;
   const moving = state.dragIds;
+  const external = state.dragSource && state.dragSource !== state.key;
   // The target index counts only the images that stay where they are.
-  const before = order.slice(0, index).filter((cell) => cell.dataset.id && !moving.includes(cell.dataset.id)).length;
+  const before = dropIndex(grid, external ? [] : moving);
   if (state.dragSource && state.dragSource !== state.key) {
     placeholder.remove();
     transfer(state.dragSource, state.key, moving, before, event.ctrlKey);
@@ -676,10 +756,7 @@ function droppedLinks(transfer) {
 function externalDrop(event) {
   event.preventDefault();
   const grid = $('image-grid');
-  let at = state.doc ? state.doc.images.length : 0;
-  if (placeholder && placeholder.parentNode === grid) {
-    at = [...grid.children].slice(0, [...grid.children].indexOf(placeholder)).filter((cell) => cell.dataset.id).length;
-  }
+  const at = dropIndex(grid);
   placeholder?.remove();
   placeholder = null;
   const files = [...event.dataTransfer.files];
@@ -950,7 +1027,23 @@ function start() {
   $('save-button').addEventListener('click', () => edit({op: 'save'}));
   $('keep-current-button').addEventListener('click', () => edit({op: 'keepCurrent'}));
   $('merge-button').addEventListener('click', () => edit({op: 'merge'}));
-  $('cell-size').addEventListener('input', (event) => document.documentElement.style.setProperty('--cell', `${event.target.value}px`));
+  $('cell-size').addEventListener('input', (event) => {
+    document.documentElement.style.setProperty('--cell', `${event.target.value}px`);
+    if (state.doc && !$('gallery-view').hidden) drawGrid(state.doc);
+  });
+  // A virtualised grid draws the rows that scroll into view, once per frame at most.
+  let scrollQueued = false;
+  const redrawVisible = () => {
+    if (scrollQueued || !state.doc || $('gallery-view').hidden || state.doc.images.length < VIRTUAL_FROM) return;
+    scrollQueued = true;
+    requestAnimationFrame(() => {
+      scrollQueued = false;
+      const range = visibleRange(state.doc.images.length);
+      if (range.first !== drawnRange.first || range.last !== drawnRange.last) drawGrid(state.doc);
+    });
+  };
+  window.addEventListener('scroll', redrawVisible, {passive: true});
+  window.addEventListener('resize', redrawVisible);
   $('image-grid').addEventListener('keydown', gridKey);
   $('image-grid').addEventListener('dragover', gridDragOver);
   $('image-grid').addEventListener('drop', gridDrop);
