@@ -25,33 +25,44 @@ package final class ImageThumbnails: Sendable {
     /// The longer side of a rendition for the detail view, for types browsers cannot show.
     package static let displayLongSide = 4096
 
-    /// The grid's PNG for the image with `sha256`, from the cache or made from `bytes()`.
-    package func png(sha256: String, bytes: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
-        try await rendition(sha256: sha256, longSide: Self.longSide, bytes: bytes)
+    /// How a rendition is written: PNG for the grid (small, and it keeps transparency), JPEG
+    /// for the detail view's full-size stand-in (a photo's size in PNG would be many times more).
+    package enum Encoding: String, Sendable {
+        case png, jpeg
+
+        var signature: [UInt8] { self == .png ? [0x89, 0x50, 0x4E, 0x47] : [0xFF, 0xD8, 0xFF] }
+        package var mediaType: String { self == .png ? "image/png" : "image/jpeg" }
     }
 
-    /// A PNG of the image with `sha256` at most `longSide` on its longer side, upright, from the
-    /// cache or made from `bytes()`.
-    package func rendition(sha256: String, longSide: Int, bytes: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
-        let path = folder + "/\(sha256)-\(longSide).png"
-        if let cached = FileManager.default.contents(atPath: path), cached.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+    /// The grid's PNG for the image with `sha256`, from the cache or made from `bytes()`.
+    package func png(sha256: String, bytes: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
+        try await rendition(sha256: sha256, longSide: Self.longSide, encoding: .png, bytes: bytes)
+    }
+
+    /// A rendition of the image with `sha256` at most `longSide` on its longer side, upright,
+    /// from the cache or made from `bytes()`.
+    package func rendition(sha256: String, longSide: Int, encoding: Encoding,
+                           bytes: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
+        let path = folder + "/\(sha256)-\(longSide).\(encoding.rawValue)"
+        if let cached = FileManager.default.contents(atPath: path), cached.starts(with: encoding.signature) {
             return [UInt8](cached)
         }
         await slots.acquire()
         defer { Task { await slots.release() } }
         let source = try await bytes()
-        let png: [UInt8] = try await withCheckedThrowingContinuation { continuation in
+        let made: [UInt8] = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result {
-                    try Thumbnailer.thumbnail(of: source, longSide: longSide,
-                                              limits: GalleryThumbnail.readingLimitsFittingAddressSpace()).png()
+                    let bitmap = try Thumbnailer.thumbnail(of: source, longSide: longSide,
+                                                           limits: GalleryThumbnail.readingLimitsFittingAddressSpace())
+                    return encoding == .png ? bitmap.png() : try JPEGEncoder.encode(bitmap)
                 })
             }
         }
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         // Written whole under another name, then renamed: a reader never sees half a file.
-        try? Data(png).write(to: URL(fileURLWithPath: path), options: .atomic)
-        return png
+        try? Data(made).write(to: URL(fileURLWithPath: path), options: .atomic)
+        return made
     }
 }
 

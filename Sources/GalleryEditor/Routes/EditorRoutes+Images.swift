@@ -26,10 +26,9 @@ extension EditorRoutes {
                                            cache: "private, max-age=31536000, immutable")
                 }
                 // A type browsers cannot show is shown through a rendition; downloads stay the original.
-                let png = try await state.thumbnails.rendition(sha256: image.sha256.description, longSide: ImageThumbnails.displayLongSide) {
-                    try await document.imageData(image.id)
-                }
-                return Responses.bytes(png, type: "image/png", cache: "private, max-age=31536000, immutable")
+                let jpeg = try await state.thumbnails.rendition(sha256: image.sha256.description, longSide: ImageThumbnails.displayLongSide,
+                                                                encoding: .jpeg) { try await document.imageData(image.id) }
+                return Responses.bytes(jpeg, type: "image/jpeg", cache: "private, max-age=31536000, immutable")
             }
         }
         router.get("/api/documents/:key/images/:id/thumbnail") { _, context in
