@@ -858,15 +858,18 @@ async function openDetail(key, id) {
 
 function drawStrip(doc, index) {
   const strip = $('strip');
-  const from = Math.max(0, index - 4);
-  const items = doc.images.slice(from, Math.min(doc.images.length, index + 5)).map((image, offset) => {
-    const position = from + offset;
+  // Always nine slots, the current image in the middle one (seed 004's centred paging): slots
+  // past either end stay empty, so the current image does not wander to the side.
+  const items = [];
+  for (let position = index - 4; position <= index + 4; position += 1) {
+    const image = doc.images[position];
+    if (!image) { items.push(element('li', {class: 'strip-item empty', 'aria-hidden': 'true'})); continue; }
     const link = element('a', {href: `#gallery=${doc.key}&image=${image.id}`,
       'aria-label': `${position + 1}: ${image.caption || image.filename || ''}`},
       element('img', {src: `/api/documents/${doc.key}/images/${image.id}/thumbnail`, alt: ''}));
     if (position === index) link.setAttribute('aria-current', 'page');
-    return element('li', {class: 'strip-item'}, link);
-  });
+    items.push(element('li', {class: 'strip-item'}, link));
+  }
   strip.replaceChildren(...items);
   // The current image in the middle of the strip (seed 004's centred paging).
   const current = strip.querySelector('[aria-current="page"]');
