@@ -108,6 +108,21 @@ struct EditCommandTests {
         #expect(result.status == 0)
     }
 
+    /// The editor and the CLI take turns through the document lock, both ways round
+    /// (Tests/Browser/check-editor-locks.py).
+    @Test func aGalleryOpenInThePageIsLockedAndAnotherEditorSeesItReadOnly() async throws {
+        let checker = TestPaths.repository + "/Tests/Browser/check-editor-locks.py"
+        let result = try await Blocking.run {
+            try Subprocess.run("/usr/bin/python3", [checker, "--editor", try TestPaths.editor(), "--imagegallery", try TestPaths.binary(),
+                                                    "--fixtures", TestPaths.fixture("images")])
+        }
+        let report = try #require(try? JSONDecoder().decode(SecurityReport.self, from: result.stdoutData),
+                                  "the check printed no result (status \(result.status)): \(result.stdout) \(result.stderr)")
+        #expect(report.ok, "\(report.error ?? "") \((report.failures ?? []).joined(separator: "; "))")
+        #expect((report.checks ?? []).count == 9, "\((report.checks ?? []).count) checks ran")
+        #expect(result.status == 0)
+    }
+
     struct Launch: Decodable {
         var pid: Int32
         var url: String
