@@ -67,6 +67,9 @@ public struct DocumentOptions: Sendable {
     /// with the document's file (links resolved). A write to the document here must end in a
     /// conflict, never in lost bytes: the tests use it to write during the save window.
     public var beforeSwap: (@Sendable (_ target: String) throws -> Void)?
+    /// Runs off the document once a save's new file is written and flushed, before the save
+    /// comes back to the document to swap it in: the tests use it to edit during a save.
+    public var afterWriting: (@Sendable () async throws -> Void)?
 
     /// The defaults: autosave after 2 s (30 s at most), durable saves, the standard version store.
     public init() {}

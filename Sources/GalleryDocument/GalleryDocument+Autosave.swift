@@ -33,7 +33,7 @@ extension GalleryDocument {
     }
 
     /// Saves if the due time has come; false when it moved on (an edit came in meanwhile).
-    private func autosaveIfDue() -> Bool {
+    private func autosaveIfDue() async -> Bool {
         guard !Task.isCancelled else { return true }
         guard let due = autosaveDue() else {
             autosaveTask = nil
@@ -42,7 +42,7 @@ extension GalleryDocument {
         guard ContinuousClock.now >= due else { return false }
         autosaveTask = nil
         // A failure is kept in `saveError` and the state; the edits stay in memory.
-        _ = try? saveNow()
+        _ = try? await saveNow()
         return true
     }
 }

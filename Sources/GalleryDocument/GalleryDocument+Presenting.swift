@@ -52,7 +52,10 @@ extension GalleryDocument {
     /// - Throws: ``DocumentError/Kind/closed``; `FileSystemError` or `GalleryError` when a
     ///   changed file cannot be read or our edits cannot be kept (they stay in memory then).
     @discardableResult
-    public func checkForChanges() throws -> PresentedChange {
+    public func checkForChanges() async throws -> PresentedChange {
+        try requireOpen()
+        // Our own save swaps the file: look once it is done (a change of theirs is then still seen).
+        await waitForSave()
         try requireOpen()
         let target = try GalleryFileSystem.resolvedPath(path)
         guard (try? FileStatus.of(target, followingLinks: true)) != nil else { return .fileGone }

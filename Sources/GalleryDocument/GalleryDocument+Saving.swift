@@ -3,6 +3,11 @@ import GalleryFormat
 
 // Safe saves: a new file beside the old one, flushed, swapped in, the folder flushed; the old
 // file checked before and after the swap, so that another writer's bytes are never lost.
+//
+// The writing itself (seconds for a gallery of gigabytes) runs off the actor: edits, undo and
+// redo go on meanwhile, and are saved by the next save. Everything that reads or changes the
+// document's state happens on the actor, before the writing and after it; a save waits for
+// one under way, and nothing reloads the document while one is.
 extension GalleryDocument {
     /// Writes unsaved edits. If someone else changed the file since it was read, their file
     /// stays, ours is kept as an unresolved version, and the state becomes inConflict.
@@ -15,20 +20,37 @@ extension GalleryDocument {
     ///   After a failure the file is untouched, the edits are kept, and the state is
     ///   ``DocumentState/savingError`` until a save succeeds.
     @discardableResult
-    public func save() throws -> DocumentCloseResult {
+    public func save() async throws -> DocumentCloseResult {
         try requireEditable()
-        return try saveNow()
+        return try await saveNow()
     }
 
-    func saveNow() throws -> DocumentCloseResult {
-        guard hasUnsavedChanges else { return .unchanged }
+    /// Waits until no save is under way (a save's outcome is its caller's to report).
+    func waitForSave() async {
+        while isSaving {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in saveWaiters.append(continuation) }
+        }
+    }
+
+    func saveNow() async throws -> DocumentCloseResult {
+        await waitForSave()
+        guard hasUnsavedChanges, !history.isEmpty else { return .unchanged }
         autosaveTask?.cancel()
         autosaveTask = nil
+        isSaving = true
+        defer {
+            isSaving = false
+            let waiters = saveWaiters
+            saveWaiters = []
+            for waiter in waiters { waiter.resume() }
+            // Edits made while it wrote are still unsaved: they get an autosave of their own.
+            scheduleAutosave()
+        }
         do {
             // Cleared first: a save that ends by keeping our edits as a version may set it anew.
             saveError = nil
             emit(.saving)
-            let result = try performSave()
+            let result = try await performSave()
             setState(settledState())
             return result
         } catch let error as FileSystemError {
@@ -45,7 +67,7 @@ extension GalleryDocument {
         }
     }
 
-    private func performSave() throws -> DocumentCloseResult {
+    private func performSave() async throws -> DocumentCloseResult {
         let target = try GalleryFileSystem.resolvedPath(path)
         let links = try GalleryFileSystem.linkCount(target)
         if links > 1, !options.replacesHardLinkedFile {
@@ -55,6 +77,7 @@ extension GalleryDocument {
         }
         guard try diskIsAsRead(target) else { return try handleExternalChange(target: target) }
 
+        let generation = history[position].generation
         var gallery = history[position].gallery
         gallery.revision = UUID()
         gallery.modified = max(Timestamp.now, gallery.created)
@@ -70,11 +93,12 @@ extension GalleryDocument {
         var committed = false
         defer { if named && !committed { GalleryFileSystem.remove(savePath) } }
 
-        try GalleryWriter.writeArchive(gallery, thumbnail: thumbnail, to: file, durable: options.durable) { image in
-            try blobSource(for: image)
-        }
-        try file.copyAttributes(of: target)
-        if options.durable { try file.synchronize() }
+        // Where each blob comes from is settled here, on the actor; the writing happens off it.
+        var sources: [SHA256Digest: BlobSource] = [:]
+        for image in gallery.distinctBlobs { sources[image.sha256] = try blobSource(for: image) }
+        try await Self.write(gallery, thumbnail: thumbnail, sources: sources, to: file, copyingAttributesOf: target,
+                             durable: options.durable)
+        try await options.afterWriting?()
         try checkAddedFiles(of: gallery)
         if !isNamed {
             try file.link(as: savePath)
@@ -115,12 +139,30 @@ extension GalleryDocument {
             }
         }
         base = gallery
-        history[position].gallery = gallery
-        savedGeneration = history[position].generation
-        firstUnsavedEdit = nil
+        // The content saved is the snapshot taken before writing; edits since stay unsaved.
+        if let saved = history.firstIndex(where: { $0.generation == generation }) { history[saved].gallery = gallery }
+        savedGeneration = generation
+        firstUnsavedEdit = hasUnsavedChanges ? firstUnsavedEdit : nil
         supplies = supplies.filter { !isInReader($0.key) }
         emit(.saved(revision: gallery.revision))
         return .saved(revision: gallery.revision)
+    }
+
+    /// The new file's bytes, written, given the file's attributes and flushed on a thread of
+    /// its own: the part of a save that takes time, done without holding the document.
+    private nonisolated static func write(_ gallery: Gallery, thumbnail: [UInt8], sources: [SHA256Digest: BlobSource],
+                                          to file: GalleryFile, copyingAttributesOf target: String, durable: Bool) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    try GalleryWriter.writeArchive(gallery, thumbnail: thumbnail, to: file, durable: durable) { image in
+                        sources[image.sha256]!
+                    }
+                    try file.copyAttributes(of: target)
+                    if durable { try file.synchronize() }
+                })
+            }
+        }
     }
 
     /// Whether the file still holds what was read. A new identity with the same content (a

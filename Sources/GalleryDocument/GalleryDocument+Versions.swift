@@ -87,13 +87,13 @@ extension GalleryDocument {
     /// - Throws: ``DocumentError/Kind/unknownVersion`` when its file cannot be read,
     ///   ``DocumentError/Kind/differentDocument`` when it is another document's; what
     ///   ``save()`` throws.
-    public func replace(with version: DocumentVersion) throws {
+    public func replace(with version: DocumentVersion) async throws {
         try requireEditable()
         let other = try readVersion(version)
         var content = other.gallery
         content.revision = history[position].gallery.revision
         try adopt(content, from: other)
-        _ = try saveNow()
+        _ = try await saveNow()
     }
 
     /// Settles every unresolved version by three-way merge with the current content (keyed by
@@ -103,7 +103,7 @@ extension GalleryDocument {
     /// - Throws: as ``replace(with:)`` does. When a version cannot be read, nothing is
     ///   changed.
     @discardableResult
-    public func mergeUnresolvedVersions() throws -> [GalleryMerge.Conflict] {
+    public func mergeUnresolvedVersions() async throws -> [GalleryMerge.Conflict] {
         try requireEditable()
         var merged = history[position].gallery
         // Without a kept ancestor (a sync client's copy), the stand-in base is made against the
@@ -125,7 +125,7 @@ extension GalleryDocument {
         }
         for other in readers { try adopt(merged, from: other, editing: false) }
         try edit { $0 = merged }
-        _ = try saveNow()
+        _ = try await saveNow()
         for version in pending { try markResolved(version) }
         return conflicts
     }

@@ -50,6 +50,9 @@ public actor GalleryDocument {
     var watchers: [UUID: AsyncStream<DocumentEvent>.Continuation] = [:]
     var autosaveTask: Task<Void, Never>?
     var firstUnsavedEdit: ContinuousClock.Instant?
+    /// Whether a save is being written, and who waits for it (see `GalleryDocument+Saving`).
+    var isSaving = false
+    var saveWaiters: [CheckedContinuation<Void, Never>] = []
     /// The watch on the document's folder while it presents itself (see `startPresenting()`).
     var presenter: FolderWatch?
     var lastEdit: ContinuousClock.Instant?
@@ -238,8 +241,9 @@ public actor GalleryDocument {
         autosaveTask?.cancel()
         autosaveTask = nil
         var result = DocumentCloseResult.unchanged
+        await waitForSave()
         if hasUnsavedChanges, lock != nil {
-            result = try saveNow()
+            result = try await saveNow()
         }
         // After the save: a document whose last save failed stays open, and still hears of changes.
         stopPresenting()
@@ -258,8 +262,9 @@ public actor GalleryDocument {
     ///
     /// - Throws: ``DocumentError/Kind/closed`` when the document is not open; what reading
     ///   the file throws.
-    public func revert() throws {
+    public func revert() async throws {
         try requireOpen()
+        await waitForSave()
         try load()
         saveError = nil
         refreshUnresolved()

@@ -52,3 +52,70 @@ struct GalleryDocumentEditorSupportTests {
         _ = try await reopened.close()
     }
 }
+
+/// A save writes off the document: edits go on while it writes, and the next save takes them.
+@Suite("Document saves while editing")
+struct GalleryDocumentSaveWhileEditingTests {
+    @Test(.timeLimit(.minutes(1))) func editsMadeWhileASaveWritesAreKeptAndSavedByTheNext() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("c.imagegallery")
+        let (writing, wrote) = AsyncStream<Void>.makeStream()
+        let (going, go) = AsyncStream<Void>.makeStream()
+        var options = directory.documentOptions()
+        let gate = OneShot()
+        options.afterWriting = {
+            guard gate.fire() else { return }
+            wrote.yield()
+            for await _ in going { break }
+        }
+        let document = try await GalleryDocument.create(at: path, title: "C", options: options)
+        let image = try await document.insertImage(data: TestImage.png(seed: 4), filename: "4.png")
+        let save = Task { try await document.save() }
+        for await _ in writing { break }
+        // The save is held after writing: the document still takes an edit at once.
+        try await document.setCaption("During the save", of: image.id)
+        #expect(await document.hasUnsavedChanges)
+        go.yield()
+        guard case .saved = try await save.value else {
+            Issue.record("the first save did not save")
+            return
+        }
+        #expect(try DiskGallery.read(path).images.first?.caption == nil, "the first save wrote its snapshot")
+        #expect(await document.hasUnsavedChanges, "the edit made during the save is still to be saved")
+        #expect(try await document.gallery.images.first?.caption == "During the save")
+        try await document.save()
+        #expect(try DiskGallery.read(path).images.first?.caption == "During the save")
+        #expect(await document.hasUnsavedChanges == false)
+        _ = try await document.close()
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aSecondSaveWaitsForTheFirstAndAPresenterLooksAfterIt() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("d.imagegallery")
+        let (writing, wrote) = AsyncStream<Void>.makeStream()
+        let (going, go) = AsyncStream<Void>.makeStream()
+        var options = directory.documentOptions()
+        let gate = OneShot()
+        options.afterWriting = {
+            guard gate.fire() else { return }
+            wrote.yield()
+            for await _ in going { break }
+        }
+        let document = try await GalleryDocument.create(at: path, title: "D", options: options)
+        _ = try await document.insertImage(data: TestImage.png(seed: 5), filename: "5.png")
+        let first = Task { try await document.save() }
+        for await _ in writing { break }
+        try await document.setTitle("Second")
+        let second = Task { try await document.save() }
+        // Looking at the file while our own save writes must not take our swap for theirs.
+        let look = Task { try await document.checkForChanges() }
+        go.yield()
+        _ = try await first.value
+        _ = try await second.value
+        #expect(try await look.value == .unchanged)
+        #expect(try DiskGallery.read(path).title == "Second")
+        #expect(await document.state == .normal)
+        #expect(try await document.unresolvedVersions().isEmpty)
+        _ = try await document.close()
+    }
+}
