@@ -16,7 +16,7 @@ HOSTILE_DIR   ?= .build/hostile
 FUZZ_SECONDS ?= 300
 PREFIX       ?= /usr/local
 
-.PHONY: all build release test test-large test-sanitize hostile fuzz fuzz-smoke demo bench fixtures install uninstall clean deps
+.PHONY: all build release test test-large test-sanitize hostile fuzz fuzz-smoke demo bench bench-editor fixtures install uninstall clean deps
 
 all: build
 
@@ -86,8 +86,8 @@ demo: build
 	$(BIN_DEBUG) textconv $(DEMO_DIR)/samples.imagegallery
 	scripts/demo-fetch.sh $(BIN_DEBUG) $(DEMO_DIR)/samples.imagegallery $(DEMO_DIR)
 	scripts/demo-convert.sh $(BIN_DEBUG) $(DEMO_DIR)/samples.imagegallery $(DEMO_DIR)
-	@echo "demo: edit the gallery in the browser with: $(BIN_DEBUG) edit $(DEMO_DIR)"
 	@echo "demo: gallery at $(DEMO_DIR)/samples.imagegallery, images extracted to $(DEMO_DIR)/extracted, thumbnail $(DEMO_DIR)/thumbnail.png, web gallery $(DEMO_DIR)/web/index.html"
+	@echo "demo: edit the gallery in the browser with: $(BIN_DEBUG) edit $(DEMO_DIR)"
 
 # The DocC documentation of the library modules, one catalogue each (Sources/<Module>/<Module>.docc),
 # into .build/docs/<Module> for static hosting. Warnings are errors: a broken symbol link fails.
@@ -108,6 +108,14 @@ bench: release
 	@scripts/install-deps bench
 	Benchmarks/make-corpus.sh .build-bench/corpus
 	IG=$(BIN_RELEASE) CORPUS=.build-bench/corpus Benchmarks/run.sh
+
+# The gallery editor's figures (issue 17): first paint in headless Chromium, edits saved by autosave,
+# the save of a 1 GiB gallery (also on an XFS loop image, as root), peak RSS. Raw results in
+# .build-bench/results/editor.json; the RESULTS.md section in .build-bench/results/editor.md.
+bench-editor: release
+	@scripts/install-deps bench
+	Benchmarks/make-corpus.sh .build-bench/corpus
+	/usr/bin/python3 Benchmarks/editor.py --bin .build/release --markdown .build-bench/results/editor.md
 
 # Regenerates Fixtures/ (deterministic; the result is committed).
 fixtures:

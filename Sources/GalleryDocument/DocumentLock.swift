@@ -103,6 +103,8 @@ public final class DocumentLock: @unchecked Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: waiting)
         var pause = 2_000
+        var wished = false
+        defer { if wished { withdrawWish(for: document, session: session) } }
         while true {
             switch try attempt(for: document, session: session) {
             case .acquired(let lock):
@@ -110,6 +112,11 @@ public final class DocumentLock: @unchecked Sendable {
             case .heldBy(let holder):
                 let local = holder.host == ProcessInfo.processInfo.hostName && holder.bootID == LockOwner.currentBootID
                 guard local, clock.now < deadline else { return .heldBy(holder) }
+                // A holder that presents the document (the editor) lets go for a waiting writer,
+                // as an NSFilePresenter relinquishes to one, and takes the lock back afterwards.
+                if writerWaiting(for: document) == nil {
+                    wished = announceWish(for: document, session: session) || wished
+                }
                 // Backing off, with jitter, keeps several waiters from waking in step.
                 Thread.sleep(forTimeInterval: Double(pause + Int.random(in: 0 ... pause)) / 1_000_000)
                 pause = min(pause * 2, 50_000)
@@ -150,6 +157,34 @@ public final class DocumentLock: @unchecked Sendable {
             return .acquired(DocumentLock(path: path, owner: owner, file: file))
         }
         throw FileSystemError(kind: .other, path: path, operation: "take the lock (it kept changing)", code: .resourceTemporarilyUnavailable)
+    }
+
+    /// The file a writer waiting for the lock leaves beside it, `.NAME.lock.wanted`, holding
+    /// its record: how a holder that presents the document hears that it is wanted.
+    public static func wishPath(for document: String) -> String { lockPath(for: document) + ".wanted" }
+
+    /// The live writer of this host waiting for the lock of `document`, if any. A wish left by a
+    /// process that is gone is removed.
+    public static func writerWaiting(for document: String) -> LockOwner? {
+        let path = wishPath(for: document)
+        guard let file = LockFile.openExisting(path) else { return nil }
+        defer { file.close() }
+        guard let writer = record(file) else { return nil }
+        if writer.isAlive { return writer }
+        GalleryFileSystem.remove(path)
+        return nil
+    }
+
+    private static func announceWish(for document: String, session: UUID) -> Bool {
+        guard let record = try? JSONEncoder().encode(LockOwner.current(session: session)) else { return false }
+        return LockFile.createNew(wishPath(for: document), record: [UInt8](record))
+    }
+
+    private static func withdrawWish(for document: String, session: UUID) {
+        let path = wishPath(for: document)
+        guard let file = LockFile.openExisting(path) else { return }
+        defer { file.close() }
+        if record(file)?.session == session { GalleryFileSystem.remove(path) }
     }
 
     /// Who holds the lock of `document`, if anyone.

@@ -27,6 +27,9 @@ extension GalleryDocument {
     /// ``checkForChanges()`` does, and tell its watchers through ``events()``. It stops when the
     /// document closes, or on ``stopPresenting()``.
     ///
+    /// While it presents itself, the document also lets its lock go to a writer of this host
+    /// that waits for it, and takes it back after (see ``relinquishedToWriter``).
+    ///
     /// - Throws: ``DocumentError/Kind/closed`` when the document is not open; `FileSystemError`
     ///   when the folder cannot be watched.
     public func startPresenting() throws {
@@ -34,10 +37,14 @@ extension GalleryDocument {
         guard presenter == nil else { return }
         let target = try GalleryFileSystem.resolvedPath(path)
         let name = GalleryFileSystem.fileName(of: target)
+        let wish = GalleryFileSystem.fileName(of: DocumentLock.wishPath(for: target))
         presenter = try FolderWatch(folder: GalleryFileSystem.directory(of: target)) { [weak self] names, _ in
+            if names.contains(wish) { Task { await self?.relinquishIfWanted() } }
             guard names.contains(where: { $0 == name || SyncConflictCopies.client(of: $0, forDocument: name) != nil }) else { return }
             Task { try? await self?.checkForChanges() }
         }
+        // A writer may have been waiting before the watch began.
+        Task { await relinquishIfWanted() }
     }
 
     /// Stops watching the file (``close()`` does this too).
@@ -57,6 +64,8 @@ extension GalleryDocument {
         // Our own save swaps the file: look once it is done (a change of theirs is then still seen).
         await waitForSave()
         try requireOpen()
+        // The writer the lock went to is still at work: the document looks once it has the lock back.
+        guard relinquishedTo == nil else { return .unchanged }
         let target = try GalleryFileSystem.resolvedPath(path)
         guard (try? FileStatus.of(target, followingLinks: true)) != nil else { return .fileGone }
         if try diskIsAsRead(target) {

@@ -25,7 +25,7 @@ public actor GalleryDocument {
     /// Why the last save failed, while `state` is `.savingError`.
     public internal(set) var saveError: (any Error)?
     /// Why the document is read-only, while `state` is `.editingDisabled`.
-    public private(set) var readOnlyReason: String?
+    public internal(set) var readOnlyReason: String?
     /// Who holds the document, while it is open for reading only because of them.
     public private(set) var lockHolder: LockOwner?
 
@@ -55,6 +55,9 @@ public actor GalleryDocument {
     var saveWaiters: [CheckedContinuation<Void, Never>] = []
     /// The watch on the document's folder while it presents itself (see `startPresenting()`).
     var presenter: FolderWatch?
+    /// The writer the lock was let go for, until it is taken back (see `GalleryDocument+Relinquishing`).
+    var relinquishedTo: LockOwner?
+    var retakeTask: Task<Void, Never>?
     var lastEdit: ContinuousClock.Instant?
 
     struct Snapshot: Sendable {
@@ -242,6 +245,8 @@ public actor GalleryDocument {
         autosaveTask = nil
         var result = DocumentCloseResult.unchanged
         await waitForSave()
+        // Edits made before the lock went to a writer are saved once it is back, never dropped.
+        try await retakeForClosing()
         if hasUnsavedChanges, lock != nil {
             result = try await saveNow()
         }

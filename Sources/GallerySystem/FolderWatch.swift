@@ -7,7 +7,8 @@ import SystemPackage
 /// and the editor's folder listing are built on it.
 ///
 /// Events of a burst are gathered for `settle` before they are handed on, so that a save (a
-/// temporary file created, written, renamed over the old name) arrives as one change.
+/// temporary file created, written, renamed over the old name) arrives as one change; a burst
+/// that goes on is handed on after five times `settle`, so that a busy folder cannot hide a change.
 package final class FolderWatch: Sendable {
     package let folder: String
     private let descriptor: FileDescriptor
@@ -40,14 +41,19 @@ package final class FolderWatch: Sendable {
             }
             var pending = Set<String>()
             var gone = false
+            var burstStart = ContinuousClock.now
+            // A folder that never falls quiet (a lock file opened and closed every few
+            // milliseconds by a waiting writer) still has its burst reported after this long.
+            let longestBurst = settle * 5
             while !flag.stopped.load(ordering: .relaxed) {
                 // Short waits while a burst is gathering, longer ones otherwise, so that stop()
                 // is seen within a fifth of a second either way.
                 let ready = (try? Syscalls.waitReadable(descriptor, milliseconds: pending.isEmpty ? 200 : settleMilliseconds).get()) ?? false
                 if ready, case .success(let batch) = Syscalls.readInotifyNames(descriptor) {
+                    if pending.isEmpty { burstStart = ContinuousClock.now }
                     pending.formUnion(batch.names)
                     gone = gone || batch.folderGone
-                    continue
+                    if ContinuousClock.now - burstStart < longestBurst { continue }
                 }
                 if !pending.isEmpty || gone {
                     changed(pending, gone)

@@ -22,6 +22,18 @@ package final class LockFile: @unchecked Sendable {
                                                               operation: "open the lock file"))
     }
 
+    /// Creates `path` holding `record`, unless something of that name exists (`O_EXCL`, no
+    /// link followed): a waiting writer's wish beside a lock. False when it was there already
+    /// or cannot be made; the wish is then someone else's, or not made at all.
+    package static func createNew(_ path: String, record: [UInt8]) -> Bool {
+        guard let descriptor = try? GalleryFile.open(path, .writeOnly, [.create, .exclusiveCreate, .closeOnExec, .noFollow],
+                                                     permissions: [.ownerReadWrite, .groupRead, .otherRead],
+                                                     operation: "create the lock's wish file")
+        else { return false }
+        defer { try? descriptor.close() }
+        return (try? descriptor.writeAll(toAbsoluteOffset: 0, record)) == record.count
+    }
+
     /// Opens an existing lock file to read its record; nil when there is none to open.
     package static func openExisting(_ path: String) -> LockFile? {
         guard let descriptor = try? GalleryFile.open(path, .readOnly, [.closeOnExec, .noFollow], operation: "open the lock file")

@@ -4,8 +4,9 @@
     check-editor-locks.py --editor PATH_TO_imagegallery-editor --imagegallery PATH --fixtures DIR
 
   - while a page has a gallery open, the editor holds its lock: `imagegallery caption --wait 0`
-    exits 75 and changes nothing, and with a longer --wait it goes through once the page has
-    closed the gallery;
+    exits 75 and changes nothing; with a longer --wait the editor lets the CLI in (as an
+    NSFilePresenter relinquishes to a writer), then reads its file and is editable again; and
+    it goes through once the page has closed the gallery;
   - the other way round, a second editor (another server, as another session would start) opens
     the gallery read-only, and its view says who holds it; an edit there is refused (409) and
     changes nothing.
@@ -106,6 +107,26 @@ def main():
         check("a CLI edit while the page has it open exits 75", result.returncode == 75,
               f"status {result.returncode}: {result.stderr.decode().strip()}")
         check("and changes nothing", digest() == before)
+
+        # A writer that waits is let in, as an NSFilePresenter relinquishes to a writer: the
+        # editor lets the lock go, takes it back once the CLI is done, and reads its file.
+        result = caption("while the page has it open", 10)
+        check("with --wait, a CLI edit while the page has it open goes through", result.returncode == 0,
+              f"status {result.returncode}: {result.stderr.decode().strip()}")
+        listed = json.loads(subprocess.run([options.imagegallery, "list", "--json", str(gallery)], capture_output=True,
+                                           check=True).stdout)
+        check("its caption is on disk", listed[0].get("caption") == "while the page has it open", f"{listed[0].get('caption')}")
+        deadline = time.monotonic() + 10
+        while True:
+            status, _, body = first.request("GET", f"/api/documents/{key}?page=one")
+            view = json.loads(body) if status == 200 else {}
+            captions = [image.get("caption") for image in view.get("images", [])]
+            if (view.get("state") == "normal" and captions[:1] == ["while the page has it open"]) or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        check("the page's view reads the CLI's file and is editable again", view.get("state") == "normal"
+              and captions[:1] == ["while the page has it open"], f"{view.get('state')} {captions[:1]} {view.get('message')}")
+        before = digest()
 
         second = Editor(options.editor, folder, work, "second")
         editors.append(second)

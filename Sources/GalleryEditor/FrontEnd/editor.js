@@ -402,8 +402,10 @@ function drawGrid(doc) {
 function imageCell(image) {
   const img = element('img', {src: `/api/documents/${state.key}/images/${image.id}/thumbnail`, alt: '', loading: 'lazy', draggable: 'false'});
   const caption = element('input', {type: 'text', 'aria-label': 'Caption', maxlength: '10000', placeholder: 'Caption'});
-  const cell = element('li', {class: 'image-cell', role: 'option', draggable: 'true', dataset: {id: image.id}},
-    element('div', {class: 'frame'}, img), element('span', {class: 'name'}), caption);
+  // A grid of rows, one per image, each a single cell: a listbox's options could not hold the
+  // caption field (axe-core's nested-interactive), a grid's cells may.
+  const cell = element('li', {class: 'image-cell', role: 'row', draggable: 'true', dataset: {id: image.id}},
+    element('div', {class: 'cell-body', role: 'gridcell'}, element('div', {class: 'frame'}, img), element('span', {class: 'name'}), caption));
   caption.addEventListener('change', () => edit({op: 'caption', id: cell.dataset.id, caption: caption.value}));
   caption.addEventListener('keydown', (event) => {
     event.stopPropagation();
@@ -430,6 +432,7 @@ function updateCell(cell, image, index, doc) {
   caption.readOnly = doc.state === 'editing disabled';
   cell.setAttribute('aria-selected', state.selected.has(image.id) ? 'true' : 'false');
   cell.setAttribute('aria-label', `${index + 1} of ${doc.images.length}: ${image.caption || name}`);
+  cell.setAttribute('aria-rowindex', String(index + 1));
   cell.style.setProperty('--ratio', `${image.width / Math.max(image.height, 1)}`);
 }
 
@@ -765,20 +768,33 @@ function externalDrop(event) {
     showMessage('Nothing to add: drop image files, or images and links from another page.');
     return;
   }
-  files.forEach((file, offset) => addPending(at + offset, file.name, () => upload(file, at + offset)));
-  links.forEach((link, offset) => addPending(at + offset, link, () => fetchLink(link, at + offset)));
+  // Every placeholder shows at once; the items then go in one after another, each before the
+  // image the drop landed on (wherever edits meanwhile have moved it), so that they land in the
+  // order they were dropped, whichever would have finished first. Other drops run beside them.
+  const anchor = state.doc?.images[at]?.id ?? null;
+  const position = () => {
+    const images = state.doc?.images ?? [];
+    const found = anchor === null ? -1 : images.findIndex((image) => image.id === anchor);
+    return found >= 0 ? found : images.length;
+  };
+  const items = [...files.map((file) => ({label: file.name, send: () => upload(file, position())})),
+                 ...links.map((link) => ({label: link, send: () => fetchLink(link, position())}))];
+  let previous = Promise.resolve();
+  items.forEach((item, offset) => { previous = addPending(at + offset, item.label, item.send, previous); });
 }
 
 /// A placeholder cell shows at once; it becomes the image when the server has it, or goes with
 /// a message saying why not. Several can be on their way at once.
-async function addPending(at, label, send) {
+async function addPending(at, label, send, after = Promise.resolve()) {
   const token = nextToken++;
-  const cell = element('li', {class: 'image-cell pending', 'aria-busy': 'true', dataset: {pending: String(token)}},
-    element('div', {class: 'frame'}, element('span', {class: 'spinner', text: 'Adding…'})),
-    element('span', {class: 'name', text: label}));
+  const cell = element('li', {class: 'image-cell pending', role: 'row', 'aria-busy': 'true', dataset: {pending: String(token)}},
+    element('div', {class: 'cell-body', role: 'gridcell'},
+      element('div', {class: 'frame'}, element('span', {class: 'spinner', text: 'Adding…'})),
+      element('span', {class: 'name', text: label})));
   state.pending.push({token, at, cell});
   if (state.doc) drawGrid(state.doc);
   try {
+    await after;
     const added = await send();
     state.pending = state.pending.filter((item) => item.token !== token);
     drawDocument(added.document);

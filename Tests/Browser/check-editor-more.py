@@ -1,0 +1,224 @@
+#!/usr/bin/python3
+"""Checks more of the gallery editor in headless Chromium: drops from outside the page, two
+galleries side by side, the document browser's Trash and rename, changes made elsewhere, the
+detail view, a download, an import, and accessibility (axe-core).
+
+    check-editor-more.py --imagegallery BIN --editor EDITOR --fixtures IMAGES --artifacts DIR [--chromium PATH]
+
+Makes galleries in a temporary folder and starts EDITOR on it (its imagegallery-fetch beside it)
+with private XDG folders (the Trash goes to $XDG_DATA_HOME/Trash), short autosave and idle
+delays; a loopback HTTP server on 127.0.0.1 serves IMAGES for the dropped links. The scenarios
+(editor_more_scenarios.py and editor_more_library.py, on editor_more_page.py) use real keys,
+mouse and drag events, and check every change on disk with `imagegallery list --json` and
+`info --json`. A second editor, with a 30 s autosave, serves the conflict scenario. axe-core comes
+from PyPI's axe-playwright-python (scripts/install-deps test installs it; else pip installs it
+into the scratch folder, and the accessibility step fails with pip's reason if it cannot).
+
+Saves editor-detail.png and editor-beside.png into DIR, prints one JSON document
+{ok, failures, steps: [{name, ok, detail}], screenshots, ...} and exits 0 when every check passed,
+1 when a check failed, 2 when it could not check (Chromium missing or crashed, no editor).
+"""
+
+import argparse
+import functools
+import http.server
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+# Run as a script from any folder: the shared modules sit beside this file.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from devtools import CHROMIUM_MISSING, BrowserGone, DevTools, find_chromium, log_tail  # noqa: E402
+from editor_more_scenarios import MoreScenarios  # noqa: E402
+
+AUTOSAVE_SECONDS = 0.5
+IDLE_SECONDS = 2
+FIXTURES = ["1-sunset.jpg", "2-tiles.png", "3-lighthouse.jpg", "4-dunes.jpg", "5-balloon-rotated.jpg",
+            "6-bubbles.png", "7-quilt-palette.png", "8-deep-gradient.png"]
+# title: the fixture images it starts with (None: every JPEG and PNG of the fixtures).
+GALLERIES = {
+    "Drops": FIXTURES[0:3], "Order": FIXTURES[0:3], "Left": FIXTURES[3:6], "Right": FIXTURES[6:8], "Pages": None,
+    "Watched": FIXTURES[0:2], "Doomed": FIXTURES[2:3], "Named": FIXTURES[3:4],
+}
+CONFLICT_GALLERIES = {"Conflict": FIXTURES[0:3]}
+
+
+def finish(result, status):
+    print(json.dumps(result, indent=2, ensure_ascii=False))
+    sys.exit(status)
+
+
+def could_not_check(error):
+    finish({"ok": False, "failures": [str(error)], "steps": [], "screenshots": [], "error": str(error)}, 2)
+
+
+class Editor:
+    """One editor server, started directly so that its delays can be short, with XDG folders of its own."""
+
+    def __init__(self, editor, folder, scratch, autosave_seconds=AUTOSAVE_SECONDS):
+        scratch.mkdir(mode=0o700, exist_ok=True)
+        self.environment = dict(os.environ)
+        for name in ("XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR", "XDG_DATA_HOME", "HOME"):
+            path = scratch / name.lower()
+            path.mkdir(mode=0o700, exist_ok=True)
+            self.environment[name] = str(path)
+        self.data_home = Path(self.environment["XDG_DATA_HOME"])
+        self.log_path = scratch / "editor.log"
+        self.log = open(self.log_path, "wb")
+        # --first-page-seconds is long: Chromium may take a while to start on a loaded machine.
+        self.process = subprocess.Popen(
+            [editor, str(folder), "--no-open", "--json", "--autosave-seconds", str(autosave_seconds),
+             "--idle-seconds", str(IDLE_SECONDS), "--first-page-seconds", "120"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self.log, env=self.environment)
+        self.announcement = self._first_line(timeout=30)
+
+    def _first_line(self, timeout):
+        line = b""
+        deadline = time.monotonic() + timeout
+        while not line.endswith(b"\n") and time.monotonic() < deadline:
+            ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
+            if ready:
+                chunk = os.read(self.process.stdout.fileno(), 4096)
+                if not chunk:
+                    break
+                line += chunk
+        try:
+            return json.loads(line)
+        except ValueError:
+            return None
+
+    def wait(self, timeout):
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            if self.wait(20) is None:
+                self.process.kill()
+                self.process.wait()
+        if not self.log.closed:
+            self.log.close()
+        return self.process.returncode
+
+    def log_text(self):
+        return log_tail(self.log_path)
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *arguments):  # noqa: A002 (the base class's name)
+        pass
+
+
+class LoopbackServer:
+    """The other site the dragged links come from: Python's http.server on 127.0.0.1, serving the fixtures."""
+
+    def __init__(self, folder):
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def make_galleries(imagegallery, fixtures, folder, galleries):
+    """The galleries of `galleries` in `folder`; returns {title: path}. One that cannot be made is an error (exit 2)."""
+    folder.mkdir()
+    every = sorted(str(path) for path in Path(fixtures).iterdir() if path.suffix.lower() in (".jpg", ".png"))
+    made = {}
+    for title, names in galleries.items():
+        path = folder / f"{title}.imagegallery"
+        sources = every if names is None else [str(Path(fixtures) / name) for name in names]
+        result = subprocess.run([imagegallery, "create", str(path), "--title", title] + sources, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise RuntimeError(f"imagegallery create {path.name} failed ({result.returncode}): {result.stderr}")
+        made[title] = path
+    return made
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--imagegallery", required=True, help="the imagegallery binary (for create, list, info, add, caption)")
+    parser.add_argument("--editor", required=True, help="the imagegallery-editor binary under test (imagegallery-fetch beside it)")
+    parser.add_argument("--fixtures", required=True, help="a folder of JPEG and PNG images")
+    parser.add_argument("--artifacts", required=True, help="where to save the screenshots")
+    parser.add_argument("--chromium", help="the browser (default: chromium on PATH)")
+    parser.add_argument("--timeout", type=float, default=420, help="give up after this many seconds (a hang guard)")
+    arguments = parser.parse_args()
+
+    chromium = find_chromium(arguments.chromium)
+    if not chromium:
+        could_not_check(CHROMIUM_MISSING)
+    for name in ("imagegallery", "editor"):
+        path = getattr(arguments, name)
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            could_not_check(f"--{name} {path}: no executable file there")
+    artifacts = Path(arguments.artifacts)
+    artifacts.mkdir(parents=True, exist_ok=True)
+
+    with tempfile.TemporaryDirectory(prefix="check-editor-more-") as scratch:
+        scratch = Path(scratch).resolve()
+        # The command-line tool run by the scenarios (list, add, caption) keeps its cache here too.
+        os.environ["XDG_CACHE_HOME"] = str(scratch / "cli-cache")
+        try:
+            galleries = make_galleries(arguments.imagegallery, arguments.fixtures, scratch / "galleries", GALLERIES)
+            conflict = make_galleries(arguments.imagegallery, arguments.fixtures, scratch / "conflict", CONFLICT_GALLERIES)
+        except (RuntimeError, OSError) as error:
+            could_not_check(error)
+        editor = Editor(arguments.editor, scratch / "galleries", scratch / "editor")
+        if not editor.announcement or "url" not in editor.announcement:
+            editor.stop()
+            could_not_check(f"the editor printed no {{url, pid}} line: {editor.log_text()}")
+        links = LoopbackServer(Path(arguments.fixtures).resolve())
+
+        # Every name but 127.0.0.1 stays unresolvable, so nothing the page asks for leaves the machine.
+        devtools = DevTools(chromium, scratch / "profile", scratch / "chromium.log", window_size=(1280, 900),
+                            host_rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1")
+
+        def start_conflict_editor():
+            # Autosave 30 s: the caption typed in the page stays unsaved while the file changes under it.
+            return Editor(arguments.editor, scratch / "conflict", scratch / "conflict-editor", autosave_seconds=30)
+
+        scenarios = MoreScenarios(devtools, editor, arguments.imagegallery, arguments.fixtures, scratch, galleries,
+                                  conflict["Conflict"], start_conflict_editor, links.base, artifacts)
+        timer = threading.Timer(arguments.timeout, devtools.process.kill)
+        timer.start()
+        error = None
+        try:
+            scenarios.run()
+        except (BrowserGone, TimeoutError, RuntimeError) as problem:
+            error = f"{type(problem).__name__}: {problem}"
+        finally:
+            timer.cancel()
+            devtools.close()
+            editor.stop()
+            scenarios.stop_conflict_editor()
+            links.stop()
+        chromium_log = log_tail(scratch / "chromium.log")
+        editor_log = editor.log_text()
+
+    result = scenarios.result()
+    result.update({"chromium": chromium, "editor": arguments.editor, "editorExit": editor.process.returncode,
+                   "editorLog": editor_log})
+    if error is not None:
+        result["ok"] = False
+        result["error"] = error
+        result["failures"].append(f"the check could not finish: {error}")
+        result["chromiumLog"] = chromium_log
+        finish(result, 2)
+    finish(result, 0 if result["ok"] else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,216 @@
+"""The scenarios of check-editor-more.py about the document browser (rename, the Trash, import),
+changes made elsewhere (a clean reload, a conflict and its merge) and accessibility: a mixin of
+editor_more_scenarios.MoreScenarios, which gives it the page, the disk and the recording.
+"""
+
+import hashlib
+import os
+import shutil
+import subprocess
+import time
+import urllib.parse
+import zipfile
+from pathlib import Path
+
+from devtools import CTRL
+from editor_more_page import MorePage, axe_script
+from editor_page import CheckFailed
+from editor_scenarios import DISK_TIMEOUT
+
+LOCK_WAIT = "5"  # seconds the command line waits for the editor's lock (`--wait`)
+IDLE_MARGIN = 25  # seconds an editor may take to stop once its last page has closed (its idle delay is 2 s)
+
+
+def gallery_key(path):
+    """The editor's name for a gallery: the first 24 hex digits of the SHA-256 of its resolved path."""
+    return hashlib.sha256(str(Path(path).resolve()).encode()).hexdigest()[:24]
+
+
+class LibraryScenarios:
+    def change_elsewhere(self, path, command, *arguments):
+        """`imagegallery COMMAND PATH ARGUMENTS` while the page has the gallery open. Returns None when
+        it ran; when it could not (the editor holds the gallery's lock: exit 75), the reason, after
+        making the same change as another program's save would reach the editor: run on a copy,
+        then renamed over the file. The caller fails the step with that reason once the rest is checked."""
+        ran = subprocess.run([self.imagegallery, command, str(path), *arguments, "--wait", LOCK_WAIT],
+                             capture_output=True, text=True, timeout=60)
+        if ran.returncode == 0:
+            return None
+        problem = (f"`imagegallery {command} {path.name} {' '.join(arguments)}` while the page has it open exited "
+                   f"{ran.returncode}: {ran.stderr.strip()}")
+        elsewhere = self.scratch / "elsewhere"
+        elsewhere.mkdir(exist_ok=True)
+        copy = elsewhere / path.name
+        shutil.copy2(path, copy)
+        again = subprocess.run([self.imagegallery, command, str(copy), *arguments], capture_output=True, text=True, timeout=60)
+        if again.returncode != 0:
+            raise CheckFailed(f"{problem}; and on a copy it exited {again.returncode}: {again.stderr.strip()}")
+        os.replace(copy, path)
+        return problem
+
+    @staticmethod
+    def failed_then(problem, detail):
+        if problem:
+            raise CheckFailed(f"{problem}. The same change saved by another program instead (the command run on a copy, "
+                              f"renamed over the file): {detail}")
+        return detail
+
+    def external_add(self):
+        path = self.galleries["Watched"]
+        before = self.images(path)
+        self.open_gallery(path)
+        problem = self.change_elsewhere(path, "add", str(self.fixtures / "3-lighthouse.jpg"))
+        images = self.expect_names("the image added from outside", path, [i["filename"] for i in before] + ["3-lighthouse.jpg"])
+        self.page.wait_for("the page showing the added image without a reload",
+                           lambda s: [c["id"] for c in s["cells"]] == [i["id"] for i in images] and s["status"] == "Saved")
+        return self.failed_then(problem, f"{len(images)} images on disk and in the page, without a reload")
+
+    def rename(self):
+        path = self.galleries["Named"]
+        key = gallery_key(path)
+        self.open_browser()
+        self.page.click_element(f"document.querySelector('li.gallery-card[data-key=\"{key}\"] button[aria-label^=\"Rename\"]')")
+        self.page.wait_for("the rename form, its title field focused", lambda s: s["focusedId"] == f"rename-title-{key}")
+        self.press("a", CTRL)
+        self.page.type_text("A new title")
+        self.press("Tab")
+        self.page.wait_for("the file name field focused", lambda s: s["focusedId"] == f"rename-name-{key}")
+        self.press("a", CTRL)
+        self.page.type_text("Renamed")
+        self.press("Enter")
+        renamed = path.with_name("Renamed.imagegallery")
+        self.wait_disk("the renamed gallery", renamed,
+                       lambda images, info: None if info.get("title") == "A new title" else f"title {info.get('title')!r}")
+        if path.exists():
+            raise CheckFailed(f"{path.name} is still there beside {renamed.name}")
+        self.page.wait_for("the card with the new title", lambda s: any(c["title"] == "A new title" for c in s["cards"]))
+        self.galleries["Named"] = renamed
+        return f"{path.name} → {renamed.name}, titled 'A new title'"
+
+    def trash_and_restore(self):
+        path = self.galleries["Doomed"]
+        key = gallery_key(path)
+        images = self.images(path)
+        self.open_browser()
+        self.page.click_element(f"document.querySelector('li.gallery-card[data-key=\"{key}\"] button[aria-label^=\"Delete\"]')")
+        trash = self.editor.data_home / "Trash"
+        trashed, info = trash / "files" / path.name, trash / "info" / (path.name + ".trashinfo")
+        deadline = time.monotonic() + DISK_TIMEOUT
+        while (path.exists() or not trashed.exists() or not info.exists()) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        if path.exists() or not trashed.is_file() or not info.is_file():
+            listing = sorted(str(p.relative_to(trash)) for p in trash.rglob("*")) if trash.exists() else "no Trash folder"
+            where = "still" if path.exists() else "no longer"
+            raise CheckFailed(f"after Delete: {path.name} {where} in the folder; Trash: {listing}")
+        text = info.read_text()
+        recorded = [urllib.parse.unquote(line[5:]) for line in text.splitlines() if line.startswith("Path=")]
+        if recorded != [str(path)] or not text.startswith("[Trash Info]") or "DeletionDate=" not in text:
+            raise CheckFailed(f"{info.name} says {text!r}; expected Path={path}")
+        self.page.wait_extra("the card gone", lambda s, e: key not in e["cardKeys"])
+        # Restored as a file manager does: the file moved back, its .trashinfo removed.
+        os.rename(trashed, path)
+        info.unlink()
+        self.page.wait_extra("the restored gallery listed again without a reload", lambda s, e: key in e["cardKeys"])
+        if [i["id"] for i in self.images(path)] != [i["id"] for i in images]:
+            raise CheckFailed("the restored gallery's images differ")
+        return f"{trashed} with {info.name} (Path={recorded[0]}); restored and listed again"
+
+    def import_cbz(self):
+        comic = self.scratch / "Comic.cbz"
+        with zipfile.ZipFile(comic, "w") as archive:
+            for index, name in enumerate(("1-sunset.jpg", "2-tiles.png"), start=1):
+                archive.write(self.fixtures / name, f"page-{index:02}{Path(name).suffix}")
+        before = {p.name for p in self.folder.iterdir()}
+        self.open_browser()
+        zone = self.page.box("document.getElementById('import-zone')")
+        self.page.drop_from_outside(zone["x"], zone["y"], files=[comic])
+        deadline = time.monotonic() + DISK_TIMEOUT
+        made = []
+        while not made and time.monotonic() < deadline:
+            made = sorted(n for n in {p.name for p in self.folder.iterdir()} - before if n.endswith(".imagegallery"))
+            time.sleep(0.2)
+        if len(made) != 1:
+            extra = self.page.extra()
+            raise CheckFailed(f"the folder gained {made or 'no gallery'}, not one new gallery; import status: "
+                              f"{extra['importStatus']!r}; messages: {extra['messages']}")
+        path = self.folder / made[0]
+        images = self.wait_disk("the imported gallery", path,
+                                lambda images, info: None if len(images) == 2 else f"{len(images)} images")
+        self.page.wait_extra("the imported gallery listed", lambda s, e: gallery_key(path) in e["cardKeys"])
+        return f"{made[0]}: {[i['filename'] for i in images]}"
+
+    def accessibility(self):
+        if self.axe is None:
+            self.axe = axe_script(self.scratch)
+        script, origin = self.axe
+        serious, report = [], []
+        pages = self.galleries["Pages"]
+        views = (("browser", self.open_browser), ("gallery", lambda: self.open_gallery(pages)),
+                 ("detail", lambda: self.open_detail(pages)))
+        version = None
+        for name, show in views:
+            show()
+            self.page.frames()
+            violations = self.page.run_axe(script)
+            version = version or self.page.evaluate("axe.version")
+            for violation in violations:
+                entry = f"{name}: {violation['id']} ({violation['impact']}) at {violation['targets']}"
+                report.append(entry)
+                if violation["impact"] in ("serious", "critical"):
+                    serious.append(entry)
+        if serious:
+            raise CheckFailed(f"axe-core {version}: {len(serious)} serious or critical violation(s): {serious}; "
+                              f"every violation: {report}")
+        return f"axe-core {version} ({origin}): " + ("; ".join(report) if report else "no violation on the three pages")
+
+    def open_detail(self, path):
+        image = self.images(path)[0]
+        self.page.navigate(f"{self.origin}/#gallery={gallery_key(path)}&image={image['id']}")
+        self.page.wait_extra("the detail view", lambda s, e: not e["detailHidden"] and e["picture"]["width"] > 0)
+
+    def conflict_merge(self):
+        self.conflict_editor = self.start_conflict_editor()
+        if not self.conflict_editor.announcement:
+            raise CheckFailed(f"the second editor printed no link: {self.conflict_editor.log_text()}")
+        path = self.conflict
+        images = self.images(path)
+        main_page, main_origin, self.other_page = self.page, self.origin, MorePage(self.devtools)
+        self.page = self.other_page
+        try:
+            self.page.navigate(self.conflict_editor.announcement["url"])
+            self.page.wait_for("the second editor's browser", lambda s: not s["browserHidden"] and s["cards"])
+            self.origin = self.page.evaluate("location.origin")
+            self.open_gallery(path)
+            ours, theirs = images[0]["id"], images[1]["id"]
+            self.page.click_at(self.page.cell(self.page.state(), ours)["captionBox"])
+            self.page.wait_for("the caption field focused", lambda s: s["focusedId"] == "INPUT")
+            self.page.type_text("ours")
+            self.press("Enter")
+            self.page.wait_for("status Edited", lambda s: s["status"] == "Edited")
+            problem = self.change_elsewhere(path, "caption", "2", "theirs")
+            _, extra = self.page.wait_extra("the conflict panel with a version",
+                                            lambda s, e: not e["conflictHidden"] and e["versions"])
+            self.page.click_element("document.getElementById('merge-button')")
+            self.page.wait_extra("the merge done: both captions in the grid",
+                                 lambda s, e: self.page.cell(s, ours)["caption"] == "ours"
+                                 and self.page.cell(s, theirs)["caption"] == "theirs")
+            self.press("s", CTRL)  # save now: this editor's autosave waits 30 s
+
+            def merged(found, info):
+                captions = {image["id"]: image.get("caption") for image in found}
+                if (captions.get(ours), captions.get(theirs)) == ("ours", "theirs"):
+                    return None
+                return f"captions {list(captions.values())}"
+            self.wait_disk("our caption and theirs, merged", path, merged)
+            # The page closes: the editor's last page is gone, so it stops by itself after a final save.
+            self.page.navigate("about:blank")
+            self.devtools.call("Target.closeTarget", {"targetId": self.page.target})
+            status = self.conflict_editor.wait(IDLE_MARGIN)
+            if status != 0:
+                raise CheckFailed(f"the second editor {'still runs' if status is None else f'exited {status}'} "
+                                  f"{IDLE_MARGIN} s after its page closed: {self.conflict_editor.log_text()}")
+            self.wait_disk("both captions after the editor stopped", path, merged)
+            return self.failed_then(problem, f"versions listed: {extra['versions']}; merged and saved: captions 'ours' and "
+                                    f"'theirs'; the editor exited 0 once its page closed")
+        finally:
+            self.page, self.origin = main_page, main_origin

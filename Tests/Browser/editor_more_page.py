@@ -1,0 +1,163 @@
+"""What the scenarios of editor_more_scenarios.py need of the page beyond editor_page.py: drops
+from outside the page (files and links, as a file manager or another tab gives them), drags with
+Ctrl held, the other gallery's grid, the detail view, and axe-core.
+
+Everything still goes through Chromium's input events; scripts only read what the page shows.
+"""
+
+import importlib.util
+import json
+import queue
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from editor_page import CheckFailed, EditorPage
+
+# Input.dispatchDragEvent's operations: copy 1, link 2, move 16. The page's dropEffect must be among them.
+EVERY_OPERATION = 19
+AXE_PACKAGE, AXE_VERSION = "axe-playwright-python", "0.1.8"
+
+# The centre of the element `%s` finds (a script expression), scrolled into view as a person would.
+BOX_SCRIPT = """(() => { const node = %s; if (!node) return null;
+  node.scrollIntoView({block: 'nearest', inline: 'nearest'});
+  const r = node.getBoundingClientRect();
+  return {x: r.left + r.width / 2, y: r.top + r.height / 2, left: r.left, top: r.top, width: r.width, height: r.height}; })()"""
+
+EXTRA_SCRIPT = """(() => {
+  const box = (node) => { const r = node.getBoundingClientRect();
+    return {x: r.left + r.width / 2, y: r.top + r.height / 2, left: r.left, top: r.top, width: r.width, height: r.height}; };
+  const strip = document.getElementById('strip');
+  const current = strip.querySelector('[aria-current="page"]');
+  const picture = document.getElementById('detail-image');
+  return {
+    pending: document.querySelectorAll('#image-grid .image-cell.pending').length,
+    messages: [...document.querySelectorAll('#messages .message span')].map((node) => node.textContent),
+    besideHidden: document.getElementById('beside-pane').hidden,
+    beside: [...document.querySelectorAll('#beside-grid li.image-cell')].map((cell) => ({id: cell.dataset.id, box: box(cell)})),
+    conflictHidden: document.getElementById('conflict-panel').hidden,
+    versions: [...document.querySelectorAll('#version-list li.version')].map((item) => item.dataset.origin),
+    mergeConflicts: [...document.querySelectorAll('#merge-conflicts li')].map((item) => item.textContent),
+    detailHidden: document.getElementById('detail-view').hidden,
+    stripItems: [...strip.querySelectorAll('a')].map((link) => link.getAttribute('href')),
+    stripBox: box(strip), currentBox: current ? box(current) : null,
+    currentHref: current ? current.getAttribute('href') : null,
+    picture: {src: picture.getAttribute('src'), complete: picture.complete, width: picture.naturalWidth},
+    download: {href: document.getElementById('download-link').getAttribute('href'),
+               name: document.getElementById('download-link').getAttribute('download')},
+    cardKeys: [...document.querySelectorAll('#gallery-list li.gallery-card')].map((card) => card.dataset.key),
+    importStatus: document.getElementById('import-status').textContent,
+  };
+})()"""
+
+
+class MorePage(EditorPage):
+    def extra(self):
+        return self.evaluate(EXTRA_SCRIPT)
+
+    def wait_extra(self, description, predicate, timeout=30.0):
+        """Waits until `predicate(page state, extra state)` holds; raises CheckFailed with both."""
+        last = {}
+
+        def holds(state):
+            last["state"], last["extra"] = state, self.extra()
+            return predicate(state, last["extra"])
+        try:
+            self.wait_for(description, holds, timeout=timeout)
+        except CheckFailed as failure:
+            extra = last.get("extra") or {}
+            shown = {key: extra.get(key) for key in ("pending", "messages", "beside", "versions", "currentHref", "cardKeys")}
+            raise CheckFailed(f"{failure}; also {json.dumps(shown, ensure_ascii=False)[:1500]}") from None
+        return last["state"], last["extra"]
+
+    def box(self, expression):
+        found = self.evaluate(BOX_SCRIPT % expression)
+        if not found:
+            raise CheckFailed(f"nothing on the page for {expression}")
+        return found
+
+    def click_element(self, expression, modifiers=0):
+        box = self.box(expression)
+        self.click(box["x"], box["y"], modifiers)
+        return box
+
+    def double_click(self, x, y):
+        self.mouse("mouseMoved", x, y)
+        for count in (1, 2):
+            self.mouse("mousePressed", x, y, buttons=1, click_count=count)
+            self.mouse("mouseReleased", x, y, click_count=count)
+
+    def drop_from_outside(self, x, y, files=(), items=()):
+        """What a file manager (files) or another tab (items: {mimeType, data}) does: dragEnter,
+        dragOver and drop at (x, y). Returns how many placeholder cells the grid showed just after."""
+        data = {"items": list(items), "dragOperationsMask": EVERY_OPERATION}
+        if files:
+            data["files"] = [str(Path(path).resolve()) for path in files]
+        for kind, (px, py) in (("dragEnter", (x, y)), ("dragOver", (x - 2, y - 2)), ("dragOver", (x, y)), ("drop", (x, y))):
+            self.call("Input.dispatchDragEvent", {"type": kind, "x": px, "y": py, "data": data})
+        return self.evaluate("document.querySelectorAll('#image-grid .image-cell.pending').length")
+
+    def drag_with(self, source, target, modifiers=0):
+        """editor_page.drag with keys held (Ctrl: a copy) on every mouse and drag event."""
+        self.call("Input.setInterceptDrags", {"enabled": True})
+        while not self.intercepted.empty():
+            self.intercepted.get_nowait()
+        try:
+            (sx, sy), (tx, ty) = source, target
+            self.mouse("mouseMoved", sx, sy, modifiers=modifiers)
+            self.mouse("mousePressed", sx, sy, buttons=1, modifiers=modifiers, click_count=1)
+            data = None
+            for step in range(1, 11):
+                self.mouse("mouseMoved", sx + (tx - sx) * step / 10, sy + (ty - sy) * step / 10, buttons=1, modifiers=modifiers)
+                try:
+                    data = self.intercepted.get(timeout=0.2)
+                    break
+                except queue.Empty:
+                    continue
+            if data is None:
+                self.mouse("mouseReleased", tx, ty, modifiers=modifiers, click_count=1)
+                raise CheckFailed("pressing the mouse on the image and moving it started no drag (no Input.dragIntercepted)")
+            for kind, (x, y) in (("dragEnter", (tx, ty)), ("dragOver", (tx - 2, ty - 2)), ("dragOver", (tx, ty)), ("drop", (tx, ty))):
+                self.call("Input.dispatchDragEvent", {"type": kind, "x": x, "y": y, "data": data, "modifiers": modifiers})
+            self.mouse("mouseReleased", tx, ty, modifiers=modifiers, click_count=1)
+            return data
+        finally:
+            self.call("Input.setInterceptDrags", {"enabled": False})
+
+    def run_axe(self, source):
+        """axe-core on the page as it is: every violation, [{id, impact, help, targets}]."""
+        if not self.evaluate("typeof window.axe === 'object'"):
+            self.evaluate(source + "\n;true")
+        return self.evaluate("""axe.run(document, {resultTypes: ['violations']}).then((result) => result.violations.map((v) => ({
+            id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((node) => node.target.join(' '))})))""",
+                             await_promise=True, timeout=120)
+
+
+def axe_script(scratch):
+    """axe.min.js as axe-playwright-python ships it: from this Python, else from `python3` on PATH
+    (scripts/install-deps installs it there), else installed now into `scratch` with pip.
+    Returns (the script, where it came from); raises CheckFailed with pip's reason."""
+    places = []
+    spec = importlib.util.find_spec("axe_playwright_python")
+    if spec and spec.submodule_search_locations:
+        places.append(Path(list(spec.submodule_search_locations)[0]))
+    other = shutil.which("python3")
+    if not places and other and Path(other).resolve() != Path(sys.executable).resolve():
+        found = subprocess.run([other, "-c", "import importlib.util as u; s = u.find_spec('axe_playwright_python'); "
+                                "print(list(s.submodule_search_locations)[0] if s else '')"], capture_output=True, text=True)
+        if found.returncode == 0 and found.stdout.strip():
+            places.append(Path(found.stdout.strip()))
+    if not places:
+        target = Path(scratch) / "axe"
+        installed = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--disable-pip-version-check",
+                                    "--target", str(target), f"{AXE_PACKAGE}=={AXE_VERSION}"],
+                                   capture_output=True, text=True, timeout=300)
+        if installed.returncode != 0:
+            raise CheckFailed(f"{AXE_PACKAGE} is not installed (scripts/install-deps test installs it) and "
+                              f"pip install failed ({installed.returncode}): {(installed.stderr or installed.stdout).strip()[-800:]}")
+        places.append(target / "axe_playwright_python")
+    script = places[0] / "axe.min.js"
+    if not script.is_file():
+        raise CheckFailed(f"{AXE_PACKAGE} at {places[0]} has no axe.min.js")
+    return script.read_text(encoding="utf-8"), str(script)

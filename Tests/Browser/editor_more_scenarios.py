@@ -1,0 +1,336 @@
+"""More of the editor, as a person uses it (check-editor-more.py): drops from outside the page,
+two galleries side by side, the detail view and a download here; the document browser, changes
+made elsewhere and axe-core in editor_more_library.py. Each scenario works on a gallery of its
+own and is checked on disk with `imagegallery list --json` and `info --json`.
+
+A scenario whose check fails is recorded and the next one still runs.
+"""
+
+import hashlib
+import os
+import struct
+import time
+import zlib
+from pathlib import Path
+
+from devtools import CTRL
+from editor_more_library import LibraryScenarios, gallery_key
+from editor_more_page import MorePage
+from editor_page import CheckFailed
+from editor_scenarios import DISK_TIMEOUT, Scenarios
+
+# Failed requests the scenarios cause on purpose: Chromium logs each as a network error.
+EXPECTED_REFUSALS = ("/fetch?", "/images?")
+
+
+def noise_png(path, width, height):
+    """A PNG of random pixels (it does not compress): a large image, slow to upload and to check."""
+    rows = b"".join(b"\0" + os.urandom(width * 3) for _ in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 1)) + chunk(b"IEND", b""))
+
+
+def corner(box, fraction=0.2):
+    """A point in the top-left quarter of `box`: the page puts a drop there before that cell."""
+    return box["left"] + box["width"] * fraction, box["top"] + box["height"] * fraction
+
+
+class MoreScenarios(LibraryScenarios, Scenarios):
+    def __init__(self, devtools, editor, imagegallery, fixtures, scratch, galleries, conflict, start_conflict_editor,
+                 links, artifacts):
+        # Scenarios' recording (step, result, screenshot) and disk (run_json, disk) are reused; its galleries are not.
+        self.devtools, self.editor, self.imagegallery, self.artifacts = devtools, editor, imagegallery, artifacts
+        self.fixtures, self.scratch, self.galleries, self.links = Path(fixtures).resolve(), scratch, galleries, links
+        self.folder = galleries["Drops"].parent
+        self.conflict, self.start_conflict_editor, self.conflict_editor = conflict, start_conflict_editor, None
+        self.steps, self.screenshots, self.page, self.other_page, self.origin = [], [], None, None, None
+        self.axe = None
+
+    def result(self):
+        result = super().result()
+        if self.other_page:
+            result["console"] = result["console"] + self.other_page.console
+        return result
+
+    def stop_conflict_editor(self):
+        return self.conflict_editor.stop() if self.conflict_editor else None
+
+    # MARK: The disk
+
+    def images(self, path):
+        return self.run_json("list", str(path))
+
+    def wait_disk(self, description, path, check):
+        """Polls `path` until `check(images, info)` returns no problem (None); autosave writes some time after the edit."""
+        deadline = time.monotonic() + DISK_TIMEOUT
+        while True:
+            try:
+                images, info = self.disk(path)
+                problem = check(images, info)
+            except (CheckFailed, ValueError) as error:
+                images, problem = None, str(error)  # a file caught between saves reads again next time
+            if problem is None:
+                return images
+            if time.monotonic() > deadline:
+                raise CheckFailed(f"{description}: on disk after {DISK_TIMEOUT:.0f} s: {problem}")
+            time.sleep(0.2)
+
+    def expect_names(self, description, path, names):
+        def check(images, info):
+            found = [image.get("filename") for image in images]
+            return None if found == names else f"{found}, expected {names}"
+        return self.wait_disk(description, path, check)
+
+    # MARK: The page
+
+    def open_gallery(self, path, beside=None):
+        page = self.page
+        order = [image["id"] for image in self.images(path)]
+        fragment = f"#gallery={gallery_key(path)}" + (f"&beside={gallery_key(beside)}" if beside else "")
+        page.navigate(self.origin + "/" + fragment)
+        return page.wait_for(f"{path.name} open, its grid in the file's order, Saved",
+                             lambda s: not s["galleryHidden"] and [c["id"] for c in s["cells"]] == order
+                             and s["status"] == "Saved")
+
+    def open_browser(self):
+        self.page.navigate(self.origin + "/")
+        return self.page.wait_for("the document browser", lambda s: not s["browserHidden"] and s["cards"])
+
+    def message_count(self):
+        return len(self.page.extra()["messages"])
+
+    # MARK: Scenarios
+
+    def run(self):
+        self.page = MorePage(self.devtools)
+        self.page.navigate(self.editor.announcement["url"])
+        for scenario in (self.browser_opens, self.drop_files, self.drop_files_in_order, self.drop_links,
+                         self.drop_failing_link, self.drop_webp, self.move_and_copy_beside, self.detail_paging,
+                         self.download, self.external_add, self.rename, self.trash_and_restore, self.import_cbz,
+                         self.accessibility, self.conflict_merge, self.screenshots_saved, self.no_console_errors):
+            with self.step(scenario.__name__.replace("_", " ")) as record:
+                record["detail"] = scenario() or ""
+
+    def browser_opens(self):
+        state = self.page.wait_for("the document browser with every gallery",
+                                   lambda s: not s["browserHidden"] and len(s["cards"]) == len(self.galleries))
+        self.origin = self.page.evaluate("location.origin")
+        keys = {card["key"] for card in state["cards"]}
+        expected = {gallery_key(path) for path in self.galleries.values()}
+        if keys != expected:
+            raise CheckFailed(f"the cards' keys {sorted(keys)} are not the SHA-256 of the galleries' paths {sorted(expected)}")
+        return f"{len(keys)} galleries at {self.origin}"
+
+    def drop_files(self):
+        path = self.galleries["Drops"]
+        state = self.open_gallery(path)
+        target = corner(state["cells"][1]["box"])
+        dropped = [self.fixtures / "4-dunes.jpg", self.fixtures / "6-bubbles.png"]
+        pending = self.page.drop_from_outside(*target, files=dropped)
+        names = ["1-sunset.jpg", "4-dunes.jpg", "6-bubbles.png", "2-tiles.png", "3-lighthouse.jpg"]
+        self.page.wait_extra("both dropped files in the grid, no placeholder left",
+                             lambda s, e: len(s["cells"]) == 5 and e["pending"] == 0)
+        images = self.expect_names("two files dropped before the second image", path, names)
+        self.page.wait_for("the grid as on disk", lambda s: [c["id"] for c in s["cells"]] == [i["id"] for i in images])
+        return (f"placeholders right after the drop: {pending}" + ("" if pending else " (the uploads were quicker)")
+                + f"; on disk: {names}")
+
+    def drop_files_in_order(self):
+        """Two files dropped together land in the order dropped, however long each takes: the first
+        here is a 6.7 MB PNG of noise, the second a small one, so the second is ready first."""
+        path = self.galleries["Order"]
+        big = self.scratch / "big-noise.png"
+        noise_png(big, 1500, 1500)
+        state = self.open_gallery(path)
+        pending = self.page.drop_from_outside(*corner(state["cells"][1]["box"]), files=[big, self.fixtures / "6-bubbles.png"])
+        names = ["1-sunset.jpg", big.name, "6-bubbles.png", "2-tiles.png", "3-lighthouse.jpg"]
+
+        def both(images, info):
+            found = [image.get("filename") for image in images]
+            return None if len(found) == len(names) else f"{found}"
+        images = self.wait_disk("both files added", path, both)
+        self.page.wait_extra("no placeholder left", lambda s, e: e["pending"] == 0 and len(s["cells"]) == len(names))
+        found = [image.get("filename") for image in images]
+        if found != names:
+            raise CheckFailed(f"dropped together before the second image, they landed as {found}, not {names}")
+        return f"placeholders right after the drop: {pending}; on disk: {found}"
+
+    def drop_links(self):
+        path = self.galleries["Drops"]
+        before = self.images(path)
+        self.open_gallery(path)
+        details = []
+        for kind, name in (("text/uri-list", "7-quilt-palette.png"), ("text/html", "8-deep-gradient.png")):
+            url = f"{self.links}/{name}"
+            data = url + "\r\n" if kind == "text/uri-list" else f'<meta charset="utf-8"><img src="{url}" alt="">'
+            state = self.page.wait_for("the grid", lambda s: s["cells"] and s["status"] == "Saved")
+            pending = self.page.drop_from_outside(*corner(state["cells"][0]["box"]), items=[{"mimeType": kind, "data": data}])
+            count = len(before) + 1
+
+            def landed(images, info, url=url, count=count):
+                if len(images) != count or images[0].get("source") != url:
+                    return f"{[(i.get('filename'), i.get('source')) for i in images]}: not {url} first of {count}"
+                return None
+            self.wait_disk(f"the link dropped as {kind} first", path, landed)
+            self.page.wait_extra(f"the image of the {kind} drop in the grid, no placeholder",
+                                 lambda s, e, count=count: len(s["cells"]) == count and e["pending"] == 0)
+            before = self.images(path)
+            details.append(f"{kind}: {name} first (placeholders just after the drop: {pending})")
+        return "; ".join(details)
+
+    def refused_drop(self, description, expected, **drop):
+        """A drop that must be refused: a message containing every text of `expected`, its placeholder
+        gone, and the file on disk as it was (same images, same revision)."""
+        path = self.galleries["Drops"]
+        state = self.open_gallery(path)
+        images, info = self.disk(path)
+        messages = self.message_count()
+        pending = self.page.drop_from_outside(*corner(state["cells"][0]["box"]), **drop)
+        _, extra = self.page.wait_extra(f"a message about {description}, its placeholder gone",
+                                        lambda s, e: len(e["messages"]) > messages and e["pending"] == 0)
+        message = extra["messages"][-1]
+        missing = [text for text in expected if text not in message]
+        if missing:
+            raise CheckFailed(f"the message {message!r} does not say {missing}")
+        self.page.wait_for("the grid unchanged and Saved", lambda s: len(s["cells"]) == len(images) and s["status"] == "Saved")
+        after, after_info = self.disk(path)
+        if after != images or after_info.get("revision") != info.get("revision"):
+            raise CheckFailed(f"the file changed: {len(images)} images, revision {info.get('revision')} before; "
+                              f"{len(after)}, revision {after_info.get('revision')} after")
+        self.dismiss_messages()
+        return f"message: {message!r}; placeholders just after the drop: {pending}; the file unchanged"
+
+    def dismiss_messages(self):
+        """Clicks each message's Dismiss, as a person does once they have read it."""
+        for _ in range(self.message_count()):
+            self.page.click_element("document.querySelector('#messages .message button')")
+        self.page.wait_extra("the messages dismissed", lambda s, e: not e["messages"])
+
+    def drop_failing_link(self):
+        url = f"{self.links}/no-such-image.png"
+        return self.refused_drop(f"the link {url} that answers 404", [url, "404"],
+                                 items=[{"mimeType": "text/uri-list", "data": url + "\r\n"}])
+
+    def drop_webp(self):
+        webp = self.scratch / "tiny.webp"
+        payload = b"WEBPVP8 " + struct.pack("<I", 10) + b"\x30\x01\x00\x9d\x01\x2a\x01\x00\x01\x00"
+        webp.write_bytes(b"RIFF" + struct.pack("<I", len(payload)) + payload)
+        return self.refused_drop("a WebP file", ["WebP"], files=[webp])
+
+    def move_and_copy_beside(self):
+        left, right = self.galleries["Left"], self.galleries["Right"]
+        left_images, right_images = self.images(left), self.images(right)
+        try:
+            self.open_gallery(left, beside=right)
+            self.page.wait_extra("the other gallery beside, its images shown",
+                                 lambda s, e: not e["besideHidden"]
+                                 and [c["id"] for c in e["beside"]] == [i["id"] for i in right_images])
+            details = []
+            for what, modifiers, index in (("move", 0, 0), ("copy", CTRL, 0)):
+                state, extra = self.page.wait_extra("both grids", lambda s, e: s["cells"] and e["beside"])
+                moving = state["cells"][index]
+                source = (moving["box"]["x"], moving["box"]["y"])
+                self.page.drag_with(source, corner(extra["beside"][0]["box"]), modifiers)
+                sha = next(i["sha256"] for i in left_images if i["id"] == moving["id"])
+                kept = [i["id"] for i in left_images if what == "copy" or i["id"] != moving["id"]]
+                self.wait_disk(f"the {what}d image {'still' if what == 'copy' else 'gone'} in {left.name}", left,
+                               lambda images, info, kept=kept: None if [i["id"] for i in images] == kept
+                               else f"{[i['filename'] for i in images]}")
+                expected = [sha] + [i["sha256"] for i in right_images]
+                right_now = self.wait_disk(f"the {what}d image first in {right.name}", right,
+                                           lambda images, info, expected=expected: None if [i["sha256"] for i in images] == expected
+                                           else f"{[i['filename'] for i in images]}")
+                left_images, right_images = self.images(left), right_now
+                self.page.wait_extra(f"both grids as on disk after the {what}",
+                                     lambda s, e: [c["id"] for c in s["cells"]] == [i["id"] for i in left_images]
+                                     and [c["id"] for c in e["beside"]] == [i["id"] for i in right_images])
+                details.append(f"{what}: {moving['name']} → {right.name} ({len(left_images)} left, {len(right_images)} beside)")
+            return "; ".join(details)
+        finally:
+            self.screenshot_quietly("editor-beside.png", "#image-grid img, #beside-grid img")
+
+    def screenshot_quietly(self, name, images):
+        """Taken whatever the checks found, once `images` have loaded (unless it was saved already)."""
+        if str(self.artifacts / name) not in self.screenshots:
+            try:
+                self.page.images(images)
+                self.screenshot(name)
+            except (RuntimeError, TimeoutError):
+                pass  # a missing screenshot is reported by screenshots saved, not here over the real failure
+
+    def detail_paging(self):
+        path = self.galleries["Pages"]
+        images = self.images(path)
+        try:
+            state = self.open_gallery(path)
+            self.page.click_cell(images[0]["id"])
+            self.page.wait_for("the first cell focused", lambda s: s["focusedCell"] == images[0]["id"])
+            self.press("Enter")
+            for index in (0, 1, 2):
+                _, extra = self.page.wait_extra(f"the detail view of image {index + 1}",
+                                                lambda s, e, index=index: not e["detailHidden"]
+                                                and (e["currentHref"] or "").endswith(f"&image={images[index]['id']}"))
+                if index < 2:
+                    self.press("ArrowRight")
+            _, extra = self.page.wait_extra("the third image loaded",
+                                            lambda s, e: e["picture"]["complete"] and e["picture"]["width"] > 0)
+            self.screenshot_quietly("editor-detail.png", "#strip img, #detail-image")
+            problems = []
+            strip, current = extra["stripBox"], extra["currentBox"]
+            off = abs(current["x"] - strip["x"])
+            if off > current["width"] + 6:
+                problems.append(f"the current item's centre is {off:.0f} px from the strip's centre "
+                                f"(one cell is {current['width']:.0f} px; strip {strip['left']:.0f}–{strip['left'] + strip['width']:.0f}, "
+                                f"{len(extra['stripItems'])} items)")
+            if extra["picture"]["width"] != images[2]["width"]:
+                problems.append(f"the big image is {extra['picture']['width']} px wide, not {images[2]['width']} as on disk")
+            self.press("Escape")
+            state = self.page.wait_for("Escape back to the grid", lambda s: not s["galleryHidden"] and s["cells"])
+            if state["hash"] != f"#gallery={gallery_key(path)}":
+                problems.append(f"Escape went to {state['hash']}")
+            if problems:
+                raise CheckFailed("; ".join(problems))
+            return (f"third image current, {off:.0f} px from the strip's centre; naturalWidth {extra['picture']['width']}; "
+                    f"Escape back to the grid")
+        finally:
+            self.screenshot_quietly("editor-detail.png", "#strip img, #detail-image")
+
+    def download(self):
+        path = self.galleries["Pages"]
+        images = self.images(path)
+        image = images[1]
+        folder = self.scratch / "downloads"
+        folder.mkdir(exist_ok=True)
+        self.devtools.call("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(folder), "eventsEnabled": True})
+        self.page.navigate(f"{self.origin}/#gallery={gallery_key(path)}&image={image['id']}")
+        self.page.wait_extra("the detail view of the second image",
+                             lambda s, e: not e["detailHidden"] and (e["currentHref"] or "").endswith(image["id"]))
+        self.page.click_element("document.getElementById('download-link')")
+        target = folder / image["filename"]
+        deadline = time.monotonic() + DISK_TIMEOUT
+        while time.monotonic() < deadline:
+            if target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == image["sha256"]:
+                return f"{target.name}: {target.stat().st_size} bytes, the original's SHA-256"
+            time.sleep(0.2)
+        found = {p.name: hashlib.sha256(p.read_bytes()).hexdigest()[:12] for p in folder.iterdir()}
+        raise CheckFailed(f"no {image['filename']} with SHA-256 {image['sha256'][:12]}… in the download folder: {found}")
+
+    def screenshots_saved(self):
+        missing = [name for name in ("editor-detail.png", "editor-beside.png")
+                   if str(self.artifacts / name) not in self.screenshots or not (self.artifacts / name).is_file()]
+        if missing:
+            raise CheckFailed(f"not saved: {missing}")
+        return ", ".join(self.screenshots)
+
+    def no_console_errors(self):
+        pages = [self.page] + ([self.other_page] if self.other_page else [])
+        entries = [entry for page in pages for entry in page.console]
+        unexpected = [entry for entry in entries
+                      if not (entry.startswith("log.network") and any(part in entry for part in EXPECTED_REFUSALS))]
+        if unexpected:
+            raise CheckFailed(f"{len(unexpected)} console error(s), exception(s) or dialog(s): {unexpected}")
+        return f"{len(entries) - len(unexpected)} refused request(s) logged, as the failing drops expect"
+
