@@ -107,11 +107,37 @@ class Bench:
             mem = editor.memory_kib()
             record.update({"vmHWMKiB": mem["VmHWM"], "vmRSSKiB": mem["VmRSS"],
                            "scrollY": page.evaluate("scrollY")})
+            if label != "warmup":
+                record.update(self.drop_and_take_out(page, gallery))
         finally:
             record_exit = editor.stop()
         record["exit"] = record_exit
         record["thumbnailsCached"] = len(list((Path(env["XDG_CACHE_HOME"]) / "imagegallery/thumbnails").glob("*")))
         return record
+
+    def drop_and_take_out(self, page, gallery):
+        """A real drop of one photo on the third cell, timed until autosave has put it in the file;
+        then Delete takes it out again (also saved), so that every load opens the same images."""
+        photo = (self.corpus / "photos/large/00.jpg").resolve()
+        count = len(list_json(self.ig, gallery))
+        self.wait_saved(page)
+        target = page.box("#image-grid .image-cell:nth-child(3) .frame")
+        before = file_stamp(gallery)
+        t0 = time.monotonic()
+        page.drop_files(target["left"] + 5, target["top"] + 5, [photo])
+        seen = wait_for_change(gallery, before, lambda: any(x["filename"] == photo.name and x["byteSize"] ==
+                                                            photo.stat().st_size for x in list_json(self.ig, gallery) or []),
+                               timeout=120)
+        dropped = seen - t0
+        added = [x["id"] for x in list_json(self.ig, gallery) if x["filename"] == photo.name]
+        self.wait_saved(page)
+        cell = page.box(f"#image-grid .image-cell[data-id='{added[0]}'] .frame")
+        page.click(cell["x"], cell["y"])
+        before = file_stamp(gallery)
+        page.press("Delete")
+        wait_for_change(gallery, before, lambda: len(list_json(self.ig, gallery) or []) == count, timeout=120)
+        self.wait_saved(page)
+        return {"drop": dropped, "dropCount": count + 1}
 
     def paint(self):
         g10k = self.gallery("g10k", self.corpus / "g10k", "g10k")

@@ -114,10 +114,13 @@ SECTIONS = [
              "{g1g_count} photos), in the page cache. `7z t` checks the CRC-32 of every entry: the "
              "anchor. Ours also checks every structural rule, the manifest, the SHA-256, size, type "
              "and header of every image, and the thumbnail. `unzip -tq` is context, and so is "
-             "`validate --deep`, which also decodes every photo (at 1/8 scale) and the thumbnail.",
+             "`validate --deep`, which also decodes every photo (at 1/8 scale) and the thumbnail. "
+             "So is the hashing floor: OpenSSL's SHA-256 of the same photos as files, in two "
+             "processes (one per core), which validate cannot beat since it must hash every byte.",
         anchor="7z t",
-        rows=["imagegallery validate", "7z t", "unzip -tq", "imagegallery validate --deep"],
-        context=["unzip -tq", "imagegallery validate --deep"],
+        rows=["imagegallery validate", "7z t", "unzip -tq", "imagegallery validate --deep",
+              "SHA-256 of the photos, 2 processes (openssl)"],
+        context=["unzip -tq", "imagegallery validate --deep", "SHA-256 of the photos, 2 processes (openssl)"],
     ),
     Section(
         key="jobs",

@@ -48,7 +48,10 @@ extension GalleryDocument {
         }
         do {
             // Cleared first: a save that ends by keeping our edits as a version may set it anew.
+            // The state leaves savingError now, so that a second failure is a change watchers hear
+            // of (it is how a save that began with `.saving` tells them it failed).
             saveError = nil
+            setState(settledState())
             emit(.saving)
             let result = try await performSave()
             setState(settledState())

@@ -25,12 +25,15 @@ import http.server
 import json
 import os
 import select
+import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import zlib
 from pathlib import Path
 
 # Run as a script from any folder: the shared modules sit beside this file.
@@ -42,10 +45,19 @@ AUTOSAVE_SECONDS = 0.5
 IDLE_SECONDS = 2
 FIXTURES = ["1-sunset.jpg", "2-tiles.png", "3-lighthouse.jpg", "4-dunes.jpg", "5-balloon-rotated.jpg",
             "6-bubbles.png", "7-quilt-palette.png", "8-deep-gradient.png"]
-# title: the fixture images it starts with (None: every JPEG and PNG of the fixtures).
+# A gallery file and an image file whose names are markup, with a right-to-left override: shown
+# as text everywhere, never as markup (the title is the same text).
+HOSTILE_NAME = "<img src=x onerror=alert(1)>\u202egnp.evil"
+HOSTILE_IMAGE = "<img src=x onerror=alert(2)>.png"
+# Enough images that the grid must be virtualised (it is from 300), each a distinct small PNG.
+LARGE_IMAGES = 2000
+# title: the fixture images it starts with (None: every JPEG and PNG of the fixtures; a number:
+# that many generated images).
 GALLERIES = {
     "Drops": FIXTURES[0:3], "Order": FIXTURES[0:3], "Left": FIXTURES[3:6], "Right": FIXTURES[6:8], "Pages": None,
     "Watched": FIXTURES[0:2], "Doomed": FIXTURES[2:3], "Named": FIXTURES[3:4],
+    "KeyLeft": FIXTURES[0:2], "KeyRight": FIXTURES[2:3], "Picked": FIXTURES[0:1], "Unsaved": FIXTURES[0:2],
+    "Large": LARGE_IMAGES, HOSTILE_NAME: HOSTILE_IMAGE,
 }
 CONFLICT_GALLERIES = {"Conflict": FIXTURES[0:3]}
 
@@ -132,6 +144,21 @@ class LoopbackServer:
         self.server.server_close()
 
 
+def generated_images(folder, count):
+    """`count` distinct 16×12 PNGs, named so that their order is the numbers' order."""
+    folder.mkdir()
+    for number in range(count):
+        red, green, blue = number % 256, (number // 256) % 256, (number * 37) % 256
+        rows = b"".join(b"\0" + bytes((red, green, blue)) * 16 for _ in range(12))
+
+        def chunk(kind, data):
+            return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        header = struct.pack(">IIBBBBB", 16, 12, 8, 2, 0, 0, 0)
+        (folder / f"{number:05d}.png").write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+                                                   + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+    return folder
+
+
 def make_galleries(imagegallery, fixtures, folder, galleries):
     """The galleries of `galleries` in `folder`; returns {title: path}. One that cannot be made is an error (exit 2)."""
     folder.mkdir()
@@ -139,7 +166,15 @@ def make_galleries(imagegallery, fixtures, folder, galleries):
     made = {}
     for title, names in galleries.items():
         path = folder / f"{title}.imagegallery"
-        sources = every if names is None else [str(Path(fixtures) / name) for name in names]
+        if names == HOSTILE_IMAGE:
+            hostile = folder.parent / "hostile-images"
+            hostile.mkdir()
+            shutil.copy(Path(fixtures) / FIXTURES[1], hostile / HOSTILE_IMAGE)
+            sources = [str(hostile / HOSTILE_IMAGE)]
+        elif isinstance(names, int):
+            sources = [str(generated_images(folder.parent / f"{title.lower()}-images", names))]
+        else:
+            sources = every if names is None else [str(Path(fixtures) / name) for name in names]
         result = subprocess.run([imagegallery, "create", str(path), "--title", title] + sources, capture_output=True, text=True)
         if result.returncode != 0:
             raise RuntimeError(f"imagegallery create {path.name} failed ({result.returncode}): {result.stderr}")

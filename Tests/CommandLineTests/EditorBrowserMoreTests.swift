@@ -5,7 +5,9 @@ import Testing
 /// More of the gallery editor in a real headless Chromium, used as a person would: image files
 /// and links dropped from outside the page (two files landing in the order dropped, a loopback
 /// server's images, one that fails, a WebP refused by name), a move and a copy between two
-/// galleries side by side, the detail view's paging and a download, an external `imagegallery add`
+/// galleries side by side, the detail view's paging and a download, the same without a mouse (M and
+/// C, the file chooser, Shift+arrows), a save that fails and then succeeds, a virtualised grid of
+/// 2,000 images, gallery and image files named with markup, an external `imagegallery add`
 /// and an external change during unsaved edits (a conflict, merged), rename, delete to the Trash
 /// and restore, a CBZ import, and axe-core on the browser, gallery and detail pages. Every step is
 /// checked on disk with `imagegallery list --json` and `info --json`
@@ -51,7 +53,8 @@ struct EditorBrowserMoreTests {
         // Every scenario ran and passed: none is skipped on the quiet.
         let steps = Dictionary(check.steps.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for scenario in ["browser opens", "drop files", "drop files in order", "drop links", "drop failing link", "drop webp",
-                         "move and copy beside", "detail paging", "download", "external add", "rename", "trash and restore",
+                         "move and copy beside", "detail paging", "download", "keys move and copy beside", "add by file chooser",
+                         "detail keys pan", "save fails then succeeds", "large gallery virtualised", "hostile file names", "external add", "rename", "trash and restore",
                          "import cbz", "accessibility", "conflict merge", "screenshots saved", "no console errors"] {
             let step = steps[scenario]
             #expect(step != nil, "the scenario \(scenario) did not run")

@@ -318,4 +318,29 @@ struct GalleryDocumentSavingTests {
         try await document.revert()
         try await document.close()
     }
+
+    /// Each save that began with `.saving` ends in an event, a failure too, and a second failure
+    /// in a row as well: an editor that showed "Saving…" must hear that it is over.
+    @Test func everyFailedSaveEndsInAnEventWatchersHear() async throws {
+        let document = try await create(options: directory.documentOptions())
+        // A file with a second hard link is not saved over (it would split the two names).
+        #expect(link(path, directory.file("second-name.imagegallery")) == 0)
+        let events = await document.events()
+        try await document.setTitle("Cannot be saved")
+        for _ in 0 ..< 2 {
+            await #expect(throws: FileSystemError.self) { try await document.save() }
+        }
+        try await document.revert()
+        try await document.close()
+        var (began, failed) = (0, 0)
+        for await event in events {
+            switch event {
+            case .saving: began += 1
+            case .stateChanged(.savingError): failed += 1
+            default: break
+            }
+        }
+        #expect(began == 2)
+        #expect(failed == 2, "the second failure left the state as it was, unheard")
+    }
 }

@@ -18,6 +18,7 @@ const state = {
   pending: [],          // drops on their way in: {token, at, label}, drawn as placeholder cells
   beside: null,         // the gallery shown beside this one: {key, doc}
   dragSource: null,     // the key of the gallery a drag inside the page started in
+  renaming: null,       // the key of the gallery whose rename form is open
 };
 let nextToken = 1;
 
@@ -92,6 +93,10 @@ function drawListing(listing) {
     ? (a, b) => b.modified - a.modified
     : (a, b) => a.fileName.localeCompare(b.fileName, undefined, {numeric: true}));
   const list = $('gallery-list');
+  // While a rename form is being filled in, a change another program makes to the folder waits:
+  // redrawing now would throw away what the user is typing. Closing the form draws the latest.
+  if (state.renaming && list.querySelector('.rename-form')) return;
+  state.renaming = null;
   list.replaceChildren(...galleries.map(galleryCard));
   $('gallery-list-empty').hidden = galleries.length > 0;
 }
@@ -147,16 +152,19 @@ function showRenameForm(card, gallery) {
   const form = element('form', {class: 'rename-form'},
     element('label', {for: titleId, text: 'Title'}), titleField,
     element('label', {for: nameId, text: 'File name'}), nameField, save, cancel);
-  cancel.addEventListener('click', () => drawListing(state.listing));
-  form.addEventListener('keydown', (event) => { if (event.key === 'Escape') drawListing(state.listing); });
+  const close = () => { state.renaming = null; drawListing(state.listing); };
+  cancel.addEventListener('click', close);
+  form.addEventListener('keydown', (event) => { if (event.key === 'Escape') close(); });
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
+    state.renaming = null;
     const request = {};
     if (titleField.value !== (gallery.title ?? '')) request.title = titleField.value;
     if (nameField.value !== gallery.fileName.replace(/\.imagegallery$/i, '')) request.fileName = nameField.value;
     if (!Object.keys(request).length) { drawListing(state.listing); return; }
     await libraryAction(gallery, 'rename', 'Cannot rename', request);
   });
+  state.renaming = gallery.key;
   card.replaceChildren(form);
   titleField.focus();
 }
@@ -550,7 +558,22 @@ function gridKey(event) {
   } else if (event.key === ' ') {
     event.preventDefault();
     if (state.focusId) select(state.focusId, {ctrlKey: true});
+  } else if ((event.key === 'm' || event.key === 'c') && !event.ctrlKey && !event.metaKey && !event.altKey) {
+    event.preventDefault();
+    sendBeside(event.key === 'c');
   }
+}
+
+/// The keyboard's way (and the beside pane's buttons') to do what a drag onto the other
+/// gallery does: the selection, or else the focused image, to the end of the gallery beside.
+function sendBeside(copy) {
+  if (!state.beside || !state.beside.doc) {
+    showMessage(`Choose a gallery to show beside this one first, then ${copy ? 'copy' : 'move'} images to it.`);
+    return;
+  }
+  const ids = state.selected.size ? [...state.selected] : (state.focusId ? [state.focusId] : []);
+  if (!ids.length) return;
+  transfer(state.key, state.beside.key, ids, state.beside.doc.images.length, copy);
 }
 
 function removeSelected() {
@@ -768,9 +791,14 @@ function externalDrop(event) {
     showMessage('Nothing to add: drop image files, or images and links from another page.');
     return;
   }
-  // Every placeholder shows at once; the items then go in one after another, each before the
-  // image the drop landed on (wherever edits meanwhile have moved it), so that they land in the
-  // order they were dropped, whichever would have finished first. Other drops run beside them.
+  addInOrder(at, files, links);
+}
+
+/// Adds files and links at `at`, as a drop does. Every placeholder shows at once; the items
+/// then go in one after another, each before the image the drop landed on (wherever edits
+/// meanwhile have moved it), so that they land in the order they were dropped, whichever would
+/// have finished first. Other drops run beside them.
+function addInOrder(at, files, links) {
   const anchor = state.doc?.images[at]?.id ?? null;
   const position = () => {
     const images = state.doc?.images ?? [];
@@ -944,6 +972,17 @@ function detailKey(event) {
     Escape: () => { location.hash = `gallery=${state.key}`; },
     '+': () => zoom(1.25), '=': () => zoom(1.25), '-': () => zoom(0.8), '0': fit,
   };
+  // Shift+arrows pan, a tenth of the stage at a time, as dragging does.
+  const pans = {ArrowRight: [-1, 0], ArrowLeft: [1, 0], ArrowDown: [0, -1], ArrowUp: [0, 1]};
+  if (event.shiftKey && event.key in pans && !event.ctrlKey && !event.metaKey && !event.altKey) {
+    event.preventDefault();
+    const stage = $('stage');
+    view.x += pans[event.key][0] * stage.clientWidth / 10;
+    view.y += pans[event.key][1] * stage.clientHeight / 10;
+    view.fitted = false;
+    applyView();
+    return;
+  }
   const action = actions[event.key];
   if (action && !event.ctrlKey && !event.metaKey && !event.altKey) { event.preventDefault(); action(); }
 }
@@ -1069,6 +1108,12 @@ function start() {
   $('image-grid').addEventListener('dragleave', (event) => {
     if (!state.dragIds && placeholder && !$('image-grid').contains(event.relatedTarget)) { placeholder.remove(); placeholder = null; }
   });
+  $('add-files').addEventListener('change', (event) => {
+    if (state.doc) addInOrder(state.doc.images.length, [...event.target.files], []);
+    event.target.value = '';
+  });
+  $('beside-move').addEventListener('click', () => sendBeside(false));
+  $('beside-copy').addEventListener('click', () => sendBeside(true));
   $('beside-select').addEventListener('change', (event) => {
     location.hash = `gallery=${state.key}` + (event.target.value ? `&beside=${event.target.value}` : '');
   });
