@@ -110,13 +110,13 @@ def main():
 
         # A writer that waits is let in, as an NSFilePresenter relinquishes to a writer: the
         # editor lets the lock go, takes it back once the CLI is done, and reads its file.
-        result = caption("while the page has it open", 10)
+        result = caption("while the page has it open", 60)
         check("with --wait, a CLI edit while the page has it open goes through", result.returncode == 0,
               f"status {result.returncode}: {result.stderr.decode().strip()}")
         listed = json.loads(subprocess.run([options.imagegallery, "list", "--json", str(gallery)], capture_output=True,
                                            check=True).stdout)
         check("its caption is on disk", listed[0].get("caption") == "while the page has it open", f"{listed[0].get('caption')}")
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60
         while True:
             status, _, body = first.request("GET", f"/api/documents/{key}?page=one")
             view = json.loads(body) if status == 200 else {}

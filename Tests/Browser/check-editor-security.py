@@ -167,6 +167,17 @@ def main():
         status, _, _ = session.request("POST", "/api/galleries", origin="http://evil.example", body=json.dumps({"title": "Planted"}))
         check("a cross-site new gallery is refused", status == 403 and not (opened / "Planted.imagegallery").exists(), f"status {status}")
 
+        # Uploads are bounded and sniffed as `add`'s inputs are: nothing reaches the gallery.
+        upload = f"/api/documents/{inside_key}/images?page=security&at=0&name=big.png"
+        try:
+            status, _, body = session.request("POST", upload, origin=own_origin, body=b"\x89PNG\r\n\x1a\n" + bytes(50_000_001))
+        except (ConnectionError, http.client.HTTPException) as error:
+            status, body = None, str(error).encode()  # refused before the body was all sent
+        check("an upload over 50 MB is refused with 413", status == 413, f"status {status}: {body[:200]!r}")
+        status, _, body = session.request("POST", upload.replace("big.png", "page.png"), origin=own_origin,
+                                          body=b"<!doctype html><script>alert(1)</script>")
+        check("an upload that is not an image (HTML named .png) is refused with 422", status == 422, f"status {status}: {body[:200]!r}")
+
         outside_key = hashlib.sha256(str(outside_gallery.resolve()).encode()).hexdigest()[:24]
         for path in (f"/api/galleries/{outside_key}/thumbnail", f"/api/documents/{outside_key}?page=security",
                      "/api/galleries/../../../../etc/passwd", "/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd",

@@ -189,3 +189,37 @@ class KeyboardScenarios:
         if problems:
             raise CheckFailed("; ".join(problems))
         return f"{path.name!r} and {image['filename']!r} shown as text on the card, the crumb and the cell"
+
+    def duplicate_and_sort(self):
+        """Duplicate makes a copy with a gallery id of its own (so their versions never mix) and the
+        same images; Sort by Date modified puts it first, Name puts the cards in name order."""
+        path = self.galleries["KeyRight"]
+        images, info = self.disk(path)
+        self.open_browser()
+        self.page.click_element(f"document.querySelector('li.gallery-card[data-key=\"{gallery_key(path)}\"] "
+                                "button[aria-label^=\"Duplicate\"]')")
+        copy = path.with_name(path.stem + " copy.imagegallery")
+
+        def copied(found, copy_info):
+            if copy_info.get("id") == info.get("id"):
+                return "the copy has the original's gallery id"
+            if copy_info.get("title") != info.get("title") + " copy":
+                return f"title {copy_info.get('title')!r}"
+            if [(i["filename"], i["sha256"]) for i in found] != [(i["filename"], i["sha256"]) for i in images]:
+                return "not the same images"
+            return None
+        self.wait_disk("the copy beside the original", copy, copied)
+        self.page.wait_extra("the copy's card", lambda s, e: gallery_key(copy) in e["cardKeys"])
+        # The sort menu with keys, as a person without a mouse changes it.
+        self.page.evaluate("document.getElementById('sort-order').focus()")
+        self.press("ArrowDown")
+        _, extra = self.page.wait_extra("sorted by date, the copy (the newest) first",
+                                        lambda s, e: e["cardKeys"] and e["cardKeys"][0] == gallery_key(copy))
+        self.press("ArrowUp")
+        # By name (the browser's collation): at least the names' first letters are in order.
+        def initials(s):
+            return [c["details"].rsplit(" · ", 1)[-1][0].lower() for c in s["cards"]
+                    if c["details"].rsplit(" · ", 1)[-1][:1].isascii() and c["details"].rsplit(" · ", 1)[-1][:1].isalpha()]
+        state = self.page.wait_for("sorted by name", lambda s: initials(s) == sorted(initials(s))
+                                   and s["cards"][0]["key"] != gallery_key(copy))
+        return f"{copy.name}, a gallery id of its own; by date it came first, by name {len(state['cards'])} cards in order"

@@ -112,7 +112,7 @@ class MoreScenarios(KeyboardScenarios, LibraryScenarios, Scenarios):
                          self.drop_failing_link, self.drop_webp, self.move_and_copy_beside, self.detail_paging,
                          self.download, self.keys_move_and_copy_beside, self.add_by_file_chooser, self.detail_keys_pan,
                          self.save_fails_then_succeeds, self.large_gallery_virtualised,
-                         self.hostile_file_names, self.external_add, self.rename, self.trash_and_restore,
+                         self.hostile_file_names, self.duplicate_and_sort, self.external_add, self.rename, self.trash_and_restore,
                          self.import_cbz, self.accessibility, self.conflict_merge, self.screenshots_saved, self.no_console_errors):
             with self.step(scenario.__name__.replace("_", " ")) as record:
                 record["detail"] = scenario() or ""

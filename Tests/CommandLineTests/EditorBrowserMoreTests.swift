@@ -7,7 +7,7 @@ import Testing
 /// server's images, one that fails, a WebP refused by name), a move and a copy between two
 /// galleries side by side, the detail view's paging and a download, the same without a mouse (M and
 /// C, the file chooser, Shift+arrows), a save that fails and then succeeds, a virtualised grid of
-/// 2,000 images, gallery and image files named with markup, an external `imagegallery add`
+/// 2,000 images, gallery and image files named with markup, duplicate and sort, an external `imagegallery add`
 /// and an external change during unsaved edits (a conflict, merged), rename, delete to the Trash
 /// and restore, a CBZ import, and axe-core on the browser, gallery and detail pages. Every step is
 /// checked on disk with `imagegallery list --json` and `info --json`
@@ -54,7 +54,7 @@ struct EditorBrowserMoreTests {
         let steps = Dictionary(check.steps.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for scenario in ["browser opens", "drop files", "drop files in order", "drop links", "drop failing link", "drop webp",
                          "move and copy beside", "detail paging", "download", "keys move and copy beside", "add by file chooser",
-                         "detail keys pan", "save fails then succeeds", "large gallery virtualised", "hostile file names", "external add", "rename", "trash and restore",
+                         "detail keys pan", "save fails then succeeds", "large gallery virtualised", "hostile file names", "duplicate and sort", "external add", "rename", "trash and restore",
                          "import cbz", "accessibility", "conflict merge", "screenshots saved", "no console errors"] {
             let step = steps[scenario]
             #expect(step != nil, "the scenario \(scenario) did not run")

@@ -12,13 +12,18 @@ struct GalleryDocumentRelinquishingTests {
     let directory: TemporaryDirectory
     var path: String { directory.file("trip.imagegallery") }
 
+    /// How long a writer waits, and a check waits for the document: the whole suite runs side by
+    /// side on two cores, where the presenter's task can wait long for a thread. Never a bound on speed.
+    static let patience = Duration.seconds(120)
+
     init() throws {
         directory = try TemporaryDirectory()
     }
 
-    func savedDocument(autosaves: Bool = true) async throws -> GalleryDocument {
+    func savedDocument(autosaves: Bool = true, lockWait: Duration = .zero) async throws -> GalleryDocument {
         var options = directory.documentOptions()
         options.autosaves = autosaves
+        options.lockWait = lockWait
         let document = try await GalleryDocument.create(at: path, title: "Trip", options: options)
         _ = try await document.insertImage(data: TestImage.png(seed: 1), filename: "1.png")
         try await document.save()
@@ -27,7 +32,7 @@ struct GalleryDocumentRelinquishingTests {
 
     /// A writer as `imagegallery caption --wait` is one: it waits for the lock (on a thread of
     /// its own, as another process would), then saves a new title while holding it.
-    func waitingWriter(title: String, waiting: Duration = .seconds(10)) async throws -> Bool {
+    func waitingWriter(title: String, waiting: Duration = Self.patience) async throws -> Bool {
         let path = self.path
         let lock: DocumentLock? = try await Blocking.run {
             if case .acquired(let lock) = try DocumentLock.acquire(for: path, waiting: waiting) { return lock }
@@ -46,8 +51,8 @@ struct GalleryDocumentRelinquishingTests {
         let document = try await savedDocument()
         try await document.startPresenting()
         #expect(try await waitingWriter(title: "Their trip"))
-        #expect(await poll { (try? await document.gallery.title) == "Their trip" })
-        #expect(await poll { await document.state == .normal })
+        #expect(await poll(timeout: Self.patience) { (try? await document.gallery.title) == "Their trip" })
+        #expect(await poll(timeout: Self.patience) { await document.state == .normal })
         // The lock is the document's again: it edits and saves as before.
         #expect(DocumentLock.holder(of: path)?.session == document.session)
         try await document.setTitle("Ours again")
@@ -61,7 +66,7 @@ struct GalleryDocumentRelinquishingTests {
         try await document.startPresenting()
         try await document.setTitle("Our trip")
         #expect(try await waitingWriter(title: "Their trip"))
-        #expect(await poll { await document.state == .inConflict })
+        #expect(await poll(timeout: Self.patience) { await document.state == .inConflict })
         #expect(try await document.gallery.title == "Their trip")
         let ours = try #require(try await document.unresolvedVersions().first { $0.origin == .ours })
         #expect(ours.title == "Our trip")
@@ -74,7 +79,7 @@ struct GalleryDocumentRelinquishingTests {
         try await document.startPresenting()
         let path = self.path
         let lock = try await Blocking.run { () -> DocumentLock? in
-            if case .acquired(let lock) = try DocumentLock.acquire(for: path, waiting: .seconds(10)) { return lock }
+            if case .acquired(let lock) = try DocumentLock.acquire(for: path, waiting: Self.patience) { return lock }
             return nil
         }
         let held = try #require(lock)
@@ -83,7 +88,7 @@ struct GalleryDocumentRelinquishingTests {
         await #expect(throws: DocumentError.self) { try await document.setTitle("Not now") }
         #expect(await document.readOnlyReason?.contains("is changing it") == true)
         held.release()
-        #expect(await poll { await document.state == .normal })
+        #expect(await poll(timeout: Self.patience) { await document.state == .normal })
         try await document.setTitle("Now")
         #expect(try await document.gallery.title == "Now")
         _ = try await document.close()
@@ -107,17 +112,18 @@ struct GalleryDocumentRelinquishingTests {
     }
 
     @Test func closingWaitsForTheLockAndSavesTheEditsMadeBefore() async throws {
-        let document = try await savedDocument(autosaves: false)
+        let document = try await savedDocument(autosaves: false, lockWait: Self.patience)
         try await document.startPresenting()
         try await document.setTitle("Before the writer")
         let path = self.path
         let lock = try #require(try await Blocking.run { () -> DocumentLock? in
-            if case .acquired(let lock) = try DocumentLock.acquire(for: path, waiting: .seconds(10)) { return lock }
+            if case .acquired(let lock) = try DocumentLock.acquire(for: path, waiting: Self.patience) { return lock }
             return nil
         })
-        // The writer lets go a moment after the close began; the close waits and then saves.
-        Task.detached {
-            try? await Task.sleep(for: .milliseconds(300))
+        // The writer lets go a moment after the close began (on a thread of its own, as another
+        // process would); the close waits for the lock and then saves.
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.3)
             lock.release()
         }
         _ = try await document.close()

@@ -328,7 +328,7 @@ struct GalleryDocumentSavingTests {
         let events = await document.events()
         try await document.setTitle("Cannot be saved")
         for _ in 0 ..< 2 {
-            await #expect(throws: FileSystemError.self) { try await document.save() }
+            await #expect(throws: DocumentError.self) { try await document.save() }
         }
         try await document.revert()
         try await document.close()
