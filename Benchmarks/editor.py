@@ -26,6 +26,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -121,13 +122,22 @@ class Bench:
         photo = (self.corpus / "photos/large/00.jpg").resolve()
         count = len(list_json(self.ig, gallery))
         self.wait_saved(page)
+        # Back to the top (the scrolling above ended mid-gallery), and the virtualised grid redrawn there.
+        page.evaluate("scrollTo(0, 0); new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))",
+                      await_promise=True)
         target = page.box("#image-grid .image-cell:nth-child(3) .frame")
+        if not 0 <= target["top"] < page.evaluate("innerHeight"):
+            raise RuntimeError(f"the third cell is not in view for the drop: {target}")
         before = file_stamp(gallery)
         t0 = time.monotonic()
         page.drop_files(target["left"] + 5, target["top"] + 5, [photo])
-        seen = wait_for_change(gallery, before, lambda: any(x["filename"] == photo.name and x["byteSize"] ==
-                                                            photo.stat().st_size for x in list_json(self.ig, gallery) or []),
-                               timeout=120)
+        try:
+            seen = wait_for_change(gallery, before, lambda: any(x["filename"] == photo.name and x["byteSize"] ==
+                                                                photo.stat().st_size for x in list_json(self.ig, gallery) or []),
+                                   timeout=120)
+        except TimeoutError as error:
+            shown = page.evaluate("[...document.querySelectorAll('#messages .message span')].map((n) => n.textContent)")
+            raise TimeoutError(f"the drop on the {count}-image gallery: {error}; the page says {shown}") from None
         dropped = seen - t0
         added = [x["id"] for x in list_json(self.ig, gallery) if x["filename"] == photo.name]
         self.wait_saved(page)
@@ -227,6 +237,9 @@ class Bench:
                 "--first-page-seconds", "600"]
         editor = Editor(argv, env, self.work / f"editor-save-{label}.log")
         rows = {"cp + fsync": [], "cp": [], "cp --reflink=never + fsync": [], "cli": [], "save": [], "caption": []}
+        baseline = os.environ.get("BASELINE_IG")
+        if baseline:
+            rows["cli (baseline)"] = []
         notes, shared = [], []
         try:
             session = Session(editor)
@@ -245,6 +258,8 @@ class Bench:
                     timed[name] = time.monotonic() - t
                 step("cp --reflink=never + fsync", "sh", "-c", f"cp --reflink=never {q(g, copy)} && sync {q(copy)}")
                 step("cli", self.ig, "caption", copy, "1", f"run {i} {time.time()}", env=env)  # section k's save
+                if baseline:
+                    step("cli (baseline)", baseline, "caption", copy, "1", f"run {i} {time.time()}", env=env)
                 step("cp", "cp", g, copy)
                 step("cp + fsync", "sh", "-c", f"cp {q(g, copy)} && sync {q(copy)}")
                 t = time.monotonic()
@@ -343,15 +358,24 @@ class Bench:
             "thumbembedded": ("imagegallery thumbnail -s 256 (embedded)",
                               [self.ig, "thumbnail", "-s", "256", embedded, self.work / "ours-embedded.png"], 2, 10,
                               "thumbembedded.json")}
+        # BASELINE_IG (another build, e.g. the session's first commit): timed in the same hyperfine
+        # run, it is the reference, since figures of two sessions may come from two machines.
+        baseline = os.environ.get("BASELINE_IG")
         self.out["cli"] = {}
         for key, (name, cmd, warmup, runs, reference) in checks.items():
             export = results / f"editor-{key}.json"
             hf = ["hyperfine", "-N", "--style", "basic", "--warmup", warmup, "--runs", runs,
                   "--export-json", export, "-n", name, q(*cmd)]
+            if baseline:
+                base = [baseline] + [self.work / "baseline-embedded.png" if str(a).endswith("ours-embedded.png") else a
+                                     for a in cmd[1:]]
+                hf += ["-n", name + " (baseline)", q(*base)]
             sh(*hf)
-            times = json.loads(export.read_text())["results"][0]["times"]
-            self.out["cli"][key] = {"name": name, "times": times, "command": q(*hf),
-                                    "reference": self.reference(results / reference, name, key)}
+            found = json.loads(export.read_text())["results"]
+            times = found[0]["times"]
+            ref = ({"median": statistics.median(found[1]["times"]), "source": f"BASELINE_IG {baseline}, same run"}
+                   if baseline else self.reference(results / reference, name, key))
+            self.out["cli"][key] = {"name": name, "times": times, "command": q(*hf), "reference": ref}
 
     def reference(self, path, name, key):
         """The median RESULTS.md shows for the row: from run.sh's JSON, else from RESULTS.md itself."""

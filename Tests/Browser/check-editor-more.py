@@ -22,23 +22,20 @@ Saves editor-detail.png and editor-beside.png into DIR, prints one JSON document
 import argparse
 import functools
 import http.server
-import json
 import os
-import select
 import shutil
-import signal
 import struct
 import subprocess
 import sys
 import tempfile
 import threading
-import time
 import zlib
 from pathlib import Path
 
 # Run as a script from any folder: the shared modules sit beside this file.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from devtools import CHROMIUM_MISSING, BrowserGone, DevTools, find_chromium, log_tail  # noqa: E402
+from devtools import CHROMIUM_MISSING, DevTools, find_chromium  # noqa: E402
+from editor_check import Editor, could_not_check, run_and_report  # noqa: E402
 from editor_more_scenarios import MoreScenarios  # noqa: E402
 
 AUTOSAVE_SECONDS = 0.5
@@ -60,70 +57,6 @@ GALLERIES = {
     "Large": LARGE_IMAGES, HOSTILE_NAME: HOSTILE_IMAGE,
 }
 CONFLICT_GALLERIES = {"Conflict": FIXTURES[0:3]}
-
-
-def finish(result, status):
-    print(json.dumps(result, indent=2, ensure_ascii=False))
-    sys.exit(status)
-
-
-def could_not_check(error):
-    finish({"ok": False, "failures": [str(error)], "steps": [], "screenshots": [], "error": str(error)}, 2)
-
-
-class Editor:
-    """One editor server, started directly so that its delays can be short, with XDG folders of its own."""
-
-    def __init__(self, editor, folder, scratch, autosave_seconds=AUTOSAVE_SECONDS):
-        scratch.mkdir(mode=0o700, exist_ok=True)
-        self.environment = dict(os.environ)
-        for name in ("XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR", "XDG_DATA_HOME", "HOME"):
-            path = scratch / name.lower()
-            path.mkdir(mode=0o700, exist_ok=True)
-            self.environment[name] = str(path)
-        self.data_home = Path(self.environment["XDG_DATA_HOME"])
-        self.log_path = scratch / "editor.log"
-        self.log = open(self.log_path, "wb")
-        # --first-page-seconds is long: Chromium may take a while to start on a loaded machine.
-        self.process = subprocess.Popen(
-            [editor, str(folder), "--no-open", "--json", "--autosave-seconds", str(autosave_seconds),
-             "--idle-seconds", str(IDLE_SECONDS), "--first-page-seconds", "120"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self.log, env=self.environment)
-        self.announcement = self._first_line(timeout=30)
-
-    def _first_line(self, timeout):
-        line = b""
-        deadline = time.monotonic() + timeout
-        while not line.endswith(b"\n") and time.monotonic() < deadline:
-            ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
-            if ready:
-                chunk = os.read(self.process.stdout.fileno(), 4096)
-                if not chunk:
-                    break
-                line += chunk
-        try:
-            return json.loads(line)
-        except ValueError:
-            return None
-
-    def wait(self, timeout):
-        try:
-            return self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return None
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            if self.wait(20) is None:
-                self.process.kill()
-                self.process.wait()
-        if not self.log.closed:
-            self.log.close()
-        return self.process.returncode
-
-    def log_text(self):
-        return log_tail(self.log_path)
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -211,7 +144,7 @@ def main():
             conflict = make_galleries(arguments.imagegallery, arguments.fixtures, scratch / "conflict", CONFLICT_GALLERIES)
         except (RuntimeError, OSError) as error:
             could_not_check(error)
-        editor = Editor(arguments.editor, scratch / "galleries", scratch / "editor")
+        editor = Editor(arguments.editor, scratch / "galleries", scratch / "editor", AUTOSAVE_SECONDS, IDLE_SECONDS)
         if not editor.announcement or "url" not in editor.announcement:
             editor.stop()
             could_not_check(f"the editor printed no {{url, pid}} line: {editor.log_text()}")
@@ -223,36 +156,12 @@ def main():
 
         def start_conflict_editor():
             # Autosave 30 s: the caption typed in the page stays unsaved while the file changes under it.
-            return Editor(arguments.editor, scratch / "conflict", scratch / "conflict-editor", autosave_seconds=30)
+            return Editor(arguments.editor, scratch / "conflict", scratch / "conflict-editor", 30, IDLE_SECONDS)
 
         scenarios = MoreScenarios(devtools, editor, arguments.imagegallery, arguments.fixtures, scratch, galleries,
                                   conflict["Conflict"], start_conflict_editor, links.base, artifacts)
-        timer = threading.Timer(arguments.timeout, devtools.process.kill)
-        timer.start()
-        error = None
-        try:
-            scenarios.run()
-        except (BrowserGone, TimeoutError, RuntimeError) as problem:
-            error = f"{type(problem).__name__}: {problem}"
-        finally:
-            timer.cancel()
-            devtools.close()
-            editor.stop()
-            scenarios.stop_conflict_editor()
-            links.stop()
-        chromium_log = log_tail(scratch / "chromium.log")
-        editor_log = editor.log_text()
-
-    result = scenarios.result()
-    result.update({"chromium": chromium, "editor": arguments.editor, "editorExit": editor.process.returncode,
-                   "editorLog": editor_log})
-    if error is not None:
-        result["ok"] = False
-        result["error"] = error
-        result["failures"].append(f"the check could not finish: {error}")
-        result["chromiumLog"] = chromium_log
-        finish(result, 2)
-    finish(result, 0 if result["ok"] else 1)
+        run_and_report(scenarios, devtools, editor, arguments.timeout, chromium, arguments.editor, scratch,
+                       stop=(scenarios.stop_conflict_editor, links.stop))
 
 
 if __name__ == "__main__":

@@ -15,82 +15,21 @@ Saves screenshots of the document browser and of a gallery into DIR, prints one 
 """
 
 import argparse
-import json
 import os
-import select
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 # Run as a script from any folder: the shared modules sit beside this file.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from devtools import CHROMIUM_MISSING, BrowserGone, DevTools, find_chromium, log_tail  # noqa: E402
+from devtools import CHROMIUM_MISSING, DevTools, find_chromium  # noqa: E402
+from editor_check import Editor, could_not_check, run_and_report  # noqa: E402
 from editor_scenarios import Scenarios  # noqa: E402
 
 AUTOSAVE_SECONDS = 0.5
 IDLE_SECONDS = 2
 SECOND_GALLERY = ["1-sunset.jpg", "2-tiles.png", "3-lighthouse.jpg"]
-
-
-def finish(result, status):
-    print(json.dumps(result, indent=2, ensure_ascii=False))
-    sys.exit(status)
-
-
-class Editor:
-    """The editor's server, started directly so that its delays can be short."""
-
-    def __init__(self, editor, folder, scratch):
-        environment = dict(os.environ)
-        for name in ("XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR", "HOME"):
-            path = scratch / name.lower()
-            path.mkdir(mode=0o700, exist_ok=True)
-            environment[name] = str(path)
-        self.log_path = scratch / "editor.log"
-        self.log = open(self.log_path, "wb")
-        # --first-page-seconds is long: Chromium may take a while to start on a loaded machine.
-        self.process = subprocess.Popen(
-            [editor, str(folder), "--no-open", "--json", "--autosave-seconds", str(AUTOSAVE_SECONDS),
-             "--idle-seconds", str(IDLE_SECONDS), "--first-page-seconds", "120"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self.log, env=environment)
-        self.announcement = self._first_line(timeout=30)
-
-    def _first_line(self, timeout):
-        line = b""
-        deadline = time.monotonic() + timeout
-        while not line.endswith(b"\n") and time.monotonic() < deadline:
-            ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
-            if ready:
-                chunk = os.read(self.process.stdout.fileno(), 4096)
-                if not chunk:
-                    break
-                line += chunk
-        try:
-            return json.loads(line)
-        except ValueError:
-            return None
-
-    def wait(self, timeout):
-        """The exit status, or None if it is still running after `timeout` seconds."""
-        try:
-            return self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return None
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            if self.wait(20) is None:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
-
-    def log_text(self):
-        return log_tail(self.log_path)
 
 
 def make_galleries(imagegallery, fixtures, folder):
@@ -120,12 +59,12 @@ def main():
 
     chromium = find_chromium(arguments.chromium)
     if not chromium:
-        finish({"ok": False, "failures": [CHROMIUM_MISSING], "steps": [], "screenshots": [], "error": CHROMIUM_MISSING}, 2)
+        could_not_check(CHROMIUM_MISSING)
     for name in ("imagegallery", "editor"):
         path = getattr(arguments, name)
         if not (os.path.isfile(path) and os.access(path, os.X_OK)):
             error = f"--{name} {path}: no executable file there"
-            finish({"ok": False, "failures": [error], "steps": [], "screenshots": [], "error": error}, 2)
+            could_not_check(error)
     artifacts = Path(arguments.artifacts)
     artifacts.mkdir(parents=True, exist_ok=True)
 
@@ -136,42 +75,19 @@ def main():
         try:
             galleries, image_count = make_galleries(arguments.imagegallery, arguments.fixtures, folder)
         except (RuntimeError, OSError) as error:
-            finish({"ok": False, "failures": [str(error)], "steps": [], "screenshots": [], "error": str(error)}, 2)
-        editor = Editor(arguments.editor, folder, scratch)
+            could_not_check(str(error))
+        editor = Editor(arguments.editor, folder, scratch, AUTOSAVE_SECONDS, IDLE_SECONDS)
         if not editor.announcement or "url" not in editor.announcement:
             editor.stop()
             error = f"the editor printed no {{url, pid}} line: {editor.log_text()}"
-            finish({"ok": False, "failures": [error], "steps": [], "screenshots": [], "error": error}, 2)
+            could_not_check(error)
 
         # Every name but the editor's address stays unresolvable, so nothing the page asks for leaves the machine.
         devtools = DevTools(chromium, scratch / "profile", scratch / "chromium.log", window_size=(1280, 900),
                             host_rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1")
         scenarios = Scenarios(devtools, editor, arguments.imagegallery, folder, galleries, image_count, artifacts,
                               idle_seconds=IDLE_SECONDS)
-        timer = threading.Timer(arguments.timeout, devtools.process.kill)
-        timer.start()
-        error = None
-        try:
-            scenarios.run()
-        except (BrowserGone, TimeoutError, RuntimeError) as problem:
-            error = f"{type(problem).__name__}: {problem}"
-        finally:
-            timer.cancel()
-            devtools.close()
-            editor.stop()
-        chromium_log = log_tail(scratch / "chromium.log")
-        editor_log = editor.log_text()
-
-    result = scenarios.result()
-    result.update({"chromium": chromium, "editor": arguments.editor, "editorExit": editor.process.returncode,
-                   "editorLog": editor_log})
-    if error is not None:
-        result["ok"] = False
-        result["error"] = error
-        result["failures"].append(f"the check could not finish: {error}")
-        result["chromiumLog"] = chromium_log
-        finish(result, 2)
-    finish(result, 0 if result["ok"] else 1)
+        run_and_report(scenarios, devtools, editor, arguments.timeout, chromium, arguments.editor, scratch)
 
 
 if __name__ == "__main__":
