@@ -4,6 +4,8 @@ import GalleryFormat
 /// A document as the gallery page shows it: everything the page draws, nothing it would have
 /// to trust (the server decides what an edit means).
 package struct DocumentView: Codable, Sendable {
+    /// Only what the page draws: a view of 10,000 images is sent whole on every open, so each
+    /// field costs the first paint (the SHA-256 and size, which the page never shows, cost a third).
     package struct Image: Codable, Sendable, Hashable {
         package var id: String
         package var filename: String?
@@ -11,8 +13,6 @@ package struct DocumentView: Codable, Sendable {
         package var width: Int
         package var height: Int
         package var mediaType: String
-        package var byteSize: UInt64
-        package var sha256: String
     }
 
     package var key: String
@@ -79,8 +79,7 @@ package struct DocumentView: Codable, Sendable {
         }
         images = gallery.images.map { image in
             Image(id: image.id.uuidString.lowercased(), filename: image.filename, caption: image.caption, width: image.width,
-                  height: image.height, mediaType: image.mediaType.rawValue, byteSize: image.byteSize,
-                  sha256: image.sha256.description)
+                  height: image.height, mediaType: image.mediaType.rawValue)
         }
     }
 }

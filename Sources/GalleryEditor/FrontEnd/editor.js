@@ -340,8 +340,11 @@ function visibleRange(count) {
   const gridTop = grid.getBoundingClientRect().top;
   const firstRow = Math.max(0, Math.floor(-gridTop / height) - 3);
   const lastRow = Math.min(rows, Math.ceil((window.innerHeight - gridTop) / height) + 3);
+  // The rows on the screen itself, whose thumbnails are fetched before those of the rows around them.
+  const seen = {first: Math.max(0, Math.floor(-gridTop / height)) * columns,
+    last: Math.max(0, Math.ceil((window.innerHeight - gridTop) / height)) * columns};
   return {first: firstRow * columns, last: Math.min(count, lastRow * columns), top: firstRow * height,
-    bottom: Math.max(0, rows - lastRow) * height, columns, height};
+    bottom: Math.max(0, rows - lastRow) * height, columns, height, seen};
 }
 
 /// Scrolls the page so that the image at `index` is in view (a virtualised grid may not have drawn it).
@@ -389,6 +392,10 @@ function drawGrid(doc) {
     let cell = existing.get(image.id);
     if (!cell) cell = imageCell(image);
     updateCell(cell, image, range.first + offset, doc);
+    if (range.seen) {
+      const index = range.first + offset;
+      cell.querySelector('img').fetchPriority = index >= range.seen.first && index < range.seen.last ? 'high' : 'low';
+    }
     return cell;
   });
   // Drops on their way in keep their placeholder cells wherever the grid is redrawn from.
