@@ -19,7 +19,6 @@ Saves editor-detail.png and editor-beside.png into DIR, prints one JSON document
 1 when a check failed, 2 when it could not check (Chromium missing or crashed, no editor).
 """
 
-import argparse
 import functools
 import http.server
 import os
@@ -34,8 +33,8 @@ from pathlib import Path
 
 # Run as a script from any folder: the shared modules sit beside this file.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from devtools import CHROMIUM_MISSING, DevTools, find_chromium  # noqa: E402
-from editor_check import Editor, could_not_check, run_and_report  # noqa: E402
+from devtools import DevTools  # noqa: E402
+from editor_check import Editor, arguments_and_chromium, could_not_check, run_and_report  # noqa: E402
 from editor_more_scenarios import MoreScenarios  # noqa: E402
 
 AUTOSAVE_SECONDS = 0.5
@@ -116,22 +115,8 @@ def make_galleries(imagegallery, fixtures, folder, galleries):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--imagegallery", required=True, help="the imagegallery binary (for create, list, info, add, caption)")
-    parser.add_argument("--editor", required=True, help="the imagegallery-editor binary under test (imagegallery-fetch beside it)")
-    parser.add_argument("--fixtures", required=True, help="a folder of JPEG and PNG images")
-    parser.add_argument("--artifacts", required=True, help="where to save the screenshots")
-    parser.add_argument("--chromium", help="the browser (default: chromium on PATH)")
-    parser.add_argument("--timeout", type=float, default=420, help="give up after this many seconds (a hang guard)")
-    arguments = parser.parse_args()
-
-    chromium = find_chromium(arguments.chromium)
-    if not chromium:
-        could_not_check(CHROMIUM_MISSING)
-    for name in ("imagegallery", "editor"):
-        path = getattr(arguments, name)
-        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
-            could_not_check(f"--{name} {path}: no executable file there")
+    arguments, chromium = arguments_and_chromium(__doc__.split("\n")[0], "the imagegallery binary (for create, list, info, add, caption)",
+                                                 "the imagegallery-editor binary under test (imagegallery-fetch beside it)", 420)
     artifacts = Path(arguments.artifacts)
     artifacts.mkdir(parents=True, exist_ok=True)
 

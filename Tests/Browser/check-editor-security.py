@@ -29,7 +29,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 
@@ -181,7 +180,7 @@ def main():
         outside_key = hashlib.sha256(str(outside_gallery.resolve()).encode()).hexdigest()[:24]
         for path in (f"/api/galleries/{outside_key}/thumbnail", f"/api/documents/{outside_key}?page=security",
                      "/api/galleries/../../../../etc/passwd", "/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd",
-                     f"/api/galleries/..%2F..%2Foutside%2Fsecret.imagegallery/thumbnail"):
+                     "/api/galleries/..%2F..%2Foutside%2Fsecret.imagegallery/thumbnail"):
             status, _, body = session.request("GET", path)
             check(f"{path} is not served", status in (400, 403, 404) and b"root:" not in body and b"Secret" not in body,
                   f"status {status}")

@@ -14,8 +14,6 @@ Saves screenshots of the document browser and of a gallery into DIR, prints one 
 1 when a check failed, 2 when it could not check (Chromium missing or crashed, no editor).
 """
 
-import argparse
-import os
 import subprocess
 import sys
 import tempfile
@@ -23,8 +21,8 @@ from pathlib import Path
 
 # Run as a script from any folder: the shared modules sit beside this file.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from devtools import CHROMIUM_MISSING, DevTools, find_chromium  # noqa: E402
-from editor_check import Editor, could_not_check, run_and_report  # noqa: E402
+from devtools import DevTools  # noqa: E402
+from editor_check import Editor, arguments_and_chromium, could_not_check, run_and_report  # noqa: E402
 from editor_scenarios import Scenarios  # noqa: E402
 
 AUTOSAVE_SECONDS = 0.5
@@ -48,23 +46,8 @@ def make_galleries(imagegallery, fixtures, folder):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--imagegallery", required=True, help="the imagegallery binary (for create, list, info)")
-    parser.add_argument("--editor", required=True, help="the imagegallery-editor binary under test")
-    parser.add_argument("--fixtures", required=True, help="a folder of JPEG and PNG images")
-    parser.add_argument("--artifacts", required=True, help="where to save the screenshots")
-    parser.add_argument("--chromium", help="the browser (default: chromium on PATH)")
-    parser.add_argument("--timeout", type=float, default=300, help="give up after this many seconds (a hang guard)")
-    arguments = parser.parse_args()
-
-    chromium = find_chromium(arguments.chromium)
-    if not chromium:
-        could_not_check(CHROMIUM_MISSING)
-    for name in ("imagegallery", "editor"):
-        path = getattr(arguments, name)
-        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
-            error = f"--{name} {path}: no executable file there"
-            could_not_check(error)
+    arguments, chromium = arguments_and_chromium(__doc__.split("\n")[0], "the imagegallery binary (for create, list, info)",
+                                                 "the imagegallery-editor binary under test", 300)
     artifacts = Path(arguments.artifacts)
     artifacts.mkdir(parents=True, exist_ok=True)
 

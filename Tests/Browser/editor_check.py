@@ -1,6 +1,7 @@
 """What the editor's browser checks (check-editor.py, check-editor-more.py) share: the editor
 server each starts, the run of its scenarios in Chromium, and the JSON document each prints."""
 
+import argparse
 import json
 import os
 import select
@@ -11,7 +12,7 @@ import threading
 import time
 from pathlib import Path
 
-from devtools import BrowserGone, log_tail
+from devtools import CHROMIUM_MISSING, BrowserGone, find_chromium, log_tail
 
 
 def finish(result, status):
@@ -76,6 +77,27 @@ class Editor:
 
     def log_text(self):
         return log_tail(self.log_path)
+
+
+def arguments_and_chromium(description, imagegallery_help, editor_help, timeout):
+    """The arguments every check takes, and the Chromium to run; a missing browser or binary is a
+    failure to check (exit 2)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--imagegallery", required=True, help=imagegallery_help)
+    parser.add_argument("--editor", required=True, help=editor_help)
+    parser.add_argument("--fixtures", required=True, help="a folder of JPEG and PNG images")
+    parser.add_argument("--artifacts", required=True, help="where to save the screenshots")
+    parser.add_argument("--chromium", help="the browser (default: chromium on PATH)")
+    parser.add_argument("--timeout", type=float, default=timeout, help="give up after this many seconds (a hang guard)")
+    arguments = parser.parse_args()
+    chromium = find_chromium(arguments.chromium)
+    if not chromium:
+        could_not_check(CHROMIUM_MISSING)
+    for name in ("imagegallery", "editor"):
+        path = getattr(arguments, name)
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            could_not_check(f"--{name} {path}: no executable file there")
+    return arguments, chromium
 
 
 def run_and_report(scenarios, devtools, editor, timeout, chromium, editor_path, scratch, stop=()):

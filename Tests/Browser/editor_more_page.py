@@ -7,7 +7,6 @@ Everything still goes through Chromium's input events; scripts only read what th
 
 import importlib.util
 import json
-import queue
 import shutil
 import subprocess
 import sys
@@ -97,33 +96,6 @@ class MorePage(EditorPage):
         for kind, (px, py) in (("dragEnter", (x, y)), ("dragOver", (x - 2, y - 2)), ("dragOver", (x, y)), ("drop", (x, y))):
             self.call("Input.dispatchDragEvent", {"type": kind, "x": px, "y": py, "data": data})
         return self.evaluate("document.querySelectorAll('#image-grid .image-cell.pending').length")
-
-    def drag_with(self, source, target, modifiers=0):
-        """editor_page.drag with keys held (Ctrl: a copy) on every mouse and drag event."""
-        self.call("Input.setInterceptDrags", {"enabled": True})
-        while not self.intercepted.empty():
-            self.intercepted.get_nowait()
-        try:
-            (sx, sy), (tx, ty) = source, target
-            self.mouse("mouseMoved", sx, sy, modifiers=modifiers)
-            self.mouse("mousePressed", sx, sy, buttons=1, modifiers=modifiers, click_count=1)
-            data = None
-            for step in range(1, 11):
-                self.mouse("mouseMoved", sx + (tx - sx) * step / 10, sy + (ty - sy) * step / 10, buttons=1, modifiers=modifiers)
-                try:
-                    data = self.intercepted.get(timeout=0.2)
-                    break
-                except queue.Empty:
-                    continue
-            if data is None:
-                self.mouse("mouseReleased", tx, ty, modifiers=modifiers, click_count=1)
-                raise CheckFailed("pressing the mouse on the image and moving it started no drag (no Input.dragIntercepted)")
-            for kind, (x, y) in (("dragEnter", (tx, ty)), ("dragOver", (tx - 2, ty - 2)), ("dragOver", (tx, ty)), ("drop", (tx, ty))):
-                self.call("Input.dispatchDragEvent", {"type": kind, "x": x, "y": y, "data": data, "modifiers": modifiers})
-            self.mouse("mouseReleased", tx, ty, modifiers=modifiers, click_count=1)
-            return data
-        finally:
-            self.call("Input.setInterceptDrags", {"enabled": False})
 
     def run_axe(self, source):
         """axe-core on the page as it is: every violation, [{id, impact, help, targets}]."""

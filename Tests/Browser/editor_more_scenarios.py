@@ -236,7 +236,7 @@ class MoreScenarios(KeyboardScenarios, LibraryScenarios, Scenarios):
                 state, extra = self.page.wait_extra("both grids", lambda s, e: s["cells"] and e["beside"])
                 moving = state["cells"][index]
                 source = (moving["box"]["x"], moving["box"]["y"])
-                self.page.drag_with(source, corner(extra["beside"][0]["box"]), modifiers)
+                self.page.drag(source, corner(extra["beside"][0]["box"]), modifiers)
                 sha = next(i["sha256"] for i in left_images if i["id"] == moving["id"])
                 kept = [i["id"] for i in left_images if what == "copy" or i["id"] != moving["id"]]
                 self.wait_disk(f"the {what}d image {'still' if what == 'copy' else 'gone'} in {left.name}", left,

@@ -134,10 +134,11 @@ class EditorPage(Tab):
     def type_text(self, text):
         self.call("Input.insertText", {"text": text})
 
-    def drag(self, source, target):
+    def drag(self, source, target, modifiers=0):
         """A real drag that starts in the page: the mouse is pressed on `source` and moved, Chromium
         starts the drag (intercepted, since a headless browser has no system drag loop), and the
-        drag's own data is delivered as dragEnter, dragOver and drop at `target`.
+        drag's own data is delivered as dragEnter, dragOver and drop at `target`, with `modifiers`
+        (Ctrl: a copy) held on every mouse and drag event.
 
         Returns the drag data the page put on the drag."""
         self.call("Input.setInterceptDrags", {"enabled": True})
@@ -145,23 +146,22 @@ class EditorPage(Tab):
             self.intercepted.get_nowait()
         try:
             (sx, sy), (tx, ty) = source, target
-            self.mouse("mouseMoved", sx, sy)
-            self.mouse("mousePressed", sx, sy, buttons=1, click_count=1)
+            self.mouse("mouseMoved", sx, sy, modifiers=modifiers)
+            self.mouse("mousePressed", sx, sy, buttons=1, modifiers=modifiers, click_count=1)
             data = None
             for step in range(1, 11):
-                self.mouse("mouseMoved", sx + (tx - sx) * step / 10, sy + (ty - sy) * step / 10, buttons=1)
+                self.mouse("mouseMoved", sx + (tx - sx) * step / 10, sy + (ty - sy) * step / 10, buttons=1, modifiers=modifiers)
                 try:
                     data = self.intercepted.get(timeout=0.2)
                     break
                 except queue.Empty:
                     continue
             if data is None:
-                self.mouse("mouseReleased", tx, ty, click_count=1)
+                self.mouse("mouseReleased", tx, ty, modifiers=modifiers, click_count=1)
                 raise CheckFailed("pressing the mouse on the image and moving it started no drag (no Input.dragIntercepted)")
-            for kind, (x, y) in (("dragEnter", (tx, ty)), ("dragOver", (tx - 2, ty - 2)), ("dragOver", (tx, ty))):
-                self.call("Input.dispatchDragEvent", {"type": kind, "x": x, "y": y, "data": data})
-            self.call("Input.dispatchDragEvent", {"type": "drop", "x": tx, "y": ty, "data": data})
-            self.mouse("mouseReleased", tx, ty, click_count=1)
+            for kind, (x, y) in (("dragEnter", (tx, ty)), ("dragOver", (tx - 2, ty - 2)), ("dragOver", (tx, ty)), ("drop", (tx, ty))):
+                self.call("Input.dispatchDragEvent", {"type": kind, "x": x, "y": y, "data": data, "modifiers": modifiers})
+            self.mouse("mouseReleased", tx, ty, modifiers=modifiers, click_count=1)
             return data
         finally:
             self.call("Input.setInterceptDrags", {"enabled": False})
