@@ -108,9 +108,10 @@ struct EditingExamples {
         let document = try await GalleryDocument.create(at: path, title: "Holiday", options: options)
 
         // Should autosave never come, closing ends the stream below (after a save of its own,
-        // which the state after the loop tells apart).
+        // which the state after the loop tells apart). Long: the whole suite shares two cores,
+        // and a clean-clone run once held this test's tasks back for minutes (it is no bound on speed).
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(30))
+            try await Task.sleep(for: .seconds(600))
             try await document.close()
         }
         defer { watchdog.cancel() }
