@@ -61,7 +61,9 @@ struct EditingCommandTests {
         #expect(try workspace.content().title == "Summer")
 
         let id = try workspace.content().images[0].id.manifestString
-        result = try workspace.run(["remove", g, String(id.prefix(8)), "--json"])
+        // The start of the id with its first dash: eight hex digits alone may all be decimal ones
+        // (one random id in 44), and a number names an image by position (ImageReference).
+        result = try workspace.run(["remove", g, String(id.prefix(9)), "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any]
         #expect(report?["outcome"] as? String == "saved" && report?["imageCount"] as? Int == 2)
