@@ -175,7 +175,7 @@ let package = Package(
         ),
         // The command line's own logic, through the executable's module.
         .testTarget(name: "ImageGalleryCommandTests", dependencies: ["imagegallery"]),
-        .testTarget(name: "GalleryEditorTests", dependencies: ["GalleryEditor", "GalleryFormat", "GalleryTestSupport"]),
+        .testTarget(name: "GalleryEditorTests", dependencies: ["GalleryEditor", "GalleryDocument", "GalleryFormat", "GallerySystem", "GalleryTestSupport"]),
         .testTarget(
             name: "CommandLineTests",
             dependencies: ["GalleryFormat", "GalleryTestSupport"]

@@ -24,6 +24,8 @@ package actor DocumentDesk {
     private let events: EditorEvents
     private let options: DocumentOptions
     private var open: [String: Open] = [:]
+    private var opening: [String: Task<GalleryDocument, any Error>] = [:]
+    private var closing: [String: Task<Void, Never>] = [:]
 
     package init(library: GalleryLibrary, events: EditorEvents, options: DocumentOptions) {
         self.library = library
@@ -32,26 +34,42 @@ package actor DocumentDesk {
     }
 
     /// The document for `key`, opened for `page` if it is not open yet.
+    ///
+    /// One document per file, even when a page's requests for a gallery arrive together: a
+    /// second `GalleryDocument` of the same file would find the first one's lock and open for
+    /// reading only ("… is editing it"). So a request waits for an open or a close of that file
+    /// that is under way, and never gets a document that is being closed.
     package func document(_ key: String, for page: String) async throws -> GalleryDocument {
-        if var entry = open[key] {
-            entry.pages.insert(page)
-            open[key] = entry
-            return entry.document
+        while true {
+            if let closed = closing[key] {
+                await closed.value
+            } else if var entry = open[key] {
+                entry.pages.insert(page)
+                open[key] = entry
+                return entry.document
+            } else if let opened = opening[key] {
+                _ = try await opened.value
+            } else {
+                let task = Task { try await load(key) }
+                opening[key] = task
+                _ = try await task.value
+            }
         }
+    }
+
+    /// Opens `key`'s document and enters it with no page yet (the caller adds its own).
+    private func load(_ key: String) async throws -> GalleryDocument {
+        defer { opening[key] = nil }
         let path = try await library.path(forKey: key)
         let document = GalleryDocument(path: path, options: options)
         try await document.open()
         // Others' changes to the file reach the page at once (reload, or a conflict to settle).
         try? await document.startPresenting()
-        if let raced = open[key] {  // another request opened it while this one waited
-            _ = try? await document.close()
-            return raced.document
-        }
         let stream = await document.events()
         let watcher = Task { [weak self] in
             for await event in stream { await self?.handle(event, key: key) }
         }
-        open[key] = Open(document: document, pages: [page], watcher: watcher)
+        open[key] = Open(document: document, pages: [], watcher: watcher)
         return document
     }
 
@@ -119,21 +137,30 @@ package actor DocumentDesk {
 
     /// Closes `key`'s document (a final save). A save that fails keeps it open, edits and all.
     package func close(_ key: String) async {
+        if let under = closing[key] { return await under.value }
         guard let entry = open[key] else { return }
-        do {
-            _ = try await entry.document.close()
-            entry.watcher?.cancel()
-            open[key] = nil
-            await library.invalidate(key)
-            await events.broadcast("library", data: await library.galleries())
-        } catch {
-            await publish(key)
+        let task = Task {
+            defer { closing[key] = nil }
+            do {
+                _ = try await entry.document.close()
+                entry.watcher?.cancel()
+                open[key] = nil
+                await library.invalidate(key)
+                await events.broadcast("library", data: await library.galleries())
+            } catch {
+                await publish(key)
+            }
         }
+        closing[key] = task
+        await task.value
     }
 
     /// Closes every document (the server is stopping); returns the failures, each naming its file.
     package func closeAll() async -> [String] {
         var failures: [String] = []
+        // An open or a close under way ends first, so that no document is left holding its lock.
+        for task in opening.values { _ = try? await task.value }
+        for task in closing.values { await task.value }
         for (key, entry) in open {
             do {
                 _ = try await entry.document.close()
