@@ -1,16 +1,19 @@
 #!/usr/bin/python3
 """Checks more of the gallery editor in headless Chromium: drops from outside the page, two
-galleries side by side, the document browser's Trash and rename, changes made elsewhere, the
-detail view, a download, an import, and accessibility (axe-core).
+galleries side by side, the document browser's Trash and rename, changes made elsewhere, conflicts
+(keep mine, keep current, merge), the detail view, a download, an image dragged out of the page,
+an import, and accessibility (axe-core).
 
     check-editor-more.py --imagegallery BIN --editor EDITOR --fixtures IMAGES --artifacts DIR [--chromium PATH]
 
 Makes galleries in a temporary folder and starts EDITOR on it (its imagegallery-fetch beside it)
 with private XDG folders (the Trash goes to $XDG_DATA_HOME/Trash), short autosave and idle
 delays; a loopback HTTP server on 127.0.0.1 serves IMAGES for the dropped links. The scenarios
-(editor_more_scenarios.py and editor_more_library.py, on editor_more_page.py) use real keys,
-mouse and drag events, and check every change on disk with `imagegallery list --json` and
-`info --json`. A second editor, with a 30 s autosave, serves the conflict scenario. axe-core comes
+(editor_more_scenarios.py, editor_more_keys.py, editor_more_library.py and editor_more_versions.py,
+on editor_more_page.py) use real keys, mouse and drag events, and check every change on disk with
+`imagegallery list --json` and `info --json`. A second editor, with a 30 s autosave, on galleries
+of its own, serves the conflict scenarios (keep mine and keep current, then a merge, after which
+its page closes and it must stop by itself). axe-core comes
 from PyPI's axe-playwright-python (scripts/install-deps test installs it; else pip installs it
 into the scratch folder, and the accessibility step fails with pip's reason if it cannot).
 
@@ -55,7 +58,8 @@ GALLERIES = {
     "KeyLeft": FIXTURES[0:2], "KeyRight": FIXTURES[2:3], "Picked": FIXTURES[0:1], "Unsaved": FIXTURES[0:2],
     "Large": LARGE_IMAGES, HOSTILE_NAME: HOSTILE_IMAGE,
 }
-CONFLICT_GALLERIES = {"Conflict": FIXTURES[0:3]}
+# The second editor's: a conflict merged, and two settled by keeping one side.
+CONFLICT_GALLERIES = {"Conflict": FIXTURES[0:3], "KeepMine": FIXTURES[0:2], "KeepCurrent": FIXTURES[0:2]}
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -126,7 +130,7 @@ def main():
         os.environ["XDG_CACHE_HOME"] = str(scratch / "cli-cache")
         try:
             galleries = make_galleries(arguments.imagegallery, arguments.fixtures, scratch / "galleries", GALLERIES)
-            conflict = make_galleries(arguments.imagegallery, arguments.fixtures, scratch / "conflict", CONFLICT_GALLERIES)
+            conflicts = make_galleries(arguments.imagegallery, arguments.fixtures, scratch / "conflict", CONFLICT_GALLERIES)
         except (RuntimeError, OSError) as error:
             could_not_check(error)
         editor = Editor(arguments.editor, scratch / "galleries", scratch / "editor", AUTOSAVE_SECONDS, IDLE_SECONDS)
@@ -144,7 +148,7 @@ def main():
             return Editor(arguments.editor, scratch / "conflict", scratch / "conflict-editor", 30, IDLE_SECONDS)
 
         scenarios = MoreScenarios(devtools, editor, arguments.imagegallery, arguments.fixtures, scratch, galleries,
-                                  conflict["Conflict"], start_conflict_editor, links.base, artifacts)
+                                  conflicts, start_conflict_editor, links.base, artifacts)
         run_and_report(scenarios, devtools, editor, arguments.timeout, chromium, arguments.editor, scratch,
                        stop=(scenarios.stop_conflict_editor, links.stop))
 

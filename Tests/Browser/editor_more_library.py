@@ -1,5 +1,6 @@
 """The scenarios of check-editor-more.py about the document browser (rename, the Trash, import),
-changes made elsewhere (a clean reload, a conflict and its merge) and accessibility: a mixin of
+a change made elsewhere while the page has the gallery open (a clean reload; change_elsewhere
+also makes the conflicts of editor_more_versions.py) and accessibility: a mixin of
 editor_more_scenarios.MoreScenarios, which gives it the page, the disk and the recording.
 """
 
@@ -13,12 +14,11 @@ import zipfile
 from pathlib import Path
 
 from devtools import CTRL
-from editor_more_page import MorePage, axe_script
+from editor_more_page import axe_script
 from editor_page import CheckFailed
 from editor_scenarios import DISK_TIMEOUT
 
 LOCK_WAIT = "5"  # seconds the command line waits for the editor's lock (`--wait`)
-IDLE_MARGIN = 25  # seconds an editor may take to stop once its last page has closed (its idle delay is 2 s)
 
 
 def gallery_key(path):
@@ -167,50 +167,3 @@ class LibraryScenarios:
         image = self.images(path)[0]
         self.page.navigate(f"{self.origin}/#gallery={gallery_key(path)}&image={image['id']}")
         self.page.wait_extra("the detail view", lambda s, e: not e["detailHidden"] and e["picture"]["width"] > 0)
-
-    def conflict_merge(self):
-        self.conflict_editor = self.start_conflict_editor()
-        if not self.conflict_editor.announcement:
-            raise CheckFailed(f"the second editor printed no link: {self.conflict_editor.log_text()}")
-        path = self.conflict
-        images = self.images(path)
-        main_page, main_origin, self.other_page = self.page, self.origin, MorePage(self.devtools)
-        self.page = self.other_page
-        try:
-            self.page.navigate(self.conflict_editor.announcement["url"])
-            self.page.wait_for("the second editor's browser", lambda s: not s["browserHidden"] and s["cards"])
-            self.origin = self.page.evaluate("location.origin")
-            self.open_gallery(path)
-            ours, theirs = images[0]["id"], images[1]["id"]
-            self.page.click_at(self.page.cell(self.page.state(), ours)["captionBox"])
-            self.page.wait_for("the caption field focused", lambda s: s["focusedId"] == "INPUT")
-            self.page.type_text("ours")
-            self.press("Enter")
-            self.page.wait_for("status Edited", lambda s: s["status"] == "Edited")
-            problem = self.change_elsewhere(path, "caption", "2", "theirs")
-            _, extra = self.page.wait_extra("the conflict panel with a version",
-                                            lambda s, e: not e["conflictHidden"] and e["versions"])
-            self.page.click_element("document.getElementById('merge-button')")
-            self.page.wait_extra("the merge done: both captions in the grid",
-                                 lambda s, e: self.page.cell(s, ours)["caption"] == "ours"
-                                 and self.page.cell(s, theirs)["caption"] == "theirs")
-            self.press("s", CTRL)  # save now: this editor's autosave waits 30 s
-
-            def merged(found, info):
-                captions = {image["id"]: image.get("caption") for image in found}
-                if (captions.get(ours), captions.get(theirs)) == ("ours", "theirs"):
-                    return None
-                return f"captions {list(captions.values())}"
-            self.wait_disk("our caption and theirs, merged", path, merged)
-            # The page closes: the editor's last page is gone, so it stops by itself after a final save.
-            self.page.navigate("about:blank")
-            self.devtools.call("Target.closeTarget", {"targetId": self.page.target})
-            status = self.conflict_editor.wait(IDLE_MARGIN)
-            if status != 0:
-                raise CheckFailed(f"the second editor {'still runs' if status is None else f'exited {status}'} "
-                                  f"{IDLE_MARGIN} s after its page closed: {self.conflict_editor.log_text()}")
-            self.wait_disk("both captions after the editor stopped", path, merged)
-            return self.failed_then(problem, f"versions listed: {extra['versions']}; merged and saved: captions 'ours' and "
-                                    f"'theirs'; the editor exited 0 once its page closed")
-        finally:
-            self.page, self.origin = main_page, main_origin

@@ -1,12 +1,14 @@
 """What the scenarios of editor_more_scenarios.py need of the page beyond editor_page.py: drops
 from outside the page (files and links, as a file manager or another tab gives them), drags with
-Ctrl held, the other gallery's grid, the detail view, and axe-core.
+Ctrl held, a drag out of the page, the other gallery's grid, the conflict panel, the detail view,
+and axe-core.
 
 Everything still goes through Chromium's input events; scripts only read what the page shows.
 """
 
 import importlib.util
 import json
+import queue
 import shutil
 import subprocess
 import sys
@@ -96,6 +98,37 @@ class MorePage(EditorPage):
         for kind, (px, py) in (("dragEnter", (x, y)), ("dragOver", (x - 2, y - 2)), ("dragOver", (x, y)), ("drop", (x, y))):
             self.call("Input.dispatchDragEvent", {"type": kind, "x": px, "y": py, "data": data})
         return self.evaluate("document.querySelectorAll('#image-grid .image-cell.pending').length")
+
+    def drag_out(self, expression, modifiers=0, steps=8):
+        """A drag that starts in the page and leaves it (to a file manager, say): the mouse pressed
+        on the element `expression` finds and moved away in `steps` steps, `modifiers` held.
+        Chromium's drag is intercepted (a headless browser has no system drag loop), then cancelled
+        as a drop outside the browser ends it, and the mouse released; interception is off again
+        afterwards. Returns the drag's data ({items: [{mimeType, data}], ...}), None when the
+        press and moves started no drag."""
+        box = self.box(expression)
+        self.call("Input.setInterceptDrags", {"enabled": True})
+        while not self.intercepted.empty():
+            self.intercepted.get_nowait()
+        try:
+            x, y = box["x"], box["y"]
+            self.mouse("mouseMoved", x, y, modifiers=modifiers)
+            self.mouse("mousePressed", x, y, buttons=1, modifiers=modifiers, click_count=1)
+            data = None
+            for step in range(1, steps + 1):
+                x, y = box["x"] + 12 * step, box["y"] + 8 * step
+                self.mouse("mouseMoved", x, y, buttons=1, modifiers=modifiers)
+                try:
+                    data = self.intercepted.get(timeout=0.2)
+                    break
+                except queue.Empty:
+                    continue
+            if data is not None:
+                self.call("Input.dispatchDragEvent", {"type": "dragCancel", "x": x, "y": y, "data": data, "modifiers": modifiers})
+            self.mouse("mouseReleased", x, y, modifiers=modifiers, click_count=1)
+            return data
+        finally:
+            self.call("Input.setInterceptDrags", {"enabled": False})
 
     def run_axe(self, source):
         """axe-core on the page as it is: every violation, [{id, impact, help, targets}]."""

@@ -1,7 +1,9 @@
 """More of the editor, as a person uses it (check-editor-more.py): drops from outside the page,
 two galleries side by side, the detail view and a download here; the document browser, changes
-made elsewhere and axe-core in editor_more_library.py; keys and a failed save in editor_more_keys.py. Each scenario works on a gallery of its
-own and is checked on disk with `imagegallery list --json` and `info --json`.
+made elsewhere and axe-core in editor_more_library.py; keys and a failed save in
+editor_more_keys.py; conflicts settled (keep mine, keep current, merge) and an image dragged out
+of the page in editor_more_versions.py. Each scenario works on a gallery of its own and is
+checked on disk with `imagegallery list --json` and `info --json`.
 
 A scenario whose check fails is recorded and the next one still runs.
 """
@@ -17,6 +19,7 @@ from devtools import CTRL
 from editor_more_keys import KeyboardScenarios
 from editor_more_library import LibraryScenarios, gallery_key
 from editor_more_page import MorePage
+from editor_more_versions import VersionScenarios
 from editor_page import CheckFailed
 from editor_scenarios import DISK_TIMEOUT, Scenarios
 
@@ -39,14 +42,14 @@ def corner(box, fraction=0.2):
     return box["left"] + box["width"] * fraction, box["top"] + box["height"] * fraction
 
 
-class MoreScenarios(KeyboardScenarios, LibraryScenarios, Scenarios):
-    def __init__(self, devtools, editor, imagegallery, fixtures, scratch, galleries, conflict, start_conflict_editor,
+class MoreScenarios(KeyboardScenarios, LibraryScenarios, VersionScenarios, Scenarios):
+    def __init__(self, devtools, editor, imagegallery, fixtures, scratch, galleries, conflicts, start_conflict_editor,
                  links, artifacts):
         # Scenarios' recording (step, result, screenshot) and disk (run_json, disk) are reused; its galleries are not.
         self.devtools, self.editor, self.imagegallery, self.artifacts = devtools, editor, imagegallery, artifacts
         self.fixtures, self.scratch, self.galleries, self.links = Path(fixtures).resolve(), scratch, galleries, links
         self.folder = galleries["Drops"].parent
-        self.conflict, self.start_conflict_editor, self.conflict_editor = conflict, start_conflict_editor, None
+        self.conflicts, self.start_conflict_editor, self.conflict_editor = conflicts, start_conflict_editor, None
         self.steps, self.screenshots, self.page, self.other_page, self.origin = [], [], None, None, None
         self.axe = None
 
@@ -110,10 +113,11 @@ class MoreScenarios(KeyboardScenarios, LibraryScenarios, Scenarios):
         self.page.navigate(self.editor.announcement["url"])
         for scenario in (self.browser_opens, self.drop_files, self.drop_files_in_order, self.drop_links,
                          self.drop_failing_link, self.drop_webp, self.move_and_copy_beside, self.detail_paging,
-                         self.download, self.keys_move_and_copy_beside, self.add_by_file_chooser, self.detail_keys_pan,
+                         self.download, self.drag_out_to_download, self.keys_move_and_copy_beside, self.add_by_file_chooser, self.detail_keys_pan,
                          self.save_fails_then_succeeds, self.large_gallery_virtualised,
                          self.hostile_file_names, self.duplicate_and_sort, self.external_add, self.rename, self.trash_and_restore,
-                         self.import_cbz, self.accessibility, self.conflict_merge, self.screenshots_saved, self.no_console_errors):
+                         self.import_cbz, self.accessibility, self.keep_mine_and_keep_theirs, self.conflict_merge,
+                         self.screenshots_saved, self.no_console_errors):
             with self.step(scenario.__name__.replace("_", " ")) as record:
                 record["detail"] = scenario() or ""
 

@@ -393,8 +393,11 @@ function drawGrid(doc) {
     if (!cell) cell = imageCell(image);
     updateCell(cell, image, range.first + offset, doc);
     if (range.seen) {
+      // Only the rows near the screen are drawn: lazy loading would just wait a layout for them.
       const index = range.first + offset;
-      cell.querySelector('img').fetchPriority = index >= range.seen.first && index < range.seen.last ? 'high' : 'low';
+      const img = cell.querySelector('img');
+      img.loading = 'eager';
+      img.fetchPriority = index >= range.seen.first && index < range.seen.last ? 'high' : 'low';
     }
     return cell;
   });

@@ -26,18 +26,19 @@ extension EditorRoutes {
                                            cache: "private, max-age=31536000, immutable")
                 }
                 // A type browsers cannot show is shown through a rendition; downloads stay the original.
-                let jpeg = try await state.thumbnails.rendition(sha256: image.sha256.description, longSide: ImageThumbnails.displayLongSide,
-                                                                encoding: .jpeg) { try await document.imageData(image.id) }
-                return Responses.bytes(jpeg, type: "image/jpeg", cache: "private, max-age=31536000, immutable")
+                let shown = try await state.thumbnails.rendition(sha256: image.sha256.description, longSide: ImageThumbnails.displayLongSide) {
+                    try await document.imageData(image.id)
+                }
+                return Responses.bytes(shown.bytes, type: shown.mediaType, cache: "private, max-age=31536000, immutable")
             }
         }
         router.get("/api/documents/:key/images/:id/thumbnail") { _, context in
             await answering {
                 let (document, image) = try await openImage(state, context)
-                let png = try await state.thumbnails.png(sha256: image.sha256.description) {
+                let thumbnail = try await state.thumbnails.grid(sha256: image.sha256.description) {
                     try await document.imageData(image.id)
                 }
-                return Responses.bytes(png, type: "image/png", cache: "private, max-age=31536000, immutable")
+                return Responses.bytes(thumbnail.bytes, type: thumbnail.mediaType, cache: "private, max-age=31536000, immutable")
             }
         }
     }
