@@ -135,7 +135,8 @@ def markdown(out, a):
                "the top, a real drop of `photos/large/00.jpg` (5.2 MB, 24 MP) from outside the page on the third "
                "cell is timed until the gallery file has changed and `list --json` shows the photo (autosave "
                "comes 2 s after the drop, and the save rewrites 1.1 GB); Delete then takes it out again, saved, "
-               "before SIGTERM.", ""]
+               "before SIGTERM, and `sync` waits (untimed) until those 2.2 GB are on the disk before the next "
+               "load.", ""]
         rows = []
         for kind, limit in (("cold", 1.5), ("warm", 0.5)):
             f = s[kind]

@@ -106,8 +106,9 @@ class VersionScenarios:
             if versions.count("ours") != 1:
                 raise CheckFailed(f"the conflict panel lists {versions}, not one version of origin 'ours' (the page's edits)")
             button = "document.querySelector('#version-list li.version[data-origin=\"ours\"] button')"
+            box = self.page.box(button)
             label = self.page.evaluate(f"{button}.textContent")
-            self.page.click_at(self.page.box(button))
+            self.page.click_at(box)
             kept = dict(before, **{mine: "mine, kept"})
             self.settled(f"{label} on the page's version: its caption, not the other program's", path, kept)
             details.append(f"{label!r} on 'ours' ({versions} listed): {path.name} holds the page's caption only")
@@ -179,7 +180,7 @@ class VersionScenarios:
                            f"{[i.get('mimeType') for i in items]}; {size} bytes fetched with the session cookie, SHA-256 {sha[:12]}… "
                            f"as {image['filename']}'s")
         self.page.wait_extra("still the detail view after the drags", lambda s, e: not e["detailHidden"])
-        return "; ".join(details) + "; interception off again"
+        return "; ".join(details) + "; drag interception turned off after each"
 
     def check_download_url(self, what, value, image):
         """`value` is "MIME:NAME:URL" with the image's type and name, and URL, fetched with the

@@ -677,7 +677,8 @@ async function openBeside(key) {
       showMessage(`Cannot open the other gallery: ${error.message}`);
     }
   }
-  fillBesideChoices();
+  // The menu of other galleries reads every gallery of the folder: after the grid's first screen.
+  requestIdleCallback(() => fillBesideChoices(), {timeout: 1000});
 }
 
 async function fillBesideChoices() {

@@ -56,8 +56,9 @@ package actor GalleryLibrary {
 
     /// The file behind `key`, checked again: it must still be a gallery inside the opened paths.
     package func path(forKey key: String) throws -> String {
-        if cache[key] == nil { _ = galleries() }
-        guard let path = cache[key]?.path else { throw EditorError.noSuchGallery(key) }
+        // Found by its name alone: a page that opens a gallery straight away (the launch link)
+        // must not wait for every manifest of the folder to be read for the listing first.
+        guard let path = cache[key]?.path ?? locate(key) else { throw EditorError.noSuchGallery(key) }
         guard let resolved = try? GalleryFileSystem.resolvedPath(path), resolved == path, roots.contains(resolved) else {
             throw EditorError.outsideOpenedPaths(path)
         }
@@ -66,6 +67,17 @@ package actor GalleryLibrary {
 
     /// Forgets what was read of a file, so that the next listing reads it again.
     package func invalidate(_ key: String) { cache[key] = nil }
+
+    /// The gallery file whose key is `key`, without reading any gallery.
+    private func locate(_ key: String) -> String? {
+        for candidate in candidatePaths() {
+            guard let resolved = try? GalleryFileSystem.resolvedPath(candidate), Self.key(of: resolved) == key,
+                  roots.contains(resolved), let status = try? FileStatus.of(resolved, followingLinks: true),
+                  status.kind == .regularFile else { continue }
+            return resolved
+        }
+        return nil
+    }
 
     private func candidatePaths() -> [String] {
         var paths: [String] = []
