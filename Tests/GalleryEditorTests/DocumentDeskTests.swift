@@ -1,5 +1,6 @@
 import GalleryDocument
 import GallerySystem
+import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryEditor
@@ -50,5 +51,33 @@ import Testing
             await desk.pageClosed("new-\(round)")
         }
         await desk.closeAll().forEach { Issue.record("\($0)") }
+    }
+}
+
+/// The view the page reads is written by the format's JSON writer, not `JSONEncoder`: both must
+/// say the same, whatever the titles and captions hold.
+@Suite struct DocumentViewTests {
+    @Test func theWrittenViewReadsAsTheEncodedOne() async throws {
+        let folder = try TemporaryDirectory()
+        let path = try folder.copy(TestPaths.fixture("valid/all.imagegallery"))
+        let document = GalleryDocument(path: path)
+        try await document.open()
+        let hostile = ["<img src=x onerror=alert(1)>", "line\nbreak \"quoted\" back\\slash \u{0}\u{1F}",
+                       "\u{202E}gnp.evil \u{1F600} é", String(repeating: "x", count: 10_000)]
+        try await document.setTitle(hostile[0])
+        for (image, caption) in zip(try await document.gallery.images, hostile) {
+            try await document.setCaption(caption, of: image.id)
+        }
+        var view = try await DocumentView(key: "k", document: document, saving: true)
+        view.mergeConflicts = ["kept \"ours\"\n"]
+        let written = try JSONSerialization.jsonObject(with: Data(view.json)) as? NSDictionary
+        let encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(view)) as? NSDictionary
+        #expect(written != nil && written == encoded)
+        #expect(!view.json.contains(0x0A), "a line break would end the server-sent event")
+        view.mergeConflicts = nil
+        view.message = nil
+        let bare = try JSONSerialization.jsonObject(with: Data(view.json)) as? [String: Any]
+        #expect(bare?["mergeConflicts"] == nil && bare?["message"] == nil)
+        _ = try await document.close()
     }
 }

@@ -41,6 +41,15 @@ struct ModelTests {
         #expect(UUID.nameBased(namespace: dns, name: "www.example.com").manifestString == "2ed6657d-e927-568b-95e1-2665a8aea6a2")
     }
 
+    /// The manifest's text form of an id, written without `uuidString`, is its lowercase form.
+    @Test func idsPrintAsLowercaseRFC9562Text() {
+        for uuid in [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+                     UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))]
+            + (0 ..< 200).map({ _ in UUID() }) {
+            #expect(uuid.manifestString == uuid.uuidString.lowercased())
+        }
+    }
+
     @Test func digestsParseAndPrint() throws {
         let digest = SHA256Hasher.of(Array("abc".utf8))
         #expect(digest.hex == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")

@@ -95,7 +95,7 @@ package actor DocumentDesk {
             if var view = open[key]?.lastView {
                 view.saving = true
                 open[key]?.published += 1  // a view computed before the save began is stale now
-                await events.broadcast("document", data: view)
+                await events.broadcast("document", json: view.json)
                 return
             }
         case .saved, .conflict: open[key]?.saving = false
@@ -115,7 +115,7 @@ package actor DocumentDesk {
         // newest view goes out, so an old "saving" can never follow "saved".
         guard let view = try? await view(key), open[key]?.published == number else { return }
         open[key]?.lastView = view
-        await events.broadcast("document", data: view)
+        await events.broadcast("document", json: view.json)
         if case .some = open[key], !view.saving, !view.edited {
             await events.broadcast("library", data: await library.galleries())
         }

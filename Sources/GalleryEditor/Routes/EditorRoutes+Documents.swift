@@ -32,7 +32,7 @@ extension EditorRoutes {
             await answering {
                 let key = try context.parameters.require("key")
                 _ = try await state.desk.document(key, for: try request.page)
-                return try Responses.json(try await state.desk.view(key))
+                return Responses.json(bytes: try await state.desk.view(key).json)
             }
         }
         router.post("/api/documents/:key/edits") { request, context in
@@ -57,7 +57,7 @@ extension EditorRoutes {
                 await state.desk.publish(key)
                 var view = try await state.desk.view(key)
                 view.mergeConflicts = notes
-                return try Responses.json(view)
+                return Responses.json(bytes: view.json)
             }
         }
         router.get("/api/documents/:key/versions/:id/thumbnail") { _, context in

@@ -7,10 +7,14 @@ import Hummingbird
 /// status that says whose fault it was.
 enum Responses {
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try JSONEncoder().encode(value)
+        json(bytes: Array(try JSONEncoder().encode(value)), status: status)
+    }
+
+    /// JSON already written (a document's view, by its own writer).
+    static func json(bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     static func bytes(_ bytes: [UInt8], type: String, cache: String? = nil, disposition: String? = nil) -> Response {

@@ -40,6 +40,11 @@ package actor EditorEvents {
     /// Sends `event` with the JSON `data` to every page.
     package func broadcast(_ event: String, data: some Encodable) {
         guard let json = try? JSONEncoder().encode(data) else { return }
+        broadcast(event, json: Array(json))
+    }
+
+    /// JSON already written; it holds no line break, which would end the event's data.
+    package func broadcast(_ event: String, json: [UInt8]) {
         let frame = "event: \(event)\ndata: \(String(decoding: json, as: UTF8.self))\n\n"
         for continuation in pages.values { continuation.yield(frame) }
     }
