@@ -113,6 +113,12 @@ let package = Package(
                 .embedInCode("FrontEnd/index.html"),
                 .embedInCode("FrontEnd/editor.css"),
                 .embedInCode("FrontEnd/editor.js"),
+                .embedInCode("FrontEnd/editor-browser.js"),
+                .embedInCode("FrontEnd/editor-grid.js"),
+                .embedInCode("FrontEnd/editor-keys.js"),
+                .embedInCode("FrontEnd/editor-drops.js"),
+                .embedInCode("FrontEnd/editor-detail.js"),
+                .embedInCode("FrontEnd/editor-start.js"),
                 .embedInCode("FrontEnd/refused.html"),
             ]
         ),

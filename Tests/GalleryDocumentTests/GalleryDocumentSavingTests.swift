@@ -119,6 +119,28 @@ struct GalleryDocumentSavingTests {
         #expect(Disk.names(in: directory.path) == ["trip.imagegallery"])
     }
 
+    /// The replaced revisions are let go (on a thread of their own, so that freeing a large
+    /// file's blocks is not part of the save): no descriptor of this process keeps them.
+    @Test func replacedRevisionsAreNotKeptOpen() async throws {
+        let document = try await create()
+        for n in 1 ... 3 {
+            try await document.insertImage(data: TestImage.png(seed: n))
+            try await document.save()
+        }
+        func heldHere() -> [String] {
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0) }
+                .filter { $0.hasPrefix(directory.path) && $0.hasSuffix("(deleted)") }
+        }
+        var held = heldHere()
+        for _ in 0 ..< 100 where !held.isEmpty {
+            try await Task.sleep(for: .milliseconds(50))
+            held = heldHere()
+        }
+        #expect(held.isEmpty, "still open: \(held)")
+        try await document.close()
+    }
+
     /// Touching the file (new times, same bytes) is not a change of content: the save goes
     /// through, with no conflict.
     @Test func aTouchedButUnchangedFileSavesWithoutAConflict() async throws {

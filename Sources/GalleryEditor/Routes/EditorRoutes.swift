@@ -32,7 +32,14 @@ enum EditorRoutes {
     static func addPages(to router: Router<BasicRequestContext>) {
         let files: [(String, [UInt8], String)] = [
             ("/", PackageResources.index_html, "text/html; charset=utf-8"),
+            // The page's script, one file per part of the page (index.html loads them in order).
             ("/editor.js", PackageResources.editor_js, "text/javascript; charset=utf-8"),
+            ("/editor-browser.js", PackageResources.editor_browser_js, "text/javascript; charset=utf-8"),
+            ("/editor-grid.js", PackageResources.editor_grid_js, "text/javascript; charset=utf-8"),
+            ("/editor-keys.js", PackageResources.editor_keys_js, "text/javascript; charset=utf-8"),
+            ("/editor-drops.js", PackageResources.editor_drops_js, "text/javascript; charset=utf-8"),
+            ("/editor-detail.js", PackageResources.editor_detail_js, "text/javascript; charset=utf-8"),
+            ("/editor-start.js", PackageResources.editor_start_js, "text/javascript; charset=utf-8"),
             ("/editor.css", PackageResources.editor_css, "text/css; charset=utf-8"),
         ]
         for (path, bytes, type) in files {

@@ -1,0 +1,214 @@
+// Two galleries side by side, and drops from other programs (files, images and links).
+// A part of the page's script: editor.js has the shared state and helpers.
+'use strict';
+
+// MARK: Two galleries side by side: a drag moves images between them, Ctrl+drag copies
+
+async function openBeside(key) {
+  const previous = state.beside;
+  if (previous && previous.key !== key) {
+    api(`/api/documents/${previous.key}/close`, {method: 'POST'}).catch(() => {});
+  }
+  state.beside = null;
+  $('beside-pane').hidden = true;
+  if (key && key !== state.key) {
+    try {
+      state.beside = {key, doc: await api(`/api/documents/${key}`)};
+      drawBeside(state.beside.doc);
+    } catch (error) {
+      showMessage(`Cannot open the other gallery: ${error.message}`);
+    }
+  }
+  // The menu of other galleries reads every gallery of the folder: after the grid's first screen.
+  requestIdleCallback(() => fillBesideChoices(), {timeout: 1000});
+}
+
+async function fillBesideChoices() {
+  if (!state.key) return;
+  if (!state.listing) {
+    try { state.listing = await api('/api/galleries'); } catch { return; }
+  }
+  const select = $('beside-select');
+  const options = state.listing.galleries.filter((gallery) => gallery.key !== state.key).map((gallery) => {
+    const option = element('option', {value: gallery.key, text: gallery.title ?? gallery.fileName});
+    if (state.beside && state.beside.key === gallery.key) option.selected = true;
+    return option;
+  });
+  select.replaceChildren(element('option', {value: '', text: 'No other gallery'}), ...options);
+}
+
+function drawBeside(doc) {
+  if (!state.beside || doc.key !== state.beside.key) return;
+  state.beside.doc = doc;
+  $('beside-pane').hidden = false;
+  $('beside-title').textContent = doc.title || doc.fileName;
+  $('beside-status').textContent = doc.saving ? 'Saving…' : doc.edited ? 'Edited' : 'Saved';
+  $('beside-grid').replaceChildren(...doc.images.map((image, index) => {
+    const cell = element('li', {class: 'image-cell', role: 'option', draggable: 'true', tabindex: '-1', dataset: {id: image.id},
+      'aria-label': `${index + 1} of ${doc.images.length}: ${image.caption || image.filename || ''}`},
+      element('div', {class: 'frame'},
+        element('img', {src: `/api/documents/${doc.key}/images/${image.id}/thumbnail`, alt: '', loading: 'lazy', draggable: 'false'})),
+      element('span', {class: 'name', text: image.filename ?? image.id.slice(0, 8)}));
+    cell.addEventListener('dragstart', (event) => {
+      state.dragIds = [image.id];
+      state.dragSource = doc.key;
+      event.dataTransfer.effectAllowed = 'copyMove';
+      event.dataTransfer.setData('application/x-imagegallery-images', JSON.stringify({key: doc.key, ids: state.dragIds}));
+      cell.classList.add('dragging');
+      placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+    });
+    cell.addEventListener('dragend', dragEnd);
+    return cell;
+  }));
+}
+
+function besideDragOver(event) {
+  if (!state.beside || !state.dragIds || state.dragSource !== state.key) return;
+  event.preventDefault();
+  event.dataTransfer.dropEffect = event.ctrlKey ? 'copy' : 'move';
+  if (!placeholder) placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  placeDropPlaceholder(event, $('beside-grid'));
+}
+
+function besideDrop(event) {
+  if (!state.beside || !state.dragIds || state.dragSource !== state.key) return;
+  event.preventDefault();
+  const grid = $('beside-grid');
+  const order = [...grid.children];
+  const index = order.indexOf(placeholder);
+  const at = index === -1 ? state.beside.doc.images.length : order.slice(0, index).filter((cell) => cell.dataset.id).length;
+  placeholder?.remove();
+  transfer(state.key, state.beside.key, state.dragIds, at, event.ctrlKey);
+}
+
+async function transfer(from, to, ids, at, copy) {
+  try {
+    const doc = await api(`/api/documents/${from}/edits`, {method: 'POST', body: JSON.stringify({op: 'transfer', ids, target: to, to: at, copy})});
+    if (from === state.key) drawDocument(doc); else drawBeside(doc);
+  } catch (error) {
+    showMessage(`Cannot ${copy ? 'copy' : 'move'} the images: ${error.message}`);
+  }
+}
+
+// MARK: Drops from other programs: files, and images or links from other pages
+
+function isExternal(event) {
+  const types = [...event.dataTransfer.types];
+  return !state.dragIds && (types.includes('Files') || types.includes('text/uri-list') || types.includes('text/html'));
+}
+
+function externalDragOver(event) {
+  event.preventDefault();
+  event.dataTransfer.dropEffect = 'copy';
+  if (!placeholder) placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  placeDropPlaceholder(event);
+}
+
+function placeDropPlaceholder(event, grid = $('image-grid')) {
+  const cells = [...grid.querySelectorAll('.image-cell')];
+  const before = cells.find((cell) => {
+    const box = cell.getBoundingClientRect();
+    return event.clientY < box.top + box.height / 2 && event.clientX < box.left + box.width / 2
+      || event.clientY < box.top;
+  });
+  if (before) grid.insertBefore(placeholder, before); else grid.append(placeholder);
+}
+
+/// The links a drop from another page carries: an <img src> of its HTML first (a dragged image),
+/// else the URI list. Only http and https are taken; the server fetches them.
+function droppedLinks(transfer) {
+  const links = [];
+  const html = transfer.getData('text/html');
+  if (html) {
+    // DOMParser builds an inert document: nothing in it loads or runs.
+    const parsed = new DOMParser().parseFromString(html, 'text/html');
+    for (const image of parsed.querySelectorAll('img[src]')) links.push(image.getAttribute('src'));
+  }
+  if (!links.length) {
+    for (const line of transfer.getData('text/uri-list').split(/\r?\n/)) {
+      if (line && !line.startsWith('#')) links.push(line.trim());
+    }
+  }
+  return [...new Set(links)].filter((link) => /^https?:\/\//i.test(link));
+}
+
+function externalDrop(event) {
+  event.preventDefault();
+  const grid = $('image-grid');
+  const at = dropIndex(grid);
+  placeholder?.remove();
+  placeholder = null;
+  const files = [...event.dataTransfer.files];
+  const links = files.length ? [] : droppedLinks(event.dataTransfer);
+  if (!files.length && !links.length) {
+    showMessage('Nothing to add: drop image files, or images and links from another page.');
+    return;
+  }
+  addInOrder(at, files, links);
+}
+
+/// Adds files and links at `at`, as a drop does. Every placeholder shows at once; the items
+/// then go in one after another, each before the image the drop landed on (wherever edits
+/// meanwhile have moved it), so that they land in the order they were dropped, whichever would
+/// have finished first. Other drops run beside them.
+function addInOrder(at, files, links) {
+  const anchor = state.doc?.images[at]?.id ?? null;
+  const position = () => {
+    const images = state.doc?.images ?? [];
+    const found = anchor === null ? -1 : images.findIndex((image) => image.id === anchor);
+    return found >= 0 ? found : images.length;
+  };
+  const items = [...files.map((file) => ({label: file.name, send: () => upload(file, position())})),
+                 ...links.map((link) => ({label: link, send: () => fetchLink(link, position())}))];
+  let previous = Promise.resolve();
+  items.forEach((item, offset) => { previous = addPending(at + offset, item.label, item.send, previous); });
+}
+
+/// A placeholder cell shows at once; it becomes the image when the server has it, or goes with
+/// a message saying why not. Several can be on their way at once.
+async function addPending(at, label, send, after = Promise.resolve()) {
+  const token = nextToken++;
+  const cell = element('li', {class: 'image-cell pending', role: 'row', 'aria-busy': 'true', dataset: {pending: String(token)}},
+    element('div', {class: 'cell-body', role: 'gridcell'},
+      element('div', {class: 'frame'}, element('span', {class: 'spinner', text: 'Adding…'})),
+      element('span', {class: 'name', text: label})));
+  state.pending.push({token, at, cell});
+  if (state.doc) drawGrid(state.doc);
+  try {
+    await after;
+    const added = await send();
+    state.pending = state.pending.filter((item) => item.token !== token);
+    drawDocument(added.document);
+  } catch (error) {
+    state.pending = state.pending.filter((item) => item.token !== token);
+    if (state.doc) drawGrid(state.doc);
+    showMessage(`Could not add ${label}: ${error.message}`);
+  }
+}
+
+async function upload(file, at) {
+  const response = await fetch(`/api/documents/${state.key}/images?page=${page}&at=${at}&name=${encodeURIComponent(file.name)}`, {
+    method: 'POST', credentials: 'same-origin', headers: {'Content-Type': 'application/octet-stream'}, body: file,
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.error || `${response.status} ${response.statusText}`);
+  return body;
+}
+
+function fetchLink(url, at) {
+  return api(`/api/documents/${state.key}/fetch`, {method: 'POST', body: JSON.stringify({url, at})});
+}
+
+function trashDragOver(event) {
+  if (!state.dragIds) return;
+  event.preventDefault();
+  event.dataTransfer.dropEffect = 'move';
+  $('trash').classList.add('drop-target');
+}
+
+function trashDrop(event) {
+  if (!state.dragIds) return;
+  event.preventDefault();
+  $('trash').classList.remove('drop-target');
+  edit({op: 'remove', ids: state.dragIds});
+}
