@@ -62,6 +62,18 @@ enum FuzzEntries {
         }
     }
 
+    /// Every header reader on the same bytes: each must refuse what is not its type, and the
+    /// input is accepted when one of them reads it.
+    static func headers(_ bytes: UnsafeRawBufferPointer) -> FuzzOutcome {
+        let data = Array(bytes)
+        let size = UInt64(data.count)
+        let read = { (offset: UInt64, count: Int) in data.bytes(at: offset, count: count) }
+        let webP = (try? ImageGeometry.webP(size: size, read: read)) != nil
+        let gif = (try? ImageGeometry.gif(size: size, read: read)) != nil
+        let heif = (try? ImageGeometry.heif(size: size, read: read)) != nil
+        return webP || gif || heif ? .accepted : .refused
+    }
+
     /// The thumbnailer's limits, scaled down: the decoder's behaviour at a limit is the same
     /// whatever the limit, and a smaller one keeps each input fast under the sanitizer.
     static let decodeLimits = DecodeLimits(maxPixels: 16_000_000, maxBytes: 96 << 20)

@@ -19,6 +19,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case thumbnail
     /// The foreign-archive importer (libarchive) behind `convert`.
     case archive
+    /// Format 2.0's header readers (WebP, GIF, and the ISOBMFF boxes of AVIF and HEIC), which
+    /// run before any image library sees the bytes.
+    case headers
 
     /// Runs one input. A refusal is a clean result: only a trap can fail a fuzz run.
     @discardableResult
@@ -31,6 +34,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .png: FuzzEntries.png(bytes)
         case .thumbnail: FuzzEntries.thumbnail(bytes)
         case .archive: FuzzEntries.archive(bytes)
+        case .headers: FuzzEntries.headers(bytes)
         }
     }
 

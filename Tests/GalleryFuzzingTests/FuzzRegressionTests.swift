@@ -61,6 +61,9 @@ struct FuzzRegressionTests {
         case .archive:
             // A gallery is a zip of images, which is all the importer asks of an archive.
             return (gallery, garbage)
+        case .headers:
+            let heic = try read(TestPaths.fixture("format-2.0/sunset.heic"))
+            return (heic, Array(heic.prefix(200)))
         }
     }
 
