@@ -65,7 +65,7 @@ extension GalleryDocument {
         await waitForSave()
         try requireOpen()
         // The writer the lock went to is still at work: the document looks once it has the lock back.
-        guard relinquishedTo == nil else { return .unchanged }
+        guard relinquishedToWriter == nil else { return .unchanged }
         let target = try GalleryFileSystem.resolvedPath(path)
         guard (try? FileStatus.of(target, followingLinks: true)) != nil else { return .fileGone }
         if try diskIsAsRead(target) {

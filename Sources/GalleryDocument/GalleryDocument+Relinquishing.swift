@@ -10,21 +10,18 @@ import GallerySystem
 // file; one with unsaved edits keeps them as a version and becomes inConflict. A writer that
 // does not wait (no `--wait`) is refused as before.
 extension GalleryDocument {
-    /// The writer the lock went to, while it has it or is about to take it.
-    public var relinquishedToWriter: LockOwner? { relinquishedTo }
-
     /// Lets the lock go if a live writer of this host waits for it (its wish file is there).
     func relinquishIfWanted() async {
         guard presenter != nil, let target = try? GalleryFileSystem.resolvedPath(path),
               let writer = DocumentLock.writerWaiting(for: target), writer.session != session else { return }
         // A save under way finishes first: the writer then sees our last save, not half of one.
         await waitForSave()
-        guard lock != nil, relinquishedTo == nil, !history.isEmpty else { return }
+        guard lock != nil, relinquishedToWriter == nil, !history.isEmpty else { return }
         autosaveTask?.cancel()
         autosaveTask = nil
         lock?.release()
         lock = nil
-        relinquishedTo = writer
+        relinquishedToWriter = writer
         readOnlyReason = "\(writer) is changing it; editing resumes when it is done"
         setState(settledState())
         retakeTask = Task { [weak self] in
@@ -40,14 +37,14 @@ extension GalleryDocument {
     /// Takes the lock back once no writer waits for it and the one that had it let go. False
     /// while it cannot yet; true once done (or when there is nothing left to take back).
     func retake() async -> Bool {
-        guard relinquishedTo != nil, !history.isEmpty, let target = try? GalleryFileSystem.resolvedPath(path) else {
+        guard relinquishedToWriter != nil, !history.isEmpty, let target = try? GalleryFileSystem.resolvedPath(path) else {
             return true
         }
         // Until the writer has taken the lock its wish stays, and the lock must stay free for it.
         if let writer = DocumentLock.writerWaiting(for: target), writer.session != session { return false }
         guard case .acquired(let taken)? = try? DocumentLock.acquire(for: target, session: session) else { return false }
         lock = taken
-        relinquishedTo = nil
+        relinquishedToWriter = nil
         readOnlyReason = nil
         retakeTask = nil
         setState(settledState())
@@ -63,19 +60,19 @@ extension GalleryDocument {
     /// - Throws: ``DocumentError/Kind/editingDisabled`` when the writer keeps the lock and there
     ///   are unsaved edits: the document stays open with them.
     func retakeForClosing() async throws {
-        guard relinquishedTo != nil else { return }
+        guard relinquishedToWriter != nil else { return }
         retakeTask?.cancel()
         retakeTask = nil
         let deadline = ContinuousClock.now.advanced(by: max(options.lockWait, .seconds(10)))
         while await !retake(), ContinuousClock.now < deadline {
             try? await Task.sleep(for: Self.retakePause)
         }
-        guard relinquishedTo != nil else { return }
-        let writer = relinquishedTo.map { "\($0)" } ?? "a writer"
+        guard relinquishedToWriter != nil else { return }
+        let writer = relinquishedToWriter.map { "\($0)" } ?? "a writer"
         if hasUnsavedChanges {
             throw DocumentError(.editingDisabled, path: path,
                                 "\(writer) still has the lock: the unsaved edits stay open here until it lets go")
         }
-        relinquishedTo = nil
+        relinquishedToWriter = nil
     }
 }

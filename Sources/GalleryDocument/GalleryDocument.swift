@@ -55,8 +55,9 @@ public actor GalleryDocument {
     var saveWaiters: [CheckedContinuation<Void, Never>] = []
     /// The watch on the document's folder while it presents itself (see `startPresenting()`).
     var presenter: FolderWatch?
-    /// The writer the lock was let go for, until it is taken back (see `GalleryDocument+Relinquishing`).
-    var relinquishedTo: LockOwner?
+    /// The writer the lock went to, while it has it or is about to take it; nil once the lock
+    /// is taken back (see `GalleryDocument+Relinquishing`).
+    public internal(set) var relinquishedToWriter: LockOwner?
     var retakeTask: Task<Void, Never>?
     var lastEdit: ContinuousClock.Instant?
 
