@@ -62,8 +62,8 @@ enum FuzzEntries {
         }
     }
 
-    /// Every header reader on the same bytes: each must refuse what is not its type, and the
-    /// input is accepted when one of them reads it.
+    /// Every header reader on the same bytes, and the reader of an image's own description:
+    /// each must refuse what is not its type, and the input is accepted when one of them reads it.
     static func headers(_ bytes: UnsafeRawBufferPointer) -> FuzzOutcome {
         let data = Array(bytes)
         let size = UInt64(data.count)
@@ -71,6 +71,8 @@ enum FuzzEntries {
         let webP = (try? ImageGeometry.webP(size: size, read: read)) != nil
         let gif = (try? ImageGeometry.gif(size: size, read: read)) != nil
         let heif = (try? ImageGeometry.heif(size: size, read: read)) != nil
+        // A JPEG's or PNG's own description (a caption): it never refuses, it must only return.
+        _ = ImageDescription.of(size: size, read: read)
         return webP || gif || heif ? .accepted : .refused
     }
 

@@ -20,7 +20,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The foreign-archive importer (libarchive) behind `convert`.
     case archive
     /// Format 2.0's header readers (WebP, GIF, and the ISOBMFF boxes of AVIF and HEIC), which
-    /// run before any image library sees the bytes.
+    /// run before any image library sees the bytes, and the reader of an image's own
+    /// description (EXIF, XMP, PNG text).
     case headers
 
     /// Runs one input. A refusal is a clean result: only a trap can fail a fuzz run.
