@@ -127,15 +127,26 @@ struct GalleryDocumentSavingTests {
             try await document.insertImage(data: TestImage.png(seed: n))
             try await document.save()
         }
-        func heldHere() -> [String] {
-            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-            return descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0) }
-                .filter { $0.hasPrefix(directory.path) && $0.hasSuffix("(deleted)") }
+        // /proc names files by their resolved paths. A descriptor's link text can say
+        // "(deleted)" for a live file (one written unnamed, then linked), so the test compares
+        // the inodes the descriptors reach with the files that are in the folder now.
+        let folder = try GalleryFileSystem.resolvedPath(directory.path)
+        /// The inodes of this folder's files that this process has open.
+        func openHere() throws -> Set<UInt64> {
+            Set(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { fd -> UInt64? in
+                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd),
+                      target.hasPrefix(folder + "/") else { return nil }
+                return Disk.status("/proc/self/fd/" + fd).map { UInt64($0.st_ino) }
+            })
         }
-        var held = heldHere()
+        let current = Set(Disk.names(in: directory.path).compactMap { Disk.status(directory.file($0)).map { UInt64($0.st_ino) } })
+        // The open document holds the saved file: the probe sees this folder's descriptors.
+        let open = try openHere()
+        #expect(open.contains(UInt64(try #require(Disk.status(path)).st_ino)), "\(open)")
+        var held = open.subtracting(current)
         for _ in 0 ..< 100 where !held.isEmpty {
             try await Task.sleep(for: .milliseconds(50))
-            held = heldHere()
+            held = try openHere().subtracting(current)
         }
         #expect(held.isEmpty, "still open: \(held)")
         try await document.close()

@@ -65,3 +65,14 @@ extension Array where Element == UInt8 {
         return Array(self[start ..< start + Swift.min(count, self.count - start)])
     }
 }
+
+/// Fields of a header read into an array, in either byte order: image headers and boxes.
+extension [UInt8] {
+    func le16(_ at: Int) -> Int { Int(self[at]) | Int(self[at + 1]) << 8 }
+    func le24(_ at: Int) -> Int { le16(at) | Int(self[at + 2]) << 16 }
+    func le32(_ at: Int) -> UInt64 { UInt64(le16(at)) | UInt64(le16(at + 2)) << 16 }
+    func be16(_ at: Int) -> Int { Int(self[at]) << 8 | Int(self[at + 1]) }
+    func be32(_ at: Int) -> UInt64 { UInt64(be16(at)) << 16 | UInt64(be16(at + 2)) }
+    func be64(_ at: Int) -> UInt64 { be32(at) << 32 | be32(at + 4) }
+    func fourCC(_ at: Int) -> String { String(decoding: self[at ..< at + 4], as: UTF8.self) }
+}

@@ -30,7 +30,7 @@ package enum ImageDescription {
     /// bounded; nil when nothing (or only a camera's default) is left.
     package static func cleaned(_ bytes: [UInt8]) -> String? {
         let raw = String(validating: bytes, as: UTF8.self)
-            ?? String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+            ?? latin1(bytes)
         var text = ""
         var pendingSpace = false
         for scalar in raw.unicodeScalars {
@@ -47,6 +47,11 @@ package enum ImageDescription {
         }
         guard !text.isEmpty, !cameraDefaults.contains(text.uppercased()) else { return nil }
         return text
+    }
+
+    /// Each byte as the code point of the same number.
+    static func latin1(_ bytes: [UInt8]) -> String {
+        String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
 
     /// What cameras and scanners write into `ImageDescription` on their own.
@@ -175,7 +180,7 @@ package enum ImageDescription {
         let rest = Array(data[(zero + 1)...])
         if type == "tEXt" {
             // Latin-1 by definition: each byte is its own scalar, whatever UTF-8 it may look like.
-            return Array(String(String.UnicodeScalarView(rest.map { Unicode.Scalar($0) })).utf8)
+            return Array(latin1(rest).utf8)
         }
         // iTXt: compression flag, method, language tag, translated keyword, then the text.
         guard rest.count >= 2, rest[0] == 0 else { return nil }  // compressed text is left alone

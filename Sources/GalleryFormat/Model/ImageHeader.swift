@@ -81,11 +81,11 @@ extension ImageHeader {
 
     private static func parsePNG(read: (UInt64, Int) throws -> [UInt8]) throws -> ImageHeader {
         let bytes = try read(8, 25)
-        guard bytes.count == 25, Array(bytes[4 ..< 8]) == Array("IHDR".utf8), be32(bytes, 0) == 13 else {
+        guard bytes.count == 25, Array(bytes[4 ..< 8]) == Array("IHDR".utf8), bytes.be32(0) == 13 else {
             throw ImageHeaderError("PNG does not start with an IHDR chunk", offset: 8)
         }
-        let width = be32(bytes, 8)
-        let height = be32(bytes, 12)
+        let width = bytes.be32(8)
+        let height = bytes.be32(12)
         guard (1 ... 0x7FFF_FFFF).contains(width), (1 ... 0x7FFF_FFFF).contains(height) else {
             throw ImageHeaderError("PNG dimensions \(width)×\(height) are out of range", offset: 16)
         }
@@ -99,7 +99,7 @@ extension ImageHeader {
         guard interlace <= 1 else { throw ImageHeaderError("PNG interlace method \(interlace) is invalid", offset: 28) }
         var crc = CRC32()
         crc.update(Array(bytes[4 ..< 21]))
-        guard crc.value == be32(bytes, 21) else { throw ImageHeaderError("PNG IHDR chunk fails its CRC", offset: 29) }
+        guard UInt64(crc.value) == bytes.be32(21) else { throw ImageHeaderError("PNG IHDR chunk fails its CRC", offset: 29) }
         return ImageHeader(mediaType: .png, width: Int(width), height: Int(height), bitDepth: Int(depth),
                            interlaced: interlace == 1)
     }
@@ -142,9 +142,5 @@ extension ImageHeader {
             guard offset < size else { throw ImageHeaderError("JPEG ends before its frame header", offset: offset) }
         }
         throw ImageHeaderError("JPEG has too many segments before its frame header", offset: offset)
-    }
-
-    private static func be32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
-        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
     }
 }
