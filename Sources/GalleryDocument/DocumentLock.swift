@@ -29,10 +29,14 @@ public struct LockOwner: Sendable, Codable, Hashable, CustomStringConvertible {
                          bootID: currentBootID, user: NSUserName(), session: session)
     }
 
+    /// Whether the record was written on this host since its last boot: only then can its
+    /// process be looked up, and only then does its flock say whether it still holds the lock.
+    public var isOfThisBoot: Bool { host == ProcessInfo.processInfo.hostName && bootID == Self.currentBootID }
+
     /// Whether this record's process is still running. Only a record from this host and this
     /// boot can be judged; any other is taken to be alive.
     public var isAlive: Bool {
-        guard host == ProcessInfo.processInfo.hostName, bootID == Self.currentBootID else { return true }
+        guard isOfThisBoot else { return true }
         guard let start = Self.processStartTime(pid) else { return false }
         return start == processStart
     }
@@ -55,8 +59,8 @@ public struct LockOwner: Sendable, Codable, Hashable, CustomStringConvertible {
 ///
 /// The holder keeps an exclusive `flock` on the file for as long as it edits, so the kernel
 /// settles races between processes of this host, and a holder that dies releases it. The
-/// file's record tells others who holds it. A record left by a dead process of this host is
-/// stale and taken over; a record from another host (a shared or synced folder) is never
+/// file's record tells others who holds it. A record of this host under a free flock is stale
+/// and taken over (its holder died, or let go without removing the file); a record from another host (a shared or synced folder) is never
 /// broken silently: the document is then for reading only, and the caller is told who has it.
 ///
 /// Dropping the lock releases it. A ``GalleryDocument/GalleryDocument`` takes and releases its
@@ -110,8 +114,7 @@ public final class DocumentLock: @unchecked Sendable {
             case .acquired(let lock):
                 return .acquired(lock)
             case .heldBy(let holder):
-                let local = holder.host == ProcessInfo.processInfo.hostName && holder.bootID == LockOwner.currentBootID
-                guard local, clock.now < deadline else { return .heldBy(holder) }
+                guard holder.isOfThisBoot, clock.now < deadline else { return .heldBy(holder) }
                 // A holder that presents the document (the editor) lets go for a waiting writer,
                 // as an NSFilePresenter relinquishes to one, and takes the lock back afterwards.
                 if writerWaiting(for: document) == nil {
@@ -142,8 +145,11 @@ public final class DocumentLock: @unchecked Sendable {
                 file.close()
                 continue
             }
-            if let previous = record(file), previous.isAlive {
-                // Alive elsewhere (another host, or a holder without flock): never broken silently.
+            // A holder of this boot keeps its flock for as long as it holds the lock, so a free
+            // flock means it let go or died, even when its process lives on: a release in a folder
+            // made read-only meanwhile could not remove the file. Another host's flock cannot be
+            // seen from here, so its record is never broken silently.
+            if let previous = record(file), !previous.isOfThisBoot {
                 file.close()
                 return .heldBy(previous)
             }

@@ -102,4 +102,19 @@ struct DocumentLockTests {
             return
         }
     }
+
+    /// A release in a folder made read-only meanwhile lets go of the flock but cannot remove the
+    /// file, which keeps the record of a process that is still running (this one): the free
+    /// flock, not the record, says the lock is free. (The editor met this: a gallery closed while
+    /// its folder was read-only came up read-only at its next open, "held" by the editor itself.)
+    @Test func aRecordOfALiveProcessUnderAFreeFlockIsStale() throws {
+        let left = LockOwner.current(session: UUID())
+        try write(left)
+        #expect(left.isAlive && left.isOfThisBoot)
+        guard case .acquired(let lock) = try DocumentLock.acquire(for: document) else {
+            Issue.record("a lock its holder let go of stayed held")
+            return
+        }
+        #expect(lock.owner.session != left.session && DocumentLock.holder(of: document) == lock.owner)
+    }
 }

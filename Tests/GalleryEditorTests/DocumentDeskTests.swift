@@ -10,11 +10,12 @@ import Testing
 @Suite struct DocumentDeskTests {
     let folder: TemporaryDirectory
     let desk: DocumentDesk
+    let path: String
     let key: String
 
     init() throws {
         folder = try TemporaryDirectory()
-        let path = try folder.copy(TestPaths.fixture("valid/all.imagegallery"))
+        path = try folder.copy(TestPaths.fixture("valid/all.imagegallery"))
         let library = GalleryLibrary(roots: try EditorRoots(paths: [folder.path]))
         desk = DocumentDesk(library: library, events: EditorEvents(), options: DocumentOptions())
         key = GalleryLibrary.key(of: try GalleryFileSystem.resolvedPath(path))
@@ -51,6 +52,41 @@ import Testing
             await desk.pageClosed("new-\(round)")
         }
         await desk.closeAll().forEach { Issue.record("\($0)") }
+    }
+
+    /// A gallery closed while its folder cannot be written lets its lock go all the same, though
+    /// its lock file stays: the next page gets an editable document, not "… is editing this
+    /// gallery" naming the editor itself.
+    @Test func aGalleryClosedInAReadOnlyFolderOpensEditableAgain() async throws {
+        let first = try await desk.document(key, for: "before")
+        #expect(await first.readOnlyReason == nil)
+        try Self.setWritable(folder.path, false)
+        defer { try? Self.setWritable(folder.path, true) }
+        await desk.pageClosed("before")
+        try Self.setWritable(folder.path, true)
+        #expect(await first.state == .closed)
+        // What makes the case: the closed document could not remove its lock file.
+        #expect(FileManager.default.fileExists(atPath: DocumentLock.lockPath(for: try GalleryFileSystem.resolvedPath(path))))
+        let again = try await desk.document(key, for: "after")
+        let reason = await again.readOnlyReason
+        #expect(reason == nil, "read only: \(reason ?? "")")
+        await desk.closeAll().forEach { Issue.record("\($0)") }
+    }
+
+    /// A folder nobody may write, root included: `chattr +i` as root (root ignores modes), else mode 0555.
+    static func setWritable(_ folder: String, _ writable: Bool) throws {
+        if geteuid() == 0 {
+            let chattr = Process()
+            chattr.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+            chattr.arguments = [writable ? "-i" : "+i", folder]
+            try chattr.run()
+            chattr.waitUntilExit()
+            guard chattr.terminationStatus == 0 else {
+                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: folder])
+            }
+        } else {
+            try FileManager.default.setAttributes([.posixPermissions: writable ? 0o755 : 0o555], ofItemAtPath: folder)
+        }
     }
 }
 

@@ -124,9 +124,9 @@ package actor DocumentDesk {
     /// The page went (or, with `only`, left that gallery): documents no other page shows are
     /// closed, with their final save.
     package func pageClosed(_ page: String, only: String? = nil) async {
-        for (key, entry) in open where entry.pages.contains(page) && (only == nil || only == key) {
-            var entry = entry
-            entry.pages.remove(page)
+        for key in open.keys where only == nil || only == key {
+            // Read afresh: a close awaited for an earlier key lets other requests change the desk.
+            guard var entry = open[key], entry.pages.remove(page) != nil else { continue }
             if entry.pages.isEmpty {
                 await close(key)
             } else {
