@@ -48,6 +48,13 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // Format 2.0's decoders (Specs/security.md says what limits each): libwebp with its
+        // demuxer (an animation's first frame), giflib (no pkg-config file), libavif (whose pkg-config
+        // file adds -DAVIF_DLL, a flag SwiftPM refuses; its header is in the default path), libheif.
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
 
         // CRC-32 with carry-less multiplication, zlib's where the CPU lacks it.
         .target(name: "CGalleryChecksum", linkerSettings: [.linkedLibrary("z")]),
@@ -69,7 +76,7 @@ let package = Package(
         ),
         .target(
             name: "GalleryImaging",
-            dependencies: ["GalleryFormat", "GallerySystem", "CZlib", "CImageCodecs", "CTurboJPEG"]
+            dependencies: ["GalleryFormat", "GallerySystem", "CZlib", "CImageCodecs", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CHEIF"]
         ),
         // Images (files, folders, fetched, from archives) into a new gallery: every writer's way in.
         .target(name: "GalleryBuilder", dependencies: ["GalleryFormat", "GalleryImaging", "GallerySystem"]),

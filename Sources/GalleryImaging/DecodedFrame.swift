@@ -1,0 +1,58 @@
+import GalleryFormat
+
+/// The first (or only) frame of an image of a format 2.0 type, as stored: not yet turned or
+/// mirrored, so that a thumbnail is made small before it is made upright, as for JPEG.
+package struct DecodedFrame: Sendable {
+    /// The pixels at the stored size, or smaller when the decoder scaled while decoding (WebP).
+    package var bitmap: Bitmap
+    /// What the header reader found before the library saw a byte: the stored size, the
+    /// transform that makes it upright, the frames.
+    package var geometry: ImageGeometry
+}
+
+extension ImageGeometry {
+    /// The transform as EXIF orientations, applied in this order: HEIF's `irot` and `imir` in the
+    /// order `ipma` lists them.
+    package var orientations: [Orientation] {
+        let turn: Orientation = switch quarterTurns % 4 {
+        case 1: .left  // one anticlockwise quarter turn: the stored top-right corner goes top-left
+        case 2: .down
+        case 3: .right
+        default: .up
+        }
+        let flip: Orientation = switch mirror {
+        case .vertical?: .upMirrored  // about the vertical axis: left and right swap
+        case .horizontal?: .downMirrored
+        case nil: .up
+        }
+        return (mirroredFirst ? [flip, turn] : [turn, flip]).filter { $0 != .up }
+    }
+}
+
+extension Bitmap {
+    /// The upright image, as the geometry's transform says.
+    package func upright(_ geometry: ImageGeometry) -> Bitmap {
+        geometry.orientations.reduce(self) { $0.oriented($1) }
+    }
+}
+
+extension DecodeLimits {
+    /// Refuses, before any library call, an image whose decode would pass these limits: `pixels`
+    /// decoded at once (the stored size, or the canvas), and `bytes` held meanwhile.
+    func admit(_ what: String, width: Int, height: Int, bytes: Int) throws {
+        let pixels = width * height
+        guard pixels <= maxWorkPixels, pixels <= maxPixels else {
+            throw ImageDecodeError(.pastLimit, "the \(what) is \(width)×\(height), \(pixels) pixels, past the limit of "
+                                   + "\(min(maxWorkPixels, maxPixels)) decoded pixels")
+        }
+        guard bytes <= maxBytes else {
+            throw ImageDecodeError(.pastLimit, "decoding this \(width)×\(height) \(what) needs about \(bytes >> 20) MiB, "
+                                   + "past the memory limit of \(maxBytes >> 20) MiB")
+        }
+    }
+}
+
+extension ImageHeaderError {
+    /// A header the reader refused, as a decode error: the file is not a sound image.
+    var decodeError: ImageDecodeError { ImageDecodeError(.corrupt, description) }
+}

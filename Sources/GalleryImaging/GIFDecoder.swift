@@ -1,0 +1,129 @@
+internal import CGIF
+import GalleryFormat
+
+/// GIF through giflib 5.2.1, record by record and line by line (`DGifGetLine`), never
+/// `DGifSlurp`, which would decode every frame of a file that claims thousands: our own block
+/// reader first (`ImageGeometry.gif`, which counts the frames and bounds the screen), then the
+/// first frame alone, composed on the logical screen with its transparency.
+package enum GIFDecoder {
+    package static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
+        let geometry: ImageGeometry
+        do {
+            geometry = try ImageGeometry.gif(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
+        } catch let error as ImageHeaderError {
+            throw error.decodeError
+        }
+        let (width, height) = (geometry.width, geometry.height)
+        // The screen, and one row of colour indices.
+        try limits.admit("GIF's logical screen", width: width, height: height, bytes: bytes.count + width * height * 4 + width)
+        let bitmap = try bytes.withUnsafeBytes { raw in try firstFrame(raw, width: width, height: height) }
+        return DecodedFrame(bitmap: bitmap, geometry: geometry)
+    }
+
+    /// What giflib reads from: the bytes and how far it has come.
+    private final class Input {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+        init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    }
+
+    private static func firstFrame(_ raw: UnsafeRawBufferPointer, width: Int, height: Int) throws -> Bitmap {
+        let input = Input(raw)
+        var status: Int32 = 0
+        let opened = withExtendedLifetime(input) {
+            DGifOpen(Unmanaged.passUnretained(input).toOpaque(), { gif, buffer, count in
+                guard let gif, let buffer, count > 0 else { return 0 }
+                let input = Unmanaged<Input>.fromOpaque(gif.pointee.UserData).takeUnretainedValue()
+                let taken = min(Int(count), input.bytes.count - input.offset)
+                guard taken > 0 else { return 0 }
+                UnsafeMutableRawPointer(buffer).copyMemory(from: input.bytes.baseAddress! + input.offset, byteCount: taken)
+                input.offset += taken
+                return Int32(taken)
+            }, &status)
+        }
+        guard let gif = opened else { throw failure(status) }
+        defer { DGifCloseFile(gif, &status) }
+        return try withExtendedLifetime(input) {
+            var transparent: Int?
+            while true {
+                var record = UNDEFINED_RECORD_TYPE
+                guard DGifGetRecordType(gif, &record) == GIF_OK else { throw failure(gif.pointee.Error) }
+                switch record {
+                case EXTENSION_RECORD_TYPE:
+                    transparent = try readExtension(gif) ?? transparent
+                case IMAGE_DESC_RECORD_TYPE:
+                    guard DGifGetImageDesc(gif) == GIF_OK else { throw failure(gif.pointee.Error) }
+                    return try compose(gif, width: width, height: height, transparent: transparent)
+                case TERMINATE_RECORD_TYPE:
+                    throw ImageDecodeError(.corrupt, "the GIF ends before its first image")
+                default:
+                    throw ImageDecodeError(.corrupt, "the GIF has a record of unknown type")
+                }
+            }
+        }
+    }
+
+    /// Reads one extension; returns the transparent colour index a graphic control extension sets.
+    private static func readExtension(_ gif: UnsafeMutablePointer<GifFileType>) throws -> Int?? {
+        var code: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        guard DGifGetExtension(gif, &code, &block) == GIF_OK else { throw failure(gif.pointee.Error) }
+        var transparent: Int??
+        if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4 {
+            // block[0] is the length; then packed fields, delay (2 bytes), transparent index.
+            transparent = .some(block[1] & 1 == 1 ? Int(block[4]) : nil)
+        }
+        while block != nil {
+            guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw failure(gif.pointee.Error) }
+        }
+        return transparent
+    }
+
+    /// The frame on the screen: where it does not reach, or where it is transparent, the screen
+    /// stays transparent, as browsers show it.
+    private static func compose(_ gif: UnsafeMutablePointer<GifFileType>, width: Int, height: Int,
+                                transparent: Int?) throws -> Bitmap {
+        let frame = gif.pointee.Image
+        let (left, top, frameWidth, frameHeight) = (Int(frame.Left), Int(frame.Top), Int(frame.Width), Int(frame.Height))
+        guard frameWidth > 0, frameHeight > 0 else { throw ImageDecodeError(.corrupt, "the GIF's first image is empty") }
+        guard let colours = frame.ColorMap ?? gif.pointee.SColorMap else {
+            throw ImageDecodeError(.corrupt, "the GIF's first image has no colour table, local or global")
+        }
+        let palette = UnsafeBufferPointer(start: colours.pointee.Colors, count: Int(colours.pointee.ColorCount))
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        var line = [GifPixelType](repeating: 0, count: frameWidth)
+        for row in rowOrder(height: frameHeight, interlaced: frame.Interlace) {
+            guard line.withUnsafeMutableBufferPointer({ DGifGetLine(gif, $0.baseAddress, Int32(frameWidth)) }) == GIF_OK else {
+                throw failure(gif.pointee.Error)
+            }
+            let y = top + row
+            guard y < height else { continue }
+            for x in 0 ..< min(frameWidth, max(0, width - left)) {
+                let index = Int(line[x])
+                guard index != transparent else { continue }
+                guard index < palette.count else {
+                    throw ImageDecodeError(.corrupt, "the GIF's first image uses colour \(index) of a table of \(palette.count)")
+                }
+                let at = (y * width + left + x) * 4
+                pixels[at] = palette[index].Red
+                pixels[at + 1] = palette[index].Green
+                pixels[at + 2] = palette[index].Blue
+                pixels[at + 3] = 255
+            }
+        }
+        return Bitmap(width: width, height: height, pixels: pixels)
+    }
+
+    /// The rows in the order the data holds them: an interlaced image sends every 8th row from
+    /// 0, every 8th from 4, every 4th from 2, then every 2nd from 1.
+    static func rowOrder(height: Int, interlaced: Bool) -> [Int] {
+        guard interlaced else { return Array(0 ..< height) }
+        return [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: height, by: step)) }
+    }
+
+    private static func failure(_ code: Int32) -> ImageDecodeError {
+        let reason = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
+        if code == D_GIF_ERR_NOT_ENOUGH_MEM { return ImageDecodeError(.pastLimit, "giflib: \(reason)") }
+        return ImageDecodeError(.corrupt, "the GIF does not decode: \(reason.prefix(1).lowercased() + reason.dropFirst())")
+    }
+}

@@ -1,0 +1,98 @@
+internal import CWebP
+import GalleryFormat
+
+/// WebP through libwebp 1.2.4: our own chunk reader first (`ImageGeometry.webP`), so that a
+/// canvas past the limits or a frame off its canvas never reaches the library; then the
+/// still image decoded straight into our buffer, or an animation's first frame composed on its
+/// canvas by libwebp's animation decoder. libwebp has no warnings: damage fails the decode.
+package enum WebPDecoder {
+    /// Decodes the first frame. A still image is scaled while decoding when `covering` is
+    /// smaller than it (libwebp's rescaler, so a large picture is never held whole).
+    package static func decode(_ bytes: [UInt8], covering: (width: Int, height: Int)? = nil,
+                               limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
+        let geometry: ImageGeometry
+        do {
+            geometry = try ImageGeometry.webP(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
+        } catch let error as ImageHeaderError {
+            throw error.decodeError
+        }
+        let bitmap = try bytes.withUnsafeBytes { raw in
+            geometry.frameCount > 1
+                ? try firstFrame(raw, geometry: geometry, limits: limits)
+                : try still(raw, geometry: geometry, covering: covering, limits: limits)
+        }
+        return DecodedFrame(bitmap: bitmap, geometry: geometry)
+    }
+
+    private static func still(_ raw: UnsafeRawBufferPointer, geometry: ImageGeometry,
+                              covering: (width: Int, height: Int)?, limits: DecodeLimits) throws -> Bitmap {
+        var (width, height) = (geometry.width, geometry.height)
+        if let covering, covering.width < width || covering.height < height {
+            let fitted = Resampler.fitting(width: width, height: height, longSide: max(covering.width, covering.height))
+            (width, height) = (max(fitted.width, 1), max(fitted.height, 1))
+        }
+        // The output, and libwebp's own: a lossy frame's YUV rows and a lossless one's ARGB
+        // image with its transforms' buffers, both bounded by the stored size.
+        try limits.admit("WebP image", width: width, height: height,
+                         bytes: raw.count + width * height * 4 + geometry.width * geometry.height * 5)
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfig(&config) != 0 else { throw ImageDecodeError(.pastLimit, "libwebp could not start") }
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let status = pixels.withUnsafeMutableBufferPointer { buffer -> VP8StatusCode in
+            config.output.colorspace = MODE_RGBA
+            config.output.is_external_memory = 1
+            config.output.u.RGBA.rgba = buffer.baseAddress
+            config.output.u.RGBA.stride = Int32(width * 4)
+            config.output.u.RGBA.size = buffer.count
+            if width != geometry.width || height != geometry.height {
+                config.options.use_scaling = 1
+                config.options.scaled_width = Int32(width)
+                config.options.scaled_height = Int32(height)
+            }
+            return WebPDecode(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count, &config)
+        }
+        WebPFreeDecBuffer(&config.output)
+        guard status == VP8_STATUS_OK else { throw ImageDecodeError(.corrupt, "the WebP image does not decode: \(describe(status))") }
+        return Bitmap(width: width, height: height, pixels: pixels)
+    }
+
+    private static func firstFrame(_ raw: UnsafeRawBufferPointer, geometry: ImageGeometry, limits: DecodeLimits) throws -> Bitmap {
+        let (width, height) = (geometry.width, geometry.height)
+        // The canvas twice (libwebp keeps the previous one for disposal), our copy, one frame's decode.
+        try limits.admit("WebP animation's canvas", width: width, height: height,
+                         bytes: raw.count + width * height * 4 * 4)
+        var options = WebPAnimDecoderOptions()
+        guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw ImageDecodeError(.pastLimit, "libwebp could not start") }
+        options.color_mode = MODE_RGBA
+        options.use_threads = 0
+        var data = WebPData(bytes: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), size: raw.count)
+        guard let decoder = WebPAnimDecoderNew(&data, &options) else {
+            throw ImageDecodeError(.corrupt, "the WebP animation does not decode: libwebp refused its chunks")
+        }
+        defer { WebPAnimDecoderDelete(decoder) }
+        var info = WebPAnimInfo()
+        guard WebPAnimDecoderGetInfo(decoder, &info) != 0, Int(info.canvas_width) == width, Int(info.canvas_height) == height else {
+            throw ImageDecodeError(.corrupt, "libwebp reads the animation's canvas as \(info.canvas_width)×\(info.canvas_height), "
+                                   + "not the \(width)×\(height) of its VP8X chunk")
+        }
+        var canvas: UnsafeMutablePointer<UInt8>?
+        var timestamp: Int32 = 0
+        guard WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else {
+            throw ImageDecodeError(.corrupt, "the WebP animation's first frame does not decode")
+        }
+        return Bitmap(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: canvas, count: width * height * 4)))
+    }
+
+    private static func describe(_ status: VP8StatusCode) -> String {
+        switch status {
+        case VP8_STATUS_OUT_OF_MEMORY: "out of memory"
+        case VP8_STATUS_INVALID_PARAM: "an invalid parameter"
+        case VP8_STATUS_BITSTREAM_ERROR: "its bitstream is damaged"
+        case VP8_STATUS_UNSUPPORTED_FEATURE: "it uses a feature libwebp does not support"
+        case VP8_STATUS_SUSPENDED: "decoding was suspended"
+        case VP8_STATUS_USER_ABORT: "decoding was stopped"
+        case VP8_STATUS_NOT_ENOUGH_DATA: "it is truncated"
+        default: "status \(status.rawValue)"
+        }
+    }
+}
