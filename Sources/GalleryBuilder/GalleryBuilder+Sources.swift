@@ -5,7 +5,7 @@ import GallerySystem
 
 extension GalleryBuilder {
     /// The image files that sources name, in order: a file stands for itself; a folder gives
-    /// its JPEG and PNG files (not its subfolders) in natural name order, so 2.jpg comes before
+    /// its image files of the types the format takes (not its subfolders) in natural name order, so 2.jpg comes before
     /// 10.jpg. A folder's other files are `skipped`, its hidden files silently: a folder of
     /// photos often holds a sidecar or two, which should not stop the gallery.
     /// - Throws: ``GalleryBuildError`` naming a source that is missing, not a file or folder,

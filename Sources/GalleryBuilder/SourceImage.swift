@@ -57,7 +57,7 @@ public struct SourceImage: Sendable {
 
     /// Reads the header and hashes each file once, on all cores; the images come back in the
     /// order of `paths`. `progress` is called with the number done so far, from any thread.
-    /// - Throws: `NotAnImageError` naming the first file that is not a JPEG or PNG image, or a
+    /// - Throws: `NotAnImageError` naming the first file that is not an image of a type the format takes, or a
     ///   `FileSystemError` naming a file that cannot be read.
     public static func inspect(files paths: [String], progress: (@Sendable (Int) -> Void)? = nil) throws -> [SourceImage] {
         try ImageFile.inspectAll(paths, progress: progress).map(SourceImage.init(inspected:))

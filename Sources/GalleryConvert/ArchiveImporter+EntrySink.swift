@@ -2,7 +2,7 @@ import GalleryFormat
 import GallerySystem
 
 /// Where one entry's bytes go as libarchive decompresses them: to a spool file once its
-/// leading bytes show a JPEG or PNG (hashed on the way), to memory for a `ComicInfo.xml`
+/// leading bytes show an image of a type the format takes (hashed on the way), to memory for a `ComicInfo.xml`
 /// (up to a bound), or nowhere, while still being counted by the caller.
 struct EntrySink {
     let archive: String
@@ -12,11 +12,11 @@ struct EntrySink {
     let keepsText: Int?
 
     private(set) var size: UInt64 = 0
-    /// Why the entry is not kept, once that is known. An entry that is not a JPEG or PNG is
+    /// Why the entry is not kept, once that is known. An entry that is no such image is
     /// named by what its leading bytes are (``ImageKind/refusal``), once they are all in.
     var verdict: String? { failure ?? (isNotAnImage ? ImageKind.identify(head).refusal : nil) }
     private var failure: String?
-    /// The first 8 bytes are neither JPEG nor PNG.
+    /// The leading bytes are of no type the format takes.
     private var isNotAnImage = false
     private(set) var text: [UInt8] = []
     private var head: [UInt8] = []
@@ -32,8 +32,8 @@ struct EntrySink {
     }
 
     var isSpooled: Bool { file != nil }
-    /// Why an entry too short to be decided on (fewer than 8 bytes) is not kept.
-    var shortEntryRefusal: String { size == 0 ? "empty" : ImageKind.identify(head).refusal ?? "not a JPEG or PNG image" }
+    /// Why an entry that was never spooled, and has no verdict, is not kept: it is empty.
+    var shortEntryRefusal: String { size == 0 ? "empty" : ImageKind.identify(head).refusal ?? ImageKind.notAnImage }
     var sha256: SHA256Digest { sha.finalize() }
     var crc32: UInt32 { crc.value }
 
@@ -47,25 +47,39 @@ struct EntrySink {
         }
         guard failure == nil, !isNotAnImage else { return }
         if file == nil {
-            // Decided on the first 8 bytes, which may come in more than one chunk.
-            guard size >= 8 else { return }
-            guard MediaType.sniff(head) != nil else {
-                isNotAnImage = true
-                return
-            }
-            let created = try create()
-            file = created
-            // The bytes before this chunk are all in `head` (fewer than 8 of them).
-            let earlier = Array(head.prefix(Int(offset)))
-            if !earlier.isEmpty {
-                try earlier.withUnsafeBytes { try write($0, to: created, at: 0) }
-                sha.update(earlier)
-                crc.update(earlier)
-            }
+            // Decided on the bytes that tell every type apart (an ISOBMFF ftyp box's brands among
+            // them), which may come in more than one chunk; a shorter entry is decided at its end.
+            guard size >= UInt64(ImageKind.identifyingBytes) else { return }
+            // The bytes before this chunk are all in `head`.
+            guard try spool(earlier: Array(head.prefix(Int(offset)))) else { return }
         }
         try write(chunk, to: file!, at: offset)
         sha.update(chunk)
         crc.update(chunk)
+    }
+
+    /// At the entry's end: an entry shorter than the deciding bytes (a 1 × 1 GIF has 35) is
+    /// decided on all it has.
+    mutating func finish() throws {
+        guard keepsText == nil, failure == nil, !isNotAnImage, file == nil, size > 0 else { return }
+        _ = try spool(earlier: head)
+    }
+
+    /// Starts the spool file, with `earlier` bytes already taken, if the leading bytes are an
+    /// image of a type the format takes; false (and the entry refused) if not.
+    private mutating func spool(earlier: [UInt8]) throws -> Bool {
+        guard MediaType.sniff(head) != nil else {
+            isNotAnImage = true
+            return false
+        }
+        let created = try create()
+        file = created
+        if !earlier.isEmpty {
+            try earlier.withUnsafeBytes { try write($0, to: created, at: 0) }
+            sha.update(earlier)
+            crc.update(earlier)
+        }
+        return true
     }
 
     private func create() throws -> GalleryFile {

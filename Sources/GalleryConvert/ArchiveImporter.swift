@@ -71,6 +71,7 @@ public final class ArchiveImporter {
                 try checkBounds(entry: name, size: sink.size + UInt64(count), expanded: expanded, archiveSize: archiveSize)
                 try sink.take(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             }
+            try sink.finish()
             if isComicInfo {
                 if let verdict = sink.verdict { skip(verdict) } else { comicInfo = sink.text }
                 continue

@@ -97,7 +97,7 @@ public struct DocumentError: Error, Sendable, CustomStringConvertible {
         case changedSinceAdded
         /// A version's file cannot be read.
         case unknownVersion
-        /// Bytes that are not a JPEG or PNG image, or an empty gallery asked for a blob.
+        /// Bytes that are not an image of a type the format takes, or an empty gallery asked for a blob.
         case notAGallery
         /// A version of another document (another id) was offered to this one.
         case differentDocument

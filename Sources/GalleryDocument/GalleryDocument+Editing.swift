@@ -115,7 +115,7 @@ extension GalleryDocument {
             header = try ImageHeader.parse(data)
         } catch {
             // A refused type is named once, as the header reader says it (ImageKind.refusal).
-            let reason = (error as? ImageHeaderError)?.kind != nil ? "\(error)" : "not a JPEG or PNG image: \(error)"
+            let reason = (error as? ImageHeaderError)?.kind != nil ? "\(error)" : "its image header cannot be read: \(error)"
             throw DocumentError(.notAGallery, path: path, "\(filename ?? "the data"): \(reason)")
         }
         let sha = SHA256Hasher.of(data)

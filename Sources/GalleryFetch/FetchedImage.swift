@@ -1,6 +1,6 @@
 import GalleryFormat
 
-/// An image fetched and checked: its bytes are a JPEG or PNG whose header parses within
+/// An image fetched and checked: its bytes are an image of a type the format takes, whose header parses within
 /// the limits, and its type agrees with what the server said.
 public struct FetchedImage: Sendable {
     public enum Origin: String, Sendable, Codable {

@@ -1,11 +1,11 @@
 import GalleryFormat
 import GalleryImaging
 
-/// What makes a response an image the toolkit accepts: a 2xx status, `Content-Type`
-/// image/jpeg or image/png, leading bytes of that same type, and a header that parses within
-/// the imaging limits.
+/// What makes a response an image the toolkit accepts: a 2xx status, a `Content-Type` of a
+/// type the format takes, leading bytes of that same type, and a header that parses within the
+/// imaging limits.
 extension ImageFetcher {
-    static let acceptedTypes: [String: MediaType] = ["image/jpeg": .jpeg, "image/png": .png]
+    static let acceptedTypes: [String: MediaType] = Dictionary(uniqueKeysWithValues: MediaType.allCases.map { ($0.rawValue, $0) })
 
     func bodyRules(for url: String) -> BodyRules {
         BodyRules(
@@ -39,9 +39,9 @@ extension ImageFetcher {
     }
 
     /// What the bytes look like, for the error message. Image types are told by
-    /// ``ImageKind``, as for files: "a WebP image; this gallery format takes JPEG and PNG".
+    /// ``ImageKind``, as for files: "a TIFF image; this gallery format takes JPEG, PNG, WebP, GIF, AVIF and HEIC".
     static func describe(_ bytes: [UInt8], sniffed: MediaType?) -> String {
-        if let sniffed { return "a \(sniffed == .jpeg ? "JPEG" : "PNG") image" }
+        if let sniffed { return sniffed.described }
         if bytes.isEmpty { return "empty" }
         let kind = ImageKind.identify(bytes)
         if case .unsupported = kind, let refusal = kind.refusal { return refusal }
@@ -50,7 +50,7 @@ extension ImageFetcher {
         if trimmed.hasPrefix("<!doctype html") || trimmed.hasPrefix("<html") { return "an HTML page" }
         if trimmed.hasPrefix("<") { return "markup (XML or HTML)" }
         if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") { return "JSON or text" }
-        return "not a JPEG or PNG image (they start with \(bytes.prefix(4).map { String(format: "%02x", $0) }.joined()))"
+        return "\(ImageKind.notAnImage) (they start with \(bytes.prefix(4).map { String(format: "%02x", $0) }.joined()))"
     }
 
     /// The whole-body checks, for fresh transfers and cached copies alike.

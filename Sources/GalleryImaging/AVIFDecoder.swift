@@ -10,9 +10,7 @@ package enum AVIFDecoder {
     package static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .av1)
         let (width, height) = (geometry.width, geometry.height)
-        // The output, the decoder's YUV and alpha planes (16 bits a sample at most) and its
-        // RGB conversion's rows.
-        try limits.admit("AVIF image", width: width, height: height, bytes: bytes.count + width * height * (4 + 8))
+        try limits.admit("AVIF image", width: width, height: height, bytes: memory(width: width, height: height, byteCount: bytes.count))
         guard let decoder = avifDecoderCreate() else { throw ImageDecodeError(.pastLimit, "libavif could not start") }
         defer { avifDecoderDestroy(decoder) }
         decoder.pointee.maxThreads = 1
@@ -45,11 +43,15 @@ package enum AVIFDecoder {
         return DecodedFrame(bitmap: bitmap, geometry: geometry)
     }
 
+    /// What a decode holds at most: the output, the decoder's YUV and alpha planes (16 bits a
+    /// sample at most) and its RGB conversion's rows.
+    static func memory(width: Int, height: Int, byteCount: Int) -> Int { byteCount + width * height * (4 + 8) }
+
     private static func check(_ result: avifResult, _ step: String) throws {
         guard result != AVIF_RESULT_OK else { return }
         let reason = String(cString: avifResultToString(result))
         throw ImageDecodeError(result == AVIF_RESULT_OUT_OF_MEMORY ? .pastLimit : .corrupt,
-                               "libavif could not \(step) the AVIF image: \(reason)")
+                               "libavif could not \(step) it: \(reason)")
     }
 }
 

@@ -10,6 +10,35 @@ package struct DecodedFrame: Sendable {
     package var geometry: ImageGeometry
 }
 
+extension DecodedFrame {
+    /// Decodes the first frame of an image of a format 2.0 type, scaled while decoding to
+    /// cover `covering` where the decoder can (WebP); nil for JPEG and PNG, which have
+    /// decoders of their own with DCT scaling and streamed rows.
+    package static func decode(_ bytes: [UInt8], as type: MediaType, covering: (width: Int, height: Int)? = nil,
+                               limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame? {
+        switch type {
+        case .jpeg, .png: nil
+        case .webp: try WebPDecoder.decode(bytes, covering: covering, limits: limits)
+        case .gif: try GIFDecoder.decode(bytes, limits: limits)
+        case .avif: try AVIFDecoder.decode(bytes, limits: limits)
+        case .heic: try HEIFDecoder.decode(bytes, limits: limits)
+        }
+    }
+
+    /// The most a full decode of such an image takes, from its header: what a caller reserves
+    /// of a shared budget before reading it.
+    package static func memoryToDecode(_ header: ImageHeader, byteCount: Int) -> Int {
+        let (width, height) = (header.width, header.height)
+        return switch header.mediaType {
+        case .jpeg, .png: byteCount + width * height * 4
+        case .webp: WebPDecoder.memory(width: width, height: height, frames: header.frameCount, byteCount: byteCount)
+        case .gif: GIFDecoder.memory(width: width, height: height, byteCount: byteCount)
+        case .avif: AVIFDecoder.memory(width: width, height: height, byteCount: byteCount)
+        case .heic: HEIFDecoder.memory(width: width, height: height, byteCount: byteCount)
+        }
+    }
+}
+
 extension ImageGeometry {
     /// The transform as EXIF orientations, applied in this order: HEIF's `irot` and `imir` in the
     /// order `ipma` lists them.

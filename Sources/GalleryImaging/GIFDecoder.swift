@@ -14,11 +14,14 @@ package enum GIFDecoder {
             throw error.decodeError
         }
         let (width, height) = (geometry.width, geometry.height)
-        // The screen, and one row of colour indices.
-        try limits.admit("GIF's logical screen", width: width, height: height, bytes: bytes.count + width * height * 4 + width)
+        try limits.admit("GIF's logical screen", width: width, height: height,
+                         bytes: memory(width: width, height: height, byteCount: bytes.count))
         let bitmap = try bytes.withUnsafeBytes { raw in try firstFrame(raw, width: width, height: height) }
         return DecodedFrame(bitmap: bitmap, geometry: geometry)
     }
+
+    /// What a decode holds at most: the screen, one row of colour indices, giflib's LZW tables.
+    static func memory(width: Int, height: Int, byteCount: Int) -> Int { byteCount + width * height * 4 + width + (64 << 10) }
 
     /// What giflib reads from: the bytes and how far it has come.
     private final class Input {
@@ -124,6 +127,6 @@ package enum GIFDecoder {
     private static func failure(_ code: Int32) -> ImageDecodeError {
         let reason = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
         if code == D_GIF_ERR_NOT_ENOUGH_MEM { return ImageDecodeError(.pastLimit, "giflib: \(reason)") }
-        return ImageDecodeError(.corrupt, "the GIF does not decode: \(reason.prefix(1).lowercased() + reason.dropFirst())")
+        return ImageDecodeError(.corrupt, "giflib: \(reason.prefix(1).lowercased() + reason.dropFirst())")
     }
 }

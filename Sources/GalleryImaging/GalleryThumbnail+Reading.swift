@@ -34,7 +34,8 @@ extension GalleryThumbnail {
         }
         do {
             return try firstImageBitmap(reader, first, path: path, longSide: longSide, limits: limits)
-        } catch let error as GalleryError where error.code == .blobPastDecodeLimit || error.code == .blobPixelsCorrupt {
+        } catch let error as GalleryError
+                    where error.code == .blobPastDecodeLimit || error.code == .pixelsCorrupt(first?.mediaType ?? .jpeg) {
             if let smallEmbedded, let bitmap = try? Thumbnailer.thumbnail(of: smallEmbedded, longSide: longSide,
                                                                            limits: limits) {
                 return bitmap
@@ -59,7 +60,7 @@ extension GalleryThumbnail {
         do {
             return try Thumbnailer.thumbnail(of: bytes, longSide: longSide, limits: limits)
         } catch let error as ImageDecodeError {
-            throw GalleryError(error.kind == .pastLimit ? .blobPastDecodeLimit : .blobPixelsCorrupt,
+            throw GalleryError(error.kind == .pastLimit ? .blobPastDecodeLimit : .pixelsCorrupt(first.mediaType),
                                "the first image cannot be thumbnailed: \(error.message)",
                                location: Location(file: path, entry: first.path))
         }

@@ -10,8 +10,7 @@ package enum HEIFDecoder {
     package static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .hevc)
         let (width, height) = (geometry.width, geometry.height)
-        // Our copy, libheif's RGBA image and the HEVC decoder's YUV planes (16 bits a sample at most).
-        try limits.admit("HEIC image", width: width, height: height, bytes: bytes.count + width * height * (4 + 4 + 6))
+        try limits.admit("HEIC image", width: width, height: height, bytes: memory(width: width, height: height, byteCount: bytes.count))
         guard let context = heif_context_alloc() else { throw ImageDecodeError(.pastLimit, "libheif could not start") }
         defer { heif_context_free(context) }
         heif_context_set_maximum_image_size_limit(context, Int32(min(limits.maxSide, 65_535)))
@@ -19,7 +18,7 @@ package enum HEIFDecoder {
         let bitmap = try bytes.withUnsafeBufferPointer { buffer -> Bitmap in
             try check(heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil), "read")
             var handle: OpaquePointer?
-            try check(heif_context_get_primary_image_handle(context, &handle), "find the primary image of")
+            try check(heif_context_get_primary_image_handle(context, &handle), "find the primary image in")
             defer { heif_image_handle_release(handle) }
             guard let options = heif_decoding_options_alloc() else { throw ImageDecodeError(.pastLimit, "libheif could not start") }
             defer { heif_decoding_options_free(options) }
@@ -50,10 +49,14 @@ package enum HEIFDecoder {
         return DecodedFrame(bitmap: bitmap, geometry: geometry)
     }
 
+    /// What a decode holds at most: our copy, libheif's RGBA image and the HEVC decoder's YUV
+    /// planes (16 bits a sample at most).
+    static func memory(width: Int, height: Int, byteCount: Int) -> Int { byteCount + width * height * (4 + 4 + 6) }
+
     private static func check(_ error: heif_error, _ step: String) throws {
         guard error.code != heif_error_Ok else { return }
         let reason = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
         throw ImageDecodeError(error.code == heif_error_Memory_allocation_error ? .pastLimit : .corrupt,
-                               "libheif could not \(step) the HEIC image: \(reason)")
+                               "libheif could not \(step) it: \(reason)")
     }
 }

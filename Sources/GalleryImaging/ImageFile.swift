@@ -18,7 +18,7 @@ public struct InspectedImageFile: Sendable {
 public struct NotAnImageError: Error, Sendable, CustomStringConvertible {
     public var path: String
     /// The whole reason, said once: what the file is instead ("a WebP image; this gallery
-    /// format takes JPEG and PNG", ``ImageKind/refusal``), or why its JPEG or PNG header
+    /// format takes JPEG, PNG, WebP, GIF, AVIF and HEIC", ``ImageKind/refusal``), or why its header
     /// cannot be read.
     public var reason: String
     public var description: String { "\(path): \(reason)" }
@@ -28,27 +28,27 @@ public struct NotAnImageError: Error, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// From the header reader's refusal: a refused type is named as the reader said it; a JPEG
-    /// or PNG whose header is bad keeps the reader's detail.
+    /// From the header reader's refusal: a refused type is named as the reader said it; an
+    /// image of a type the format takes whose header is bad keeps the reader's detail.
     public init(path: String, _ error: ImageHeaderError) {
-        self.init(path: path, reason: error.kind != nil ? error.description : "not a JPEG or PNG image: \(error.description)")
+        self.init(path: path, reason: error.kind != nil ? error.description : "its image header cannot be read: \(error.description)")
     }
 }
 
 public enum ImageFile {
-    /// True when the file starts like a JPEG or PNG (a cheap check for folder scans).
+    /// True when the file starts like an image of a type the format takes (a cheap check for folder scans).
     public static func looksLikeImage(_ path: String) -> Bool {
-        guard let file = try? GalleryFile.openForReading(path), let head = try? file.read(at: 0, count: 8) else {
+        guard let file = try? GalleryFile.openForReading(path), let head = try? file.read(at: 0, count: ImageKind.identifyingBytes) else {
             return false
         }
         return MediaType.sniff(head) != nil
     }
 
     /// Why a file is not taken, for the warning of a folder scan that skips it: "a WebP image;
-    /// this gallery format takes JPEG and PNG", or "not a JPEG or PNG image".
+    /// this gallery format takes …", or ``ImageKind/notAnImage``.
     public static func refusal(ofFileAt path: String) -> String {
         let head = (try? GalleryFile.openForReading(path).read(at: 0, count: ImageKind.identifyingBytes)) ?? []
-        return ImageKind.identify(head).refusal ?? "not a JPEG or PNG image"
+        return ImageKind.identify(head).refusal ?? ImageKind.notAnImage
     }
 
     /// Reads the header and hashes the whole file once.

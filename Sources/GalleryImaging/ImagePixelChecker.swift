@@ -1,8 +1,9 @@
 import GalleryFormat
 
 /// Decodes images for `validate --deep`: PNG streamed in one row of memory, JPEG whole at
-/// 1/8 scale (every scan is still entropy-decoded). JPEG decodes share one memory budget, so
-/// the validator's workers together stay within it.
+/// 1/8 scale (every scan is still entropy-decoded), WebP, GIF, AVIF and HEIC whole (their first
+/// frame). JPEG and format 2.0 decodes share one memory budget, so the validator's workers
+/// together stay within it.
 public struct ImagePixelChecker: PixelChecker {
     public let limits: DecodeLimits
     private let budget: MemoryBudget
@@ -24,6 +25,7 @@ public struct ImagePixelChecker: PixelChecker {
             switch mediaType {
             case .png: try checkPNG(size: size, limits: limits, read: read)
             case .jpeg: try checkJPEG(size: size, limits: limits, read: read)
+            case .webp, .gif, .avif, .heic: try checkFormatTwo(mediaType, size: size, limits: limits, read: read)
             }
             return .sound
         } catch let error as ImageDecodeError {
@@ -52,6 +54,29 @@ public struct ImagePixelChecker: PixelChecker {
             // a length no file of this size can hold is damage, not a large image.
             if let broken = try PNGDecoder.chunkPastEnd(size: size, read: read) { throw broken }
             throw error
+        }
+    }
+
+    /// The first frame decoded whole, by the library, within a reservation of the shared
+    /// budget that the header sets; the decoded size must be the header's (IG-BLB-008).
+    private func checkFormatTwo(_ type: MediaType, size: UInt64, limits: DecodeLimits,
+                                read: (UInt64, Int) throws -> [UInt8]) throws {
+        let header: ImageHeader
+        do {
+            header = try ImageHeader.parse(size: size, read: read)
+        } catch let error as ImageHeaderError {
+            throw error.decodeError
+        }
+        guard header.mediaType == type else {
+            throw ImageDecodeError(.corrupt, "the blob is \(header.mediaType.described), not \(type.rawValue)")
+        }
+        guard size <= UInt64(limits.maxBytes) else {
+            throw ImageDecodeError(.pastLimit, "the blob is \(size >> 20) MiB, past the memory limit of \(limits.maxBytes >> 20) MiB")
+        }
+        let needed = DecodedFrame.memoryToDecode(header, byteCount: Int(size))
+        try budget.withReservation(min(needed, limits.maxBytes)) {
+            let bytes = try read(0, Int(size))
+            _ = try DecodedFrame.decode(bytes, as: type, limits: limits)
         }
     }
 

@@ -1,18 +1,45 @@
 import GalleryFormat
 
 /// Images made small: decoded at the smallest size that still covers the target (DCT scaling
-/// for JPEG, rows streamed for PNG), filtered down, and turned upright.
+/// for JPEG, rows streamed for PNG, libwebp's scaling for a still WebP; the other types whole),
+/// filtered down, and turned upright.
 public enum Thumbnailer {
     /// A bitmap whose longer side is at most `longSide`, upright (EXIF orientation applied).
     /// Never enlarges.
     public static func thumbnail(of bytes: [UInt8], longSide: Int, limits: DecodeLimits = DecodeLimits()) throws -> Bitmap {
         precondition(longSide > 0)
-        switch MediaType.sniff(Array(bytes.prefix(16))) {
-        case .jpeg: return try jpeg(bytes, longSide: longSide, limits: limits)
-        case .png: return try png(bytes, longSide: longSide, limits: limits)
-        case nil: throw ImageDecodeError(.corrupt, ImageKind.identify(bytes.prefix(ImageKind.identifyingBytes)).refusal
-                                             ?? "not a JPEG or PNG image")
+        let kind = ImageKind.identify(bytes.prefix(ImageKind.identifyingBytes))
+        switch kind {
+        case .supported(.jpeg): return try jpeg(bytes, longSide: longSide, limits: limits)
+        case .supported(.png): return try png(bytes, longSide: longSide, limits: limits)
+        case .supported: return try formatTwo(bytes, longSide: longSide, limits: limits)
+        case .unsupported, .unknown: throw ImageDecodeError(.corrupt, kind.refusal ?? ImageKind.notAnImage)
         }
+    }
+
+    /// WebP, GIF, AVIF and HEIC: the first frame, decoded whole (WebP scaled while decoding),
+    /// filtered down, then turned upright by its `irot` and `imir`.
+    static func formatTwo(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits) throws -> Bitmap {
+        let header: ImageHeader
+        do {
+            header = try ImageHeader.parse(bytes)
+        } catch let error as ImageHeaderError {
+            throw error.decodeError
+        }
+        let fitted = Resampler.fitting(width: header.width, height: header.height, longSide: longSide)
+        // The filtered and turned copies and the PNG made from them live beside the decoded frame.
+        let copies = Resampler.bytesNeeded(sourceWidth: header.width, sourceHeight: header.height,
+                                           width: fitted.width, height: fitted.height)
+            + fitted.width * fitted.height * 4 * 2 + pngBytes(fitted.width, fitted.height)
+        guard let frame = try DecodedFrame.decode(bytes, as: header.mediaType, covering: fitted, limits: try limits.less(copies)) else {
+            throw ImageDecodeError(.corrupt, "no decoder for \(header.mediaType.rawValue)")
+        }
+        let upright = frame.geometry.uprightSize
+        let wanted = Resampler.fitting(width: upright.width, height: upright.height, longSide: longSide)
+        let stored = frame.geometry.quarterTurns % 2 == 1 ? (wanted.height, wanted.width) : (wanted.width, wanted.height)
+        let small = frame.bitmap.width == stored.0 && frame.bitmap.height == stored.1
+            ? frame.bitmap : Resampler.resize(frame.bitmap, width: stored.0, height: stored.1)
+        return small.upright(frame.geometry)
     }
 
     static func jpeg(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits) throws -> Bitmap {

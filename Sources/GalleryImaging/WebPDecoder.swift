@@ -31,10 +31,8 @@ package enum WebPDecoder {
             let fitted = Resampler.fitting(width: width, height: height, longSide: max(covering.width, covering.height))
             (width, height) = (max(fitted.width, 1), max(fitted.height, 1))
         }
-        // The output, and libwebp's own: a lossy frame's YUV rows and a lossless one's ARGB
-        // image with its transforms' buffers, both bounded by the stored size.
         try limits.admit("WebP image", width: width, height: height,
-                         bytes: raw.count + width * height * 4 + geometry.width * geometry.height * 5)
+                         bytes: memory(width: geometry.width, height: geometry.height, frames: geometry.frameCount, byteCount: raw.count))
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw ImageDecodeError(.pastLimit, "libwebp could not start") }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -52,22 +50,21 @@ package enum WebPDecoder {
             return WebPDecode(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count, &config)
         }
         WebPFreeDecBuffer(&config.output)
-        guard status == VP8_STATUS_OK else { throw ImageDecodeError(.corrupt, "the WebP image does not decode: \(describe(status))") }
+        guard status == VP8_STATUS_OK else { throw ImageDecodeError(.corrupt, "libwebp: \(describe(status))") }
         return Bitmap(width: width, height: height, pixels: pixels)
     }
 
     private static func firstFrame(_ raw: UnsafeRawBufferPointer, geometry: ImageGeometry, limits: DecodeLimits) throws -> Bitmap {
         let (width, height) = (geometry.width, geometry.height)
-        // The canvas twice (libwebp keeps the previous one for disposal), our copy, one frame's decode.
         try limits.admit("WebP animation's canvas", width: width, height: height,
-                         bytes: raw.count + width * height * 4 * 4)
+                         bytes: memory(width: geometry.width, height: geometry.height, frames: geometry.frameCount, byteCount: raw.count))
         var options = WebPAnimDecoderOptions()
         guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw ImageDecodeError(.pastLimit, "libwebp could not start") }
         options.color_mode = MODE_RGBA
         options.use_threads = 0
         var data = WebPData(bytes: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), size: raw.count)
         guard let decoder = WebPAnimDecoderNew(&data, &options) else {
-            throw ImageDecodeError(.corrupt, "the WebP animation does not decode: libwebp refused its chunks")
+            throw ImageDecodeError(.corrupt, "libwebp refused the animation's chunks")
         }
         defer { WebPAnimDecoderDelete(decoder) }
         var info = WebPAnimInfo()
@@ -78,9 +75,17 @@ package enum WebPDecoder {
         var canvas: UnsafeMutablePointer<UInt8>?
         var timestamp: Int32 = 0
         guard WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else {
-            throw ImageDecodeError(.corrupt, "the WebP animation's first frame does not decode")
+            throw ImageDecodeError(.corrupt, "libwebp could not decode the animation's first frame")
         }
         return Bitmap(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: canvas, count: width * height * 4)))
+    }
+
+    /// What a decode of a `width` × `height` image holds at most (less when scaled): the output
+    /// and libwebp's own, a lossy frame's YUV rows or a lossless one's ARGB image with its
+    /// transforms' buffers; for an animation, the canvas twice (the previous one is kept for
+    /// disposal), our copy and one frame's decode.
+    static func memory(width: Int, height: Int, frames: Int, byteCount: Int) -> Int {
+        byteCount + width * height * (frames > 1 ? 16 : 9)
     }
 
     private static func describe(_ status: VP8StatusCode) -> String {

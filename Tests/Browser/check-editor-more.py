@@ -56,6 +56,7 @@ GALLERIES = {
     "Drops": FIXTURES[0:3], "Order": FIXTURES[0:3], "Left": FIXTURES[3:6], "Right": FIXTURES[6:8], "Pages": None,
     "Watched": FIXTURES[0:2], "Doomed": FIXTURES[2:3], "Named": FIXTURES[3:4],
     "KeyLeft": FIXTURES[0:2], "KeyRight": FIXTURES[2:3], "Picked": FIXTURES[0:1], "Unsaved": FIXTURES[0:2],
+    "Types": FIXTURES[0:1],
     "Large": LARGE_IMAGES, HOSTILE_NAME: HOSTILE_IMAGE,
 }
 # The second editor's: a conflict merged, and two settled by keeping one side.

@@ -112,7 +112,7 @@ class MoreScenarios(KeyboardScenarios, LibraryScenarios, VersionScenarios, Scena
         self.page = MorePage(self.devtools)
         self.page.navigate(self.editor.announcement["url"])
         for scenario in (self.browser_opens, self.drop_files, self.drop_files_in_order, self.drop_links,
-                         self.drop_failing_link, self.drop_webp, self.move_and_copy_beside, self.detail_paging,
+                         self.drop_failing_link, self.drop_tiff, self.drop_every_type, self.move_and_copy_beside, self.detail_paging,
                          self.download, self.drag_out_to_download, self.keys_move_and_copy_beside, self.add_by_file_chooser, self.detail_keys_pan,
                          self.save_fails_then_succeeds, self.large_gallery_virtualised,
                          self.hostile_file_names, self.duplicate_and_sort, self.external_add, self.rename, self.trash_and_restore,
@@ -221,11 +221,40 @@ class MoreScenarios(KeyboardScenarios, LibraryScenarios, VersionScenarios, Scena
         return self.refused_drop(f"the link {url} that answers 404", [url, "404"],
                                  items=[{"mimeType": "text/uri-list", "data": url + "\r\n"}])
 
-    def drop_webp(self):
-        webp = self.scratch / "tiny.webp"
-        payload = b"WEBPVP8 " + struct.pack("<I", 10) + b"\x30\x01\x00\x9d\x01\x2a\x01\x00\x01\x00"
-        webp.write_bytes(b"RIFF" + struct.pack("<I", len(payload)) + payload)
-        return self.refused_drop("a WebP file", ["WebP"], files=[webp])
+    def drop_tiff(self):
+        """A TIFF, a type no version of the format takes: refused by name."""
+        tiff = self.scratch / "scan.tiff"
+        tiff.write_bytes(b"II*\x00" + struct.pack("<IH", 8, 1) + struct.pack("<HHII", 0x0100, 3, 1, 1) + struct.pack("<I", 0))
+        return self.refused_drop("a TIFF file", ["TIFF"], files=[tiff])
+
+    def drop_every_type(self):
+        """A WebP, an animated GIF, an AVIF and a HEIC dropped from the file manager: each lands as
+        what it is (list --json), the file becomes format 2.0 (info --json), the HEIC is shown
+        through a JPEG rendition and downloads as the original bytes."""
+        path = self.galleries["Types"]
+        state = self.open_gallery(path)
+        samples = self.fixtures.parent / "format-2.0"
+        expected = {"lossy.webp": "image/webp", "anim.gif": "image/gif", "sunset.avif": "image/avif",
+                    "sunset.heic": "image/heic"}
+        pending = self.page.drop_from_outside(*corner(state["cells"][0]["box"]), files=[samples / n for n in expected])
+
+        def landed(images, info):
+            found = {image.get("filename"): image.get("mediaType") for image in images}
+            if any(found.get(name) != kind for name, kind in expected.items()):
+                return f"{found}"
+            return None if info.get("formatVersion") == "2.0" else f"formatVersion {info.get('formatVersion')!r}"
+        images = self.wait_disk("the four images, each of its own type, in a format 2.0 file", path, landed)
+        self.page.wait_extra("no placeholder left", lambda s, e: e["pending"] == 0 and len(s["cells"]) == len(images))
+        heic = next(image for image in images if image.get("filename") == "sunset.heic")
+        base = f"/api/documents/{gallery_key(path)}/images/{heic['id']}"
+        shown = self.page.evaluate(f"fetch('{base}/display').then(r => r.headers.get('content-type'))", True)
+        original = self.page.evaluate(f"fetch('{base}?download').then(async r => [r.headers.get('content-type'), "
+                                      "(await r.arrayBuffer()).byteLength])", True)
+        size = (samples / "sunset.heic").stat().st_size
+        if shown != "image/jpeg" or original != ["image/heic", size]:
+            raise CheckFailed(f"the HEIC is shown as {shown!r} (expected image/jpeg) and downloads as {original!r} "
+                              f"(expected ['image/heic', {size}])")
+        return f"placeholders right after the drop: {pending}; on disk: {sorted(expected.values())}, format 2.0; HEIC shown as JPEG"
 
     def move_and_copy_beside(self):
         left, right = self.galleries["Left"], self.galleries["Right"]

@@ -105,7 +105,7 @@ struct ConvertHostileArchiveTests {
         let gallery = workspace.file("out.imagegallery")
         let result = try await workspace.run(["convert", archive, gallery])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("cover.jpg: skipped: not a JPEG or PNG image"), "\(result.stderr)")
+        #expect(result.stderr.contains("cover.jpg: skipped: not a JPEG, PNG, WebP, GIF, AVIF or HEIC image"), "\(result.stderr)")
         #expect(try workspace.imageBytes(gallery).count == 1)
     }
 }

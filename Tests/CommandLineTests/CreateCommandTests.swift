@@ -103,7 +103,7 @@ struct CreateCommandTests {
         let output = directory.file("g.imagegallery")
         let result = try Subprocess.imagegallery(["create", output, Self.images])
         #expect(result.status == 0)
-        #expect(result.stderr.contains("README.md: skipped: not a JPEG or PNG image"))
+        #expect(result.stderr.contains("README.md: skipped: not a JPEG, PNG, WebP, GIF, AVIF or HEIC image"), "\(result.stderr)")
         let list = try Subprocess.imagegallery(["list", "--json", output])
         let rows = try JSONSerialization.jsonObject(with: list.stdoutData) as! [[String: Any]]
         #expect(rows.map { $0["filename"] as! String } == (1 ... 10).map { number in

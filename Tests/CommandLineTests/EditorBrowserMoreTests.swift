@@ -3,7 +3,8 @@ import Testing
 
 /// More of the gallery editor in a real headless Chromium, used as a person would: image files
 /// and links dropped from outside the page (two files landing in the order dropped, a loopback
-/// server's images, one that fails, a WebP refused by name), a move and a copy between two
+/// server's images, one that fails, a TIFF refused by name, a WebP, GIF, AVIF and HEIC each
+/// kept as what it is, the HEIC shown through a JPEG rendition), a move and a copy between two
 /// galleries side by side, the detail view's paging and a download, the same without a mouse (M and
 /// C, the file chooser, Shift+arrows), a save that fails and then succeeds, a virtualised grid of
 /// 2,000 images, gallery and image files named with markup, duplicate and sort, an external `imagegallery add`
@@ -17,7 +18,7 @@ struct EditorBrowserMoreTests {
     @Test func aPersonDropsMovesDownloadsImportsAndResolvesAConflictInChromiumAndEveryChangeReachesTheDisk() async throws {
         try await EditorBrowserCheck.run(
             "check-editor-more.py", artifacts: TestPaths.repository + "/.build/test-artifacts/editor-more",
-            scenarios: ["browser opens", "drop files", "drop files in order", "drop links", "drop failing link", "drop webp",
+            scenarios: ["browser opens", "drop files", "drop files in order", "drop links", "drop failing link", "drop tiff", "drop every type",
                         "move and copy beside", "detail paging", "download", "keys move and copy beside", "add by file chooser",
                         "detail keys pan", "save fails then succeeds", "large gallery virtualised", "hostile file names",
                         "duplicate and sort", "external add", "rename", "trash and restore", "import cbz", "accessibility",

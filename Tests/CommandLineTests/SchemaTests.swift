@@ -7,34 +7,52 @@ import Testing
 /// checked by an independent validator (Python's jsonschema, draft 2020-12).
 @Suite("Manifest JSON Schema")
 struct SchemaTests {
+    /// A manifest conforms when one of the schemas (v1, v2) accepts it: each says which major
+    /// version it covers.
     static let check = """
         import json, sys
         from jsonschema import Draft202012Validator, FormatChecker
-        schema = json.load(open(sys.argv[1]))
-        Draft202012Validator.check_schema(schema)
-        validator = Draft202012Validator(schema, format_checker=FormatChecker())
+        validators = []
+        for path in sys.argv[1].split(","):
+            schema = json.load(open(path))
+            Draft202012Validator.check_schema(schema)
+            validators.append(Draft202012Validator(schema, format_checker=FormatChecker()))
         bad = 0
         for path in sys.argv[2:]:
-            for error in validator.iter_errors(json.load(open(path, encoding="utf-8"))):
+            document = json.load(open(path, encoding="utf-8"))
+            errors = [list(v.iter_errors(document)) for v in validators]
+            if all(errors):
                 bad += 1
-                print(path, "/".join(map(str, error.absolute_path)), error.message)
+                for found in errors:
+                    for error in found:
+                        print(path, "/".join(map(str, error.absolute_path)), error.message)
         sys.exit(1 if bad else 0)
         """
 
+    static let schemas = [TestPaths.spec("manifest.schema.json"), TestPaths.spec("manifest-2.schema.json")]
+
     func validate(_ manifests: [String]) throws -> ProcessResult {
         let python = try #require(Subprocess.which("python3"), "python3 is not installed: run scripts/install-deps")
-        return try Subprocess.run(python, ["-c", Self.check, TestPaths.spec("manifest.schema.json")] + manifests)
+        return try Subprocess.run(python, ["-c", Self.check, Self.schemas.joined(separator: ",")] + manifests)
     }
 
+    /// The fixtures' manifests, and what `create` writes: 1.0 from JPEG and PNG, 2.0 once a
+    /// WebP, GIF, AVIF or HEIC is among them (each checked by its own schema).
     @Test func fixtureAndCreatedManifestsConform() throws {
         let directory = try TemporaryDirectory()
         var manifests = try TestPaths.fixtures(in: "valid", withExtension: "json")
-        let gallery = directory.file("g.imagegallery")
-        #expect(try Subprocess.imagegallery(["create", gallery, TestPaths.fixture("images")]).status == 0)
-        let reader = try GalleryReader(path: gallery)
-        let entry = try #require(reader.archive.entry(named: "manifest.json"))
-        try FileBytes.write(try reader.archive.readAll(entry, limit: 1 << 24), to: directory.file("created.json"))
-        manifests.append(directory.file("created.json"))
+        let formatTwo = ["lossy.webp", "anim.gif", "sunset.avif", "bubbles.heic"].map { TestPaths.fixture("format-2.0/" + $0) }
+        for (name, inputs, version) in [("one", [TestPaths.fixture("images")], "1.0"),
+                                        ("two", [TestPaths.fixture("images/1-sunset.jpg")] + formatTwo, "2.0")] {
+            let gallery = directory.file(name + ".imagegallery")
+            let created = try Subprocess.imagegallery(["create", gallery] + inputs)
+            #expect(created.status == 0, "\(created.stderr)")
+            let reader = try GalleryReader(path: gallery)
+            #expect(reader.gallery.formatVersion.description == version)
+            let entry = try #require(reader.archive.entry(named: "manifest.json"))
+            try FileBytes.write(try reader.archive.readAll(entry, limit: 1 << 24), to: directory.file(name + ".json"))
+            manifests.append(directory.file(name + ".json"))
+        }
         let result = try validate(manifests)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
@@ -44,8 +62,11 @@ struct SchemaTests {
         let sample = try String(contentsOfFile: TestPaths.fixture("valid/three.manifest.json"), encoding: .utf8)
         let broken = [
             sample.replacingOccurrences(of: "\"format\": \"imagegallery\"", with: "\"format\": \"other\""),
-            sample.replacingOccurrences(of: "\"formatVersion\": \"1.0\"", with: "\"formatVersion\": \"2.0\""),
+            sample.replacingOccurrences(of: "\"formatVersion\": \"1.0\"", with: "\"formatVersion\": \"3.0\""),
+            // A type of format 2.0 in a 1.0 manifest.
             sample.replacingOccurrences(of: "\"mediaType\": \"image/png\"", with: "\"mediaType\": \"image/gif\""),
+            sample.replacingOccurrences(of: "\"mediaType\": \"image/png\"", with: "\"mediaType\": \"image/tiff\"")
+                .replacingOccurrences(of: "\"formatVersion\": \"1.0\"", with: "\"formatVersion\": \"2.0\""),
             sample.replacingOccurrences(of: "\"title\": ", with: "\"name\": "),
         ]
         for (index, text) in broken.enumerated() {
@@ -65,7 +86,8 @@ struct SchemaTests {
             ("1.0", nil), ("1.7", nil), ("1.10", nil), ("1.100", nil),
             ("01.0", "IG-MAN-008"), ("1.00", "IG-MAN-008"), ("1.01", "IG-MAN-008"), ("001.0", "IG-MAN-008"),
             ("02.0", "IG-MAN-008"), ("1", "IG-MAN-008"), ("1.", "IG-MAN-008"), ("1.0.0", "IG-MAN-008"),
-            ("2.0", "IG-MAN-010"), ("0.9", "IG-MAN-010"), ("10.0", "IG-MAN-010"),
+            ("2.0", nil), ("2.3", nil), ("2.00", "IG-MAN-008"),
+            ("3.0", "IG-MAN-010"), ("0.9", "IG-MAN-010"), ("10.0", "IG-MAN-010"),
         ]
         for (index, (version, expected)) in cases.enumerated() {
             let text = sample.replacingOccurrences(of: "\"formatVersion\": \"1.0\"", with: "\"formatVersion\": \"\(version)\"")

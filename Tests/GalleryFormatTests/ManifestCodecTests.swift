@@ -155,7 +155,7 @@ struct ManifestCodecTests {
 
     @Test func formatAndVersion() {
         #expect(firstCode(decode(sampleManifest().replacingOccurrences(of: "\"imagegallery\"", with: "\"other\""))) == "IG-MAN-009")
-        #expect(firstCode(decode(sampleManifest().replacingOccurrences(of: "\"1.0\"", with: "\"2.0\""))) == "IG-MAN-010")
+        #expect(firstCode(decode(sampleManifest().replacingOccurrences(of: "\"1.0\"", with: "\"3.0\""))) == "IG-MAN-010")
         #expect(firstCode(decode(sampleManifest().replacingOccurrences(of: "\"1.0\"", with: "\"one\""))) == "IG-MAN-008")
         // A later 1.x is read, its unknown members noted and ignored.
         let later = decode(sampleManifest(extraTop: ", \"futureMember\": {\"a\": [1, {\"b\": null}]}")

@@ -22,7 +22,7 @@ struct ValidatorFatalTests {
     }
 
     @Test(arguments: ["IG-MAN-001-trailing-comma", "IG-MAN-001-truncated-json", "IG-MAN-002-invalid-utf8",
-                      "IG-MAN-003-duplicate-key", "IG-MAN-009-format-other", "IG-MAN-010-format-version-2"],
+                      "IG-MAN-003-duplicate-key", "IG-MAN-009-format-other", "IG-MAN-010-format-version-3"],
           [false, true])
     func aFatalManifestFindingIsTheOnlyOne(fixture: String, inParallel: Bool) {
         let path = TestPaths.fixture("invalid/\(fixture).imagegallery")

@@ -21,7 +21,7 @@ extension EditorRoutes {
         router.get("/api/documents/:key/images/:id/display") { _, context in
             await answering {
                 let (document, image) = try await openImage(state, context)
-                if browsersShow(image.mediaType) {
+                if image.mediaType.browsersShow {
                     return Responses.bytes(try await document.imageData(image.id), type: image.mediaType.rawValue,
                                            cache: "private, max-age=31536000, immutable")
                 }
@@ -40,14 +40,6 @@ extension EditorRoutes {
                 }
                 return Responses.bytes(thumbnail.bytes, type: thumbnail.mediaType, cache: "private, max-age=31536000, immutable")
             }
-        }
-    }
-
-    /// Whether browsers show this type as it is. Every type of format 1.0 is; format 2.0's HEIC
-    /// will not be, and goes through `/display`'s rendition.
-    static func browsersShow(_ type: GalleryFormat.MediaType) -> Bool {
-        switch type {
-        case .jpeg, .png: true
         }
     }
 

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import GalleryFormat
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -42,7 +43,7 @@ extension ImageFetcher {
         var building = HTTPClientRequest(url: url)
         building.method = .GET
         building.headers.add(name: "User-Agent", value: options.userAgent)
-        building.headers.add(name: "Accept", value: "image/jpeg, image/png")
+        building.headers.add(name: "Accept", value: MediaType.allCases.map(\.rawValue).joined(separator: ", "))
         for (name, value) in extra { building.headers.add(name: name, value: value) }
         let limit = options.transferTimeout
         let (client, request) = (client, building)

@@ -18,7 +18,7 @@ enum ZipFlag {
 /// The two methods a gallery may use.
 public enum CompressionMethod: UInt16, Sendable {
     /// Method 0: the bytes as they are. Writers store `mimetype`, `thumbnail.png` and every
-    /// image blob this way (section 4.7): JPEG and PNG data are already compressed.
+    /// image blob this way (section 4.7): image data of every type the format takes is already compressed.
     case stored = 0
     /// Method 8: a raw DEFLATE stream (RFC 1951). Writers use it for `manifest.json` only;
     /// readers accept it on any entry but `mimetype`.

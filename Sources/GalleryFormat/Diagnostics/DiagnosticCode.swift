@@ -155,6 +155,42 @@ extension DiagnosticCode {
     public static let blobPixelsCorrupt = DiagnosticCode("IG-BLB-008", .error, "image data does not decode (--deep)")
     /// `IG-BLB-009`, warning: image past the decode limits (--deep).
     public static let blobPastDecodeLimit = DiagnosticCode("IG-BLB-009", .warning, "image past the decode limits (--deep)")
+    /// `IG-BLB-010`, error: WebP header unreadable.
+    public static let webPHeaderUnreadable = DiagnosticCode("IG-BLB-010", .error, "WebP header unreadable")
+    /// `IG-BLB-011`, error: GIF header unreadable.
+    public static let gifHeaderUnreadable = DiagnosticCode("IG-BLB-011", .error, "GIF header unreadable")
+    /// `IG-BLB-012`, error: AVIF or HEIC boxes unreadable.
+    public static let heifHeaderUnreadable = DiagnosticCode("IG-BLB-012", .error, "AVIF or HEIC boxes unreadable")
+    /// `IG-BLB-013`, error: WebP data does not decode (--deep).
+    public static let webPPixelsCorrupt = DiagnosticCode("IG-BLB-013", .error, "WebP data does not decode (--deep)")
+    /// `IG-BLB-014`, error: GIF data does not decode (--deep).
+    public static let gifPixelsCorrupt = DiagnosticCode("IG-BLB-014", .error, "GIF data does not decode (--deep)")
+    /// `IG-BLB-015`, error: AVIF data does not decode (--deep).
+    public static let avifPixelsCorrupt = DiagnosticCode("IG-BLB-015", .error, "AVIF data does not decode (--deep)")
+    /// `IG-BLB-016`, error: HEIC data does not decode (--deep).
+    public static let heicPixelsCorrupt = DiagnosticCode("IG-BLB-016", .error, "HEIC data does not decode (--deep)")
+
+    /// The id for a blob of `type` whose header cannot be read: each type of format 2.0 has its own.
+    public static func headerUnreadable(_ type: MediaType) -> DiagnosticCode {
+        switch type {
+        case .jpeg, .png: .blobHeaderUnreadable
+        case .webp: .webPHeaderUnreadable
+        case .gif: .gifHeaderUnreadable
+        case .avif, .heic: .heifHeaderUnreadable
+        }
+    }
+
+    /// The id for a blob of `type` whose pixels do not decode (`--deep`).
+    public static func pixelsCorrupt(_ type: MediaType) -> DiagnosticCode {
+        switch type {
+        case .jpeg, .png: .blobPixelsCorrupt
+        case .webp: .webPPixelsCorrupt
+        case .gif: .gifPixelsCorrupt
+        case .avif: .avifPixelsCorrupt
+        case .heic: .heicPixelsCorrupt
+        }
+    }
+
     /// `IG-THM-001`, error: thumbnail missing.
     public static let thumbnailMissing = DiagnosticCode("IG-THM-001", .error, "thumbnail missing")
     /// `IG-THM-002`, error: thumbnail is not a PNG.
@@ -186,6 +222,8 @@ extension DiagnosticCode {
         .unknownMember, .tooManyImages, .findingsNotListed, .tooManyMembers,
         .blobMissing, .blobOrphan, .blobHashMismatch, .blobSizeMismatch, .blobTypeMismatch,
         .blobDimensionMismatch, .blobHeaderUnreadable, .blobPixelsCorrupt, .blobPastDecodeLimit,
+        .webPHeaderUnreadable, .gifHeaderUnreadable, .heifHeaderUnreadable, .webPPixelsCorrupt, .gifPixelsCorrupt,
+        .avifPixelsCorrupt, .heicPixelsCorrupt,
         .thumbnailMissing, .thumbnailNotPNG, .thumbnailBitDepth, .thumbnailInterlaced,
         .thumbnailTooLarge, .thumbnailUnreadable, .thumbnailPixelsCorrupt,
     ]

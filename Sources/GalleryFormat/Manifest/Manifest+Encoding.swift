@@ -9,7 +9,7 @@ public enum Manifest {
         var top: [(String, V)] = [
             ("created", .string(gallery.created.rfc3339)),
             ("format", .string("imagegallery")),
-            ("formatVersion", .string(gallery.formatVersion.description)),
+            ("formatVersion", .string(gallery.writtenFormatVersion.description)),
         ]
         if let generator = gallery.generator { top.append(("generator", .string(generator))) }
         top.append(("id", .string(gallery.id.manifestString)))

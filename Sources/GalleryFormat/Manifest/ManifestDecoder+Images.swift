@@ -55,7 +55,7 @@ extension ManifestDecoder {
             case 2:
                 if let text = try string(&scanner, maxScalars: 100) {
                     mediaType = MediaType(rawValue: text)
-                    if mediaType == nil { report(.badValue, "media type \"\(text)\" is not image/jpeg or image/png", scanner) }
+                    if mediaType == nil { report(.badValue, "media type \"\(text)\" is not \(Self.mediaTypeNames)", scanner) }
                 }
             case 3: width = try integer(&scanner, in: ManifestRules.pixelDimensions).map { Int($0) }
             case 4: height = try integer(&scanner, in: ManifestRules.pixelDimensions).map { Int($0) }

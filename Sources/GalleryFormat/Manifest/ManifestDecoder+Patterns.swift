@@ -4,11 +4,11 @@ import Foundation
 extension ManifestDecoder {
     /// `images/` + the 64 hex digits + `.jpg` or `.png` as the media type says.
     static func isBlobPath(_ path: UnsafeRawBufferPointer, sha256Hex: UnsafeRawBufferPointer, mediaType: MediaType) -> Bool {
-        // "images/" is 7 bytes, ".jpg" and ".png" 4.
-        guard path.count == 7 + 64 + 4, sha256Hex.count == 64, let base = path.baseAddress else { return false }
-        let suffix: StaticString = mediaType == .jpeg ? ".jpg" : ".png"
+        // "images/" is 7 bytes, then the digest, a dot and the type's extension.
+        let suffix = mediaType.blobSuffix
+        guard path.count == 7 + 64 + suffix.utf8CodeUnitCount, sha256Hex.count == 64, let base = path.baseAddress else { return false }
         return memcmp(base, "images/", 7) == 0 && memcmp(base + 7, sha256Hex.baseAddress!, 64) == 0
-            && memcmp(base + 71, suffix.utf8Start, 4) == 0
+            && memcmp(base + 71, suffix.utf8Start, suffix.utf8CodeUnitCount) == 0
     }
 
     /// RFC 3986 as the schema's pattern says: a scheme, `:`, then only URI characters and

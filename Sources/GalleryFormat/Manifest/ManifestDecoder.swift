@@ -61,6 +61,10 @@ struct ManifestDecoder {
     }
 
     /// Known keys, matched as bytes; their position is their bit in a per-object "seen" mask.
+    /// The media types as a refusal lists them: "image/jpeg, image/png, … or image/heic".
+    static let mediaTypeNames = MediaType.allCases.dropLast().map(\.rawValue).joined(separator: ", ") + " or "
+        + MediaType.allCases.last!.rawValue
+
     static let documentKeys = ["format", "formatVersion", "id", "revision", "title", "created", "modified", "generator",
                                "images"].map { Array($0.utf8) }
     static let imageKeys = ["id", "path", "mediaType", "width", "height", "byteSize", "sha256", "source", "filename",
@@ -107,7 +111,7 @@ struct ManifestDecoder {
             case 0:
                 format = try string(&scanner, maxScalars: ManifestRules.maxFormatScalars)
             case 1:
-                // Any 1.x is read, however long its digits (section 8): no length limit here.
+                // Any version is read, however long its digits (section 8): no length limit here.
                 if let text = try string(&scanner, maxScalars: .max) {
                     version = FormatVersion(text)
                     if version == nil { report(.badValue, "formatVersion \"\(text)\" is not of the form MAJOR.MINOR", scanner) }
@@ -131,9 +135,10 @@ struct ManifestDecoder {
         if let format, format != "imagegallery" {
             throw scanner.error(.unknownFormat, "format is \"\(format)\", not \"imagegallery\"", pointer: "/format")
         }
-        if let version, version.major != FormatVersion.current.major {
+        if let version, !version.isReadable {
             throw scanner.error(.unsupportedVersion, "format version \(version) is not supported: this reader reads "
-                                + "\(FormatVersion.current.major).x", pointer: "/formatVersion")
+                                + (1 ... FormatVersion.newest.major).map { "\($0).x" }.joined(separator: " and "),
+                                pointer: "/formatVersion")
         }
         // Missing means the key never occurred; a present but malformed member was reported as such.
         for (position, name) in ["format", "formatVersion", "id", "revision", "title", "created", "modified", "images"]
@@ -143,6 +148,16 @@ struct ManifestDecoder {
                 entry: "manifest.json", offset: UInt64(scanner.offset), jsonPointer: "")))
         }
         guard let version, let id, let revision, let title, let created, let modified, let images else { return nil }
+        // A type is the format's from its version on (section 5): a 1.x manifest may not list a WebP.
+        for (index, image) in images.enumerated() where image.mediaType.since.major > version.major {
+            guard diagnostics.count < Self.maxFindings || !diagnostics.contains(where: { $0.severity >= .error }) else {
+                unlisted += 1
+                continue
+            }
+            diagnostics.append(GalleryError(.badValue, "media type \"\(image.mediaType.rawValue)\" needs format version "
+                                            + "\(image.mediaType.since) or later; the manifest says \(version)", location: Location(
+                entry: "manifest.json", offset: UInt64(scanner.offset), jsonPointer: "/images/\(index)/mediaType")))
+        }
         return Gallery(id: id, revision: revision, title: title, created: created, modified: modified,
                        generator: generator, images: images, formatVersion: version)
     }

@@ -11,8 +11,17 @@ public struct FormatVersion: Sendable, Hashable, Comparable, CustomStringConvert
         self.minor = minor
     }
 
-    /// The version this implementation writes.
-    public static let current = FormatVersion(major: 1, minor: 0)
+    /// Format 1.0: JPEG and PNG.
+    public static let one = FormatVersion(major: 1, minor: 0)
+    /// Format 2.0: JPEG and PNG, and WebP, GIF, AVIF and HEIC.
+    public static let two = FormatVersion(major: 2, minor: 0)
+    /// The newest version this implementation reads and writes. It writes the lowest version
+    /// that can express a gallery (``Gallery/writtenFormatVersion``), and reads every major
+    /// version up to this one.
+    public static let newest = two
+
+    /// Whether this implementation reads manifests of this version (IG-MAN-010 otherwise).
+    public var isReadable: Bool { (1 ... Self.newest.major).contains(major) }
 
     /// Parses "MAJOR.MINOR": each part `0` or ASCII digits with no leading zero (section 8),
     /// so every version has one spelling ("1.0", "1.10"; never "01.0" or "1.00").

@@ -2,7 +2,7 @@ import Foundation
 
 /// An image gallery: a title and an ordered list of images. The manifest's content.
 public struct Gallery: Sendable, Hashable {
-    /// The format version the manifest declares; ``FormatVersion/current`` for a new gallery.
+    /// The format version the manifest declares. A writer writes ``writtenFormatVersion``.
     public var formatVersion: FormatVersion
     /// The document's identity, stable across saves.
     public var id: UUID
@@ -23,7 +23,7 @@ public struct Gallery: Sendable, Hashable {
     public init(
         id: UUID, revision: UUID, title: String, created: Timestamp, modified: Timestamp,
         generator: String? = Gallery.generatorName, images: [GalleryImage] = [],
-        formatVersion: FormatVersion = .current
+        formatVersion: FormatVersion = .one
     ) {
         self.formatVersion = formatVersion
         self.id = id
@@ -33,6 +33,14 @@ public struct Gallery: Sendable, Hashable {
         self.modified = modified
         self.generator = generator
         self.images = images
+    }
+
+    /// The version a writer writes: the lowest that can express the gallery (section 8). Any
+    /// image of a type format 2.0 added makes it "2.0"; without one it is "1.0", byte for byte
+    /// as a 1.0 writer writes it. A later minor version read from a file is not kept, since the
+    /// members it added are not kept either (Appendix B, 17).
+    public var writtenFormatVersion: FormatVersion {
+        images.contains { $0.mediaType.since.major >= 2 } ? .two : .one
     }
 
     /// The `generator` this implementation writes.

@@ -6,18 +6,23 @@ public struct ImageHeader: Sendable, Hashable {
     public var width: Int
     /// Height in pixels, as stored (before any EXIF orientation).
     public var height: Int
-    /// Bits per sample: PNG 1–16, JPEG 8 or 12.
+    /// Bits per sample: PNG 1–16, JPEG 8 or 12; 8 for the format 2.0 types (their decoders
+    /// give 8 bits a sample whatever they store).
     public var bitDepth: Int
     /// PNG Adam7 interlacing (always false for JPEG).
     public var interlaced: Bool
+    /// Frames of an animated GIF or WebP, counted without decoding; 1 for a still image.
+    public var frameCount: Int
 
     /// A header from its parts.
-    public init(mediaType: MediaType, width: Int, height: Int, bitDepth: Int = 8, interlaced: Bool = false) {
+    public init(mediaType: MediaType, width: Int, height: Int, bitDepth: Int = 8, interlaced: Bool = false,
+                frameCount: Int = 1) {
         self.mediaType = mediaType
         self.width = width
         self.height = height
         self.bitDepth = bitDepth
         self.interlaced = interlaced
+        self.frameCount = frameCount
     }
 }
 
@@ -27,7 +32,7 @@ public struct ImageHeaderError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The byte offset in the image where the problem was found, when there is one.
     public var offset: UInt64?
-    /// Set when the leading bytes are not JPEG or PNG: what they are instead. The message is
+    /// Set when the leading bytes are of no type the format takes: what they are instead. The message is
     /// then the whole refusal (``ImageKind/refusal``), to be shown as it is.
     public var kind: ImageKind?
 
@@ -49,18 +54,37 @@ extension ImageHeader {
     /// - Parameters:
     ///   - size: The image's size in bytes, which bounds the walk through JPEG segments.
     ///   - read: Returns up to `count` bytes from `offset` (the closure's two arguments).
-    /// - Throws: ``ImageHeaderError`` when the bytes are not JPEG or PNG (its
+    /// - Throws: ``ImageHeaderError`` when the bytes are of no type the format takes (its
     ///   ``ImageHeaderError/kind`` then says what they are) or the header is malformed; whatever
     ///   `read` throws.
     public static func parse(size: UInt64, read: (UInt64, Int) throws -> [UInt8]) throws -> ImageHeader {
-        let head = try read(0, 8)
-        switch MediaType.sniff(head) {
-        case .jpeg: return try parseJPEG(size: size, read: read)
-        case .png: return try parsePNG(read: read)
-        case nil:
-            let kind = ImageKind.identify(head.count < 8 ? head : try read(0, ImageKind.identifyingBytes))
-            throw ImageHeaderError(kind.refusal ?? "not a JPEG or PNG image", kind: kind)
+        let kind = ImageKind.identify(try read(0, ImageKind.identifyingBytes))
+        switch kind {
+        case .supported(.jpeg): return try parseJPEG(size: size, read: read)
+        case .supported(.png): return try parsePNG(read: read)
+        case .supported(.webp):
+            let geometry = try withoutActuallyEscaping(read) { try ImageGeometry.webP(size: size, read: $0) }
+            return ImageHeader(mediaType: .webp, width: geometry.width, height: geometry.height, frameCount: geometry.frameCount)
+        case .supported(.gif):
+            let geometry = try withoutActuallyEscaping(read) { try ImageGeometry.gif(size: size, read: $0) }
+            return ImageHeader(mediaType: .gif, width: geometry.width, height: geometry.height, frameCount: geometry.frameCount)
+        case .supported(.avif), .supported(.heic):
+            return try parseHEIF(size: size, branded: kind, read: read)
+        case .unsupported, .unknown:
+            throw ImageHeaderError(kind.refusal ?? ImageKind.notAnImage, kind: kind)
         }
+    }
+
+    /// AVIF or HEIC, as its brands say, held to the codec of its primary item (section 5).
+    private static func parseHEIF(size: UInt64, branded: ImageKind, read: (UInt64, Int) throws -> [UInt8]) throws -> ImageHeader {
+        let (geometry, codec) = try withoutActuallyEscaping(read) { try ImageGeometry.heif(size: size, read: $0) }
+        let type: MediaType = codec == .av1 ? .avif : .heic
+        if case .supported(let named) = branded, named != type {
+            // The brands and the item disagree: which decoder would be trusted with it?
+            throw ImageHeaderError("its brands say \(named.name), but its primary item is coded \(codec.rawValue) (\(type.name))",
+                                   offset: 8)
+        }
+        return ImageHeader(mediaType: type, width: geometry.width, height: geometry.height)
     }
 
     /// Reads the header of an image held in memory.

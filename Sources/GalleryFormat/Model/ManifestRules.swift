@@ -53,7 +53,7 @@ extension Gallery {
         func broken(_ code: DiagnosticCode, _ pointer: String, _ message: String) -> GalleryError {
             GalleryError(code, message, location: Location(entry: GalleryPackage.manifestEntry, jsonPointer: pointer))
         }
-        if formatVersion.major != FormatVersion.current.major {
+        if !formatVersion.isReadable {
             return broken(.unsupportedVersion, "/formatVersion", "format version \(formatVersion) cannot be written")
         }
         if let problem = ManifestRules.titleProblem(title) { return broken(.badValue, "/title", problem) }

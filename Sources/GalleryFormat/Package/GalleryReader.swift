@@ -146,7 +146,7 @@ public final class GalleryReader: Sendable {
         var hasher = SHA256Hasher()
         var head: [UInt8] = []
         try archive.read(entry) { chunk in
-            if head.count < 8 { head += chunk.prefix(8 - head.count) }
+            if head.count < ImageKind.identifyingBytes { head += chunk.prefix(ImageKind.identifyingBytes - head.count) }
             hasher.update(chunk)
             try sink(chunk)
         }
@@ -159,7 +159,7 @@ public final class GalleryReader: Sendable {
         // bytes are never handed out as an image (format section 5).
         guard MediaType.sniff(head) == image.mediaType else {
             let found = MediaType.sniff(head).map { "\($0.rawValue) by its first bytes" }
-                ?? "neither JPEG nor PNG by its first bytes"
+                ?? "of no type the format takes by its first bytes"
             throw GalleryError(.blobTypeMismatch, "the blob is \(found); the manifest says \(image.mediaType.rawValue)",
                                location: here)
         }

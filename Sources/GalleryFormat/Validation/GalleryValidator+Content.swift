@@ -28,7 +28,7 @@ extension ValidationRun {
                                     + "\(image.sha256.hex)", location: here("sha256")))
             }
             guard let sniffed = content.sniffed, let header = content.header else {
-                record(GalleryError(.blobTypeMismatch, "the blob starts with neither the JPEG nor the PNG signature; the "
+                record(GalleryError(.blobTypeMismatch, "the blob starts with the signature of no type the format takes; the "
                                     + "manifest says \(image.mediaType.rawValue)", location: here("mediaType")))
                 continue
             }
@@ -44,7 +44,7 @@ extension ValidationRun {
             case .success:
                 break
             case .failure(let error):
-                record(GalleryError(.blobHeaderUnreadable, "the image header cannot be read: \(error)",
+                record(GalleryError(.headerUnreadable(sniffed), "the \(sniffed.name) header cannot be read: \(error)",
                                     location: Location(file: path, entry: name)))
             }
         }

@@ -46,8 +46,8 @@ extension ValidationRun {
             case .sound:
                 break
             case .corrupt(let message):
-                record(GalleryError(isThumbnail ? .thumbnailPixelsCorrupt : .blobPixelsCorrupt,
-                                    "the \(item.type == .png ? "PNG" : "JPEG") data does not decode: \(message)",
+                record(GalleryError(isThumbnail ? .thumbnailPixelsCorrupt : .pixelsCorrupt(item.type),
+                                    "the \(item.type.name) data does not decode: \(message)",
                                     location: here))
             case .pastLimit(let message):
                 record(GalleryError(isThumbnail ? .thumbnailPixelsCorrupt : .blobPastDecodeLimit,

@@ -216,7 +216,7 @@ struct ValidationRun {
         var prefix: [UInt8] = []
         // A stored image's header is read from the file, segment by segment; only a deflated
         // one needs its first bytes kept.
-        let keep = entry.method == .stored ? 16 : Self.prefixBytes
+        let keep = entry.method == .stored ? ImageKind.identifyingBytes : Self.prefixBytes
         try archive.read(entry) { chunk in
             hasher.update(chunk)
             if prefix.count < keep { prefix += chunk.prefix(keep - prefix.count) }

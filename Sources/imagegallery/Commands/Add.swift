@@ -14,7 +14,7 @@ extension ImageGallery {
             commandName: "add",
             abstract: "Add images to a gallery: files, folders of images, and http(s) URLs.",
             discussion: """
-                Folders contribute their JPEG and PNG files in natural name order, as with create. URLs are \
+                Folders contribute their image files in natural name order, as with create. URLs are \
                 fetched (several at once) through the cache in $XDG_CACHE_HOME/imagegallery before the gallery \
                 is opened, and each URL is recorded as its image's source. A URL that fails is reported with its \
                 reason and skipped: the other images are still added, in the order given, and the exit status is \

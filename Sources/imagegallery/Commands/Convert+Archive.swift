@@ -20,7 +20,7 @@ extension ImageGallery.Convert {
         }
         for note in result.notes { Terminal.warning("\(input): \(note)") }
         guard !result.images.isEmpty else {
-            throw CommandFailure(message: "\(input): no JPEG or PNG image in the archive; nothing was written", status: ExitStatus.dataError)
+            throw CommandFailure(message: "\(input): no image of a type the format takes (\(MediaType.names(MediaType.allCases))) in the archive; nothing was written", status: ExitStatus.dataError)
         }
         let name = title ?? result.title ?? Self.stem(of: input)
         let creation = GalleryCreation(output: output, title: name, force: force, noSync: noSync, json: outputOptions.json)

@@ -26,7 +26,7 @@ extension ImageGallery {
 
                 Nothing is written outside OUTPUT, and OUTPUT appears whole or not at all. Entries of an archive \
                 are read as data and never extracted by name: a name with .. or /, a link, a device or anything \
-                that is not a JPEG or PNG image is skipped with a warning.
+                that is not an image of a type the format takes is skipped with a warning.
                 """
         )
 

@@ -10,7 +10,7 @@ extension ImageGallery {
             commandName: "create",
             abstract: "Create a gallery from image files, folders of images and http(s) URLs.",
             discussion: """
-                Files are taken in the order given; a folder contributes its JPEG and PNG files (not its \
+                Files are taken in the order given; a folder contributes its JPEG, PNG, WebP, GIF, AVIF and HEIC files (not its \
                 subfolders) in natural name order, so 2.jpg comes before 10.jpg. Other files in a folder are \
                 skipped with a warning, hidden files silently. Pixel sizes come from the image headers.
 

@@ -45,8 +45,10 @@ extension ImageGallery {
                                    valueName: "count"))
         var maxPixels = DecodeLimits().maxWorkPixels
 
+        // 256: a 12-megapixel HEIC or AVIF is decoded whole (about 170 MiB); JPEG decodes take
+        // what their 1/8 scale needs, PNG rows a few MiB.
         @Option(help: ArgumentHelp("With --deep: memory all decodes together may use, in MiB.", valueName: "MiB"))
-        var decodeMemory = 64
+        var decodeMemory = 256
 
         @Option(help: "Write the report to this file instead of standard output.")
         var output: String?

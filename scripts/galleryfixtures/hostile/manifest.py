@@ -75,13 +75,13 @@ def fam_manifest():
                                   ("02.0", ["IG-MAN-008"])]):
         M(f"format-version-{i:02d}", "MAN", ids, f"formatVersion {v!r}", S(("formatVersion",), v), q=(i in (0, 5)))
 
-    def major2_broken(m):
-        m["formatVersion"] = "2.0"
+    def major3_broken(m):
+        m["formatVersion"] = "3.0"
         del m["title"]
         m["images"] = "not interpreted"
         m["created"] = 5
-    M("format-version-2-rest-broken", "MAN", ["IG-MAN-010"],
-      "formatVersion 2.0 and a broken rest: MAN-010 is reported 'without interpreting the rest' (8)", major2_broken, q=True)
+    M("format-version-3-rest-broken", "MAN", ["IG-MAN-010"],
+      "formatVersion 3.0 and a broken rest: MAN-010 is reported 'without interpreting the rest' (8)", major3_broken, q=True)
     # UUIDs (6.5.1)
     bad_uuids = ["6f1d2c3b4a595e8f9a0b1c2d3e4f5a6b", "{6f1d2c3b-4a59-5e8f-9a0b-1c2d3e4f5a6b}",
                  "urn:uuid:6f1d2c3b-4a59-5e8f-9a0b-1c2d3e4f5a6b", "6f1d2c3b-4a59-5e8f-9a0b-1c2d3e4f5a6",

@@ -11,7 +11,7 @@ QUICK_STRIDE = {"manifest": 3, "container": 2, "valid": 2, "names": 2, "bitflip"
 QUICK_SEEN = {}
 QUICK_ALWAYS = {"v-canonical.imagegallery", "v-caption-generator-with-nul.imagegallery",
                 "o-zip64-offset-ffffffffffffffff.imagegallery", "o-zip64-csize-ffffffffffffffff.imagegallery",
-                "m-images-100001-zeros.imagegallery", "m-format-version-2-rest-broken.imagegallery",
+                "m-images-100001-zeros.imagegallery", "m-format-version-3-rest-broken.imagegallery",
                 "c-overlap-fifield-bomb.imagegallery", "c-ratio-bomb.imagegallery",
                 "c-liar-declares-1000.imagegallery"}
 OUTDIR = None
