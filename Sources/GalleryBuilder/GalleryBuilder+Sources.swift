@@ -10,7 +10,10 @@ extension GalleryBuilder {
     /// photos often holds a sidecar or two, which should not stop the gallery.
     /// - Throws: ``GalleryBuildError`` naming a source that is missing, not a file or folder,
     ///   or a folder that cannot be listed.
-    public static func imageFiles(in sources: [String]) throws -> (images: [String], skipped: [String]) {
+    /// Only `accepted` types are taken from a folder (`--accept`); a file named itself is left to
+    /// ``SourceImage/inspect(files:accepting:progress:)`` to refuse.
+    public static func imageFiles(in sources: [String], accepting accepted: Set<MediaType> = Set(MediaType.allCases)) throws
+        -> (images: [String], skipped: [String]) {
         var images: [String] = []
         var skipped: [String] = []
         for source in sources {
@@ -32,7 +35,7 @@ extension GalleryBuilder {
                 for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) where !name.hasPrefix(".") {
                     let path = base + name
                     guard PathKind.of(path) == .regularFile else { continue }
-                    if ImageFile.looksLikeImage(path) { images.append(path) } else { skipped.append(path) }
+                    if ImageFile.looksLikeImage(path, accepting: accepted) { images.append(path) } else { skipped.append(path) }
                 }
             }
         }

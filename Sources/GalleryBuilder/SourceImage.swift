@@ -59,8 +59,15 @@ public struct SourceImage: Sendable {
     /// order of `paths`. `progress` is called with the number done so far, from any thread.
     /// - Throws: `NotAnImageError` naming the first file that is not an image of a type the format takes, or a
     ///   `FileSystemError` naming a file that cannot be read.
-    public static func inspect(files paths: [String], progress: (@Sendable (Int) -> Void)? = nil) throws -> [SourceImage] {
-        try ImageFile.inspectAll(paths, progress: progress).map(SourceImage.init(inspected:))
+    ///   With `accepted` types only (`--accept`), a file of another type is a `NotAnImageError`
+    ///   that names its type and what is accepted.
+    public static func inspect(files paths: [String], accepting accepted: Set<MediaType> = Set(MediaType.allCases),
+                               progress: (@Sendable (Int) -> Void)? = nil) throws -> [SourceImage] {
+        let inspected = try ImageFile.inspectAll(paths, progress: progress)
+        if let refused = inspected.first(where: { !accepted.contains($0.header.mediaType) }) {
+            throw NotAnImageError(path: refused.path, reason: ImageKind.supported(refused.header.mediaType).refusal(accepting: accepted)!)
+        }
+        return inspected.map(SourceImage.init(inspected:))
     }
 
     /// The manifest's record of this image, under `id`. A file name the format does not allow

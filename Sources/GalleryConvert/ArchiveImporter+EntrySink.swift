@@ -10,11 +10,13 @@ struct EntrySink {
     let spoolPath: String
     /// The most text kept, for an entry read as text; nil for an entry that may be an image.
     let keepsText: Int?
+    /// The image types taken; an entry of another is not kept.
+    let accepted: Set<MediaType>
 
     private(set) var size: UInt64 = 0
     /// Why the entry is not kept, once that is known. An entry that is no such image is
     /// named by what its leading bytes are (``ImageKind/refusal``), once they are all in.
-    var verdict: String? { failure ?? (isNotAnImage ? ImageKind.identify(head).refusal : nil) }
+    var verdict: String? { failure ?? (isNotAnImage ? ImageKind.identify(head).refusal(accepting: accepted) : nil) }
     private var failure: String?
     /// The leading bytes are of no type the format takes.
     private var isNotAnImage = false
@@ -24,16 +26,17 @@ struct EntrySink {
     private var sha = SHA256Hasher()
     private var crc = CRC32()
 
-    init(archive: String, entry: String, spoolPath: String, keepsText: Int?) {
+    init(archive: String, entry: String, spoolPath: String, accepted: Set<MediaType>, keepsText: Int?) {
         self.archive = archive
         self.entry = entry
         self.spoolPath = spoolPath
+        self.accepted = accepted
         self.keepsText = keepsText
     }
 
     var isSpooled: Bool { file != nil }
     /// Why an entry that was never spooled, and has no verdict, is not kept: it is empty.
-    var shortEntryRefusal: String { size == 0 ? "empty" : ImageKind.identify(head).refusal ?? ImageKind.notAnImage }
+    var shortEntryRefusal: String { size == 0 ? "empty" : ImageKind.identify(head).refusal(accepting: accepted) ?? ImageKind.notAnImage }
     var sha256: SHA256Digest { sha.finalize() }
     var crc32: UInt32 { crc.value }
 
@@ -68,7 +71,7 @@ struct EntrySink {
     /// Starts the spool file, with `earlier` bytes already taken, if the leading bytes are an
     /// image of a type the format takes; false (and the entry refused) if not.
     private mutating func spool(earlier: [UInt8]) throws -> Bool {
-        guard MediaType.sniff(head) != nil else {
+        guard let type = MediaType.sniff(head), accepted.contains(type) else {
             isNotAnImage = true
             return false
         }

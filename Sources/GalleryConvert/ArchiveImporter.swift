@@ -15,12 +15,16 @@ public final class ArchiveImporter {
     public let limits: ArchiveImportLimits
     /// A folder the caller made and removes; it receives one file per image.
     public let spool: String
+    /// The image types taken (`--accept`); an entry of another is skipped, its type named.
+    public let accepted: Set<MediaType>
 
-    public init(path: String, kind: ArchiveKind?, spool: String, limits: ArchiveImportLimits = ArchiveImportLimits()) {
+    public init(path: String, kind: ArchiveKind?, spool: String, limits: ArchiveImportLimits = ArchiveImportLimits(),
+                accepting accepted: Set<MediaType> = Set(MediaType.allCases)) {
         self.path = path
         self.kind = kind
         self.spool = spool
         self.limits = limits
+        self.accepted = accepted
     }
 
     /// Reads every entry. `progress` gets the archive bytes consumed and the archive's size.
@@ -62,7 +66,7 @@ public final class ArchiveImporter {
             // Each entry is read through the same counted loop, kept or not, so that every
             // decompressed byte counts against the bounds (skipping would decompress too).
             let spoolPath = spool + "/" + String(format: "%06d", images.count)
-            var sink = EntrySink(archive: path, entry: name, spoolPath: spoolPath,
+            var sink = EntrySink(archive: path, entry: name, spoolPath: spoolPath, accepted: accepted,
                                  keepsText: isComicInfo ? limits.maxComicInfoBytes : nil)
             while true {
                 let count = try reader.read(into: buffer, entry: name)

@@ -66,7 +66,8 @@ public struct FetchFailure: Error, Sendable, CustomStringConvertible {
         case .httpStatus(let code, let phrase, let attempts):
             "HTTP \(code) \(phrase)" + (attempts > 1 ? " (after \(attempts) attempts)" : "")
         case .retryWaitTooLong(let code, let seconds): "HTTP \(code), and the server asks to retry after \(seconds) s"
-        case .notAnImageType(let type): "served as \(type ?? "no Content-Type"), not image/jpeg or image/png"
+        case .notAnImageType(let type): "served as \(type ?? "no Content-Type"), not an image type the format takes "
+            + "(\(MediaType.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .typeMismatch(let declared, let found): "served as \(declared) but the bytes are \(found)"
         case .tooLarge(let limit): "larger than the \(limit)-byte limit (the transfer was cut off)"
         case .badImage(let detail): "not a usable image: \(detail)"
@@ -82,4 +83,5 @@ public struct FetchFailure: Error, Sendable, CustomStringConvertible {
     }
 }
 
+import GalleryFormat
 import Foundation

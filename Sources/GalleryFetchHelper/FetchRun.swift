@@ -81,6 +81,22 @@ public struct FetchRun: Sendable {
         return .failure(FetchItemFailure(url: url, code: failure.code, message: failure.message))
     }
 
+    /// Images of a type the command does not take (`--accept`) become failures that say so
+    /// (`not-accepted`), as if the fetch had refused them.
+    /// Returns the failures made, for the caller to show.
+    @discardableResult
+    public mutating func refuse(typesOtherThan accepted: Set<MediaType>) -> [FetchItemFailure] {
+        var refused: [FetchItemFailure] = []
+        for (resource, result) in results.sorted(by: { $0.key < $1.key }) {
+            guard case .success(let image) = result, !accepted.contains(image.header.mediaType) else { continue }
+            let failure = FetchItemFailure(url: resource, code: "not-accepted",
+                                           message: ImageKind.supported(image.header.mediaType).refusal(accepting: accepted)!)
+            results[resource] = .failure(failure)
+            refused.append(failure)
+        }
+        return refused
+    }
+
     public mutating func record(_ event: FetchHelperEvent) throws(FetchHelperClient.Failure) {
         switch event.event {
         case .start:

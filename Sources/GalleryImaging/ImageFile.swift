@@ -37,18 +37,18 @@ public struct NotAnImageError: Error, Sendable, CustomStringConvertible {
 
 public enum ImageFile {
     /// True when the file starts like an image of a type the format takes (a cheap check for folder scans).
-    public static func looksLikeImage(_ path: String) -> Bool {
+    public static func looksLikeImage(_ path: String, accepting accepted: Set<MediaType> = Set(MediaType.allCases)) -> Bool {
         guard let file = try? GalleryFile.openForReading(path), let head = try? file.read(at: 0, count: ImageKind.identifyingBytes) else {
             return false
         }
-        return MediaType.sniff(head) != nil
+        return MediaType.sniff(head).map(accepted.contains) ?? false
     }
 
     /// Why a file is not taken, for the warning of a folder scan that skips it: "a WebP image;
     /// this gallery format takes …", or ``ImageKind/notAnImage``.
-    public static func refusal(ofFileAt path: String) -> String {
+    public static func refusal(ofFileAt path: String, accepting accepted: Set<MediaType> = Set(MediaType.allCases)) -> String {
         let head = (try? GalleryFile.openForReading(path).read(at: 0, count: ImageKind.identifyingBytes)) ?? []
-        return ImageKind.identify(head).refusal ?? ImageKind.notAnImage
+        return ImageKind.identify(head).refusal(accepting: accepted) ?? ImageKind.notAnImage
     }
 
     /// Reads the header and hashes the whole file once.

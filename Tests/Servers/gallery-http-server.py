@@ -13,6 +13,7 @@ Paths (NAME is a file of --root):
   /flaky/KEY/NAME              500 on the first request for KEY, then the file
   /busy/KEY/NAME?after=S       429 with Retry-After: S on the first request for KEY, then the file
   /html-as-jpeg                an HTML error page served as image/jpeg
+  /samples/NAME                a file of Fixtures/format-2.0 (WebP, GIF, AVIF, HEIC), typed by its extension
   /typed/TYPE/NAME             the file served as Content-Type TYPE ('_' for '/', e.g. text_html)
   /bytes/TYPE/HEX              the bytes HEX (hexadecimal, written by the test) served as
                                Content-Type TYPE ('_' for '/')
@@ -38,7 +39,10 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
-TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}
+TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png", ".webp": "image/webp", ".gif": "image/gif",
+         ".avif": "image/avif", ".heic": "image/heic"}
+# Format 2.0's samples, beside the root's images: /samples/NAME.
+SAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures", "format-2.0")
 
 
 class State:
@@ -95,15 +99,15 @@ class Handler(BaseHTTPRequestHandler):
 
     # -- serving files -------------------------------------------------------------------
 
-    def file(self, name):
-        path = os.path.join(self.server.state.root, os.path.basename(name))
+    def file(self, name, folder=None):
+        path = os.path.join(folder or self.server.state.root, os.path.basename(name))
         if not os.path.isfile(path):
             return None
         with open(path, "rb") as handle:
             return handle.read(), os.path.getmtime(path)
 
-    def serve_file(self, name, query, content_type=None):
-        found = self.file(name)
+    def serve_file(self, name, query, content_type=None, folder=None):
+        found = self.file(name, folder)
         if found is None:
             return self.reply(404, b"not found\n", [("Content-Type", "text/plain")])
         data, mtime = found
@@ -170,6 +174,8 @@ class Handler(BaseHTTPRequestHandler):
         if head == "html-as-jpeg":
             page = b"<!doctype html><title>Not found</title><h1>404 Not Found</h1>\n"
             return self.reply(200, page, [("Content-Type", "image/jpeg")])
+        if head == "samples" and len(parts) == 2:
+            return self.serve_file(parts[1], query, folder=SAMPLES)
         if head == "typed" and len(parts) == 3:
             return self.serve_file(parts[2], query, content_type=parts[1].replace("_", "/"))
         if head == "bytes" and len(parts) == 3:

@@ -66,6 +66,15 @@ public enum MediaType: String, Sendable, CaseIterable, Codable {
         return nil
     }
 
+    /// The type a user names: its extension or name ("jpg", "JPEG", "webp", "heic"), or the
+    /// media type itself, in any case; nil for anything else.
+    public init?(named text: some StringProtocol) {
+        let name = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let type = Self.allCases.first(where: { [$0.fileExtension, $0.name.lowercased(), $0.rawValue].contains(name) })
+                ?? (name == "jpeg" ? .jpeg : nil) else { return nil }
+        self = type
+    }
+
     /// "JPEG, PNG and WebP": the types named in a sentence, in the order of ``allCases``.
     public static func names(_ types: some Sequence<MediaType>) -> String {
         let names = allCases.filter(Set(types).contains).map(\.name)

@@ -26,18 +26,20 @@ extension ImageGallery {
         @Option(help: ArgumentHelp("Insert at this position (1 is the first; default: the end).", valueName: "n"))
         var at: Int?
         @OptionGroup var fetching: FetchCommandOptions
+        @OptionGroup var accepting: AcceptOptions
         @OptionGroup var edit: EditOptions
 
         func run() async throws {
-            let (items, skipped) = try Fetching.items(sources)
-            for path in skipped { Terminal.warning("\(path): skipped: \(ImageFile.refusal(ofFileAt: path))") }
+            let accepted = accepting.types
+            let (items, skipped) = try Fetching.items(sources, accepting: accepted)
+            for path in skipped { Terminal.warning("\(path): skipped: \(ImageFile.refusal(ofFileAt: path, accepting: accepted))") }
             let index = try DocumentCommand.index(at, option: "--at")
             // Checked before anything is fetched, so that a typo costs no downloads.
             guard PathKind.of(file) == .regularFile else {
                 throw CommandFailure(message: "\(file): no such gallery file", status: ExitStatus.noInput)
             }
-            let inspected = try Fetching.inspectFiles(items)
-            let fetched = try Fetching.fetch(items, options: fetching, quiet: false)
+            let inspected = try Fetching.inspectFiles(items, accepting: accepted)
+            let fetched = try Fetching.fetch(items, options: fetching, quiet: false, accepting: accepted)
             defer { fetched.removeSpool() }
             let images = Fetching.images(items, inspected: inspected, fetched: fetched)
             let failed = items.count - images.count
@@ -46,8 +48,13 @@ extension ImageGallery {
                                               items: items, fetched: fetched, json: edit.json)
             }
             let document = try await DocumentCommand.openForEditing(file, options: edit.documentOptions)
+            let before = try await document.gallery.writtenFormatVersion
             let added = try await document.insertImages(images, at: index)
             var report = try await DocumentCommand.finish(document, images: added.map(\.id.manifestString))
+            report.upgraded = report.formatVersion.flatMap(FormatVersion.init).map { $0.major > before.major }
+            if report.upgraded == true, let gallery = try? GalleryReader(path: file).gallery {
+                GalleryCreation.noteFormat(of: gallery, at: file, before: before)
+            }
             if items.contains(where: { if case .url = $0 { true } else { false } }) {
                 report.items = Fetching.itemReports(items, fetched: fetched, added: added)
             }

@@ -11,7 +11,7 @@ extension ImageGallery.Convert {
         let spool = try ConversionSpool(beside: output)
         defer { spool.remove() }
         let progress = LazyProgress("Reading")
-        let result = try ArchiveImporter(path: input, kind: kind, spool: spool.folder).read { done, total in
+        let result = try ArchiveImporter(path: input, kind: kind, spool: spool.folder, accepting: accepting.types).read { done, total in
             progress.update(done, of: total, detail: ByteCount.describe(done))
         }
         progress.finish()
@@ -20,10 +20,12 @@ extension ImageGallery.Convert {
         }
         for note in result.notes { Terminal.warning("\(input): \(note)") }
         guard !result.images.isEmpty else {
-            throw CommandFailure(message: "\(input): no image of a type the format takes (\(MediaType.names(MediaType.allCases))) in the archive; nothing was written", status: ExitStatus.dataError)
+            throw CommandFailure(message: "\(input): no image of a type taken (\(MediaType.names(accepting.types))) in the archive; "
+                                 + "nothing was written", status: ExitStatus.dataError)
         }
         let name = title ?? result.title ?? Self.stem(of: input)
-        let creation = GalleryCreation(output: output, title: name, force: force, noSync: noSync, json: outputOptions.json)
+        let creation = GalleryCreation(output: output, title: name, force: force, noSync: noSync, json: outputOptions.json,
+                                       accepting: accepting.types)
         // Named by archive and entry in messages.
         let images = result.images.map { image in
             var image = image

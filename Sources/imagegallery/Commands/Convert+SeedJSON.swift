@@ -30,7 +30,7 @@ extension ImageGallery.Convert {
         var options = fetching
         if offline { options.cachePolicy = .offline }
         let items = document.galleries.flatMap { $0.images.map { SourceItem.url($0.url) } }
-        let fetched = try Fetching.fetch(items, options: options, quiet: false)
+        let fetched = try Fetching.fetch(items, options: options, quiet: false, accepting: accepting.types)
         defer { fetched.removeSpool() }
 
         let prepared = document.galleries.map { prepare($0, fetched: fetched) }

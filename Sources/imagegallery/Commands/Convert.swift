@@ -54,6 +54,7 @@ extension ImageGallery {
         var offline = false
 
         @OptionGroup var fetching: FetchCommandOptions
+        @OptionGroup var accepting: AcceptOptions
         @OptionGroup var outputOptions: OutputOptions
 
         func validate() throws {

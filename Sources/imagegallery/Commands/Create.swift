@@ -45,6 +45,7 @@ extension ImageGallery {
         var noSync: Bool { writing.noSync }
 
         @OptionGroup var fetching: FetchCommandOptions
+        @OptionGroup var accepting: AcceptOptions
         @OptionGroup var outputOptions: OutputOptions
 
         func validate() throws {
@@ -64,7 +65,7 @@ extension ImageGallery {
         /// What this command line asks for, as `convert` asks for it too.
         var creation: GalleryCreation {
             GalleryCreation(output: output, title: title ?? Self.defaultTitle(for: output), date: date, id: id,
-                            force: force, noSync: noSync, json: outputOptions.json)
+                            force: force, noSync: noSync, json: outputOptions.json, accepting: accepting.types)
         }
 
         static func defaultTitle(for path: String) -> String {

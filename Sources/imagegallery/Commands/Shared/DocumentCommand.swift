@@ -38,6 +38,10 @@ struct EditReport: Encodable {
     var images: [String]?
     /// What became of each item asked for, when some were URLs.
     var items: [ItemReport]?
+    /// The format version the file has now: "2.0" once it holds an image of a type 2.0 added.
+    var formatVersion: String?
+    /// True when this edit made a 1.x gallery 2.0 (`add` of a WebP, say), which readers of format 1 refuse.
+    var upgraded: Bool?
 }
 
 enum DocumentCommand {
@@ -68,6 +72,13 @@ enum DocumentCommand {
         // What is on disk now: ours, or after a conflict the other writer's, which was read.
         let gallery = try await document.gallery
         _ = try await document.close()
+        var report = report(of: result, document: document, gallery: gallery, images: images)
+        report.formatVersion = gallery.writtenFormatVersion.description
+        return report
+    }
+
+    private static func report(of result: DocumentCloseResult, document: GalleryDocument, gallery: Gallery, images: [String]?)
+        -> EditReport {
         switch result {
         case .unchanged:
             return EditReport(path: document.path, revision: gallery.revision.manifestString, imageCount: gallery.images.count,

@@ -6,11 +6,14 @@ import GalleryImaging
 extension Fetching {
     /// Reads and hashes the items' files on all cores, with a progress bar; before anything is
     /// fetched, so that a file that is not an image costs no downloads.
-    static func inspectFiles(_ items: [SourceItem]) throws -> [SourceImage] {
+    static func inspectFiles(_ items: [SourceItem], accepting accepted: Set<MediaType> = Set(MediaType.allCases)) throws
+        -> [SourceImage] {
         let paths = items.compactMap { item -> String? in if case .file(let path) = item { path } else { nil } }
         let reading = ProgressBar("Reading", total: UInt64(paths.count))
         defer { reading.finish() }
-        return try SourceImage.inspect(files: paths) { done in reading.update(UInt64(done), detail: "\(done)/\(paths.count)") }
+        return try SourceImage.inspect(files: paths, accepting: accepted) { done in
+            reading.update(UInt64(done), detail: "\(done)/\(paths.count)")
+        }
     }
 
     /// The items that gave an image, in command-line order: the files inspected, and each URL

@@ -67,14 +67,15 @@ struct ItemReport: Encodable, Sendable {
 enum Fetching {
     /// Splits the command line's sources into files (folders expanded, as before) and URLs,
     /// keeping their order.
-    static func items(_ sources: [String]) throws -> (items: [SourceItem], skipped: [String]) {
+    static func items(_ sources: [String], accepting accepted: Set<MediaType> = Set(MediaType.allCases)) throws
+        -> (items: [SourceItem], skipped: [String]) {
         var items: [SourceItem] = []
         var skipped: [String] = []
         for source in sources {
             if FetchHelper.looksLikeURL(source) {
                 items.append(.url(source))
             } else {
-                let (paths, skippedHere) = try GalleryBuilder.imageFiles(in: [source])
+                let (paths, skippedHere) = try GalleryBuilder.imageFiles(in: [source], accepting: accepted)
                 items += paths.map(SourceItem.file)
                 skipped += skippedHere
             }
@@ -84,7 +85,15 @@ enum Fetching {
 
     /// Fetches every URL among the items through the fetch helper, with a progress bar on a
     /// terminal and one line per URL either way. The caller removes the spool when done.
-    static func fetch(_ items: [SourceItem], options: FetchCommandOptions, quiet: Bool) throws -> FetchRun {
+    /// With `accepted` types only (`--accept`), an image of another type is a failure that says so.
+    static func fetch(_ items: [SourceItem], options: FetchCommandOptions, quiet: Bool,
+                      accepting accepted: Set<MediaType> = Set(MediaType.allCases)) throws -> FetchRun {
+        var run = try fetchAll(items, options: options, quiet: quiet)
+        for failure in run.refuse(typesOtherThan: accepted) { Terminal.warning("refused \(failure.description)") }
+        return run
+    }
+
+    private static func fetchAll(_ items: [SourceItem], options: FetchCommandOptions, quiet: Bool) throws -> FetchRun {
         let urls = items.compactMap { item -> String? in if case .url(let url) = item { url } else { nil } }
         guard !urls.isEmpty else { return .none }
         var progress: ProgressBar?
@@ -126,7 +135,7 @@ enum Fetching {
             case "revalidated": ", from the cache (confirmed by the server)"
             default: ""
             }
-            return "fetched \(url): \(image.header.width)×\(image.header.height) \(image.header.mediaType == .jpeg ? "JPEG" : "PNG"), "
+            return "fetched \(url): \(image.header.width)×\(image.header.height) \(image.header.mediaType.name), "
                 + "\(ByteCount.describe(image.byteSize))\(origin)"
         case .failure(let failure):
             return "failed \(failure.description)"

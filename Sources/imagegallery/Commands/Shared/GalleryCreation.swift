@@ -17,6 +17,8 @@ struct GalleryCreation {
     var force: Bool
     var noSync: Bool
     var json: Bool
+    /// The image types taken (`--accept`).
+    var accepting = Set(MediaType.allCases)
 
     struct Report: Encodable {
         var path: String
@@ -28,16 +30,18 @@ struct GalleryCreation {
         var skipped: [String]
         /// What became of each item, when some were URLs.
         var items: [ItemReport]?
+        /// "1.0", or "2.0" when an image is of a type format 2.0 added.
+        var formatVersion: String
     }
 
     /// Writes a gallery of `sources` (files, folders, URLs) and reports it. `fetching` is nil
     /// for a caller whose sources cannot hold URLs (convert of a folder).
     func run(_ sources: [String], fetching: FetchCommandOptions?) throws {
         try GalleryBuilder.checkOutput(output, overwrite: force)
-        let (items, skipped) = try Fetching.items(sources)
-        for path in skipped { Terminal.warning("\(path): skipped: \(ImageFile.refusal(ofFileAt: path))") }
-        let inspected = try Fetching.inspectFiles(items)
-        let fetched = try fetching.map { try Fetching.fetch(items, options: $0, quiet: false) } ?? .none
+        let (items, skipped) = try Fetching.items(sources, accepting: accepting)
+        for path in skipped { Terminal.warning("\(path): skipped: \(ImageFile.refusal(ofFileAt: path, accepting: accepting))") }
+        let inspected = try Fetching.inspectFiles(items, accepting: accepting)
+        let fetched = try fetching.map { try Fetching.fetch(items, options: $0, quiet: false, accepting: accepting) } ?? .none
         defer { fetched.removeSpool() }
         let images = Fetching.images(items, inspected: inspected, fetched: fetched)
         let failed = items.count - images.count
@@ -51,7 +55,9 @@ struct GalleryCreation {
         let report = Report(path: output, id: gallery.id.manifestString, revision: gallery.revision.manifestString,
                             imageCount: gallery.images.count, blobCount: gallery.distinctBlobs.count,
                             totalBytes: result.storedBytes, skipped: skipped,
-                            items: fetched.isEmpty ? nil : Fetching.itemReports(items, fetched: fetched, added: gallery.images))
+                            items: fetched.isEmpty ? nil : Fetching.itemReports(items, fetched: fetched, added: gallery.images),
+                            formatVersion: gallery.writtenFormatVersion.description)
+        Self.noteFormat(of: gallery, at: output, before: nil)
         if json {
             try Terminal.printJSON(report)
         } else {
@@ -63,6 +69,16 @@ struct GalleryCreation {
         }
         let status = Fetching.status(failed: failed, of: items.count)
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Says so on standard error when a gallery is written as format 2.0, which readers of
+    /// format 1 refuse: a new one, or one that was 1.x `before` (`add` of a WebP, say).
+    static func noteFormat(of gallery: Gallery, at path: String, before: FormatVersion?) {
+        let written = gallery.writtenFormatVersion
+        guard written.major >= 2, before.map({ $0.major < written.major }) ?? true else { return }
+        let types = MediaType.names(Set(gallery.images.map(\.mediaType)).filter { $0.since.major >= 2 })
+        Terminal.warning("\(path) is \(before == nil ? "" : "now ")format \(written) (it holds \(types) images): readers of "
+                         + "format 1 will refuse it; --accept jpeg,png keeps a gallery at 1.0")
     }
 
     /// Writes the gallery of `images` to the output, with a progress bar.

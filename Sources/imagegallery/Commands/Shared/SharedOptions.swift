@@ -1,4 +1,5 @@
 import ArgumentParser
+import GalleryFormat
 
 /// The gallery a reading subcommand works on.
 struct GalleryFileArgument: ParsableArguments {
@@ -10,6 +11,33 @@ struct GalleryFileArgument: ParsableArguments {
 struct OutputOptions: ParsableArguments {
     @Flag(help: "Print one JSON document for scripts instead of text.")
     var json = false
+}
+
+/// `--accept TYPES`: the image types `create`, `add` and `convert` take (default: every type the
+/// format has). `--accept jpeg,png` is the seed apps' rule, and keeps a gallery at format 1.0.
+struct AcceptOptions: ParsableArguments {
+    @Option(name: .customLong("accept"), help: ArgumentHelp(
+        "Take only these image types: a comma-separated list of jpeg, png, webp, gif, avif and heic (default: all).",
+        discussion: "--accept jpeg,png keeps a gallery at format 1.0, which readers of format 1 open. An image of "
+            + "another type is refused by name (a folder's is skipped with a warning).", valueName: "types"))
+    var accept: String?
+
+    /// The types taken, the option already checked by `validate()`.
+    var types: Set<MediaType> { (try? Self.parse(accept)) ?? Set(MediaType.allCases) }
+
+    func validate() throws { _ = try Self.parse(accept) }
+
+    static func parse(_ text: String?) throws -> Set<MediaType> {
+        guard let text else { return Set(MediaType.allCases) }
+        var types = Set<MediaType>()
+        for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let type = MediaType(named: name) else {
+                throw ValidationError("--accept: \"\(name)\" is not an image type the format takes (jpeg, png, webp, gif, avif, heic)")
+            }
+            types.insert(type)
+        }
+        return types
+    }
 }
 
 /// How `create` and `convert` may write their output: one definition of the two flags and of
