@@ -76,6 +76,15 @@ enum FuzzEntries {
         return webP || gif || heif ? .accepted : .refused
     }
 
+    /// A format 2.0 decoder on the bytes as they come (its own header reader first, as always),
+    /// whole and then scaled as a thumbnail is, and the thumbnailer's path over it.
+    static func decode(_ bytes: UnsafeRawBufferPointer, as type: MediaType) -> FuzzOutcome {
+        let data = Array(bytes)
+        let whole = (try? DecodedFrame.decode(data, as: type, limits: decodeLimits)) != nil
+        let small = (try? Thumbnailer.thumbnail(of: data, longSide: 64, limits: decodeLimits)) != nil
+        return whole && small ? .accepted : .refused
+    }
+
     /// The thumbnailer's limits, scaled down: the decoder's behaviour at a limit is the same
     /// whatever the limit, and a smaller one keeps each input fast under the sanitizer.
     static let decodeLimits = DecodeLimits(maxPixels: 16_000_000, maxBytes: 96 << 20)

@@ -23,6 +23,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// run before any image library sees the bytes, and the reader of an image's own
     /// description (EXIF, XMP, PNG text).
     case headers
+    /// The WebP decoder (libwebp 1.2.4 after our chunk reader), still and animated.
+    case webp
+    /// The GIF decoder (giflib 5.2.1, record by record, after our block reader).
+    case gif
+    /// The AVIF decoder (libavif 0.11.1 with dav1d, after our box reader).
+    case avif
+    /// The HEIC decoder (libheif 1.15.1 with libde265, after our box reader).
+    case heic
 
     /// Runs one input. A refusal is a clean result: only a trap can fail a fuzz run.
     @discardableResult
@@ -36,6 +44,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .thumbnail: FuzzEntries.thumbnail(bytes)
         case .archive: FuzzEntries.archive(bytes)
         case .headers: FuzzEntries.headers(bytes)
+        case .webp: FuzzEntries.decode(bytes, as: .webp)
+        case .gif: FuzzEntries.decode(bytes, as: .gif)
+        case .avif: FuzzEntries.decode(bytes, as: .avif)
+        case .heic: FuzzEntries.decode(bytes, as: .heic)
         }
     }
 
