@@ -8,7 +8,7 @@ Writes OUTDIR/<type>-<what>.<ext> and OUTDIR/expected.json, which maps each file
    "width": N, "height": N}   (valid files only: the stored header size, before any irot/imir)
 
 "refused" means a careful reader or decoder must refuse the file or stop within its bounds
-(Specs/format-2.0-draft.md, sections 4 and 10: 65,535 pixels a side, 10,000 frames, 1,024 grid
+(Specs/imagegallery-format.md, sections 5 and 10: 65,535 pixels a side, 10,000 frames, 1,024 grid
 tiles, the pixel limits); "valid" means it must be read and decoded.
 
 Python 3 standard library only. The AVIF and HEIC files are rebuilt from the committed samples
