@@ -34,6 +34,8 @@ struct WebGallerySite: Sendable {
 
     func imagePath(_ position: Int) -> String { "images/\(number(position)).\(images[position].mediaType.fileExtension)" }
     func thumbnailPath(_ position: Int) -> String { "thumbs/\(number(position)).png" }
+    /// The JPEG rendition of an image browsers cannot show (HEIC).
+    func shownPath(_ position: Int) -> String { "shown/\(number(position)).jpg" }
     func pageName(_ position: Int) -> String { "\(number(position)).html" }
     func pagePath(_ position: Int) -> String { "pages/" + pageName(position) }
 
@@ -120,7 +122,7 @@ struct WebGallerySite: Sendable {
         var details = [String]()
         if let filename = image.filename, !filename.isEmpty { details.append("<span class=\"filename\">\(MarkupText.escape(filename, for: .html))</span>") }
         details.append("\(size.width) \u{00D7} \(size.height)")
-        details.append(image.mediaType == .png ? "PNG" : "JPEG")
+        details.append(image.mediaType.name)
         details.append("<a href=\"../\(imagePath(position))\">original</a>")
         let caption = image.caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
         html += """
@@ -134,7 +136,7 @@ struct WebGallerySite: Sendable {
             <button type="button" class="zoom-in" title="Zoom in (+)" aria-label="Zoom in">+</button></span>
             </header>
             <main class="viewer">
-            <div class="stage" id="stage"><img class="photo" id="photo" src="../\(imagePath(position))" \
+            <div class="stage" id="stage"><img class="photo" id="photo" src="../\(written[position].shown ?? imagePath(position))" \
             width="\(size.width)" height="\(size.height)" alt="\(MarkupText.escape(alt(position), for: .html))"></div>
             \(link(position - 1, "prev", "Previous image", "\u{2039}", "\u{2190}"))
             \(link(position + 1, "next", "Next image", "\u{203A}", "\u{2192}"))
@@ -157,7 +159,7 @@ struct WebGallerySite: Sendable {
     func dataScript(_ written: [WebGalleryWriter.WrittenImage]) -> String {
         var text = "window.IMAGEGALLERY = {\"title\": \(HTML.jsString(title)), \"images\": [\n"
         for position in images.indices {
-            text += "  {\"page\": \"\(pageName(position))\", \"image\": \"\(imagePath(position))\", "
+            text += "  {\"page\": \"\(pageName(position))\", \"image\": \"\(written[position].shown ?? imagePath(position))\", "
                 + "\"thumb\": \"\(written[position].thumbnail)\", \"alt\": \(HTML.jsString(alt(position))), "
                 + "\"thumbWidth\": \(written[position].thumbnailSize.width), "
                 + "\"thumbHeight\": \(written[position].thumbnailSize.height)}"

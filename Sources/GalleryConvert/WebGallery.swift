@@ -13,6 +13,8 @@ import Synchronization
 ///     images/001.jpg …      the original bytes, named by position (never by the gallery's names)
 ///     thumbs/001.png …      grid and strip thumbnails (or the original, when it is small or
 ///                           cannot be decoded)
+///     shown/001.jpg …       what the image page shows for a type browsers cannot show (HEIC),
+///                           upright; the original in images/ stays the download
 ///     assets/gallery.css, gallery.js, gallery-data.js
 public enum WebGalleryWriter {
     /// The long side of the grid's thumbnails, as the gallery's own (format section 7).
@@ -52,6 +54,7 @@ public enum WebGalleryWriter {
 
         let site = WebGallerySite(gallery: reader.gallery, galleryPath: galleryPath)
         for sub in ["pages", "images", "thumbs", "assets"] { try output.makeFolder(sub) }
+        if site.images.contains(where: { !$0.mediaType.browsersShow }) { try output.makeFolder("shown") }
         let written = try writeImages(site, from: reader, into: output, progress: progress)
         try output.write("index.html", text: site.indexPage(written))
         for position in site.images.indices {
@@ -82,6 +85,9 @@ public enum WebGalleryWriter {
         /// Why the original stands in for a thumbnail it should have had (it does not decode).
         var fallback: String?
         var bytes: UInt64
+        /// What the image page shows: the image itself, or for a type browsers cannot show
+        /// (HEIC) a JPEG rendition, `shown/NNN.jpg`; the original stays the download.
+        var shown: String? = nil
     }
 
     /// Copies every image and makes its thumbnail, on all cores, lowest positions first; the
@@ -114,9 +120,11 @@ public enum WebGalleryWriter {
                            into output: FolderOutput) throws -> WrittenImage {
         let image = site.images[position]
         let imagePath = site.imagePath(position)
-        // A small PNG is its own thumbnail; a small JPEG is not, since only decoding it tells its
-        // orientation, which the page layout needs.
-        let wantsThumbnail = (max(image.width, image.height) > thumbnailSide || image.mediaType == .jpeg)
+        // A small PNG, WebP or GIF is its own thumbnail; a small JPEG, AVIF or HEIC is not, since
+        // only decoding it tells its orientation (EXIF, irot), which the page layout needs; nor is
+        // an image browsers cannot show.
+        let turns = [.jpeg, .avif, .heic].contains(image.mediaType)
+        let wantsThumbnail = (max(image.width, image.height) > thumbnailSide || turns || !image.mediaType.browsersShow)
             && image.byteSize <= maxThumbnailedBytes
         var bytes: [UInt8] = []
         if wantsThumbnail { bytes.reserveCapacity(Int(image.byteSize)) }
@@ -147,9 +155,18 @@ public enum WebGalleryWriter {
         let thumbnailPath = site.thumbnailPath(position)
         try output.write(thumbnailPath, bytes: thumbnail)
         let turned = (bitmap.width > bitmap.height) != (image.width > image.height) && bitmap.width != bitmap.height
-        return WrittenImage(thumbnail: thumbnailPath, thumbnailSize: (bitmap.width, bitmap.height),
-                            uprightSize: turned ? (image.height, image.width) : stored,
-                            bytes: offset + UInt64(thumbnail.count))
+        var written = WrittenImage(thumbnail: thumbnailPath, thumbnailSize: (bitmap.width, bitmap.height),
+                                   uprightSize: turned ? (image.height, image.width) : stored,
+                                   bytes: offset + UInt64(thumbnail.count))
+        if !image.mediaType.browsersShow {
+            // Made from the bytes already held; past the limits the page links the original only.
+            if let shown = try? JPEGEncoder.encode(Thumbnailer.thumbnail(of: bytes, longSide: Thumbnailer.displayLongSide, limits: limits)) {
+                written.shown = site.shownPath(position)
+                try output.write(written.shown!, bytes: shown)
+                written.bytes += UInt64(shown.count)
+            }
+        }
+        return written
     }
 }
 

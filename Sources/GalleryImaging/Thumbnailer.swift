@@ -4,6 +4,10 @@ import GalleryFormat
 /// for JPEG, rows streamed for PNG, libwebp's scaling for a still WebP; the other types whole),
 /// filtered down, and turned upright.
 public enum Thumbnailer {
+    /// The longer side of a rendition shown in place of an image browsers cannot show (HEIC):
+    /// by the editor's detail view and the web gallery's image pages.
+    public static let displayLongSide = 4096
+
     /// A bitmap whose longer side is at most `longSide`, upright (EXIF orientation applied).
     /// Never enlarges.
     public static func thumbnail(of bytes: [UInt8], longSide: Int, limits: DecodeLimits = DecodeLimits()) throws -> Bitmap {

@@ -120,6 +120,36 @@ struct WebGalleryTests {
         }
     }
 
+    /// Format 2.0's types: WebP, GIF and AVIF shown as they are, HEIC through a JPEG rendition
+    /// its page shows while its "original" link stays the HEIC; every page's pictures load in
+    /// Chromium.
+    @Test func formatTwoTypesAreShownAndTheHEICThroughARendition() async throws {
+        let directory = try TemporaryDirectory()
+        let gallery = directory.file("g.imagegallery")
+        let samples = ["lossy.webp", "anim.gif", "rotated.avif", "sunset.heic"].map { TestPaths.fixture("format-2.0/" + $0) }
+        let created = try await Self.imagegallery(["create", gallery] + samples)
+        try #require(created.status == 0, "\(created.stderr)")
+        let web = directory.file("web")
+        let result = try await Self.imagegallery(["convert", gallery, web, "--to", "web"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = Self.files(in: web)
+        for name in ["images/001.webp", "images/002.gif", "images/003.avif", "images/004.heic", "shown/004.jpg", "thumbs/003.png"] {
+            #expect(files.contains(name), "\(name) not among \(files)")
+        }
+        #expect(!files.contains("shown/001.jpg") && !files.contains("shown/003.jpg"), "\(files)")
+        #expect(try FileBytes.read(web + "/images/004.heic") == FileBytes.read(samples[3]))
+        let shown = try ImageHeader.parse(try FileBytes.read(web + "/shown/004.jpg"))
+        #expect(shown.mediaType == .jpeg && shown.width == 800 && shown.height == 600)
+        let page = try Self.text(web + "/pages/004.html")
+        #expect(page.contains("src=\"../shown/004.jpg\"") && page.contains("href=\"../images/004.heic\">original"), "\(page)")
+        // The AVIF turned by its irot: its page gives the upright size.
+        #expect(try Self.text(web + "/pages/003.html").contains("width=\"600\" height=\"800\""))
+        let (checked, check) = try await Self.browserCheck(web + "/index.html", screenshot: Self.artifacts + "/web-format-2.0.png",
+                                                           expectImages: 4)
+        #expect(check.ok, "\(check.failures ?? []) \(check.error ?? "") \(checked.stderr)")
+        for page in check.pages ?? [] { #expect(page.broken.isEmpty, "\(page.page): \(page.broken)") }
+    }
+
     @Test func anEmptyGalleryGivesAGridThatSaysSo() async throws {
         let directory = try TemporaryDirectory()
         let web = directory.file("web")

@@ -23,7 +23,7 @@ package final class ImageThumbnails: Sendable {
     }
 
     /// The longer side of a rendition for the detail view, for types browsers cannot show.
-    package static let displayLongSide = 4096
+    package static let displayLongSide = Thumbnailer.displayLongSide
 
     /// A rendition as it is stored and served. JPEG for an opaque picture: a 384-pixel photo is
     /// about 20 KB, against 117 KB as PNG, and the first screen of a grid loads and decodes that
