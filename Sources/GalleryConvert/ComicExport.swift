@@ -1,4 +1,6 @@
+import Foundation
 import GalleryFormat
+import GalleryImaging
 
 /// A gallery as a CBZ comic book: the images stored under numbered names in gallery order,
 /// with a `ComicInfo.xml` holding the title and one page per image, so that comic readers show
@@ -11,28 +13,89 @@ public enum ComicExport {
         public var totalBytes: UInt64
     }
 
+    /// Types comic readers show as they are: CBZ readers take JPEG, PNG and, widely, WebP.
+    public static let readersShow: Set<MediaType> = [.jpeg, .png, .webp]
+
+    /// Writes the comic. A page of another type (GIF, AVIF, HEIC) becomes a JPEG of the upright
+    /// picture at full size unless `keepOriginals` (`--keep-originals`) keeps its own bytes.
+    ///
+    /// - Throws: `ConversionError` naming a page that cannot be made a JPEG (it does not decode,
+    ///   or is past the decoding limits), with `--keep-originals` as the way out.
     public static func write(galleryAt path: String, to output: String, overwrite: Bool, durable: Bool = true,
+                             keepOriginals: Bool = false,
                              progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> Report {
         let reader = try GalleryReader(path: path)
         let gallery = reader.gallery
         let width = max(4, String(gallery.images.count).count)
+        // Pages made as JPEG wait in a hidden folder beside the output, not in memory.
+        let spool = GalleryFileSystem.directory(of: output).isEmpty ? "." : GalleryFileSystem.directory(of: output)
+        let pagesFolder = spool + "/." + GalleryFileSystem.fileName(of: output) + ".pages-" + UUID().uuidString.prefix(8)
+        var made: [Int: (path: String, width: Int, height: Int, size: UInt64)] = [:]
+        defer { try? FileManager.default.removeItem(atPath: pagesFolder) }
+        for (index, image) in gallery.images.enumerated() where !keepOriginals && !readersShow.contains(image.mediaType) {
+            if made.isEmpty { try GalleryFileSystem.makeFolder(pagesFolder, permissions: .ownerReadWriteExecute) }
+            made[index] = try jpegPage(of: image, at: index, from: reader, gallery: path, into: pagesFolder)
+        }
         var total: UInt64 = 0
         try GalleryFileSystem.saveSafely(to: output, replacing: overwrite, durable: durable, beforeCommit: {}) { file in
             let zip = ZipWriter(file: file, modified: gallery.modified)
-            let pages = gallery.images.map { (width: $0.width, height: $0.height, byteSize: $0.byteSize) }
+            let pages = gallery.images.enumerated().map { index, image in
+                made[index].map { (width: $0.width, height: $0.height, byteSize: $0.size) }
+                    ?? (width: image.width, height: image.height, byteSize: image.byteSize)
+            }
             try zip.add(name: "ComicInfo.xml", bytes: ComicInfo.render(title: gallery.title, pages: pages), method: .deflated)
             for (index, image) in gallery.images.enumerated() {
                 let number = String(index + 1)
-                let name = String(repeating: "0", count: max(0, width - number.count)) + number
-                    + (image.mediaType == .jpeg ? ".jpg" : ".png")
-                // Streamed and verified on the way, as every blob read is: a damaged gallery
-                // does not become a damaged comic.
-                try zip.addStored(name: name, size: image.byteSize) { sink in try reader.readBlob(image, sink: sink) }
-                total += image.byteSize
+                let stem = String(repeating: "0", count: max(0, width - number.count)) + number
+                if let page = made[index] {
+                    let source = try GalleryFile.openForReading(page.path)
+                    try zip.addStored(name: stem + ".jpg", size: page.size) { sink in
+                        var offset: UInt64 = 0
+                        while offset < page.size {
+                            let chunk = try source.read(at: offset, count: 1 << 20)
+                            guard !chunk.isEmpty else { break }
+                            try chunk.withUnsafeBytes { try sink($0) }
+                            offset += UInt64(chunk.count)
+                        }
+                    }
+                    total += page.size
+                } else {
+                    // Streamed and verified on the way, as every blob read is: a damaged gallery
+                    // does not become a damaged comic.
+                    try zip.addStored(name: stem + "." + image.mediaType.fileExtension, size: image.byteSize) { sink in
+                        try reader.readBlob(image, sink: sink)
+                    }
+                    total += image.byteSize
+                }
                 progress?(index + 1, gallery.images.count)
             }
             try zip.finish()
         }
         return Report(path: output, title: gallery.title, pageCount: gallery.images.count, totalBytes: total)
+    }
+
+    /// One page as a JPEG of the upright picture at its full size, written into `folder`.
+    private static func jpegPage(of image: GalleryImage, at index: Int, from reader: GalleryReader, gallery path: String,
+                                 into folder: String) throws -> (path: String, width: Int, height: Int, size: UInt64) {
+        let limits = GalleryThumbnail.limits
+        let place = "image \(index + 1) (\(image.mediaType.name))"
+        guard image.byteSize <= UInt64(limits.maxBytes / 2) else {
+            throw ConversionError(path, entry: place, "holds \(image.byteSize) bytes, past what a page is made from; "
+                                  + "--keep-originals keeps its own bytes")
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(image.byteSize))
+        try reader.readBlob(image) { bytes.append(contentsOf: $0) }
+        let jpeg: [UInt8]
+        let bitmap: Bitmap
+        do {
+            bitmap = try Thumbnailer.thumbnail(of: bytes, longSide: max(image.width, image.height), limits: limits)
+            jpeg = try JPEGEncoder.encode(bitmap, quality: 92)
+        } catch {
+            throw ConversionError(path, entry: place, "cannot be made a JPEG page: \(error); --keep-originals keeps its own bytes")
+        }
+        let file = folder + "/" + String(index + 1) + ".jpg"
+        try GalleryFile.create(file, permissions: .ownerReadWrite).write(jpeg, at: 0)
+        return (file, bitmap.width, bitmap.height, UInt64(jpeg.count))
     }
 }

@@ -144,4 +144,40 @@ struct FormatTwoCommandTests {
                 "\(refused.stdout)\(refused.stderr)")
         #expect(try workspace.images(kept).map(\.mediaType) == [.jpeg])
     }
+
+    /// To a comic: JPEG, PNG and WebP keep their bytes; GIF, AVIF and HEIC become JPEG pages of
+    /// the upright picture at full size, unless --keep-originals. Read back by bsdtar.
+    @Test func comicPagesAreWhatComicReadersShow() throws {
+        let directory = try TemporaryDirectory()
+        let gallery = directory.file("g.imagegallery")
+        let inputs = [Self.jpeg] + ["lossy.webp", "b.gif", "rotated.avif", "sunset.heic"].map(Self.sample)
+        #expect(try Subprocess.imagegallery(["create", gallery] + inputs).status == 0)
+        for keep in [false, true] {
+            let comic = directory.file("c\(keep).cbz")
+            let made = try Subprocess.imagegallery(["convert", gallery, comic] + (keep ? ["--keep-originals"] : []))
+            #expect(made.status == 0, "\(made.stderr)")
+            let listed = try Subprocess.run("/usr/bin/bsdtar", ["-tf", comic])
+            let names = listed.stdout.split(separator: "\n").map(String.init)
+            let expected = keep ? ["ComicInfo.xml", "0001.jpg", "0002.webp", "0003.gif", "0004.avif", "0005.heic"]
+                : ["ComicInfo.xml", "0001.jpg", "0002.webp", "0003.jpg", "0004.jpg", "0005.jpg"]
+            #expect(names == expected, "\(names)")
+            let out = directory.file("out\(keep)")
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            #expect(try Subprocess.run("/usr/bin/bsdtar", ["-xf", comic, "-C", out]).status == 0)
+            #expect(try FileBytes.read(out + "/0002.webp") == FileBytes.read(inputs[1]))
+            if keep {
+                #expect(try FileBytes.read(out + "/0005.heic") == FileBytes.read(inputs[4]))
+            } else {
+                // The AVIF's page is upright: its irot turns 800 × 600 to 600 × 800.
+                let avif = try ImageHeader.parse(try FileBytes.read(out + "/0004.jpg"))
+                #expect(avif.mediaType == .jpeg && avif.width == 600 && avif.height == 800)
+                let heic = try ImageHeader.parse(try FileBytes.read(out + "/0005.jpg"))
+                #expect(heic.width == 800 && heic.height == 600)
+                let info = try String(contentsOfFile: out + "/ComicInfo.xml", encoding: .utf8)
+                #expect(info.contains("ImageWidth=\"600\" ImageHeight=\"800\""), "\(info)")
+            }
+            // No page folder is left beside the output.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains(".pages-") })
+        }
+    }
 }

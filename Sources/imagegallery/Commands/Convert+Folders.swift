@@ -80,7 +80,8 @@ extension ImageGallery.Convert {
 
     func exportComic() throws {
         let progress = LazyProgress("Writing")
-        let report = try ComicExport.write(galleryAt: input, to: output, overwrite: force, durable: !noSync) { done, total in
+        let report = try ComicExport.write(galleryAt: input, to: output, overwrite: force, durable: !noSync,
+                                           keepOriginals: keepOriginals) { done, total in
             progress.update(count: done, of: total)
         }
         progress.finish()

@@ -55,6 +55,11 @@ extension ImageGallery {
 
         @OptionGroup var fetching: FetchCommandOptions
         @OptionGroup var accepting: AcceptOptions
+
+        @Flag(help: ArgumentHelp("To a comic: keep GIF, AVIF and HEIC pages as they are.",
+                                 discussion: "Comic readers show JPEG, PNG and WebP; without this flag a page of another type "
+                                     + "becomes a JPEG of the upright picture at full size."))
+        var keepOriginals = false
         @OptionGroup var outputOptions: OutputOptions
 
         func validate() throws {
