@@ -99,7 +99,7 @@ let package = Package(
         .target(name: "GalleryConvert", dependencies: ["GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem", "CArchive"]),
         // What imagegallery, the editor and the fetch helper say to each other, and how each finds
         // and runs the companion programs; no networking in it.
-        .target(name: "GalleryFetchHelper", dependencies: ["GallerySystem", "GalleryFormat", "GalleryBuilder"]),
+        .target(name: "GalleryFetchHelper", dependencies: ["GallerySystem", "GalleryFormat", "GalleryImaging", "GalleryBuilder"]),
         // The network side of imagegallery, in an executable of its own (see FetchHelper.swift):
         // the HTTP stack then costs nothing to the commands that only read.
         .executableTarget(name: "imagegallery-fetch", dependencies: ["GalleryFormat", "GalleryFetch", "GalleryFetchHelper"]),

@@ -30,11 +30,15 @@ public struct SourceImage: Sendable {
     /// The file's state when it was hashed. When set, a write refuses to commit if the file
     /// has changed since, because the gallery would then describe bytes it does not hold.
     public var identity: FileIdentity?
+    /// The description the image carries of itself (EXIF, XMP, PNG text): its caption when no
+    /// other is given. Set it to nil to leave the caption empty (`--no-captions`).
+    public var description: String?
 
     /// Describes an image whose hash and CRC the caller has already computed (a fetch helper's
     /// spooled image, an archive entry written out).
     public init(name: String, path: String, header: ImageHeader, byteSize: UInt64, sha256: SHA256Digest, crc32: UInt32,
-                filename: String? = nil, source: String? = nil, modified: Int64? = nil, identity: FileIdentity? = nil) {
+                filename: String? = nil, source: String? = nil, modified: Int64? = nil, identity: FileIdentity? = nil,
+                description: String? = nil) {
         self.name = name
         self.path = path
         self.header = header
@@ -45,6 +49,7 @@ public struct SourceImage: Sendable {
         self.source = source
         self.modified = modified
         self.identity = identity
+        self.description = description
     }
 
     /// An image file the caller inspected, named by its own file name and dated by its
@@ -52,7 +57,7 @@ public struct SourceImage: Sendable {
     public init(inspected file: InspectedImageFile) {
         self.init(name: file.path, path: file.path, header: file.header, byteSize: file.byteSize, sha256: file.sha256,
                   crc32: file.crc32, filename: GalleryFileSystem.fileName(of: file.path), source: nil,
-                  modified: file.identity.modified.seconds, identity: file.identity)
+                  modified: file.identity.modified.seconds, identity: file.identity, description: file.description)
     }
 
     /// Reads the header and hashes each file once, on all cores; the images come back in the
@@ -72,10 +77,11 @@ public struct SourceImage: Sendable {
 
     /// The manifest's record of this image, under `id`. A file name the format does not allow
     /// (section 6) is left out rather than refused: the name is a courtesy, the image is not.
+    /// Without a `caption`, the image's own ``description`` is its caption.
     public func galleryImage(id: UUID, caption: String? = nil, added: Timestamp? = nil) -> GalleryImage {
         GalleryImage(id: id, mediaType: header.mediaType, width: header.width, height: header.height, byteSize: byteSize,
                      sha256: sha256, source: source, filename: filename.flatMap { GalleryImage.isSafeFilename($0) ? $0 : nil },
-                     caption: caption, added: added)
+                     caption: caption ?? description, added: added)
     }
 
     /// Where the writer takes the bytes from: copied inside the kernel with the CRC known.

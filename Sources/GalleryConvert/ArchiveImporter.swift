@@ -1,6 +1,7 @@
 import Foundation
 import GalleryBuilder
 import GalleryFormat
+import GalleryImaging
 import GallerySystem
 
 /// Reads a foreign archive's images into spool files, entry by entry, through libarchive.
@@ -99,7 +100,7 @@ public final class ArchiveImporter {
             }
             images.append(SourceImage(name: name, path: spoolPath, header: header, byteSize: size, sha256: sink.sha256,
                                       crc32: sink.crc32, filename: GalleryImage.isSafeFilename(base) ? base : nil,
-                                      modified: entry.modified))
+                                      modified: entry.modified, description: ImageFile.description(ofFileAt: spoolPath)))
         }
         progress?(archiveSize, archiveSize)
 

@@ -1,6 +1,7 @@
 import Foundation
 import GalleryBuilder
 import GalleryFormat
+import GalleryImaging
 
 /// A fetched image, written to the spool by the fetch helper: what `create` and `add` hold per
 /// URL instead of its bytes, so that memory stays bounded however many URLs are given.
@@ -117,6 +118,6 @@ extension SpooledImage {
     /// The image as the builder takes it: its source is the URL it was fetched from.
     public func sourceImage(url: String) -> SourceImage {
         SourceImage(name: url, path: path, header: header, byteSize: byteSize, sha256: sha256, crc32: crc32,
-                    filename: filename, source: url, modified: lastModified)
+                    filename: filename, source: url, modified: lastModified, description: ImageFile.description(ofFileAt: path))
     }
 }

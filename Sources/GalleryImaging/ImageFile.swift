@@ -12,6 +12,8 @@ public struct InspectedImageFile: Sendable {
     public var crc32: UInt32
     /// The file's state when it was hashed; a writer checks it again before committing.
     public var identity: FileIdentity
+    /// The description the image carries of itself (EXIF, XMP, PNG text), cleaned and bounded.
+    public var description: String?
 }
 
 /// A file that is not an image the gallery can hold.
@@ -79,7 +81,19 @@ public enum ImageFile {
         }
         guard offset > 0 else { throw NotAnImageError(path: path, reason: "the file is empty") }
         return InspectedImageFile(path: path, header: header, byteSize: offset, sha256: hasher.finalize(),
-                                   crc32: crc.value, identity: before)
+                                   crc32: crc.value, identity: before, description: description(of: file, size: offset))
+    }
+
+    /// The description an image file carries of itself (EXIF `ImageDescription`, XMP
+    /// `dc:description`, PNG `Description` text), read from its metadata under limits; nil when
+    /// it has none or it cannot be read.
+    public static func description(ofFileAt path: String) -> String? {
+        guard let file = try? GalleryFile.openForReading(path), let size = try? file.size else { return nil }
+        return description(of: file, size: size)
+    }
+
+    private static func description(of file: GalleryFile, size: UInt64) -> String? {
+        ImageDescription.of(size: size) { offset, count in try file.read(at: offset, count: count) }
     }
 
     /// Inspects files on all cores; results come back in the order of `paths`.

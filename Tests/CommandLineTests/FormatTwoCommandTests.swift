@@ -180,4 +180,37 @@ struct FormatTwoCommandTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains(".pages-") })
         }
     }
+
+    /// An image's own description becomes its caption: EXIF ImageDescription in a JPEG, a PNG
+    /// Description text (written here by Pillow), cleaned of control characters; a caption given
+    /// wins; --no-captions leaves them empty. The web gallery shows it as alt text.
+    @Test func captionsComeFromTheImagesOwnDescriptions() throws {
+        let directory = try TemporaryDirectory()
+        let jpeg = directory.file("described.jpg"), png = directory.file("described.png")
+        let script = """
+            import sys
+            from PIL import Image, PngImagePlugin
+            image = Image.new("RGB", (40, 30), (200, 80, 20))
+            exif = Image.Exif()
+            exif[0x010E] = "Harbour at dusk\\x07 seen from the pier"
+            image.save(sys.argv[1], exif=exif.tobytes())
+            text = PngImagePlugin.PngInfo()
+            text.add_text("Description", "Tiles, blue and white")
+            image.save(sys.argv[2], pnginfo=text)
+            """
+        let made = try Subprocess.run("/usr/bin/python3", ["-c", script, jpeg, png])
+        try #require(made.status == 0, "\(made.stderr)")
+        let gallery = directory.file("g.imagegallery")
+        #expect(try Subprocess.imagegallery(["create", gallery, jpeg, png, Self.jpeg]).status == 0)
+        let captions = try GalleryReader(path: gallery).gallery.images.map(\.caption)
+        #expect(captions == ["Harbour at dusk seen from the pier", "Tiles, blue and white", nil], "\(captions)")
+        let bare = directory.file("bare.imagegallery")
+        #expect(try Subprocess.imagegallery(["create", bare, jpeg, png, "--no-captions"]).status == 0)
+        #expect(try GalleryReader(path: bare).gallery.images.allSatisfy { $0.caption == nil })
+        #expect(try Subprocess.imagegallery(["add", bare, png]).status == 0)
+        #expect(try GalleryReader(path: bare).gallery.images.last?.caption == "Tiles, blue and white")
+        let web = directory.file("web")
+        #expect(try Subprocess.imagegallery(["convert", gallery, web, "--to", "web"]).status == 0)
+        #expect(try String(contentsOfFile: web + "/pages/001.html", encoding: .utf8).contains("alt=\"Harbour at dusk seen from the pier\""))
+    }
 }

@@ -1,6 +1,7 @@
-/// The description an image carries of itself, as a caption (issue 18, item 7; not yet used by
-/// any command): EXIF `ImageDescription` or XMP `dc:description` in a JPEG, a `Description`
-/// text chunk (`tEXt` or uncompressed `iTXt`) in a PNG.
+/// The description an image carries of itself, the caption `create`, `add` and `convert` give
+/// an image when none is given (`--no-captions` turns it off): EXIF `ImageDescription` or XMP
+/// `dc:description` in a JPEG, a `Description` text chunk (`tEXt` or uncompressed `iTXt`) in a
+/// PNG.
 ///
 /// Read from the metadata before the image data (a JPEG's segments before its scan, a PNG's
 /// chunks before `IDAT`), each field bounded, its encoding checked rather than trusted (UTF-8

@@ -27,6 +27,7 @@ extension ImageGallery {
         var at: Int?
         @OptionGroup var fetching: FetchCommandOptions
         @OptionGroup var accepting: AcceptOptions
+        @OptionGroup var captions: CaptionOptions
         @OptionGroup var edit: EditOptions
 
         func run() async throws {
@@ -49,7 +50,7 @@ extension ImageGallery {
             }
             let document = try await DocumentCommand.openForEditing(file, options: edit.documentOptions)
             let before = try await document.gallery.writtenFormatVersion
-            let added = try await document.insertImages(images, at: index)
+            let added = try await document.insertImages(captions.applied(to: images), at: index)
             var report = try await DocumentCommand.finish(document, images: added.map(\.id.manifestString))
             report.upgraded = report.formatVersion.flatMap(FormatVersion.init).map { $0.major > before.major }
             if report.upgraded == true, let gallery = try? GalleryReader(path: file).gallery {

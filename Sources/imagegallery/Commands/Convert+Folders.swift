@@ -63,7 +63,8 @@ extension ImageGallery.Convert {
     /// folder's name as the default title.
     func importImages() throws {
         let creation = GalleryCreation(output: output, title: title ?? GalleryFileSystem.fileName(of: input),
-                                       force: force, noSync: noSync, json: outputOptions.json, accepting: accepting.types)
+                                       force: force, noSync: noSync, json: outputOptions.json, accepting: accepting.types,
+                                       captions: captions)
         try creation.run([input], fetching: nil)
     }
 

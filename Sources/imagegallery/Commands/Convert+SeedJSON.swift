@@ -106,7 +106,8 @@ extension ImageGallery.Convert {
     /// One seed gallery with its fetched images: the gallery to write and what became of each image.
     private func prepare(_ seed: SeedGallery, fetched: FetchRun) -> PreparedSeedGallery {
         let items = seed.images.map { SourceItem.url($0.url) }
-        var builder = GalleryBuilder(title: title ?? seed.title, images: Fetching.images(items, inspected: [], fetched: fetched))
+        var builder = GalleryBuilder(title: title ?? seed.title,
+                                     images: captions.applied(to: Fetching.images(items, inspected: [], fetched: fetched)))
         let gallery = builder.gallery()
         // Written later: the time (perhaps the clock's) is fixed now, so the file is what is reported.
         (builder.date, builder.id) = (gallery.created, gallery.id)

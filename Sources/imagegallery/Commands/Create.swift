@@ -46,6 +46,7 @@ extension ImageGallery {
 
         @OptionGroup var fetching: FetchCommandOptions
         @OptionGroup var accepting: AcceptOptions
+        @OptionGroup var captions: CaptionOptions
         @OptionGroup var outputOptions: OutputOptions
 
         func validate() throws {
@@ -65,7 +66,8 @@ extension ImageGallery {
         /// What this command line asks for, as `convert` asks for it too.
         var creation: GalleryCreation {
             GalleryCreation(output: output, title: title ?? Self.defaultTitle(for: output), date: date, id: id,
-                            force: force, noSync: noSync, json: outputOptions.json, accepting: accepting.types)
+                            force: force, noSync: noSync, json: outputOptions.json, accepting: accepting.types,
+                            captions: captions)
         }
 
         static func defaultTitle(for path: String) -> String {

@@ -19,6 +19,8 @@ struct GalleryCreation {
     var json: Bool
     /// The image types taken (`--accept`).
     var accepting = Set(MediaType.allCases)
+    /// Whether images' own descriptions become their captions (not under `--no-captions`).
+    var captions = CaptionOptions()
 
     struct Report: Encodable {
         var path: String
@@ -84,7 +86,7 @@ struct GalleryCreation {
     /// Writes the gallery of `images` to the output, with a progress bar.
     func write(_ images: [SourceImage]) throws -> GalleryBuilder.Result {
         let builder = GalleryBuilder(title: title, date: date.flatMap { Timestamp(rfc3339: $0) },
-                                     id: id.flatMap { UUID(uuidString: $0) }, images: images)
+                                     id: id.flatMap { UUID(uuidString: $0) }, images: captions.applied(to: images))
         return try Self.write(builder, to: output, overwrite: force, durable: !noSync)
     }
 

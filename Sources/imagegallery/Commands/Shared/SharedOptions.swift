@@ -1,4 +1,5 @@
 import ArgumentParser
+import GalleryBuilder
 import GalleryFormat
 
 /// The gallery a reading subcommand works on.
@@ -37,6 +38,25 @@ struct AcceptOptions: ParsableArguments {
             types.insert(type)
         }
         return types
+    }
+}
+
+/// `--no-captions`: an image's own description (EXIF, XMP, PNG text) is not made its caption.
+struct CaptionOptions: ParsableArguments {
+    @Flag(name: .customLong("no-captions"), help: ArgumentHelp(
+        "Leave captions empty instead of taking each image's own description.",
+        discussion: "By default an image's caption is the description it carries: EXIF ImageDescription, XMP "
+            + "dc:description, or a PNG Description text (control characters removed, at most 2,000 characters)."))
+    var noCaptions = false
+
+    /// The images as the gallery takes them: without their descriptions under `--no-captions`.
+    func applied(to images: [SourceImage]) -> [SourceImage] {
+        guard noCaptions else { return images }
+        return images.map { image in
+            var image = image
+            image.description = nil
+            return image
+        }
     }
 }
 
