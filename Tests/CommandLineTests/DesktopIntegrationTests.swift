@@ -29,6 +29,10 @@ final class InstalledTool {
     let gallery: String
     let renamed: String
     let broken: String
+    /// Format 2.0 galleries, each starting with one sample, and the upright size a 128-pixel
+    /// thumbnail of it has. The HEIC's has no `thumbnail.png`, so the thumbnailer decodes the
+    /// HEIC itself, in the client's sandbox.
+    let typed: [(path: String, size: (Int, Int))]
 
     init() throws {
         let source = try TestPaths.staticBinary()
@@ -54,6 +58,17 @@ final class InstalledTool {
         var bytes = try FileBytes.read(gallery)
         bytes.removeSubrange(200...)
         try FileBytes.write(bytes + Array(repeating: 0x5A, count: 300), to: broken)
+        var typed: [(path: String, size: (Int, Int))] = []
+        for (name, size) in [("sunset.heic", (128, 96)), ("rotated.avif", (96, 128)), ("anim.webp", (128, 96)), ("anim.gif", (128, 96))] {
+            let path = home.file(name + ".imagegallery")
+            let made = try Subprocess.run(binDirectory + "/imagegallery", ["create", path, TestPaths.fixture("format-2.0/" + name)],
+                                          environment: environment)
+            #expect(made.status == 0, "\(made.stderr)")
+            typed.append((path, size))
+        }
+        let stripped = try Subprocess.run("/usr/bin/zip", ["-q", "-d", typed[0].path, "thumbnail.png"])
+        #expect(stripped.status == 0, "\(stripped.stderr)")
+        self.typed = typed
         let installed = try run("imagegallery", ["integrate", "install", "--user"])
         #expect(installed.status == 0, "\(installed.stderr)")
     }
@@ -111,10 +126,15 @@ final class InstalledTool {
 
     /// The first sample is 800 × 600: at GNOME's "normal" size, 128 × 96.
     func gnomeFactoryThumbnailsInItsSandbox() throws {
-        let result = try run("/usr/bin/python3", [TestPaths.repository + "/Tests/DesktopClients/gnome-thumbnail.py", gallery, broken])
+        let result = try run("/usr/bin/python3", [TestPaths.repository + "/Tests/DesktopClients/gnome-thumbnail.py", gallery]
+                                 + typed.map(\.path) + [broken])
         let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         #expect(result.status == 0, "\(result.stderr)")
+        #expect(lines.count == typed.count + 2, "\(result.stdout) \(result.stderr)")
         #expect(lines.first?.suffix(3) == ["ok", "128", "96"], "\(result.stdout) \(result.stderr)")
+        for (line, (path, size)) in zip(lines.dropFirst(), typed) {
+            #expect(line.suffix(3) == ["ok", String(size.0), String(size.1)], "\(path): \(line)")
+        }
         #expect(lines.last?.suffix(2) == ["failed", "True"], "\(result.stdout)")
     }
 
@@ -125,20 +145,23 @@ final class InstalledTool {
         // Everything below writes to files, not to our pipes: a bus daemon or a tumblerd that
         // lingers a moment must not keep the test waiting for the end of its output.
         let output = home.file("tumbler.out")
-        let inner = "\(tumblerd) >/dev/null 2>&1 & pid=$!; /usr/bin/python3 \(client) \(gallery) \(broken); kill $pid; wait $pid"
+        let files = ([gallery] + typed.map(\.path) + [broken]).joined(separator: " ")
+        let inner = "\(tumblerd) >/dev/null 2>&1 & pid=$!; /usr/bin/python3 \(client) \(files); kill $pid; wait $pid"
         let outer = "exec >\(output) 2>\(output).err </dev/null; dbus-run-session -- sh -c '\(inner)'"
         let status = try run("/bin/sh", ["-c", outer]).status
         let result = ProcessResult(status: status, stdout: try String(contentsOfFile: output, encoding: .utf8),
                                    stderr: (try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "", stdoutData: Data())
         let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-        #expect(lines.count == 2, "\(result.stdout) \(result.stderr)")
-        #expect(lines.first?[2] == "ready", "\(result.stdout)")
+        #expect(lines.count == typed.count + 2, "\(result.stdout) \(result.stderr)")
         #expect(lines.last?[2].hasPrefix("error:") == true, "\(result.stdout)")
-        let thumbnail = try #require(lines.first?.last)
-        let png = try FileBytes.read(thumbnail)
-        // IHDR: width and height, big-endian, at bytes 16 and 20.
-        let width = png[16 ..< 20].reduce(0) { $0 << 8 | Int($1) }
-        let height = png[20 ..< 24].reduce(0) { $0 << 8 | Int($1) }
-        #expect((width, height) == (128, 96))
+        for (line, size) in zip(lines.dropLast(), [(128, 96)] + typed.map(\.size)) {
+            #expect(line.count > 3 && line[2] == "ready", "\(line)")
+            guard line.count > 3, line[2] == "ready" else { continue }
+            let png = try FileBytes.read(line[3])
+            // IHDR: width and height, big-endian, at bytes 16 and 20.
+            let width = png[16 ..< 20].reduce(0) { $0 << 8 | Int($1) }
+            let height = png[20 ..< 24].reduce(0) { $0 << 8 | Int($1) }
+            #expect(width == size.0 && height == size.1, "\(line[0]): \(width)×\(height)")
+        }
     }
 }

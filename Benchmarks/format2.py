@@ -1,0 +1,140 @@
+#!/usr/bin/python3
+"""Format 2.0's figures (issue 18), side by side in one run:
+
+- `thumbnail -s 256` of a gallery whose first image is a 24 MP photo in each new type (WebP,
+  GIF, AVIF, HEIC), with no thumbnail.png (removed with `zip -d`), so the photo itself is
+  decoded, against `vipsthumbnail -s 256` of the same image file (Debian's libvips reads WebP,
+  GIF and HEIF/AVIF); peak RSS of each (`/usr/bin/time -f %M`, median of 3 runs);
+- `create` of 200 WebP photos against `bsdtar` storing the same files in a ZIP.
+
+The 24 MP photo is the benchmark corpus's `photos/large/00.jpg` (6000 x 4000, Benchmarks/make-corpus.sh),
+encoded by the Debian tools: cwebp -q 80, ImageMagick (GIF), avifenc -s 8, heif-enc -q 50.
+The 200 WebP photos are `photos/small/*.jpg` through cwebp -q 80.
+
+usage: Benchmarks/format2.py [--bin .build/release] [--runs N] [--markdown FILE]
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(REPO, ".build-bench", "corpus", "photos")
+WORK = os.path.join(REPO, ".build-bench", "work", "format2")
+RESULTS = os.path.join(REPO, ".build-bench", "results")
+
+
+def run(arguments, **kwargs):
+    done = subprocess.run(arguments, capture_output=True, text=True, **kwargs)
+    if done.returncode != 0:
+        sys.exit(f"format2: {' '.join(arguments)} exited {done.returncode}: {done.stderr.strip()}")
+    return done
+
+
+def encode(source, kind, target):
+    """The 24 MP photo as `kind`, once: encoding takes minutes, so a result is kept."""
+    if os.path.exists(target):
+        return
+    if kind == "webp":
+        run(["cwebp", "-quiet", "-q", "80", source, "-o", target])
+    elif kind == "gif":
+        run(["convert", source, target])
+    elif kind == "avif":
+        run(["avifenc", "-s", "8", "-j", "2", source, target])
+    elif kind == "heic":
+        png = target + ".png"
+        run(["convert", source, png])
+        run(["heif-enc", "-q", "50", png, "-o", target])
+        os.unlink(png)
+
+
+def peak_rss(arguments):
+    """Median of 3 runs' peak resident set, in MiB."""
+    peaks = []
+    for _ in range(3):
+        done = subprocess.run(["/usr/bin/time", "-f", "%M"] + arguments, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"format2: {' '.join(arguments)} exited {done.returncode}: {done.stderr.strip()}")
+        peaks.append(int(done.stderr.strip().splitlines()[-1]) / 1024)
+    return statistics.median(peaks)
+
+
+def hyperfine(name, commands, runs):
+    """Times the commands (name, command line) in one hyperfine run; returns medians etc."""
+    out = os.path.join(RESULTS, f"format2-{name}.json")
+    arguments = ["hyperfine", "-N", "--style", "basic", "--warmup", "2", "--runs", str(runs), "--export-json", out]
+    for label, command in commands:
+        arguments += ["-n", label, command]
+    run(arguments)
+    with open(out) as handle:
+        results = json.load(handle)["results"]
+    return [(r["command"], statistics.median(r["times"]), min(r["times"]), max(r["times"])) for r in results], arguments
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", default=".build/release")
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--markdown", default=os.path.join(RESULTS, "format2.md"))
+    options = parser.parse_args()
+    ig = os.path.abspath(os.path.join(options.bin, "imagegallery"))
+    large = os.path.join(CORPUS, "large", "00.jpg")
+    if not os.path.exists(large):
+        sys.exit(f"format2: no {large}: run Benchmarks/make-corpus.sh (make bench does)")
+    os.makedirs(WORK, exist_ok=True)
+    os.makedirs(RESULTS, exist_ok=True)
+    lines = []
+
+    lines += ["| type | `imagegallery thumbnail -s 256` median (s) | `vipsthumbnail -s 256` median (s) | ratio | "
+              "peak RSS ours (MiB) | peak RSS vips (MiB) |", "|---|---:|---:|---:|---:|---:|"]
+    commands_seen = []
+    for kind in ("webp", "gif", "avif", "heic"):
+        image = os.path.join(WORK, f"photo-24mp.{kind}")
+        encode(large, kind, image)
+        gallery = os.path.join(WORK, f"bare-{kind}.imagegallery")
+        if os.path.exists(gallery):
+            os.unlink(gallery)
+        run([ig, "create", gallery, image])
+        run(["zip", "-q", "-d", gallery, "thumbnail.png"])
+        ours = [ig, "thumbnail", "-s", "256", gallery, os.path.join(WORK, f"ours-{kind}.png")]
+        vips = ["vipsthumbnail", image, "-s", "256", "-o", os.path.join(WORK, f"vips-{kind}.png")]
+        timed, arguments = hyperfine(f"thumb-{kind}", [("ours", " ".join(ours)), ("vips", " ".join(vips))], options.runs)
+        commands_seen.append(" ".join(f"'{a}'" if " " in a else a for a in arguments))
+        median = {label: m for label, m, _, _ in timed}
+        lines.append(f"| {kind.upper() if kind != 'webp' else 'WebP'} ({os.path.getsize(image):,} bytes) | "
+                     f"{median['ours']:.3f} | {median['vips']:.3f} | {median['ours'] / median['vips']:.2f} | "
+                     f"{peak_rss(ours):.1f} | {peak_rss(vips):.1f} |")
+
+    # create of 200 WebP photos against bsdtar storing them.
+    webps = os.path.join(WORK, "webp-200")
+    os.makedirs(webps, exist_ok=True)
+    for name in sorted(os.listdir(os.path.join(CORPUS, "small")))[:200]:
+        target = os.path.join(webps, os.path.splitext(name)[0] + ".webp")
+        if not os.path.exists(target):
+            run(["cwebp", "-quiet", "-q", "80", os.path.join(CORPUS, "small", name), "-o", target])
+    files = sorted(os.path.join(webps, n) for n in os.listdir(webps))
+    gallery = os.path.join(WORK, "webp-200.imagegallery")
+    archive = os.path.join(WORK, "webp-200.zip")
+    create = f"{ig} create --force --no-sync --date 2026-01-01T00:00:00Z {gallery} {webps}"
+    tar = f"bsdtar -cf {archive} --format zip --options zip:compression=store -C {webps} ."
+    timed, arguments = hyperfine("create-webp", [("ours", create), ("bsdtar", tar)], options.runs)
+    commands_seen.append(" ".join(f"'{a}'" if " " in a else a for a in arguments))
+    median = {label: m for label, m, _, _ in timed}
+    total = sum(os.path.getsize(f) for f in files)
+    lines += ["", "| `create` of 200 WebP photos | median (s) | ratio to bsdtar |", "|---|---:|---:|",
+              f"| `imagegallery create --no-sync` | {median['ours']:.3f} | {median['ours'] / median['bsdtar']:.2f} |",
+              f"| `bsdtar --format zip` storing them (anchor) | {median['bsdtar']:.3f} | 1.00 |",
+              "", f"{len(files)} files, {total:,} bytes. {options.runs} timed runs per command after 2 warm-ups.",
+              "", "Reproduce: `Benchmarks/format2.py --bin .build/release` (after `make bench` has made the corpus); "
+              "the hyperfine lines it ran:", "", "```sh"] + commands_seen + ["```"]
+    text = "\n".join(lines) + "\n"
+    with open(options.markdown, "w") as handle:
+        handle.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
