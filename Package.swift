@@ -48,19 +48,23 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-        // Format 2.0's decoders (Specs/security.md says what limits each): libwebp with its
-        // demuxer (an animation's first frame), giflib (no pkg-config file), libavif (whose pkg-config
-        // file adds -DAVIF_DLL, a flag SwiftPM refuses; its header is in the default path), libheif.
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        // Format 2.0's decoders (Specs/security.md says what limits each): the headers of libwebp
+        // (with its demuxer, for an animation's first frame), giflib, libavif and libheif. None is
+        // linked: CFormatTwo loads each when it is first needed (libavif and libheif bring some
+        // thirty libraries with them, which every start would otherwise pay for).
+        .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
-        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
 
         // CRC-32 with carry-less multiplication, zlib's where the CPU lacks it.
         .target(name: "CGalleryChecksum", linkerSettings: [.linkedLibrary("z")]),
         // The few Linux calls Swift cannot reach directly (declared only under _GNU_SOURCE, or
         // flags glibc does not export to Swift); used by GallerySystem alone.
         .target(name: "CGallerySystem"),
+        // The functions format 2.0's decoders call, under the libraries' own names, forwarding to
+        // each library once it is loaded with dlopen (include/format_two.h says why).
+        .target(name: "CFormatTwo"),
         // libpng reports errors by longjmp, which Swift cannot catch: every libpng call is made here.
         .target(name: "CImageCodecs", dependencies: ["CPNG"]),
 
@@ -76,7 +80,7 @@ let package = Package(
         ),
         .target(
             name: "GalleryImaging",
-            dependencies: ["GalleryFormat", "GallerySystem", "CZlib", "CImageCodecs", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CHEIF"]
+            dependencies: ["GalleryFormat", "GallerySystem", "CZlib", "CImageCodecs", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CHEIF", "CFormatTwo"]
         ),
         // Images (files, folders, fetched, from archives) into a new gallery: every writer's way in.
         .target(name: "GalleryBuilder", dependencies: ["GalleryFormat", "GalleryImaging", "GallerySystem"]),

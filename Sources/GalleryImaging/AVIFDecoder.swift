@@ -11,6 +11,7 @@ package enum AVIFDecoder {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .av1)
         let (width, height) = (geometry.width, geometry.height)
         try limits.admit("AVIF image", width: width, height: height, bytes: memory(width: width, height: height, byteCount: bytes.count))
+        try FormatTwoLibrary.require(.avif)
         guard let decoder = avifDecoderCreate() else { throw ImageDecodeError(.pastLimit, "libavif could not start") }
         defer { avifDecoderDestroy(decoder) }
         decoder.pointee.maxThreads = 1

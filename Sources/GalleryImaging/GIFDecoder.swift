@@ -16,6 +16,7 @@ package enum GIFDecoder {
         let (width, height) = (geometry.width, geometry.height)
         try limits.admit("GIF's logical screen", width: width, height: height,
                          bytes: memory(width: width, height: height, byteCount: bytes.count))
+        try FormatTwoLibrary.require(.gif)
         let bitmap = try bytes.withUnsafeBytes { raw in try firstFrame(raw, width: width, height: height) }
         return DecodedFrame(bitmap: bitmap, geometry: geometry)
     }

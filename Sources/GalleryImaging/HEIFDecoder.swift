@@ -11,6 +11,7 @@ package enum HEIFDecoder {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .hevc)
         let (width, height) = (geometry.width, geometry.height)
         try limits.admit("HEIC image", width: width, height: height, bytes: memory(width: width, height: height, byteCount: bytes.count))
+        try FormatTwoLibrary.require(.heic)
         guard let context = heif_context_alloc() else { throw ImageDecodeError(.pastLimit, "libheif could not start") }
         defer { heif_context_free(context) }
         heif_context_set_maximum_image_size_limit(context, Int32(min(limits.maxSide, 65_535)))

@@ -16,6 +16,7 @@ package enum WebPDecoder {
         } catch let error as ImageHeaderError {
             throw error.decodeError
         }
+        try FormatTwoLibrary.require(.webp)
         let bitmap = try bytes.withUnsafeBytes { raw in
             geometry.frameCount > 1
                 ? try firstFrame(raw, geometry: geometry, limits: limits)

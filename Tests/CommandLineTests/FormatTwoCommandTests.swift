@@ -213,4 +213,16 @@ struct FormatTwoCommandTests {
         #expect(try Subprocess.imagegallery(["convert", gallery, web, "--to", "web"]).status == 0)
         #expect(try String(contentsOfFile: web + "/pages/001.html", encoding: .utf8).contains("alt=\"Harbour at dusk seen from the pier\""))
     }
+
+    /// The binary needs none of format 2.0's libraries to start: they (and the thirty libraries
+    /// libavif and libheif bring) are loaded when an image of their type is first decoded.
+    /// libturbojpeg among the needed ones shows the probe reads the list.
+    @Test func theDecodersLibrariesAreLoadedOnlyWhenNeeded() throws {
+        let dynamic = try Subprocess.run("/usr/bin/readelf", ["-d", try TestPaths.binary()])
+        let needed = dynamic.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.map(String.init)
+        #expect(needed.contains { $0.contains("libturbojpeg") }, "\(needed)")
+        for library in ["libwebp", "libgif", "libavif", "libheif", "libde265", "libdav1d", "libaom"] {
+            #expect(!needed.contains { $0.contains(library) }, "imagegallery needs \(library) at start: \(needed)")
+        }
+    }
 }

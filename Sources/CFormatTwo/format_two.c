@@ -1,0 +1,174 @@
+// The trampolines of include/format_two.h: each function the decoders call, defined here under
+// its library's name, so that the Swift code calls it as the library's own header declares it;
+// the body calls the library's definition, found with dlsym once the library is loaded. A
+// decoder calls ig_format_two_load first, so no trampoline runs for a library that is missing.
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <avif/avif.h>
+#include <gif_lib.h>
+#include <libheif/heif.h>
+#include <webp/decode.h>
+#include <webp/demux.h>
+
+#include "format_two.h"
+
+// Each library's functions: X(return type, name, parameters, arguments), V(name, parameters,
+// arguments) for those that return nothing.
+#define WEBP_FUNCTIONS(X, V) \
+    X(int, WebPInitDecoderConfigInternal, (WebPDecoderConfig *config, int version), (config, version)) \
+    X(VP8StatusCode, WebPDecode, (const uint8_t *data, size_t size, WebPDecoderConfig *config), (data, size, config)) \
+    V(WebPFreeDecBuffer, (WebPDecBuffer *buffer), (buffer))
+#define WEBP_DEMUX_FUNCTIONS(X, V) \
+    X(int, WebPAnimDecoderOptionsInitInternal, (WebPAnimDecoderOptions *options, int version), (options, version)) \
+    X(WebPAnimDecoder *, WebPAnimDecoderNewInternal, \
+      (const WebPData *data, const WebPAnimDecoderOptions *options, int version), (data, options, version)) \
+    X(int, WebPAnimDecoderGetInfo, (const WebPAnimDecoder *decoder, WebPAnimInfo *info), (decoder, info)) \
+    X(int, WebPAnimDecoderGetNext, (WebPAnimDecoder *decoder, uint8_t **buffer, int *timestamp), (decoder, buffer, timestamp)) \
+    V(WebPAnimDecoderDelete, (WebPAnimDecoder *decoder), (decoder))
+#define GIF_FUNCTIONS(X, V) \
+    X(GifFileType *, DGifOpen, (void *user, InputFunc read, int *error), (user, read, error)) \
+    X(int, DGifCloseFile, (GifFileType *file, int *error), (file, error)) \
+    X(int, DGifGetRecordType, (GifFileType *file, GifRecordType *type), (file, type)) \
+    X(int, DGifGetImageDesc, (GifFileType *file), (file)) \
+    X(int, DGifGetLine, (GifFileType *file, GifPixelType *line, int length), (file, line, length)) \
+    X(int, DGifGetExtension, (GifFileType *file, int *code, GifByteType **extension), (file, code, extension)) \
+    X(int, DGifGetExtensionNext, (GifFileType *file, GifByteType **extension), (file, extension)) \
+    X(const char *, GifErrorString, (int error), (error))
+#define AVIF_FUNCTIONS(X, V) \
+    X(avifDecoder *, avifDecoderCreate, (void), ()) \
+    V(avifDecoderDestroy, (avifDecoder *decoder), (decoder)) \
+    X(avifResult, avifDecoderSetIOMemory, (avifDecoder *decoder, const uint8_t *data, size_t size), (decoder, data, size)) \
+    X(avifResult, avifDecoderParse, (avifDecoder *decoder), (decoder)) \
+    X(avifResult, avifDecoderNextImage, (avifDecoder *decoder), (decoder)) \
+    V(avifRGBImageSetDefaults, (avifRGBImage *rgb, const avifImage *image), (rgb, image)) \
+    X(avifResult, avifImageYUVToRGB, (const avifImage *image, avifRGBImage *rgb), (image, rgb)) \
+    X(const char *, avifResultToString, (avifResult result), (result))
+#define HEIF_FUNCTIONS(X, V) \
+    X(struct heif_context *, heif_context_alloc, (void), ()) \
+    V(heif_context_free, (struct heif_context *context), (context)) \
+    V(heif_context_set_maximum_image_size_limit, (struct heif_context *context, int side), (context, side)) \
+    V(heif_context_set_max_decoding_threads, (struct heif_context *context, int threads), (context, threads)) \
+    X(struct heif_error, heif_context_read_from_memory_without_copy, \
+      (struct heif_context *context, const void *bytes, size_t size, const struct heif_reading_options *options), \
+      (context, bytes, size, options)) \
+    X(struct heif_error, heif_context_get_primary_image_handle, \
+      (struct heif_context *context, struct heif_image_handle **handle), (context, handle)) \
+    V(heif_image_handle_release, (const struct heif_image_handle *handle), (handle)) \
+    X(struct heif_decoding_options *, heif_decoding_options_alloc, (void), ()) \
+    V(heif_decoding_options_free, (struct heif_decoding_options *options), (options)) \
+    X(struct heif_error, heif_decode_image, \
+      (const struct heif_image_handle *handle, struct heif_image **image, enum heif_colorspace colorspace, \
+       enum heif_chroma chroma, const struct heif_decoding_options *options), \
+      (handle, image, colorspace, chroma, options)) \
+    X(int, heif_image_get_width, (const struct heif_image *image, enum heif_channel channel), (image, channel)) \
+    X(int, heif_image_get_height, (const struct heif_image *image, enum heif_channel channel), (image, channel)) \
+    X(const uint8_t *, heif_image_get_plane_readonly, \
+      (const struct heif_image *image, enum heif_channel channel, int *stride), (image, channel, stride)) \
+    V(heif_image_release, (const struct heif_image *image), (image))
+
+#define POINTER(type, name, parameters, arguments) static type(*real_##name) parameters;
+#define VOID_POINTER(name, parameters, arguments) static void(*real_##name) parameters;
+#define TRAMPOLINE(type, name, parameters, arguments) \
+    type name parameters { return real_##name arguments; }
+#define VOID_TRAMPOLINE(name, parameters, arguments) \
+    void name parameters { real_##name arguments; }
+#define RESOLVE(type, name, parameters, arguments) \
+    if (missing == NULL && (real_##name = (type(*) parameters)dlsym(handle, #name)) == NULL) missing = #name;
+#define VOID_RESOLVE(name, parameters, arguments) \
+    if (missing == NULL && (real_##name = (void(*) parameters)dlsym(handle, #name)) == NULL) missing = #name;
+
+WEBP_FUNCTIONS(POINTER, VOID_POINTER)
+WEBP_DEMUX_FUNCTIONS(POINTER, VOID_POINTER)
+GIF_FUNCTIONS(POINTER, VOID_POINTER)
+AVIF_FUNCTIONS(POINTER, VOID_POINTER)
+HEIF_FUNCTIONS(POINTER, VOID_POINTER)
+
+WEBP_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
+WEBP_DEMUX_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
+GIF_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
+AVIF_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
+HEIF_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
+
+struct library {
+    pthread_once_t once;
+    int loaded;
+    char reason[256];
+};
+
+static struct library libraries[4] = {
+    {PTHREAD_ONCE_INIT, 0, ""}, {PTHREAD_ONCE_INIT, 0, ""}, {PTHREAD_ONCE_INIT, 0, ""}, {PTHREAD_ONCE_INIT, 0, ""},
+};
+
+/// Opens `soname` (its Debian 12 package named in the reason when it is missing); NULL on failure.
+static void *open_library(struct library *library, const char *soname, const char *package) {
+    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL) {
+        const char *error = dlerror();
+        snprintf(library->reason, sizeof library->reason, "%s cannot be loaded (install the Debian package %s): %s",
+                 soname, package, error ? error : "unknown error");
+    }
+    return handle;
+}
+
+static void settle(struct library *library, const char *soname, const char *missing) {
+    if (missing != NULL) {
+        snprintf(library->reason, sizeof library->reason, "%s has no function %s", soname, missing);
+    } else {
+        library->loaded = 1;
+    }
+}
+
+static void load_webp(void) {
+    struct library *library = &libraries[IG_FORMAT_TWO_WEBP];
+    const char *missing = NULL;
+    void *handle = open_library(library, "libwebp.so.7", "libwebp7");
+    if (handle == NULL) return;
+    WEBP_FUNCTIONS(RESOLVE, VOID_RESOLVE)
+    if (missing != NULL) {
+        settle(library, "libwebp.so.7", missing);
+        return;
+    }
+    handle = open_library(library, "libwebpdemux.so.2", "libwebpdemux2");
+    if (handle == NULL) return;
+    WEBP_DEMUX_FUNCTIONS(RESOLVE, VOID_RESOLVE)
+    settle(library, "libwebpdemux.so.2", missing);
+}
+
+static void load_gif(void) {
+    struct library *library = &libraries[IG_FORMAT_TWO_GIF];
+    const char *missing = NULL;
+    void *handle = open_library(library, "libgif.so.7", "libgif7");
+    if (handle == NULL) return;
+    GIF_FUNCTIONS(RESOLVE, VOID_RESOLVE)
+    settle(library, "libgif.so.7", missing);
+}
+
+static void load_avif(void) {
+    struct library *library = &libraries[IG_FORMAT_TWO_AVIF];
+    const char *missing = NULL;
+    void *handle = open_library(library, "libavif.so.15", "libavif15");
+    if (handle == NULL) return;
+    AVIF_FUNCTIONS(RESOLVE, VOID_RESOLVE)
+    settle(library, "libavif.so.15", missing);
+}
+
+static void load_heif(void) {
+    struct library *library = &libraries[IG_FORMAT_TWO_HEIF];
+    const char *missing = NULL;
+    void *handle = open_library(library, "libheif.so.1", "libheif1");
+    if (handle == NULL) return;
+    HEIF_FUNCTIONS(RESOLVE, VOID_RESOLVE)
+    settle(library, "libheif.so.1", missing);
+}
+
+int ig_format_two_load(enum ig_format_two_library which, const char **reason) {
+    static void (*const loaders[4])(void) = {load_webp, load_gif, load_avif, load_heif};
+    if ((unsigned)which > IG_FORMAT_TWO_HEIF) return 0;
+    struct library *library = &libraries[which];
+    pthread_once(&library->once, loaders[which]);
+    if (reason != NULL) *reason = library->reason;
+    return library->loaded;
+}
