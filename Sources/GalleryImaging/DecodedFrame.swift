@@ -28,11 +28,12 @@ extension DecodedFrame {
 
     /// The most a full decode of such an image takes, from its header: what a caller reserves
     /// of a shared budget before reading it.
-    package static func memoryToDecode(_ header: ImageHeader, byteCount: Int) -> Int {
+    package static func memoryToDecode(_ header: ImageHeader, byteCount: Int, leading: [UInt8] = []) -> Int {
         let (width, height) = (header.width, header.height)
         return switch header.mediaType {
         case .jpeg, .png: byteCount + width * height * 4
-        case .webp: WebPDecoder.memory(width: width, height: height, frames: header.frameCount, byteCount: byteCount)
+        case .webp: WebPDecoder.memory(width: width, height: height, frames: header.frameCount,
+                                       simpleLossy: WebPDecoder.isSimpleLossy(leading), output: (width, height), byteCount: byteCount)
         case .gif: GIFDecoder.memory(width: width, height: height, byteCount: byteCount)
         case .avif: AVIFDecoder.memory(width: width, height: height, byteCount: byteCount)
         case .heic: HEIFDecoder.memory(width: width, height: height, byteCount: byteCount)

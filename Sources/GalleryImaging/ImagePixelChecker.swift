@@ -73,7 +73,7 @@ public struct ImagePixelChecker: PixelChecker {
         guard size <= UInt64(limits.maxBytes) else {
             throw ImageDecodeError(.pastLimit, "the blob is \(size >> 20) MiB, past the memory limit of \(limits.maxBytes >> 20) MiB")
         }
-        let needed = DecodedFrame.memoryToDecode(header, byteCount: Int(size))
+        let needed = DecodedFrame.memoryToDecode(header, byteCount: Int(size), leading: try read(0, 16))
         try budget.withReservation(min(needed, limits.maxBytes)) {
             let bytes = try read(0, Int(size))
             _ = try DecodedFrame.decode(bytes, as: type, limits: limits)

@@ -33,7 +33,8 @@ package enum WebPDecoder {
             (width, height) = (max(fitted.width, 1), max(fitted.height, 1))
         }
         try limits.admit("WebP image", width: width, height: height,
-                         bytes: memory(width: geometry.width, height: geometry.height, frames: geometry.frameCount, byteCount: raw.count))
+                         bytes: memory(width: geometry.width, height: geometry.height, frames: geometry.frameCount,
+                                       simpleLossy: isSimpleLossy(raw), output: (width, height), byteCount: raw.count))
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw ImageDecodeError(.pastLimit, "libwebp could not start") }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -58,7 +59,8 @@ package enum WebPDecoder {
     private static func firstFrame(_ raw: UnsafeRawBufferPointer, geometry: ImageGeometry, limits: DecodeLimits) throws -> Bitmap {
         let (width, height) = (geometry.width, geometry.height)
         try limits.admit("WebP animation's canvas", width: width, height: height,
-                         bytes: memory(width: geometry.width, height: geometry.height, frames: geometry.frameCount, byteCount: raw.count))
+                         bytes: memory(width: geometry.width, height: geometry.height, frames: geometry.frameCount,
+                                       simpleLossy: false, output: (width, height), byteCount: raw.count))
         var options = WebPAnimDecoderOptions()
         guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw ImageDecodeError(.pastLimit, "libwebp could not start") }
         options.color_mode = MODE_RGBA
@@ -81,12 +83,21 @@ package enum WebPDecoder {
         return Bitmap(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: canvas, count: width * height * 4)))
     }
 
-    /// What a decode of a `width` × `height` image holds at most (less when scaled): the output
-    /// and libwebp's own, a lossy frame's YUV rows or a lossless one's ARGB image with its
-    /// transforms' buffers; for an animation, the canvas twice (the previous one is kept for
-    /// disposal), our copy and one frame's decode.
-    static func memory(width: Int, height: Int, frames: Int, byteCount: Int) -> Int {
-        byteCount + width * height * (frames > 1 ? 16 : 9)
+    /// What a decode of a `width` × `height` image into `output` pixels holds at most: the
+    /// output, and libwebp's own. A simple lossy file (a bare `VP8 ` chunk) is decoded a band
+    /// of rows at a time (YUV rows and the rescaler's, well under 64 rows' worth); anything else
+    /// may hold the whole image (a lossless frame's ARGB pixels and its transforms' buffers, an
+    /// alpha plane); an animation, the canvas twice (the previous one is kept for disposal),
+    /// our copy and one frame's decode.
+    static func memory(width: Int, height: Int, frames: Int, simpleLossy: Bool, output: (width: Int, height: Int),
+                       byteCount: Int) -> Int {
+        let held = frames > 1 ? width * height * 16 : simpleLossy ? width * 64 * 6 : width * height * 5
+        return byteCount + output.width * output.height * 4 + held
+    }
+
+    /// A bare lossy file: `RIFF`, size, `WEBP`, then a `VP8 ` chunk (no VP8X, no alpha).
+    static func isSimpleLossy(_ raw: some Collection<UInt8>) -> Bool {
+        raw.count >= 16 && raw.dropFirst(12).prefix(4).elementsEqual("VP8 ".utf8)
     }
 
     private static func describe(_ status: VP8StatusCode) -> String {
