@@ -139,4 +139,50 @@ struct FormatTwoDecoderTests {
         #expect(throws: ImageDecodeError.self) { try AVIFDecoder.decode(try Self.sample("sunset.heic")) }
         #expect(throws: ImageDecodeError.self) { try HEIFDecoder.decode(try Self.sample("sunset.avif")) }
     }
+
+    /// Every `irot` (0 to 3 anticlockwise quarter turns) with every `imir` (none, axis 0: left and
+    /// right swap, axis 1: top and bottom swap), written by avifenc around a lossless 8 × 4 image
+    /// whose every pixel differs: the upright picture is exactly the stored one turned and
+    /// mirrored as worked out here by index arithmetic, in the order the file lists them.
+    @Test func everyTurnAndMirrorIsUpright() throws {
+        let folder = try TemporaryDirectory()
+        let (width, height) = (8, 4)
+        var stored: [UInt8] = []
+        for y in 0 ..< height {
+            for x in 0 ..< width { stored += [UInt8(x * 30), UInt8(y * 60), 200, 255] }
+        }
+        let png = folder.file("m.png")
+        try FileBytes.write(PNGEncoder.encode(width: width, height: height, layout: .rgba, pixels: stored), to: png)
+        for turns in 0 ..< 4 {
+            for axis in [nil, 0, 1] as [Int?] {
+                let avif = folder.file("m-\(turns)-\(axis.map(String.init) ?? "none").avif")
+                let arguments = ["-l", "--irot", String(turns)] + (axis.map { ["--imir", String($0)] } ?? []) + [png, avif]
+                let made = try Subprocess.run("/usr/bin/avifenc", arguments)
+                try #require(made.status == 0, "avifenc \(arguments): \(made.stderr)")
+                let frame = try AVIFDecoder.decode(try FileBytes.read(avif))
+                #expect(frame.bitmap.pixels.count == stored.count)
+                // The stored image as a grid, turned and mirrored in the file's order.
+                typealias Pixel = [UInt8]
+                var grid: [[Pixel]] = (0 ..< height).map { y in
+                    (0 ..< width).map { x in Array(stored[(y * width + x) * 4 ..< (y * width + x) * 4 + 4]) }
+                }
+                // A quarter turn anticlockwise: the new row r is the old column (width - 1 - r), top to bottom.
+                func turn() {
+                    let columns = grid[0].count
+                    grid = (0 ..< columns).map { row -> [Pixel] in grid.map { line -> Pixel in line[columns - 1 - row] } }
+                }
+                func mirror() {
+                    if axis == 0 { grid = grid.map { Array($0.reversed()) } }
+                    if axis == 1 { grid = Array(grid.reversed()) }
+                }
+                if frame.geometry.mirroredFirst { mirror() }
+                for _ in 0 ..< turns { turn() }
+                if !frame.geometry.mirroredFirst { mirror() }
+                let upright = frame.bitmap.upright(frame.geometry)
+                #expect(upright.width == grid[0].count && upright.height == grid.count, "irot \(turns), imir \(String(describing: axis))")
+                let expected: [UInt8] = grid.flatMap { line in line.flatMap { $0 } }
+                #expect(upright.pixels == expected, "irot \(turns), imir \(String(describing: axis))")
+            }
+        }
+    }
 }
