@@ -44,6 +44,7 @@
     X(avifResult, avifDecoderParse, (avifDecoder *decoder), (decoder)) \
     X(avifResult, avifDecoderNextImage, (avifDecoder *decoder), (decoder)) \
     V(avifRGBImageSetDefaults, (avifRGBImage *rgb, const avifImage *image), (rgb, image)) \
+    V(avifGetPixelFormatInfo, (avifPixelFormat format, avifPixelFormatInfo *info), (format, info)) \
     X(avifResult, avifImageYUVToRGB, (const avifImage *image, avifRGBImage *rgb), (image, rgb)) \
     X(const char *, avifResultToString, (avifResult result), (result))
 #define HEIF_FUNCTIONS(X, V) \

@@ -14,21 +14,9 @@ package enum AVIFDecoder {
         try FormatTwoLibrary.require(.avif)
         guard let decoder = avifDecoderCreate() else { throw ImageDecodeError(.pastLimit, "libavif could not start") }
         defer { avifDecoderDestroy(decoder) }
-        decoder.pointee.maxThreads = 1
-        decoder.pointee.imageSizeLimit = UInt32(min(limits.maxPixels, limits.maxWorkPixels, 16384 * 16384))
-        decoder.pointee.imageDimensionLimit = UInt32(min(limits.maxSide, 65_535))
-        decoder.pointee.strictFlags = AVIF_STRICT_ENABLED.rawValue
-        decoder.pointee.ignoreExif = AVIF_TRUE
-        decoder.pointee.ignoreXMP = AVIF_TRUE
+        configure(decoder, limits: limits)
         let bitmap = try bytes.withUnsafeBufferPointer { buffer -> Bitmap in
-            try check(avifDecoderSetIOMemory(decoder, buffer.baseAddress, buffer.count), "read")
-            try check(avifDecoderParse(decoder), "parse")
-            try check(avifDecoderNextImage(decoder), "decode")
-            guard let image = decoder.pointee.image else { throw ImageDecodeError(.corrupt, "libavif gave no image") }
-            guard Int(image.pointee.width) == width, Int(image.pointee.height) == height else {
-                throw ImageDecodeError(.corrupt, "the AVIF image decodes to \(image.pointee.width)×\(image.pointee.height), "
-                                       + "not the \(width)×\(height) its ispe property states")
-            }
+            let image = try decodeFirst(decoder, buffer, width: width, height: height)
             var rgb = avifRGBImage()
             avifRGBImageSetDefaults(&rgb, image)
             rgb.format = AVIF_RGB_FORMAT_RGBA
@@ -42,6 +30,82 @@ package enum AVIFDecoder {
             return Bitmap(width: width, height: height, pixels: pixels)
         }
         return DecodedFrame(bitmap: bitmap, geometry: geometry)
+    }
+
+    /// The first frame's rows, upright-less (as stored), handed to `rows` a band at a time: the
+    /// decoder's YUV planes are converted to RGBA a band of rows at a time through a view of
+    /// them, so a 24 MP photo is never held as RGBA whole (a thumbnail filters the rows down as
+    /// they come, as PNG rows are).
+    package static func decodeRows(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits(),
+                                   rows: (_ row: UnsafeBufferPointer<UInt8>) -> Void) throws -> ImageGeometry {
+        let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .av1)
+        let (width, height) = (geometry.width, geometry.height)
+        // The codec's planes (16 bits a sample at most, with alpha) and one band of RGBA.
+        try limits.admit("AVIF image", width: width, height: min(height, band),
+                         bytes: bytes.count + width * height * 8 + width * band * 4)
+        try FormatTwoLibrary.require(.avif)
+        guard let decoder = avifDecoderCreate() else { throw ImageDecodeError(.pastLimit, "libavif could not start") }
+        defer { avifDecoderDestroy(decoder) }
+        configure(decoder, limits: limits)
+        try bytes.withUnsafeBufferPointer { buffer in
+            let image = try decodeFirst(decoder, buffer, width: width, height: height)
+            var info = avifPixelFormatInfo()
+            avifGetPixelFormatInfo(image.pointee.yuvFormat, &info)
+            let shift = Int(info.chromaShiftY)
+            var pixels = [UInt8](repeating: 0, count: width * band * 4)
+            var start = 0
+            while start < height {
+                let count = min(band, height - start)
+                var view = image.pointee
+                view.height = UInt32(count)
+                view.imageOwnsYUVPlanes = AVIF_FALSE
+                view.imageOwnsAlphaPlane = AVIF_FALSE
+                view.yuvPlanes.0 = view.yuvPlanes.0.map { $0 + start * Int(view.yuvRowBytes.0) }
+                view.yuvPlanes.1 = view.yuvPlanes.1.map { $0 + (start >> shift) * Int(view.yuvRowBytes.1) }
+                view.yuvPlanes.2 = view.yuvPlanes.2.map { $0 + (start >> shift) * Int(view.yuvRowBytes.2) }
+                view.alphaPlane = view.alphaPlane.map { $0 + start * Int(view.alphaRowBytes) }
+                var rgb = avifRGBImage()
+                avifRGBImageSetDefaults(&rgb, &view)
+                rgb.format = AVIF_RGB_FORMAT_RGBA
+                rgb.depth = 8
+                rgb.rowBytes = UInt32(width * 4)
+                try pixels.withUnsafeMutableBufferPointer { output in
+                    rgb.pixels = output.baseAddress
+                    try check(avifImageYUVToRGB(&view, &rgb), "convert")
+                    for row in 0 ..< count {
+                        rows(UnsafeBufferPointer(rebasing: UnsafeBufferPointer(output)[row * width * 4 ..< (row + 1) * width * 4]))
+                    }
+                }
+                start += count
+            }
+        }
+        return geometry
+    }
+
+    /// Rows converted at once: even, so that a 4:2:0 band starts on a chroma row.
+    static let band = 64
+
+    private static func configure(_ decoder: UnsafeMutablePointer<avifDecoder>, limits: DecodeLimits) {
+        decoder.pointee.maxThreads = 1
+        decoder.pointee.imageSizeLimit = UInt32(min(limits.maxWorkPixels, 16384 * 16384))
+        decoder.pointee.imageDimensionLimit = UInt32(min(limits.maxSide, 65_535))
+        decoder.pointee.strictFlags = AVIF_STRICT_ENABLED.rawValue
+        decoder.pointee.ignoreExif = AVIF_TRUE
+        decoder.pointee.ignoreXMP = AVIF_TRUE
+    }
+
+    /// Parses and decodes the first image, which must have the size the `ispe` states.
+    private static func decodeFirst(_ decoder: UnsafeMutablePointer<avifDecoder>, _ buffer: UnsafeBufferPointer<UInt8>,
+                                    width: Int, height: Int) throws -> UnsafeMutablePointer<avifImage> {
+        try check(avifDecoderSetIOMemory(decoder, buffer.baseAddress, buffer.count), "read")
+        try check(avifDecoderParse(decoder), "parse")
+        try check(avifDecoderNextImage(decoder), "decode")
+        guard let image = decoder.pointee.image else { throw ImageDecodeError(.corrupt, "libavif gave no image") }
+        guard Int(image.pointee.width) == width, Int(image.pointee.height) == height else {
+            throw ImageDecodeError(.corrupt, "the AVIF image decodes to \(image.pointee.width)×\(image.pointee.height), "
+                                   + "not the \(width)×\(height) its ispe property states")
+        }
+        return image
     }
 
     /// What a decode holds at most: the output, the decoder's YUV and alpha planes (16 bits a

@@ -185,4 +185,19 @@ struct FormatTwoDecoderTests {
             }
         }
     }
+
+    /// An AVIF's thumbnail is made from its rows a band at a time; it is the thumbnail of the
+    /// whole decoded image, filtered down and turned the same way (alpha included).
+    @Test(arguments: ["sunset.avif", "rotated.avif", "bubbles.avif", "grid.avif"])
+    func anAVIFThumbnailFromBandsIsTheWholeImagesThumbnail(_ name: String) throws {
+        let bytes = try Self.sample(name)
+        let banded = try Thumbnailer.thumbnail(of: bytes, longSide: 100)
+        let whole = try AVIFDecoder.decode(bytes)
+        let fitted = Resampler.fitting(width: whole.bitmap.width, height: whole.bitmap.height, longSide: 100)
+        let expected = Resampler.resize(whole.bitmap, width: fitted.width, height: fitted.height).upright(whole.geometry)
+        #expect(banded.width == expected.width && banded.height == expected.height)
+        guard banded.width == expected.width, banded.height == expected.height else { return }
+        let (colour, alphaAgrees) = Self.difference(banded, expected)
+        #expect(colour < 1 && alphaAgrees, "\(name): mean difference \(colour)")
+    }
 }
