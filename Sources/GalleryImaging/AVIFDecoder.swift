@@ -42,7 +42,7 @@ package enum AVIFDecoder {
         let (width, height) = (geometry.width, geometry.height)
         // The codec's planes (16 bits a sample at most, with alpha) and one band of RGBA.
         try limits.admit("AVIF image", width: width, height: min(height, band),
-                         bytes: bytes.count + width * height * 8 + width * band * 4)
+                         bytes: bandedMemory(width: width, height: height, byteCount: bytes.count))
         try FormatTwoLibrary.require(.avif)
         guard let decoder = avifDecoderCreate() else { throw ImageDecodeError(.pastLimit, "libavif could not start") }
         defer { avifDecoderDestroy(decoder) }
@@ -80,6 +80,12 @@ package enum AVIFDecoder {
             }
         }
         return geometry
+    }
+
+    /// What a banded decode holds at most: the codec's planes (16 bits a sample at most, with
+    /// alpha) and one band of RGBA.
+    static func bandedMemory(width: Int, height: Int, byteCount: Int) -> Int {
+        byteCount + width * height * 8 + width * band * 4
     }
 
     /// Rows converted at once: even, so that a 4:2:0 band starts on a chroma row.
