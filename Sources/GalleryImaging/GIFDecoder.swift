@@ -17,8 +17,41 @@ package enum GIFDecoder {
         try limits.admit("GIF's logical screen", width: width, height: height,
                          bytes: memory(width: width, height: height, byteCount: bytes.count))
         try FormatTwoLibrary.require(.gif)
-        let bitmap = try bytes.withUnsafeBytes { raw in try firstFrame(raw, width: width, height: height) }
+        let bitmap = try bytes.withUnsafeBytes { raw in
+            try firstFrame(raw, width: width, height: height, streaming: nil, holdingScreen: {})!
+        }
         return DecodedFrame(bitmap: bitmap, geometry: geometry)
+    }
+
+    /// The first frame's rows, top to bottom, handed to `rows`: straight from giflib when the
+    /// frame covers the screen and is not interlaced (a thumbnail then filters them down without
+    /// the screen ever being held), else from the composed screen.
+    package static func decodeRows(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits(),
+                                   rows: (_ row: UnsafeBufferPointer<UInt8>) -> Void) throws -> ImageGeometry {
+        let geometry: ImageGeometry
+        do {
+            geometry = try ImageGeometry.gif(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
+        } catch let error as ImageHeaderError {
+            throw error.decodeError
+        }
+        let (width, height) = (geometry.width, geometry.height)
+        try limits.admit("GIF's logical screen", width: width, height: 1,
+                         bytes: memory(width: width, height: 1, byteCount: bytes.count))
+        try FormatTwoLibrary.require(.gif)
+        try withoutActuallyEscaping(rows) { rows in
+            let screen = try bytes.withUnsafeBytes { raw in
+                try firstFrame(raw, width: width, height: height, streaming: rows) {
+                    try limits.admit("GIF's logical screen", width: width, height: height,
+                                     bytes: memory(width: width, height: height, byteCount: bytes.count))
+                }
+            }
+            if let screen {
+                screen.pixels.withUnsafeBufferPointer { pixels in
+                    for row in 0 ..< height { rows(UnsafeBufferPointer(rebasing: pixels[row * width * 4 ..< (row + 1) * width * 4])) }
+                }
+            }
+        }
+        return geometry
     }
 
     /// What a decode holds at most: the screen, one row of colour indices, giflib's LZW tables.
@@ -31,7 +64,11 @@ package enum GIFDecoder {
         init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
     }
 
-    private static func firstFrame(_ raw: UnsafeRawBufferPointer, width: Int, height: Int) throws -> Bitmap {
+    /// The first frame: streamed to `streaming` when it can be (nil returned), else composed on
+    /// the screen, after `holdingScreen` has accepted the cost of holding it.
+    private static func firstFrame(_ raw: UnsafeRawBufferPointer, width: Int, height: Int,
+                                   streaming: ((UnsafeBufferPointer<UInt8>) -> Void)?,
+                                   holdingScreen: () throws -> Void) throws -> Bitmap? {
         let input = Input(raw)
         var status: Int32 = 0
         let opened = withExtendedLifetime(input) {
@@ -57,7 +94,8 @@ package enum GIFDecoder {
                     transparent = try readExtension(gif) ?? transparent
                 case IMAGE_DESC_RECORD_TYPE:
                     guard DGifGetImageDesc(gif) == GIF_OK else { throw failure(gif.pointee.Error) }
-                    return try compose(gif, width: width, height: height, transparent: transparent)
+                    return try compose(gif, width: width, height: height, transparent: transparent, streaming: streaming,
+                                       holdingScreen: holdingScreen)
                 case TERMINATE_RECORD_TYPE:
                     throw ImageDecodeError(.corrupt, "the GIF ends before its first image")
                 default:
@@ -85,8 +123,9 @@ package enum GIFDecoder {
 
     /// The frame on the screen: where it does not reach, or where it is transparent, the screen
     /// stays transparent, as browsers show it.
-    private static func compose(_ gif: UnsafeMutablePointer<GifFileType>, width: Int, height: Int,
-                                transparent: Int?) throws -> Bitmap {
+    private static func compose(_ gif: UnsafeMutablePointer<GifFileType>, width: Int, height: Int, transparent: Int?,
+                                streaming: ((UnsafeBufferPointer<UInt8>) -> Void)?,
+                                holdingScreen: () throws -> Void) throws -> Bitmap? {
         let frame = gif.pointee.Image
         let (left, top, frameWidth, frameHeight) = (Int(frame.Left), Int(frame.Top), Int(frame.Width), Int(frame.Height))
         guard frameWidth > 0, frameHeight > 0 else { throw ImageDecodeError(.corrupt, "the GIF's first image is empty") }
@@ -94,7 +133,10 @@ package enum GIFDecoder {
             throw ImageDecodeError(.corrupt, "the GIF's first image has no colour table, local or global")
         }
         let palette = UnsafeBufferPointer(start: colours.pointee.Colors, count: Int(colours.pointee.ColorCount))
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let streams = streaming != nil && left == 0 && top == 0 && frameWidth == width && frameHeight == height && !frame.Interlace
+        if !streams { try holdingScreen() }
+        // Streamed, one row of the screen, made anew for each row; else the whole screen.
+        var pixels = [UInt8](repeating: 0, count: streams ? width * 4 : width * height * 4)
         var line = [GifPixelType](repeating: 0, count: frameWidth)
         for row in rowOrder(height: frameHeight, interlaced: frame.Interlace) {
             guard line.withUnsafeMutableBufferPointer({ DGifGetLine(gif, $0.baseAddress, Int32(frameWidth)) }) == GIF_OK else {
@@ -102,20 +144,22 @@ package enum GIFDecoder {
             }
             let y = top + row
             guard y < height else { continue }
+            if streams { pixels.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
             for x in 0 ..< min(frameWidth, max(0, width - left)) {
                 let index = Int(line[x])
                 guard index != transparent else { continue }
                 guard index < palette.count else {
                     throw ImageDecodeError(.corrupt, "the GIF's first image uses colour \(index) of a table of \(palette.count)")
                 }
-                let at = (y * width + left + x) * 4
+                let at = ((streams ? 0 : y * width) + left + x) * 4
                 pixels[at] = palette[index].Red
                 pixels[at + 1] = palette[index].Green
                 pixels[at + 2] = palette[index].Blue
                 pixels[at + 3] = 255
             }
+            if streams, let streaming { pixels.withUnsafeBufferPointer { streaming($0) } }
         }
-        return Bitmap(width: width, height: height, pixels: pixels)
+        return streams ? nil : Bitmap(width: width, height: height, pixels: pixels)
     }
 
     /// The rows in the order the data holds them: an interlaced image sends every 8th row from

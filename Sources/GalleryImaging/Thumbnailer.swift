@@ -35,12 +35,16 @@ public enum Thumbnailer {
         let copies = Resampler.bytesNeeded(sourceWidth: header.width, sourceHeight: header.height,
                                            width: fitted.width, height: fitted.height)
             + fitted.width * fitted.height * 4 * 2 + pngBytes(fitted.width, fitted.height)
-        if header.mediaType == .avif {
-            // Rows a band at a time into the filter: a large AVIF is never held as RGBA whole.
+        if header.mediaType == .avif || header.mediaType == .gif {
+            // Rows into the filter as they come: a large AVIF is never held as RGBA whole, nor a
+            // GIF whose first frame covers its screen.
             let resampler = Resampler(sourceWidth: header.width, sourceHeight: header.height, width: fitted.width,
                                       height: fitted.height)
-            let geometry = try AVIFDecoder.decodeRows(bytes, limits: try limits.less(copies)) { resampler.push($0) }
-            guard resampler.isComplete else { throw ImageDecodeError(.corrupt, "the AVIF image's rows are incomplete") }
+            let rest = try limits.less(copies)
+            let geometry = header.mediaType == .avif
+                ? try AVIFDecoder.decodeRows(bytes, limits: rest) { resampler.push($0) }
+                : try GIFDecoder.decodeRows(bytes, limits: rest) { resampler.push($0) }
+            guard resampler.isComplete else { throw ImageDecodeError(.corrupt, "the \(header.mediaType.name) image's rows are incomplete") }
             return resampler.finish().upright(geometry)
         }
         guard let frame = try DecodedFrame.decode(bytes, as: header.mediaType, covering: fitted, limits: try limits.less(copies)) else {

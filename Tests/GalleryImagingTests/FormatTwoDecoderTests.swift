@@ -200,4 +200,19 @@ struct FormatTwoDecoderTests {
         let (colour, alphaAgrees) = Self.difference(banded, expected)
         #expect(colour < 1 && alphaAgrees, "\(name): mean difference \(colour)")
     }
+
+    /// A GIF's thumbnail is made from its rows as giflib gives them when the first frame covers
+    /// the screen, from the composed screen otherwise (a 1 × 1 frame on a 4 × 3 screen here);
+    /// either way it is the whole screen's thumbnail.
+    @Test func aGIFThumbnailFromRowsIsTheWholeScreensThumbnail() throws {
+        let partial: [UInt8] = Array("GIF89a".utf8) + [4, 0, 3, 0, 0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+            + [0x2C, 1, 0, 1, 0, 1, 0, 1, 0, 0] + [2, 2, 0x44, 0x01, 0] + [0x3B]
+        for (name, bytes) in [("b.gif", try Self.sample("b.gif")), ("anim.gif", try Self.sample("anim.gif")), ("partial", partial)] {
+            let streamed = try Thumbnailer.thumbnail(of: bytes, longSide: 100)
+            let whole = try GIFDecoder.decode(bytes).bitmap
+            let fitted = Resampler.fitting(width: whole.width, height: whole.height, longSide: 100)
+            let expected = Resampler.resize(whole, width: fitted.width, height: fitted.height)
+            #expect(streamed == expected, "\(name)")
+        }
+    }
 }
