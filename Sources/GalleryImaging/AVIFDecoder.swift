@@ -129,14 +129,12 @@ package enum AVIFDecoder {
 /// The box reader's verdict on an AVIF or HEIC file, and the codec it must have.
 enum HEIFBoxes {
     static func geometry(of bytes: [UInt8], expecting codec: ImageGeometry.HEIFCodec) throws -> ImageGeometry {
-        do {
-            let (geometry, found) = try ImageGeometry.heif(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
-            guard found == codec else {
-                throw ImageDecodeError(.corrupt, "the primary item is coded \(found.rawValue), not \(codec.rawValue)")
-            }
-            return geometry
-        } catch let error as ImageHeaderError {
-            throw error.decodeError
+        let (geometry, found) = try ImageHeaderError.asDecodeError {
+            try ImageGeometry.heif(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
         }
+        guard found == codec else {
+            throw ImageDecodeError(.corrupt, "the primary item is coded \(found.rawValue), not \(codec.rawValue)")
+        }
+        return geometry
     }
 }

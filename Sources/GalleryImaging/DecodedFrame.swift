@@ -103,4 +103,13 @@ extension DecodeLimits {
 extension ImageHeaderError {
     /// A header the reader refused, as a decode error: the file is not a sound image.
     var decodeError: ImageDecodeError { ImageDecodeError(.corrupt, description) }
+
+    /// Runs a header reader for a decoder: its refusal becomes the decode's error.
+    static func asDecodeError<T>(_ read: () throws -> T) throws -> T {
+        do {
+            return try read()
+        } catch let error as ImageHeaderError {
+            throw error.decodeError
+        }
+    }
 }

@@ -7,12 +7,7 @@ import GalleryFormat
 /// first frame alone, composed on the logical screen with its transparency.
 package enum GIFDecoder {
     package static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
-        let geometry: ImageGeometry
-        do {
-            geometry = try ImageGeometry.gif(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
-        } catch let error as ImageHeaderError {
-            throw error.decodeError
-        }
+        let geometry = try ImageHeaderError.asDecodeError { try ImageGeometry.gif(size: UInt64(bytes.count), read: bytes.bytes(at:count:)) }
         let (width, height) = (geometry.width, geometry.height)
         try limits.admit("GIF's logical screen", width: width, height: height,
                          bytes: memory(width: width, height: height, byteCount: bytes.count))
@@ -28,12 +23,7 @@ package enum GIFDecoder {
     /// the screen ever being held), else from the composed screen.
     package static func decodeRows(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits(),
                                    rows: (_ row: UnsafeBufferPointer<UInt8>) -> Void) throws -> ImageGeometry {
-        let geometry: ImageGeometry
-        do {
-            geometry = try ImageGeometry.gif(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
-        } catch let error as ImageHeaderError {
-            throw error.decodeError
-        }
+        let geometry = try ImageHeaderError.asDecodeError { try ImageGeometry.gif(size: UInt64(bytes.count), read: bytes.bytes(at:count:)) }
         let (width, height) = (geometry.width, geometry.height)
         try limits.admit("GIF's logical screen", width: width, height: 1,
                          bytes: memory(width: width, height: 1, byteCount: bytes.count))

@@ -61,12 +61,7 @@ public struct ImagePixelChecker: PixelChecker {
     /// budget that the header sets; the decoded size must be the header's (IG-BLB-008).
     private func checkFormatTwo(_ type: MediaType, size: UInt64, limits: DecodeLimits,
                                 read: (UInt64, Int) throws -> [UInt8]) throws {
-        let header: ImageHeader
-        do {
-            header = try ImageHeader.parse(size: size, read: read)
-        } catch let error as ImageHeaderError {
-            throw error.decodeError
-        }
+        let header = try ImageHeaderError.asDecodeError { try ImageHeader.parse(size: size, read: read) }
         guard header.mediaType == type else {
             throw ImageDecodeError(.corrupt, "the blob is \(header.mediaType.described), not \(type.rawValue)")
         }

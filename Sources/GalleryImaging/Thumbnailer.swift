@@ -24,12 +24,7 @@ public enum Thumbnailer {
     /// WebP, GIF, AVIF and HEIC: the first frame, decoded whole (WebP scaled while decoding),
     /// filtered down, then turned upright by its `irot` and `imir`.
     static func formatTwo(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits) throws -> Bitmap {
-        let header: ImageHeader
-        do {
-            header = try ImageHeader.parse(bytes)
-        } catch let error as ImageHeaderError {
-            throw error.decodeError
-        }
+        let header = try ImageHeaderError.asDecodeError { try ImageHeader.parse(bytes) }
         let fitted = Resampler.fitting(width: header.width, height: header.height, longSide: longSide)
         // The filtered and turned copies and the PNG made from them live beside the decoded frame.
         let copies = Resampler.bytesNeeded(sourceWidth: header.width, sourceHeight: header.height,

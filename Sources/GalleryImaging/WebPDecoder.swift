@@ -10,12 +10,7 @@ package enum WebPDecoder {
     /// smaller than it (libwebp's rescaler, so a large picture is never held whole).
     package static func decode(_ bytes: [UInt8], covering: (width: Int, height: Int)? = nil,
                                limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
-        let geometry: ImageGeometry
-        do {
-            geometry = try ImageGeometry.webP(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
-        } catch let error as ImageHeaderError {
-            throw error.decodeError
-        }
+        let geometry = try ImageHeaderError.asDecodeError { try ImageGeometry.webP(size: UInt64(bytes.count), read: bytes.bytes(at:count:)) }
         try FormatTwoLibrary.require(.webp)
         let bitmap = try bytes.withUnsafeBytes { raw in
             geometry.frameCount > 1
