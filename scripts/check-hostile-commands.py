@@ -46,8 +46,8 @@ inside its own scratch folder, and a copy of the input in a folder of its own. C
     at the end);
   - outputs: validate prints one JSON report that agrees with the exit code; info --json and
     list --json print JSON; a thumbnail that exits 0 wrote a PNG that decodes, at most 256 px on
-    its longest side (-s 256); extract's files are whole JPEG or PNG files; convert's CBZ is a
-    sound ZIP; a gallery convert wrote is valid (validate, exit 0) and holds as many images as
+    its longest side (-s 256); extract's files start with the magic of one of the six image
+    types; convert's CBZ is a sound ZIP; a gallery convert wrote is valid (validate, exit 0) and holds as many images as
     expected.json says;
   - expected.json (when there is one): convert of a foreign archive ends with one of the exit
     codes it lists, and a file whose verdict is valid without --deep is read by info, list,
@@ -97,6 +97,13 @@ def sha256_file(path):
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
+
+
+def is_image(head):
+    """Whether the first 12 bytes of a file are the magic of JPEG, PNG, WebP, GIF or an ISOBMFF
+    file (AVIF, HEIC: an ftyp box first), the types a gallery holds."""
+    return (head[:3] == b"\xff\xd8\xff" or head[:8] == PNG_SIG or (head[:4] == b"RIFF" and head[8:12] == b"WEBP")
+            or head[:6] in (b"GIF87a", b"GIF89a") or head[4:8] == b"ftyp")
 
 
 def walk(root):
@@ -470,9 +477,9 @@ class Runner:
             if os.path.basename(p).startswith("."):
                 P.append(f"extract left a hidden file {p!r}")
             with open(full, "rb") as f:
-                head = f.read(8)
-            if not (head[:3] == b"\xff\xd8\xff" or head == PNG_SIG):
-                P.append(f"extract wrote {p!r}, which is neither JPEG nor PNG")
+                head = f.read(12)
+            if not is_image(head):
+                P.append(f"extract wrote {p!r}, which is none of the six image types (format 2.0, section 5)")
 
     def check_output(self, P, r, cmd, path, exp, slot):
         if cmd == "thumbnail":

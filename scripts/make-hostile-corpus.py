@@ -3,14 +3,15 @@
 
 Usage: make-hostile-corpus.py OUTDIR [--quick | --fixtures]
 
-    (none)      the full corpus (about 1,040 files, 43 MB) for `make hostile`
+    (none)      the full corpus (about 1,140 files, 64 MB) for `make hostile`
     --quick     a small subset (about 130 files) in a few seconds, for `make test`
     --fixtures  the committed corpus, Fixtures/hostile: the full corpus without its files over
-                300 KiB (about 1,030 files, 11 MB), and a README.md saying how it was made
+                300 KiB (about 1,130 files, 12 MB), and a README.md saying how it was made
 
 Written from Specs/imagegallery-format.md, Specs/diagnostics.md, Specs/manifest.schema.json and
-Specs/conversion.md alone (its cases independently of scripts/make-fixtures.py), with hand-made ZIP
-and tar writers so that every byte is under control. The code is the package galleryfixtures beside
+Specs/conversion.md alone (its cases independently of scripts/make-fixtures.py; the i- images
+are make-hostile-images.py's, written from the same specs), with hand-made ZIP and tar writers so
+that every byte is under control. The code is the package galleryfixtures beside
 this script: the ZIP writer galleryfixtures/zipwriting.py (shared with make-fixtures.py), the
 families in galleryfixtures/hostile/, one module per family or group of families.
 
@@ -52,7 +53,8 @@ streaming reader sees); o- 16/32/64-bit overflows; n- entry names (traversal, ab
 links, devices, duplicates, case folding, encodings); m- manifests (types, limits, deep nesting,
 huge numbers, duplicate keys, invalid UTF-8, syntax); b- blobs against the manifest; d- --deep
 pixel decoding (decompression bombs, truncated and garbage images); u- open verdicts; a- foreign
-archives for convert.
+archives for convert; i- format 2.0 galleries, one for each WebP, GIF, AVIF and HEIC file of
+make-hostile-images.py (galleryfixtures/hostile/formattwo.py says how).
 
 Output is deterministic: every random choice comes from random.Random seeded with a fixed string,
 and archives carry fixed times (given the same Pillow, libjpeg-turbo and zlib builds).

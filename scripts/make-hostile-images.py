@@ -339,13 +339,18 @@ class Heif:
         sizes = data[p + 4] >> 4, data[p + 4] & 15, data[p + 5] >> 4, data[p + 5] & 15
         assert version in (0, 1)
         count, p = uint(p + 6, 2), p + 8
+        # Construction method 1 reads from the idat box (heif-enc puts a grid's few bytes
+        # there); the data is written back into mdat, where method 0 finds it.
+        idat = meta[b"idat"][0] + meta[b"idat"][1] if b"idat" in meta else None
         for _ in range(count):
             item, p = uint(p, 2), p + 2
+            method = 0
             if version == 1:
-                assert uint(p, 2) & 15 == 0, "construction method 0 only"
-                p += 2
+                method, p = uint(p, 2) & 15, p + 2
+                assert method == 0 or (method == 1 and idat is not None), "construction method 0 or 1 only"
             p += 2                                      # data_reference_index
             base, p = uint(p, sizes[2]), p + sizes[2]
+            base += idat if method == 1 else 0
             extents, p = uint(p, 2), p + 2
             pieces = []
             for _ in range(extents):

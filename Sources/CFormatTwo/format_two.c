@@ -68,7 +68,11 @@
     X(int, heif_image_get_height, (const struct heif_image *image, enum heif_channel channel), (image, channel)) \
     X(const uint8_t *, heif_image_get_plane_readonly, \
       (const struct heif_image *image, enum heif_channel channel, int *stride), (image, channel, stride)) \
-    V(heif_image_release, (const struct heif_image *image), (image))
+    V(heif_image_release, (const struct heif_image *image), (image)) \
+    X(enum heif_colorspace, heif_image_get_colorspace, (const struct heif_image *image), (image)) \
+    X(int, heif_image_has_channel, (const struct heif_image *image, enum heif_channel channel), (image, channel)) \
+    X(int, heif_image_get_bits_per_pixel_range, (const struct heif_image *image, enum heif_channel channel), \
+      (image, channel))
 
 #define POINTER(type, name, parameters, arguments) static type(*real_##name) parameters;
 #define VOID_POINTER(name, parameters, arguments) static void(*real_##name) parameters;

@@ -26,6 +26,19 @@ extension DecodedFrame {
         }
     }
 
+    /// Decodes the first frame of an AVIF, GIF or HEIC image row by row, as stored (not yet
+    /// turned), handing each RGBA row to `rows` and holding none of them: what a thumbnail or a
+    /// pixel check of a large photo needs. Nil for the types decoded otherwise.
+    package static func decodeRows(_ bytes: [UInt8], as type: MediaType, limits: DecodeLimits = DecodeLimits(),
+                                   rows: (_ row: UnsafeBufferPointer<UInt8>) -> Void) throws -> ImageGeometry? {
+        switch type {
+        case .jpeg, .png, .webp: nil
+        case .gif: try GIFDecoder.decodeRows(bytes, limits: limits, rows: rows)
+        case .avif: try AVIFDecoder.decodeRows(bytes, limits: limits, rows: rows)
+        case .heic: try HEIFDecoder.decodeRows(bytes, limits: limits, rows: rows)
+        }
+    }
+
     /// The most a full decode of such an image takes, from its header: what a caller reserves
     /// of a shared budget before reading it.
     package static func memoryToDecode(_ header: ImageHeader, byteCount: Int, leading: [UInt8] = []) -> Int {
@@ -36,7 +49,7 @@ extension DecodedFrame {
                                        simpleLossy: WebPDecoder.isSimpleLossy(leading), output: (width, height), byteCount: byteCount)
         case .gif: GIFDecoder.memory(width: width, height: height, byteCount: byteCount)
         case .avif: AVIFDecoder.bandedMemory(width: width, height: height, byteCount: byteCount)
-        case .heic: HEIFDecoder.memory(width: width, height: height, byteCount: byteCount)
+        case .heic: HEIFDecoder.bandedMemory(width: width, height: height, byteCount: byteCount)
         }
     }
 }

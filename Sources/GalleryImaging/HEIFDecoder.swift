@@ -6,17 +6,60 @@ import GalleryFormat
 /// set, strict decoding (its warnings are errors), tiles decoded on the calling thread, and its
 /// own transforms off: the caller turns the image with the geometry, as for AVIF, so that both
 /// read `irot` and `imir` the one way.
+///
+/// libheif is asked for no particular layout, not RGBA: it gives planar RGB, which
+/// `HEIFPlanes` turns into RGBA a row at a time, so that a 24 MP photo's thumbnail never holds
+/// it as RGBA whole.
 package enum HEIFDecoder {
     package static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .hevc)
         let (width, height) = (geometry.width, geometry.height)
         try limits.admit("HEIC image", width: width, height: height, bytes: memory(width: width, height: height, byteCount: bytes.count))
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        try pixels.withUnsafeMutableBufferPointer { output in
+            var offset = 0
+            try decodePlanes(bytes, geometry: geometry, limits: limits) { row in
+                UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(output)[offset ..< offset + row.count])
+                    .copyMemory(from: UnsafeRawBufferPointer(row))
+                offset += row.count
+            }
+        }
+        return DecodedFrame(bitmap: Bitmap(width: width, height: height, pixels: pixels), geometry: geometry)
+    }
+
+    /// The image's rows as stored (not yet turned), top to bottom, as RGBA; only the codec's
+    /// planes and one row of RGBA are held.
+    package static func decodeRows(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits(),
+                                   rows: (_ row: UnsafeBufferPointer<UInt8>) -> Void) throws -> ImageGeometry {
+        let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .hevc)
+        let (width, height) = (geometry.width, geometry.height)
+        try limits.admit("HEIC image", width: width, height: 1,
+                         bytes: bandedMemory(width: width, height: height, byteCount: bytes.count))
+        try decodePlanes(bytes, geometry: geometry, limits: limits, rows: rows)
+        return geometry
+    }
+
+    /// What a banded decode holds at most: our copy of the file, libheif's planes and the HEVC
+    /// decoder's picture (16 bits a sample at most, 4:4:4 with alpha counted as four samples
+    /// each) and a few rows as floats and RGBA.
+    static func bandedMemory(width: Int, height: Int, byteCount: Int) -> Int {
+        byteCount + width * height * 8 + width * 20
+    }
+
+    /// What a whole decode holds at most: the banded decode and the RGBA output.
+    static func memory(width: Int, height: Int, byteCount: Int) -> Int {
+        bandedMemory(width: width, height: height, byteCount: byteCount) + width * height * 4
+    }
+
+    private static func decodePlanes(_ bytes: [UInt8], geometry: ImageGeometry, limits: DecodeLimits,
+                                     rows: (_ row: UnsafeBufferPointer<UInt8>) -> Void) throws {
+        let (width, height) = (geometry.width, geometry.height)
         try FormatTwoLibrary.require(.heic)
         guard let context = heif_context_alloc() else { throw ImageDecodeError(.pastLimit, "libheif could not start") }
         defer { heif_context_free(context) }
         heif_context_set_maximum_image_size_limit(context, Int32(min(limits.maxSide, 65_535)))
         heif_context_set_max_decoding_threads(context, 0)
-        let bitmap = try bytes.withUnsafeBufferPointer { buffer -> Bitmap in
+        try bytes.withUnsafeBufferPointer { buffer in
             try check(heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil), "read")
             var handle: OpaquePointer?
             try check(heif_context_get_primary_image_handle(context, &handle), "find the primary image in")
@@ -24,37 +67,17 @@ package enum HEIFDecoder {
             guard let options = heif_decoding_options_alloc() else { throw ImageDecodeError(.pastLimit, "libheif could not start") }
             defer { heif_decoding_options_free(options) }
             options.pointee.ignore_transformations = 1
-            options.pointee.convert_hdr_to_8bit = 1
             options.pointee.strict_decoding = 1
             var image: OpaquePointer?
-            try check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options), "decode")
+            // Undefined colorspace and chroma: planes (libheif 1.15 converts YCbCr to planar RGB).
+            try check(heif_decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, options), "decode")
             defer { heif_image_release(image) }
-            let (decodedWidth, decodedHeight) = (Int(heif_image_get_width(image, heif_channel_interleaved)),
-                                                 Int(heif_image_get_height(image, heif_channel_interleaved)))
-            guard decodedWidth == width, decodedHeight == height else {
-                throw ImageDecodeError(.corrupt, "the HEIC image decodes to \(decodedWidth)×\(decodedHeight), "
-                                       + "not the \(width)×\(height) its ispe property states")
-            }
-            var stride: Int32 = 0
-            guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= width * 4 else {
-                throw ImageDecodeError(.corrupt, "libheif gave no RGBA plane")
-            }
-            var pixels = [UInt8](repeating: 0, count: width * height * 4)
-            pixels.withUnsafeMutableBytes { output in
-                for row in 0 ..< height {
-                    (output.baseAddress! + row * width * 4).copyMemory(from: plane + row * Int(stride), byteCount: width * 4)
-                }
-            }
-            return Bitmap(width: width, height: height, pixels: pixels)
+            let planes = try HEIFPlanes(image, width: width, height: height)
+            planes.convert(rows: rows)
         }
-        return DecodedFrame(bitmap: bitmap, geometry: geometry)
     }
 
-    /// What a decode holds at most: our copy, libheif's RGBA image and the HEVC decoder's YUV
-    /// planes (16 bits a sample at most).
-    static func memory(width: Int, height: Int, byteCount: Int) -> Int { byteCount + width * height * (4 + 4 + 6) }
-
-    private static func check(_ error: heif_error, _ step: String) throws {
+    static func check(_ error: heif_error, _ step: String) throws {
         guard error.code != heif_error_Ok else { return }
         let reason = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
         throw ImageDecodeError(error.code == heif_error_Memory_allocation_error ? .pastLimit : .corrupt,

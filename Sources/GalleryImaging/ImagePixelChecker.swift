@@ -71,9 +71,9 @@ public struct ImagePixelChecker: PixelChecker {
         let needed = DecodedFrame.memoryToDecode(header, byteCount: Int(size), leading: try read(0, 16))
         try budget.withReservation(min(needed, limits.maxBytes)) {
             let bytes = try read(0, Int(size))
-            if type == .avif {
-                // Every row decoded and converted, a band at a time, none kept.
-                _ = try AVIFDecoder.decodeRows(bytes, limits: limits) { _ in }
+            if type == .avif || type == .heic {
+                // Every row decoded and converted, none kept.
+                _ = try DecodedFrame.decodeRows(bytes, as: type, limits: limits) { _ in }
             } else {
                 _ = try DecodedFrame.decode(bytes, as: type, limits: limits)
             }

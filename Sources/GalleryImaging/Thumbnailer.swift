@@ -21,8 +21,8 @@ public enum Thumbnailer {
         }
     }
 
-    /// WebP, GIF, AVIF and HEIC: the first frame, decoded whole (WebP scaled while decoding),
-    /// filtered down, then turned upright by its `irot` and `imir`.
+    /// WebP, GIF, AVIF and HEIC: the first frame (WebP decoded whole, scaled while decoding; the
+    /// others a row at a time), filtered down, then turned upright by its `irot` and `imir`.
     static func formatTwo(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits) throws -> Bitmap {
         let header = try ImageHeaderError.asDecodeError { try ImageHeader.parse(bytes) }
         let fitted = Resampler.fitting(width: header.width, height: header.height, longSide: longSide)
@@ -30,15 +30,15 @@ public enum Thumbnailer {
         let copies = Resampler.bytesNeeded(sourceWidth: header.width, sourceHeight: header.height,
                                            width: fitted.width, height: fitted.height)
             + fitted.width * fitted.height * 4 * 2 + pngBytes(fitted.width, fitted.height)
-        if header.mediaType == .avif || header.mediaType == .gif {
-            // Rows into the filter as they come: a large AVIF is never held as RGBA whole, nor a
-            // GIF whose first frame covers its screen.
+        if header.mediaType != .webp {
+            // Rows into the filter as they come: a large AVIF or HEIC is never held as RGBA
+            // whole, nor a GIF whose first frame covers its screen.
             let resampler = Resampler(sourceWidth: header.width, sourceHeight: header.height, width: fitted.width,
                                       height: fitted.height)
-            let rest = try limits.less(copies)
-            let geometry = header.mediaType == .avif
-                ? try AVIFDecoder.decodeRows(bytes, limits: rest) { resampler.push($0) }
-                : try GIFDecoder.decodeRows(bytes, limits: rest) { resampler.push($0) }
+            guard let geometry = try DecodedFrame.decodeRows(bytes, as: header.mediaType, limits: try limits.less(copies),
+                                                             rows: { resampler.push($0) }) else {
+                throw ImageDecodeError(.corrupt, "no decoder for \(header.mediaType.rawValue)")
+            }
             guard resampler.isComplete else { throw ImageDecodeError(.corrupt, "the \(header.mediaType.name) image's rows are incomplete") }
             return resampler.finish().upright(geometry)
         }

@@ -4,13 +4,13 @@ then expected.json, and with --fixtures the README.md of Fixtures/hostile."""
 import json
 import os
 
-from . import archives, blobs, container, garbage, hidden, manifest, manifestjson, names, output, overflow
-from . import thumbnails, valid, validmanifest
+from . import archives, blobs, container, formattwo, garbage, hidden, manifest, manifestjson, names, output
+from . import overflow, thumbnails, valid, validmanifest
 
 FAMILIES = (valid.fam_valid, validmanifest.fam_valid_manifest, valid.fam_valid_images, garbage.fam_garbage,
             garbage.fam_truncflip, container.fam_container, hidden.fam_concat, hidden.fam_hidden,
             overflow.fam_overflow, names.fam_names, manifest.fam_manifest, manifestjson.fam_manifest_json,
-            blobs.fam_blobs, thumbnails.fam_thumbs, archives.fam_foreign)
+            blobs.fam_blobs, thumbnails.fam_thumbs, archives.fam_foreign, formattwo.fam_format_two)
 
 FIXTURES_README = """# Hostile corpus
 
@@ -21,7 +21,10 @@ symbolic-link names, duplicate and case-folded names, local and central headers 
 prepended stubs, concatenated archives, end records inside the archive comment, truncated and
 garbage images, hostile manifests (deep nesting, huge numbers, duplicate keys, invalid UTF-8), and
 foreign archives for `convert` (`a-*`: zip, tar, tar.gz, tar.bz2, tar.xz, CBZ and CBT with traversal,
-absolute and option-like names, links, devices, bombs, lying sizes, truncations, garbage).
+absolute and option-like names, links, devices, bombs, lying sizes, truncations, garbage), and
+format 2.0 galleries (`i-*`) holding each WebP, GIF, AVIF and HEIC file of
+`scripts/make-hostile-images.py` (dimension bombs, truncations, grids of thousands of tiles, `ispe`
+lies, LZW and frame-count bombs, VP8X canvases past their frames, box size lies and loops).
 
 `expected.json` gives, for each file, the verdict `validate` must reach (and for `a-*` files the
 exit code and image count of `convert FILE OUT.imagegallery`); the docstring of
