@@ -49,7 +49,7 @@ extension DecodedFrame {
                                        simpleLossy: WebPDecoder.isSimpleLossy(leading), output: (width, height), byteCount: byteCount)
         case .gif: GIFDecoder.memory(width: width, height: height, byteCount: byteCount)
         case .avif: AVIFDecoder.bandedMemory(width: width, height: height, byteCount: byteCount)
-        case .heic: HEIFDecoder.bandedMemory(width: width, height: height, byteCount: byteCount)
+        case .heic: HEIFDecoder.bandedMemory(width: width, height: height, bitsPerSample: header.bitDepth, byteCount: byteCount)
         }
     }
 }

@@ -14,7 +14,8 @@ package enum HEIFDecoder {
     package static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .hevc)
         let (width, height) = (geometry.width, geometry.height)
-        try limits.admit("HEIC image", width: width, height: height, bytes: memory(width: width, height: height, byteCount: bytes.count))
+        try limits.admit("HEIC image", width: width, height: height,
+                         bytes: memory(width: width, height: height, bitsPerSample: geometry.bitsPerSample, byteCount: bytes.count))
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         try pixels.withUnsafeMutableBufferPointer { output in
             var offset = 0
@@ -34,21 +35,22 @@ package enum HEIFDecoder {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .hevc)
         let (width, height) = (geometry.width, geometry.height)
         try limits.admit("HEIC image", width: width, height: 1,
-                         bytes: bandedMemory(width: width, height: height, byteCount: bytes.count))
+                         bytes: bandedMemory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
+                                             byteCount: bytes.count))
         try decodePlanes(bytes, geometry: geometry, limits: limits, rows: rows)
         return geometry
     }
 
-    /// What a banded decode holds at most: our copy of the file, libheif's planes and the HEVC
-    /// decoder's picture (16 bits a sample at most, 4:4:4 with alpha counted as four samples
-    /// each) and a few rows as floats and RGBA.
-    static func bandedMemory(width: Int, height: Int, byteCount: Int) -> Int {
-        byteCount + width * height * 8 + width * 20
+    /// What a banded decode holds at most: our copy of the file and, while libheif converts,
+    /// the codec's YCbCr planes and libheif's RGB planes (4:4:4 at most, each with alpha: eight
+    /// samples a pixel, of two bytes past 8 bits), and one row of RGBA.
+    static func bandedMemory(width: Int, height: Int, bitsPerSample: Int, byteCount: Int) -> Int {
+        byteCount + width * height * 8 * (bitsPerSample > 8 ? 2 : 1) + width * 4
     }
 
     /// What a whole decode holds at most: the banded decode and the RGBA output.
-    static func memory(width: Int, height: Int, byteCount: Int) -> Int {
-        bandedMemory(width: width, height: height, byteCount: byteCount) + width * height * 4
+    static func memory(width: Int, height: Int, bitsPerSample: Int, byteCount: Int) -> Int {
+        bandedMemory(width: width, height: height, bitsPerSample: bitsPerSample, byteCount: byteCount) + width * height * 4
     }
 
     private static func decodePlanes(_ bytes: [UInt8], geometry: ImageGeometry, limits: DecodeLimits,

@@ -155,8 +155,22 @@ struct ImageGeometryTests {
                              associations: [(1, [1, 2, 3])])
         let (geometry, codec) = try heif(file)
         #expect(codec == .hevc)
-        #expect(geometry == ImageGeometry(width: 4032, height: 3024, quarterTurns: 1, mirror: .horizontal))
+        // No hvcC says the bit depth: the decode's memory is reckoned for 16 bits a sample.
+        #expect(geometry == ImageGeometry(width: 4032, height: 3024, quarterTurns: 1, mirror: .horizontal, bitsPerSample: 16))
         #expect(geometry.uprightSize == (3024, 4032))
+    }
+
+    /// hvcC bytes 17 and 18 hold the luma and chroma bit depths less 8, in their low 3 bits.
+    @Test func aHEICsBitDepthIsItsHvcCs() throws {
+        func configuration(luma: UInt8, chroma: UInt8) -> [UInt8] {
+            [1] + [UInt8](repeating: 0, count: 16) + [0xF8 | (luma - 8), 0xF8 | (chroma - 8), 0, 0, 0, 0xF]
+        }
+        for (luma, chroma, expected) in [(UInt8(8), UInt8(8), 8), (10, 10, 10), (8, 12, 12)] {
+            let file = Self.heif(items: [(1, "hvc1")], primary: 1,
+                                 properties: [Self.ispe(64, 48), Self.box("hvcC", configuration(luma: luma, chroma: chroma))],
+                                 associations: [(1, [1, 2])])
+            #expect(try heif(file).0.bitsPerSample == expected, "luma \(luma), chroma \(chroma)")
+        }
     }
 
     @Test func anAVIFGridTakesItsTilesCodec() throws {

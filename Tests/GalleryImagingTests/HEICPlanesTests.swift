@@ -36,6 +36,8 @@ struct HEICPlanesTests {
         var grey = false
         /// The nclx matrix and range written into a colr box, as heif-enc coded the planes.
         var colour: (matrix: Int, fullRange: Bool)? = nil
+        /// What the hvcC says, which sizes the decode's memory.
+        var bits: Int { options.firstIndex(of: "-b").map { Int(options[$0 + 1])! } ?? 8 }
         var testDescription: String { name }
     }
 
@@ -72,7 +74,9 @@ struct HEICPlanesTests {
         let converted = try Subprocess.run("/usr/bin/heif-convert", [heic, reference])
         try #require(converted.status == 0, "heif-convert: \(converted.stderr)")
 
-        let frame = try HEIFDecoder.decode(try FileBytes.read(heic))
+        let bytes = try FileBytes.read(heic)
+        #expect(try ImageHeader.parse(bytes).bitDepth == variant.bits)
+        let frame = try HEIFDecoder.decode(bytes)
         let expected = try PNGDecoder.decode(try FileBytes.read(reference))
         try #require(frame.bitmap.width == expected.width && frame.bitmap.height == expected.height)
         var total = 0, largest = 0

@@ -66,6 +66,9 @@ extension ImageGeometry {
             }
         }
         guard var found = geometry else { throw ImageHeaderError("the primary item has no ispe property", offset: metas[0].start) }
+        if codec == .hevc {
+            found.bitsPerSample = try walk.hevcBitsPerSample(of: type == "grid" ? meta.derived[primary] ?? [] : [primary], in: meta)
+        }
         guard (1 ... limits.dimension).contains(found.width), (1 ... limits.dimension).contains(found.height) else {
             throw ImageHeaderError("the ispe size \(found.width) × \(found.height) is not 1 to \(limits.dimension) on a side",
                                    offset: metas[0].start)
@@ -79,6 +82,22 @@ extension ImageGeometry {
             }
         }
         return (found, codec)
+    }
+}
+
+extension BoxWalk {
+    /// The most bits a sample of the HEVC items has (luma or chroma), from their `hvcC`
+    /// configurations (bytes 17 and 18: bit depths less 8); 16 when an item has none that
+    /// says, as a decoder's buffers might then hold.
+    mutating func hevcBitsPerSample(of items: [UInt64], in meta: HEIFMeta) throws -> Int {
+        var bits = 8
+        for item in items {
+            guard let configuration = meta.properties(of: item).first(where: { $0.type == "hvcC" }),
+                  configuration.end >= configuration.payload + 19 else { return 16 }
+            let depths = try source.bytes(at: configuration.payload + 17, count: 2, "the hvcC property")
+            bits = max(bits, Int(depths[0] & 7) + 8, Int(depths[1] & 7) + 8)
+        }
+        return bits
     }
 }
 

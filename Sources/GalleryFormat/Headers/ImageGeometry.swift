@@ -25,6 +25,9 @@ package struct ImageGeometry: Sendable, Hashable {
     /// 1 for a still image.
     package var frameCount = 1
     package var hasAlpha = false
+    /// Bits a sample of the coded image holds (HEIC: from its `hvcC`), which sizes a decoder's
+    /// buffers; 8 where the reader does not look.
+    package var bitsPerSample = 8
 
     /// The size once upright.
     package var uprightSize: (width: Int, height: Int) {

@@ -6,8 +6,8 @@ public struct ImageHeader: Sendable, Hashable {
     public var width: Int
     /// Height in pixels, as stored (before any EXIF orientation).
     public var height: Int
-    /// Bits per sample: PNG 1–16, JPEG 8 or 12; 8 for the format 2.0 types (their decoders
-    /// give 8 bits a sample whatever they store).
+    /// Bits per sample as stored: PNG 1–16, JPEG 8 or 12, HEIC 8–16 (its `hvcC`); 8 for WebP,
+    /// GIF and AVIF, whose readers do not look. Every decoder gives 8 bits a sample.
     public var bitDepth: Int
     /// PNG Adam7 interlacing (always false for JPEG).
     public var interlaced: Bool
@@ -84,7 +84,7 @@ extension ImageHeader {
             throw ImageHeaderError("its brands say \(named.name), but its primary item is coded \(codec.rawValue) (\(type.name))",
                                    offset: 8)
         }
-        return ImageHeader(mediaType: type, width: geometry.width, height: geometry.height)
+        return ImageHeader(mediaType: type, width: geometry.width, height: geometry.height, bitDepth: geometry.bitsPerSample)
     }
 
     /// Reads the header of an image held in memory.
