@@ -123,29 +123,43 @@ package enum GIFDecoder {
             throw ImageDecodeError(.corrupt, "the GIF's first image has no colour table, local or global")
         }
         let palette = UnsafeBufferPointer(start: colours.pointee.Colors, count: Int(colours.pointee.ColorCount))
+        // Each index's RGBA as one word (transparent: 0, as the empty screen is, so that the first
+        // frame can be written over it whole); an index past the table marks itself with alpha 1,
+        // which no colour has.
+        let outside: UInt32 = 1 << 24
+        var table = [UInt32](repeating: outside, count: 256)
+        for (index, colour) in palette.prefix(256).enumerated() {
+            table[index] = UInt32(colour.Red) | UInt32(colour.Green) << 8 | UInt32(colour.Blue) << 16 | 255 << 24
+        }
+        // The transparent index need not be in the table: it is skipped, never looked up.
+        if let transparent, (0 ..< 256).contains(transparent) { table[transparent] = 0 }
         let streams = streaming != nil && left == 0 && top == 0 && frameWidth == width && frameHeight == height && !frame.Interlace
         if !streams { try holdingScreen() }
-        // Streamed, one row of the screen, made anew for each row; else the whole screen.
+        // Streamed, one row of the screen, every pixel written anew for each row; else the whole screen.
         var pixels = [UInt8](repeating: 0, count: streams ? width * 4 : width * height * 4)
         var line = [GifPixelType](repeating: 0, count: frameWidth)
+        let shown = min(frameWidth, max(0, width - left))
         for row in rowOrder(height: frameHeight, interlaced: frame.Interlace) {
             guard line.withUnsafeMutableBufferPointer({ DGifGetLine(gif, $0.baseAddress, Int32(frameWidth)) }) == GIF_OK else {
                 throw failure(gif.pointee.Error)
             }
             let y = top + row
             guard y < height else { continue }
-            if streams { pixels.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
-            for x in 0 ..< min(frameWidth, max(0, width - left)) {
-                let index = Int(line[x])
-                guard index != transparent else { continue }
-                guard index < palette.count else {
-                    throw ImageDecodeError(.corrupt, "the GIF's first image uses colour \(index) of a table of \(palette.count)")
+            let past = pixels.withUnsafeMutableBytes { pixels -> Int? in
+                line.withUnsafeBufferPointer { line -> Int? in
+                    table.withUnsafeBufferPointer { table -> Int? in
+                        let start = ((streams ? 0 : y * width) + left) * 4
+                        for x in 0 ..< shown {
+                            let value = table[Int(line[x])]
+                            guard value != outside else { return Int(line[x]) }
+                            pixels.storeBytes(of: value.littleEndian, toByteOffset: start + x * 4, as: UInt32.self)
+                        }
+                        return nil
+                    }
                 }
-                let at = ((streams ? 0 : y * width) + left + x) * 4
-                pixels[at] = palette[index].Red
-                pixels[at + 1] = palette[index].Green
-                pixels[at + 2] = palette[index].Blue
-                pixels[at + 3] = 255
+            }
+            if let past {
+                throw ImageDecodeError(.corrupt, "the GIF's first image uses colour \(past) of a table of \(palette.count)")
             }
             if streams, let streaming { pixels.withUnsafeBufferPointer { streaming($0) } }
         }

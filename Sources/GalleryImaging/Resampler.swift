@@ -19,6 +19,17 @@ public final class Resampler {
     struct Contributions {
         var starts: [Int]
         var weights: [[Float]]
+        /// Every column's weights one after another, and where each column's begin: the filter's
+        /// inner loop reads them from one buffer, in the same order, so the sums are the same.
+        let packed: [Float]
+        let packedStarts: [Int]
+
+        init(starts: [Int], weights: [[Float]]) {
+            self.starts = starts
+            self.weights = weights
+            packed = weights.flatMap { $0 }
+            packedStarts = weights.reduce(into: [0]) { $0.append($0.last! + $1.count) }
+        }
     }
 
     private let horizontal: Contributions
@@ -100,13 +111,16 @@ public final class Resampler {
         premultiplied.withUnsafeBufferPointer { line in
             band.withUnsafeMutableBufferPointer { band in
                 horizontal.starts.withUnsafeBufferPointer { starts in
-                    horizontal.weights.withUnsafeBufferPointer { weights in
-                        let out = band.baseAddress! + slot * width
-                        for x in 0 ..< width {
-                            var sum = SIMD4<Float>.zero
-                            let from = line.baseAddress! + starts[x]
-                            for (k, weight) in weights[x].enumerated() { sum += from[k] * weight }
-                            out[x] = sum
+                    horizontal.packed.withUnsafeBufferPointer { packed in
+                        horizontal.packedStarts.withUnsafeBufferPointer { packedStarts in
+                            let out = band.baseAddress! + slot * width
+                            for x in 0 ..< width {
+                                var sum = SIMD4<Float>.zero
+                                let from = line.baseAddress! + starts[x]
+                                let weights = packed.baseAddress! + packedStarts[x]
+                                for k in 0 ..< packedStarts[x + 1] - packedStarts[x] { sum += from[k] * weights[k] }
+                                out[x] = sum
+                            }
                         }
                     }
                 }
