@@ -32,13 +32,15 @@ public enum Thumbnailer {
             + fitted.width * fitted.height * 4 * 2 + pngBytes(fitted.width, fitted.height)
         if header.mediaType != .webp {
             // Rows into the filter as they come: a large AVIF or HEIC is never held as RGBA
-            // whole, nor a GIF whose first frame covers its screen.
+            // whole, nor a GIF whose first frame covers its screen. The filter runs on a second
+            // thread beside the decoder.
             let resampler = Resampler(sourceWidth: header.width, sourceHeight: header.height, width: fitted.width,
                                       height: fitted.height)
-            guard let geometry = try DecodedFrame.decodeRows(bytes, as: header.mediaType, limits: try limits.less(copies),
-                                                             rows: { resampler.push($0) }) else {
-                throw ImageDecodeError(.corrupt, "no decoder for \(header.mediaType.rawValue)")
+            let rest = try limits.less(copies + RowPipeline.bytesNeeded(rowBytes: header.width * 4))
+            let decoded = try RowPipeline.run(rowBytes: header.width * 4, consume: { resampler.push($0) }) { rows in
+                try DecodedFrame.decodeRows(bytes, as: header.mediaType, limits: rest, rows: rows)
             }
+            guard let geometry = decoded else { throw ImageDecodeError(.corrupt, "no decoder for \(header.mediaType.rawValue)") }
             guard resampler.isComplete else { throw ImageDecodeError(.corrupt, "the \(header.mediaType.name) image's rows are incomplete") }
             return resampler.finish().upright(geometry)
         }
