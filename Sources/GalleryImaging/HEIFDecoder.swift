@@ -79,7 +79,7 @@ package enum HEIFDecoder {
         }
     }
 
-    static func check(_ error: heif_error, _ step: String) throws {
+    private static func check(_ error: heif_error, _ step: String) throws {
         guard error.code != heif_error_Ok else { return }
         let reason = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
         throw ImageDecodeError(error.code == heif_error_Memory_allocation_error ? .pastLimit : .corrupt,

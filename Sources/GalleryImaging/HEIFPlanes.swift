@@ -14,9 +14,8 @@ struct HEIFPlanes {
 
     private let width: Int
     private let height: Int
-    /// Red, green and blue; or grey alone.
-    private let colours: [Plane]
-    private let alpha: Plane?
+    /// Each plane and the RGBA bytes it fills: red, green, blue and alpha; grey fills three.
+    private let targets: [(plane: Plane, channels: [Int])]
 
     /// Reads the planes of `image`, which must be `width` × `height` (the `ispe` size).
     init(_ image: OpaquePointer?, width: Int, height: Int) throws {
@@ -43,8 +42,10 @@ struct HEIFPlanes {
             }
             return Plane(base: base, stride: Int(stride), bits: bits)
         }
-        colours = try channels.map(plane)
-        alpha = heif_image_has_channel(image, heif_channel_Alpha) != 0 ? try plane(heif_channel_Alpha) : nil
+        let colours = channels.count == 1 ? [(try plane(channels[0]), [0, 1, 2])]
+            : try channels.enumerated().map { (try plane($0.element), [$0.offset]) }
+        let alpha = heif_image_has_channel(image, heif_channel_Alpha) != 0 ? [(try plane(heif_channel_Alpha), [3])] : []
+        targets = colours + alpha
     }
 
     /// Hands each row, top to bottom, to `rows` as RGBA; one row is held at a time.
@@ -52,11 +53,9 @@ struct HEIFPlanes {
         var output = [UInt8](repeating: 255, count: width * 4)
         for y in 0 ..< height {
             output.withUnsafeMutableBufferPointer { out in
-                for (index, plane) in colours.enumerated() {
-                    // Grey goes into all three colours.
-                    for channel in colours.count == 1 ? [0, 1, 2] : [index] { Self.read(plane, row: y, into: out, at: channel, width) }
+                for (plane, channels) in targets {
+                    for channel in channels { Self.read(plane, row: y, into: out, at: channel, width) }
                 }
-                if let alpha { Self.read(alpha, row: y, into: out, at: 3, width) }
             }
             output.withUnsafeBufferPointer { rows($0) }
         }

@@ -59,8 +59,7 @@ struct FormatTwoDecoderTests {
         let frame = try Self.decode(name, try Self.sample(name))
         let reference = try Self.reference(name, in: folder)
         #expect(frame.bitmap.width == frame.geometry.width && frame.bitmap.height == frame.geometry.height)
-        #expect(frame.bitmap.width == reference.width && frame.bitmap.height == reference.height)
-        guard frame.bitmap.width == reference.width, frame.bitmap.height == reference.height else { return }
+        try #require(frame.bitmap.width == reference.width && frame.bitmap.height == reference.height)
         let (colour, alphaAgrees) = Self.difference(frame.bitmap, reference)
         #expect(colour < 0.5, "\(name): mean difference \(colour) from the reference")
         #expect(alphaAgrees, "\(name): transparent pixels differ from the reference")
@@ -195,8 +194,7 @@ struct FormatTwoDecoderTests {
         let whole = try AVIFDecoder.decode(bytes)
         let fitted = Resampler.fitting(width: whole.bitmap.width, height: whole.bitmap.height, longSide: 100)
         let expected = Resampler.resize(whole.bitmap, width: fitted.width, height: fitted.height).upright(whole.geometry)
-        #expect(banded.width == expected.width && banded.height == expected.height)
-        guard banded.width == expected.width, banded.height == expected.height else { return }
+        try #require(banded.width == expected.width && banded.height == expected.height)
         let (colour, alphaAgrees) = Self.difference(banded, expected)
         #expect(colour < 1 && alphaAgrees, "\(name): mean difference \(colour)")
     }
