@@ -54,9 +54,11 @@ struct GalleryDocumentEditorSupportTests {
 }
 
 /// A save writes off the document: edits go on while it writes, and the next save takes them.
+/// The time limits only catch a save that never lets go: with the whole suite sharing two cores,
+/// CI saw these take over a minute of wall clock without anything being wrong.
 @Suite("Document saves while editing")
 struct GalleryDocumentSaveWhileEditingTests {
-    @Test(.timeLimit(.minutes(1))) func editsMadeWhileASaveWritesAreKeptAndSavedByTheNext() async throws {
+    @Test(.timeLimit(.minutes(10))) func editsMadeWhileASaveWritesAreKeptAndSavedByTheNext() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("c.imagegallery")
         let (writing, wrote) = AsyncStream<Void>.makeStream()
@@ -89,7 +91,7 @@ struct GalleryDocumentSaveWhileEditingTests {
         _ = try await document.close()
     }
 
-    @Test(.timeLimit(.minutes(1))) func aSecondSaveWaitsForTheFirstAndAPresenterLooksAfterIt() async throws {
+    @Test(.timeLimit(.minutes(10))) func aSecondSaveWaitsForTheFirstAndAPresenterLooksAfterIt() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("d.imagegallery")
         let (writing, wrote) = AsyncStream<Void>.makeStream()
