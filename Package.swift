@@ -76,7 +76,7 @@ let package = Package(
         ),
         .target(
             name: "GalleryFormat",
-            dependencies: ["GallerySystem", "CZlib", "CGalleryChecksum", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["GallerySystem", "CZlib", "CGalleryChecksum"]
         ),
         .target(
             name: "GalleryImaging",

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import GallerySystem
 
 /// Memory shared by concurrent decodes: each takes what it needs in one piece and waits until
 /// that much is free, so together they never pass the total. Taking in one piece means no
@@ -6,7 +7,7 @@ import Foundation
 public final class MemoryBudget: @unchecked Sendable {
     public let total: Int
     private var available: Int
-    private let condition = NSCondition()
+    private let condition = SystemCondition()
 
     public init(total: Int) {
         self.total = total

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import GallerySystem
 import Glibc
 #endif
 
@@ -65,22 +66,9 @@ final class RowPipeline: @unchecked Sendable {
         }
     }
 
-    private func start() -> pthread_t? {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setstacksize(&attributes, Self.stackBytes)
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let started = pthread_create(&thread, &attributes, { context in
-            Unmanaged<RowPipeline>.fromOpaque(context!).takeRetainedValue().drain()
-            return nil
-        }, context)
-        guard started == 0 else {
-            Unmanaged<RowPipeline>.fromOpaque(context).release()
-            return nil
-        }
-        return thread
+    private func start() -> SystemThread? {
+        // The thread holds the pipeline until it has drained it.
+        SystemThread.start(stackBytes: Self.stackBytes) { [self] in drain() }
     }
 
     private func push(_ row: UnsafeBufferPointer<UInt8>) {
@@ -119,11 +107,11 @@ final class RowPipeline: @unchecked Sendable {
         }
     }
 
-    private func close(joining thread: pthread_t) {
+    private func close(joining thread: SystemThread) {
         pthread_mutex_lock(lock)
         closed = true
         pthread_cond_signal(filled)
         pthread_mutex_unlock(lock)
-        pthread_join(thread, nil)
+        thread.join()
     }
 }

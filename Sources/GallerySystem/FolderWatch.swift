@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import SystemPackage
 
@@ -13,7 +13,7 @@ package final class FolderWatch: Sendable {
     package let folder: String
     private let descriptor: FileDescriptor
     private let flag = StopFlag()
-    private let done = DispatchSemaphore(value: 0)
+    private let thread = Mutex<SystemThread?>(nil)
 
     /// Shared with the watch's thread, which must not hold the watch itself (so it can go).
     private final class StopFlag: Sendable {
@@ -34,11 +34,8 @@ package final class FolderWatch: Sendable {
             throw error
         }
         let settleMilliseconds = Int32(settle.components.seconds * 1000 + settle.components.attoseconds / 1_000_000_000_000_000)
-        let thread = Thread { [descriptor, flag, done] in
-            defer {
-                try? descriptor.close()
-                done.signal()
-            }
+        let started = SystemThread.start { [descriptor, flag] in
+            defer { try? descriptor.close() }
             var pending = Set<String>()
             var gone = false
             var burstStart = ContinuousClock.now
@@ -62,17 +59,21 @@ package final class FolderWatch: Sendable {
                 }
             }
         }
-        thread.name = "FolderWatch"
-        thread.start()
+        guard let started else {
+            try? descriptor.close()
+            throw FileSystemError(.resourceTemporarilyUnavailable, path: folder, operation: "watch (start a thread)")
+        }
+        thread.withLock { $0 = started }
     }
 
     /// Stops watching; returns once the watch's thread has ended (no call of `changed` after).
     package func stop() {
         guard !flag.stopped.exchange(true, ordering: .relaxed) else { return }
-        done.wait()
+        thread.withLock { $0 }?.join()
     }
 
     deinit {
-        flag.stopped.store(true, ordering: .relaxed)
+        // Not stopped: the thread sees the flag within a fifth of a second and ends unjoined.
+        if !flag.stopped.exchange(true, ordering: .relaxed) { thread.withLock { $0 }?.detach() }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SystemPackage
 
 /// The desktop's Trash, as the freedesktop.org Trash specification 1.0 describes it, so that a
@@ -26,7 +26,7 @@ package enum FreedesktopTrash {
         let original = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         let status = try FileStatus.of(original, followingLinks: false)
         let home = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
+            ?? (UserFolders.home(environment) + "/.local/share")
         var trash = home + "/Trash"
         var recordedPath = original
         try GalleryFileSystem.makeFolders(trash + "/files", permissions: FilePermissions(rawValue: 0o700))
@@ -58,14 +58,33 @@ package enum FreedesktopTrash {
 
     /// The `.trashinfo` text: the path percent-encoded (RFC 2396), the time local, to the second.
     static func infoText(path: String, date: Date) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0) ..< Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "/-_.!~*'()")
-        let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = .current
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        return "[Trash Info]\nPath=\(encoded)\nDeletionDate=\(formatter.string(from: date))\n"
+        "[Trash Info]\nPath=\(percentEncoded(path))\nDeletionDate=\(localTimestamp(date))\n"
+    }
+
+    /// Every byte of the UTF-8 path as `%XX` but letters, digits and RFC 2396's unreserved marks
+    /// (and `/`, which separates the path's parts).
+    static func percentEncoded(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"),
+                 UInt8(ascii: "0") ... UInt8(ascii: "9"):
+                out.append(byte)
+            case _ where "/-_.!~*'()".utf8.contains(byte):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `YYYY-MM-DDThh:mm:ss` in local time, as the specification asks.
+    static func localTimestamp(_ date: Date) -> String {
+        let (year, month, day, hour, minute, second) = Syscalls.localTime(Int64(date.timeIntervalSince1970.rounded(.down)))
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(hour)):\(two(minute)):\(two(second))"
     }
 
     /// Creates `path` with O_EXCL and writes `contents`; false when the name is taken.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The user's folders of the XDG base directory specification, each with `/imagegallery`
 /// appended: one reading of the environment for the cache, the version store, the editor.
@@ -22,6 +22,11 @@ package enum UserFolders {
 
     /// The spec says a relative path in these variables is invalid and must be ignored.
     private static func base(_ variable: String, fallback: String, _ environment: [String: String]) -> String {
-        environment[variable].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((environment["HOME"] ?? NSHomeDirectory()) + fallback)
+        environment[variable].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (home(environment) + fallback)
+    }
+
+    /// `$HOME`, else the password database's home folder, else `/` (as a shell would give).
+    package static func home(_ environment: [String: String]) -> String {
+        environment["HOME"] ?? Syscalls.homeFolder ?? "/"
     }
 }

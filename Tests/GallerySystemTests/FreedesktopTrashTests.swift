@@ -37,7 +37,12 @@ struct FreedesktopTrashTests {
         let original = try #require(String(recorded).removingPercentEncoding)
         #expect(original == path)
         let date = try #require(lines.first { $0.hasPrefix("DeletionDate=") }).dropFirst(13)
-        #expect(date.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/) != nil)
+        // Local time to the second, as the specification asks: what Foundation's formatter writes.
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = .current
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        #expect(date == formatter.string(from: when))
         try FileManager.default.moveItem(atPath: trashed.path, toPath: original)
         #expect(String(decoding: try FileBytes.read(path), as: UTF8.self) == "the bytes")
     }

@@ -1,5 +1,4 @@
 internal import CGalleryChecksum
-import Crypto
 
 /// Running CRC-32 (ZIP, PNG): carry-less multiplication where the CPU has it, zlib otherwise.
 public struct CRC32: Sendable {
@@ -38,22 +37,31 @@ public struct CRC32: Sendable {
     }
 }
 
-/// Running SHA-256 (BoringSSL through swift-crypto: uses the CPU's SHA extensions).
-public struct SHA256Hasher {
-    private var hasher = Crypto.SHA256()
+/// Running SHA-256 (CGalleryChecksum: the CPU's SHA extensions where it has them, as fast as
+/// BoringSSL's; plain C otherwise).
+public struct SHA256Hasher: Sendable {
+    private var state = ig_sha256()
 
     /// A hasher that has seen no bytes yet.
-    public init() {}
+    public init() { ig_sha256_init(&state, 0) }
+
+    /// A hasher that never uses the SHA extensions, so that tests can hold both paths to the
+    /// same digests.
+    package init(portable: Bool) { ig_sha256_init(&state, portable ? 1 : 0) }
 
     /// Adds the bytes of `buffer` to the hash.
-    public mutating func update(_ buffer: UnsafeRawBufferPointer) { hasher.update(bufferPointer: buffer) }
+    public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        guard let base = buffer.baseAddress else { return }
+        ig_sha256_update(&state, base.assumingMemoryBound(to: UInt8.self), buffer.count)
+    }
 
     /// Adds `bytes` to the hash.
     public mutating func update(_ bytes: [UInt8]) { bytes.withUnsafeBytes { update($0) } }
 
     /// The SHA-256 digest of every byte given so far.
     public func finalize() -> SHA256Digest {
-        let digest = hasher.finalize()
+        var digest = [UInt8](repeating: 0, count: 32)
+        withUnsafePointer(to: state) { ig_sha256_final($0, &digest) }
         return digest.withUnsafeBytes { SHA256Digest(bytes: $0) }
     }
 
@@ -62,5 +70,14 @@ public struct SHA256Hasher {
         var hasher = SHA256Hasher()
         hasher.update(bytes)
         return hasher.finalize()
+    }
+}
+
+/// SHA-1 of one buffer, for name-based UUIDs (never for integrity).
+package enum SHA1 {
+    package static func of(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 20)
+        ig_sha1(bytes, bytes.count, &digest)
+        return digest
     }
 }

@@ -1,11 +1,11 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// An entry's bytes handed from a reading thread to a consumer, a few chunks at a time: the
 /// consumer sees the data as it is inflated and never holds all of it. Read errors (a CRC or a
 /// size that does not match) come at the end, as `readFailure`.
 final class EntryChunks: JSONChunkSource, @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = SystemCondition()
     private var queue: [[UInt8]] = []
     private var done = false
     private var cancelled = false

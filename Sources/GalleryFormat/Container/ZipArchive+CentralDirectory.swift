@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Parsing the central directory into entries, with the checks each record must pass.
 extension ZipArchive {
@@ -93,7 +93,7 @@ extension ZipArchive {
                 // lowercase ASCII names a gallery uses are their own folded form. Full Unicode case
                 // folding (section 4.3.4): ß is ss, ﬁ is fi, final ς is σ.
                 let foldedName = nameBytes.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) })
-                    ? name : name.folding(options: .caseInsensitive, locale: nil)
+                    ? name : name.caseFolded
                 if foldedName != name, let earlier = index[foldedName] ?? folded[foldedName] {
                     throw GalleryError(.confusableNames, "the name differs from entry \(earlier + 1)'s \"\(entries[earlier].name)\" "
                                        + "only by letter case", location: place)

@@ -110,15 +110,15 @@ package enum ImageDescription {
     /// The first `rdf:li` of `dc:description` (the default language's, when one is marked).
     static func xmpDescription(_ packet: [UInt8]) -> [UInt8]? {
         let text = String(decoding: packet.prefix(256 << 10), as: UTF8.self)
-        guard let open = text.range(of: "<dc:description"), let close = text.range(of: "</dc:description>", range: open.upperBound ..< text.endIndex)
-        else { return nil }
+        guard let open = text.firstRange(of: "<dc:description"),
+              let close = text[open.upperBound...].firstRange(of: "</dc:description>") else { return nil }
         let body = text[open.upperBound ..< close.lowerBound]
         var items: [(language: String?, text: Substring)] = []
         var rest = body[...]
-        while let li = rest.range(of: "<rdf:li"), let end = rest.range(of: ">", range: li.upperBound ..< rest.endIndex),
-              let stop = rest.range(of: "</rdf:li>", range: end.upperBound ..< rest.endIndex) {
+        while let li = rest.firstRange(of: "<rdf:li"), let end = rest[li.upperBound...].firstRange(of: ">"),
+              let stop = rest[end.upperBound...].firstRange(of: "</rdf:li>") {
             let attributes = rest[li.upperBound ..< end.lowerBound]
-            let language = attributes.range(of: "xml:lang=\"").map { found in
+            let language = attributes.firstRange(of: "xml:lang=\"").map { found in
                 String(attributes[found.upperBound...].prefix { $0 != "\"" })
             }
             items.append((language, rest[end.upperBound ..< stop.lowerBound]))

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What decoding a manifest found: the gallery (when its required parts could be read) and
 /// every diagnostic, in document order.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The manifest codec: `Gallery` ⇄ the bytes of `manifest.json`.
 public enum Manifest {

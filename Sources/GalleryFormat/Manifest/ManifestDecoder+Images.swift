@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `images` array and each image's members, checked against the v1 schema.
 extension ManifestDecoder {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reading one member's value as the schema types it, reporting and skipping what does not fit.
 extension ManifestDecoder {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The schema's string patterns (blob paths, absolute URIs), checked on bytes.
 extension ManifestDecoder {

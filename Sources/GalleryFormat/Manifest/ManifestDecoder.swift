@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Walks the manifest with a `JSONScanner`, recording schema problems and carrying on past
 /// them, so one pass reports everything a validator needs.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An image gallery: a title and an ordered list of images. The manifest's content.
 public struct Gallery: Sendable, Hashable {

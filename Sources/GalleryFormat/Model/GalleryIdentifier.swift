@@ -1,5 +1,4 @@
-import Crypto
-import Foundation
+import FoundationEssentials
 
 extension UUID {
     /// The lowercase RFC 9562 text form the manifest uses. Written here, not through
@@ -26,10 +25,9 @@ extension UUID {
 
     /// A name-based (version 5, SHA-1) UUID: the same namespace and name give the same id.
     package static func nameBased(namespace: UUID, name: String) -> UUID {
-        var hasher = Insecure.SHA1()
-        withUnsafeBytes(of: namespace.uuid) { hasher.update(bufferPointer: $0) }
-        hasher.update(data: Array(name.utf8))
-        var bytes = Array(hasher.finalize().prefix(16))
+        var input = withUnsafeBytes(of: namespace.uuid) { Array($0) }
+        input.append(contentsOf: name.utf8)
+        var bytes = Array(SHA1.of(input).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],

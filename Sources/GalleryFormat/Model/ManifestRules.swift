@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The rules a manifest's values obey (format sections 6 and 10), in one place.
 ///

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// `--deep`: the pixels of every blob and of the thumbnail, decoded under limits.

@@ -9,6 +9,26 @@ extension Syscalls {
 
     static var userID: UInt32 { getuid() }
 
+    /// The user's home folder from the password database, for when `HOME` is not set.
+    static var homeFolder: String? {
+        var entry = passwd()
+        var found: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &found) == 0, found != nil,
+              let directory = entry.pw_dir else { return nil }
+        return String(cString: directory)
+    }
+
+    /// `seconds` since the epoch in the local time zone (`TZ`, else /etc/localtime), as
+    /// year, month, day, hour, minute, second.
+    static func localTime(_ seconds: Int64) -> (Int, Int, Int, Int, Int, Int) {
+        var time = time_t(seconds)
+        var parts = tm()
+        localtime_r(&time, &parts)
+        return (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+
     /// CLOCK_REALTIME, to the nanosecond.
     static var realTime: (seconds: Int64, nanoseconds: Int32) {
         var spec = timespec()
