@@ -10,6 +10,8 @@ HELPER_RELEASE = .build/release/imagegallery-fetch
 # The editor's server, run by `imagegallery edit` (see Sources/GalleryEditor).
 EDITOR_DEBUG   = .build/debug/imagegallery-editor
 EDITOR_RELEASE = .build/release/imagegallery-editor
+# The confined thumbnailer that the thumbnailer entry runs (see Sources/imagegallery-thumbnailer).
+THUMBNAILER_RELEASE = .build/release/imagegallery-thumbnailer
 
 HOSTILE_DIR   ?= .build/hostile
 # Seconds each fuzz target runs in `make fuzz` (the CI smoke runs 30).
@@ -37,9 +39,11 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product imagegallery
 	$(SWIFT) build $(RELEASE_FLAGS) --product imagegallery-fetch
+	$(SWIFT) build $(RELEASE_FLAGS) --product imagegallery-thumbnailer
 	IMAGEGALLERY_BINARY=$(CURDIR)/$(BIN_DEBUG) IMAGEGALLERY_FETCH_BINARY=$(CURDIR)/$(HELPER_DEBUG) \
 	IMAGEGALLERY_EDITOR_BINARY=$(CURDIR)/$(EDITOR_DEBUG) \
 	IMAGEGALLERY_STATIC_BINARY=$(CURDIR)/$(BIN_RELEASE) IMAGEGALLERY_STATIC_FETCH_BINARY=$(CURDIR)/$(HELPER_RELEASE) \
+	IMAGEGALLERY_THUMBNAILER_BINARY=$(CURDIR)/$(THUMBNAILER_RELEASE) \
 	  $(SWIFT) test --skip-build
 	/usr/bin/python3 scripts/check-doc-comments Sources/GalleryFormat Sources/GalleryBuilder Sources/GalleryDocument Sources/GallerySystem
 	/usr/bin/python3 scripts/make-hostile-corpus.py $(HOSTILE_DIR) --quick
@@ -126,13 +130,14 @@ fixtures:
 # desktop integration for every user: MIME type, thumbnailer, .desktop entry, `file` rule.
 install: release
 	install -D -m 0755 $(BIN_RELEASE) $(DESTDIR)$(PREFIX)/bin/imagegallery
+	install -D -m 0755 $(THUMBNAILER_RELEASE) $(DESTDIR)$(PREFIX)/bin/imagegallery-thumbnailer
 	install -D -m 0755 $(HELPER_RELEASE) $(DESTDIR)$(PREFIX)/libexec/imagegallery/imagegallery-fetch
 	install -D -m 0755 $(EDITOR_RELEASE) $(DESTDIR)$(PREFIX)/libexec/imagegallery/imagegallery-editor
 	$(DESTDIR)$(PREFIX)/bin/imagegallery integrate install --system --prefix $(PREFIX)
 
 uninstall:
 	-$(PREFIX)/bin/imagegallery integrate uninstall --system --prefix $(PREFIX)
-	rm -f $(DESTDIR)$(PREFIX)/bin/imagegallery $(DESTDIR)$(PREFIX)/libexec/imagegallery/imagegallery-fetch \
+	rm -f $(DESTDIR)$(PREFIX)/bin/imagegallery $(DESTDIR)$(PREFIX)/bin/imagegallery-thumbnailer $(DESTDIR)$(PREFIX)/libexec/imagegallery/imagegallery-fetch \
 	  $(DESTDIR)$(PREFIX)/libexec/imagegallery/imagegallery-editor
 	-rmdir $(DESTDIR)$(PREFIX)/libexec/imagegallery
 

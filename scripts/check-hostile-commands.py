@@ -2,7 +2,7 @@
 """Run every command that reads input over a hostile corpus, each under a memory cap and a timeout.
 
 Usage: check-hostile-commands.py CORPUS [--binary B] [--timeout S] [--max-as-mb 256] [--max-rss-mb 256]
-                                 [--jobs 2] [--commands validate,info,list,extract,thumbnail,convert]
+                                 [--jobs 2] [--commands validate,info,list,extract,thumbnail,thumbnailer,convert]
                                  [--json REPORT] [--only SUBSTRING] [--scratch DIR] [--keep] [--verdicts]
                                  [--strict-known]
 
@@ -15,6 +15,7 @@ every command, the binary runs with a fresh, empty workspace as its current fold
     list       list FILE --json
     extract    extract FILE --to OUT
     thumbnail  thumbnail -s 256 FILE OUT.png
+    thumbnailer  imagegallery-thumbnailer -s 256 FILE OUT.png (the confined program beside the binary)
     convert    convert FILE OUT.cbz            for what convert takes for a gallery (its content, else its
                                                name: Specs/conversion.md section 1)
                convert FILE OUT.imagegallery   for anything else: foreign archives (a-* in the corpus);
@@ -77,8 +78,9 @@ import threading
 import time
 import zipfile
 
-ALL_COMMANDS = ["validate", "info", "list", "extract", "thumbnail", "convert", "unpack"]
-DEFAULT_COMMANDS = ["validate", "info", "list", "extract", "thumbnail", "convert"]
+THUMBNAILER = "imagegallery-thumbnailer"
+ALL_COMMANDS = ["validate", "info", "list", "extract", "thumbnail", "thumbnailer", "convert", "unpack"]
+DEFAULT_COMMANDS = ["validate", "info", "list", "extract", "thumbnail", "thumbnailer", "convert"]
 CRASH_TEXT = ("Fatal error", "Swift runtime failure", "Segmentation fault", "Illegal instruction", "Aborted",
               "core dumped", "Current stack trace", "Program crashed", "stack overflow", "internal error")
 EXIT_MEANING = {1: "internal error", 2: "usage or I/O problem", 3: "kept as a version", 4: "some URLs failed",
@@ -183,6 +185,7 @@ class Runner:
         self.corpus = corpus
         self.expected = expected
         self.binary = os.path.abspath(args.binary)
+        self.thumbnailer = os.path.join(os.path.dirname(self.binary), THUMBNAILER)
         self.cap = int(args.max_as_mb * (1 << 20))
         self.max_rss_kb = args.max_rss_mb * 1024
         self.scratch = tempfile.mkdtemp(prefix="ig-hostile-commands-", dir=args.scratch)
@@ -283,6 +286,9 @@ class Runner:
                 runs.append(("extract", ["extract", path, "--to", "OUT"], "OUT"))
             elif c == "thumbnail":
                 runs.append(("thumbnail", ["thumbnail", "-s", str(THUMBNAIL_SIZE), path, "OUT.png"], "OUT.png"))
+            elif c == "thumbnailer":
+                # The confined program the thumbnailer entry runs, beside the binary.
+                runs.append(("thumbnailer", [THUMBNAILER, "-s", str(THUMBNAIL_SIZE), path, "OUT.png"], "OUT.png"))
             elif c == "convert":
                 out = "OUT.imagegallery" if foreign else "OUT.cbz"
                 # seed JSON would fetch its images: from the (empty) cache only
@@ -315,7 +321,8 @@ class Runner:
             # grows by --per-file-ms for each file the corpus says it writes.
             files = (exp or {}).get("extractFiles", 0) if label == "extract" else 0
             timeout = self.a.timeout + files * self.a.per_file_ms / 1000
-            rc, secs, rss, timed_out, out, err = self.execute([self.binary] + args, slot, timeout)
+            argv = [self.thumbnailer] + args[1:] if args[0] == THUMBNAILER else [self.binary] + args
+            rc, secs, rss, timed_out, out, err = self.execute(argv, slot, timeout)
             r = {"file": name, "command": label, "argv": args, "rc": rc, "time": round(secs, 3), "rssKB": rss,
                  "problems": [], "notes": [], "timeout": timeout}
             errs = err.decode("utf-8", "replace")
@@ -482,7 +489,7 @@ class Runner:
                 P.append(f"extract wrote {p!r}, which is none of the six image types (format 2.0, section 5)")
 
     def check_output(self, P, r, cmd, path, exp, slot):
-        if cmd == "thumbnail":
+        if cmd in ("thumbnail", "thumbnailer"):
             ok, what = describe_png(path, THUMBNAIL_SIZE)
             if not ok:
                 P.append(f"thumbnail exit 0 but OUT.png {what}")
@@ -556,6 +563,9 @@ def main():
         ap.error("unknown command(s): " + ", ".join(unknown))
     if not os.access(a.binary, os.X_OK):
         sys.exit(f"check-hostile-commands: {a.binary}: not an executable")
+    beside = os.path.join(os.path.dirname(os.path.abspath(a.binary)), THUMBNAILER)
+    if "thumbnailer" in a.commands and not os.access(beside, os.X_OK):
+        sys.exit(f"check-hostile-commands: {beside}: not an executable (the thumbnailer command runs the one beside --binary)")
     corpus = os.path.abspath(a.corpus)
     expected = None
     ej = os.path.join(corpus, "expected.json")

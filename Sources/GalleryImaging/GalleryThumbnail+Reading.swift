@@ -15,7 +15,12 @@ extension GalleryThumbnail {
     /// it is smaller than asked, as the freedesktop thumbnail spec allows.
     public static func bitmap(ofGalleryAt path: String, longSide: Int,
                               limits: DecodeLimits = readingLimits) throws -> Bitmap {
-        let reader = try GalleryReader(path: path)
+        try bitmap(of: GalleryReader(path: path), longSide: longSide, limits: limits)
+    }
+
+    /// ``bitmap(ofGalleryAt:longSide:limits:)`` for a gallery opened already.
+    public static func bitmap(of reader: GalleryReader, longSide: Int, limits: DecodeLimits = readingLimits) throws -> Bitmap {
+        let path = reader.path
         let first = reader.gallery.images.first
         // Kept undecoded until it is served: a first image that decodes makes it unneeded.
         var smallEmbedded: [UInt8]?
@@ -42,6 +47,14 @@ extension GalleryThumbnail {
             }
             throw error
         }
+    }
+
+    /// Loads the library that would decode the gallery's first image, if it is one loaded when
+    /// first needed (format 2.0's), so that a program can then forbid opening files before
+    /// any decoder runs. A library that cannot load is reported by the decode itself.
+    package static func loadDecoder(for reader: GalleryReader) {
+        guard let type = reader.gallery.images.first?.mediaType, type != .jpeg, type != .png else { return }
+        try? FormatTwoLibrary.require(type)
     }
 
     private static func firstImageBitmap(_ reader: GalleryReader, _ first: GalleryImage?, path: String, longSide: Int,

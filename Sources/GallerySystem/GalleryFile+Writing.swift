@@ -16,6 +16,11 @@ extension GalleryFile {
         try bytes.withUnsafeBytes { try write($0, at: offset) }
     }
 
+    /// Cuts (or extends) the file to `length` bytes.
+    package func truncate(to length: UInt64) throws {
+        try withErrorNaming(path, "truncate") { try descriptor.resize(to: Int64(length)) }
+    }
+
     /// Flushes the file's bytes and size to disk (fsync).
     public func synchronize() throws {
         try Syscalls.fsync(descriptor).get(path: path, operation: "fsync")

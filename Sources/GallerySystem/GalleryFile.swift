@@ -52,6 +52,19 @@ public final class GalleryFile: @unchecked Sendable {
                                                      permissions: permissions, operation: "create"))
     }
 
+    /// Opens a file for writing in place, creating it (mode 0644) if it is not there, without
+    /// cutting it: the caller writes from offset 0 and then ``truncate(to:)``, so a failure
+    /// before the write leaves an existing file as it was. `created` says whether it was made.
+    package static func openForWritingInPlace(_ path: String) throws -> (file: GalleryFile, created: Bool) {
+        do {
+            let descriptor = try open(path, .writeOnly, [.create, .exclusiveCreate, .closeOnExec],
+                                      permissions: [.ownerReadWrite, .groupRead, .otherRead], operation: "create")
+            return (GalleryFile(path: path, descriptor: descriptor), true)
+        } catch where error.kind == .alreadyExists {
+            return (GalleryFile(path: path, descriptor: try open(path, .writeOnly, [.closeOnExec], operation: "open for writing")), false)
+        }
+    }
+
     /// The file's size now.
     public var size: UInt64 {
         get throws { UInt64(try status().size) }

@@ -4,8 +4,9 @@ import Testing
 
 /// The desktop integration with the real clients: GIO and xdg-mime type detection, `file`, GNOME's
 /// thumbnail factory (bubblewrap sandbox) and XFCE's tumblerd over D-Bus. They need the static
-/// binary under /usr (GNOME's sandbox sees nothing else), which `make test` builds and names in
-/// IMAGEGALLERY_STATIC_BINARY (without it these tests fail); the binary is copied under
+/// binary and the confined thumbnailer under /usr (GNOME's sandbox sees nothing else), which
+/// `make test` builds and names in IMAGEGALLERY_STATIC_BINARY and IMAGEGALLERY_THUMBNAILER_BINARY
+/// (without them these tests fail); both are copied under
 /// /usr/local/lib for the run, and the integration files go into a throwaway home with
 /// `integrate install --user`.
 @Suite("Desktop integration", .serialized)
@@ -40,6 +41,8 @@ final class InstalledTool {
         binDirectory = "/usr/local/lib/imagegallery-test-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: binDirectory, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: source, toPath: binDirectory + "/imagegallery")
+        // The program the thumbnailer entry runs, confined (ThumbnailerProgramTests).
+        try FileManager.default.copyItem(atPath: try TestPaths.thumbnailer(), toPath: binDirectory + "/imagegallery-thumbnailer")
         environment = [
             "HOME": home.path, "XDG_DATA_HOME": home.path + "/.local/share", "XDG_CACHE_HOME": home.path + "/.cache",
             "PATH": binDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),

@@ -60,9 +60,15 @@ public enum TestPaths {
         try helper(named: "IMAGEGALLERY_STATIC_FETCH_BINARY", beside: staticBinary(), example: ".build/release/imagegallery-fetch")
     }
 
+    /// The confined thumbnailer beside the static binary (what the thumbnailer entry runs),
+    /// named by `IMAGEGALLERY_THUMBNAILER_BINARY`.
+    public static func thumbnailer() throws -> String {
+        try helper(named: "IMAGEGALLERY_THUMBNAILER_BINARY", beside: staticBinary(), example: ".build/release/imagegallery-thumbnailer")
+    }
+
     /// What the Makefile's test target sets, for the messages.
     static let howToSet = "`make test` sets IMAGEGALLERY_BINARY, IMAGEGALLERY_FETCH_BINARY, IMAGEGALLERY_EDITOR_BINARY, "
-        + "IMAGEGALLERY_STATIC_BINARY and "
+        + "IMAGEGALLERY_STATIC_BINARY, IMAGEGALLERY_THUMBNAILER_BINARY and "
         + "IMAGEGALLERY_STATIC_FETCH_BINARY to the programs it has just built (see the Makefile's test target); "
         + "to run the tests by hand, build them and set the same variables"
 

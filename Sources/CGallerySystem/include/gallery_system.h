@@ -45,4 +45,25 @@ int ig_fit_malloc_to_address_limit(void);
  * would make one each. */
 int ig_syncfs(int fd);
 
+/* The Landlock ABI version the kernel offers; 0 when it has none (or has it turned off). */
+int ig_landlock_abi(void);
+
+/* Sets no_new_privs and restricts this process, for good, to reading `input`, writing
+ * `output` (both exist already) and reading and mapping the files under `library_folders`.
+ * Returns the ABI used, 0 when the kernel has no Landlock (nothing is restricted), -1 on error. */
+int ig_landlock_confine(const char *input, const char *output, const char *const *library_folders, int folder_count);
+
+/* Sets no_new_privs and installs a seccomp filter allowing only the calls a thumbnail needs,
+ * threads but no process, and openat only when `allow_open` (a second filter without it may
+ * follow: filters stack, and the strictest answer wins). Other calls fail with EPERM. */
+int ig_seccomp_confine(int allow_open);
+
+/* For the confinement tests only (the thumbnailer's hidden --probe-confinement): each tries one
+ * thing a confined thumbnailer must not be able to do, and returns 0 if it could, else errno. */
+int ig_probe_open_for_reading(const char *path);
+int ig_probe_create(const char *path);
+int ig_probe_connect(uint16_t port);
+int ig_probe_exec(const char *path);
+int ig_probe_fork(void);
+
 #endif

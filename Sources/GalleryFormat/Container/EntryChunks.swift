@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 
 /// An entry's bytes handed from a reading thread to a consumer, a few chunks at a time: the
@@ -18,7 +17,10 @@ final class EntryChunks: JSONChunkSource, @unchecked Sendable {
     private static let depth = 4
 
     init(_ entry: ZipEntry, of archive: ZipArchive) {
-        DispatchQueue.global().async { [self] in
+        // A thread of its own rather than Dispatch's pool: libdispatch cannot start its
+        // workers under a seccomp filter without epoll (the confined thumbnailer), nor always
+        // under a low address-space cap; a refused thread is a clean failure here.
+        let started = SystemThread.start { [self] in
             do {
                 try archive.read(entry) { chunk in
                     condition.lock()
@@ -38,6 +40,13 @@ final class EntryChunks: JSONChunkSource, @unchecked Sendable {
             done = true
             condition.broadcast()
             condition.unlock()
+        }
+        if let started {
+            started.detach()
+        } else {
+            failure = FileSystemError(.resourceTemporarilyUnavailable, path: archive.file.path,
+                                      operation: "read \(entry.name) (start a thread)")
+            done = true
         }
     }
 

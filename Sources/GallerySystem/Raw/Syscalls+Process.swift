@@ -64,3 +64,22 @@ extension Syscalls {
         return lastError
     }
 }
+
+extension Syscalls {
+    /// fork(2): the child's id in the parent, 0 in the child.
+    static func fork() -> Result<Int32, Errno> {
+        let child = Glibc.fork()
+        return child < 0 ? .failure(Errno(rawValue: errno)) : .success(child)
+    }
+
+    /// waitpid(2) for `child`: its exit status, or the signal that ended it.
+    static func wait(for child: Int32) -> Result<(status: Int32?, signal: Int32?), Errno> {
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 {
+            guard errno == EINTR else { return .failure(Errno(rawValue: errno)) }
+        }
+        // WIFEXITED and friends are macros Swift does not import.
+        let signal = status & 0x7F
+        return .success(signal == 0 ? ((status >> 8) & 0xFF, nil) : (nil, signal))
+    }
+}

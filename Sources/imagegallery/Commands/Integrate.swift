@@ -192,7 +192,10 @@ struct IntegrationPlaces {
             notes.append("GNOME runs thumbnailers in a sandbox that sees only /usr: install the binary under /usr "
                          + "(make install PREFIX=/usr/local) for it to be used there")
         }
-        if binary == nil { notes.append("imagegallery is not on PATH: the thumbnailer entry cannot run it") }
+        if binary == nil { notes.append("imagegallery is not on PATH: the .desktop entry cannot run it") }
+        if Self.which("imagegallery-thumbnailer") == nil {
+            notes.append("imagegallery-thumbnailer is not on PATH: the thumbnailer entry cannot run it")
+        }
         return Status(files: states, binary: binary, notes: notes)
     }
 }

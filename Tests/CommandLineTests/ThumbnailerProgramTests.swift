@@ -1,0 +1,164 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+
+/// imagegallery-thumbnailer, the program the thumbnailer entry runs: the same thumbnails as
+/// `imagegallery thumbnail`, and a confinement seen from outside the process (its hidden probe,
+/// strace, address-space limits), never taken on trust from the code.
+@Suite("Thumbnailer program")
+struct ThumbnailerProgramTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    /// One gallery per sample image: JPEG and PNG, and every format 2.0 type. At 1024 pixels
+    /// the first image is decoded (its embedded thumbnail is smaller), at 128 it is not.
+    func galleries() throws -> [String] {
+        let images = ["images/1-sunset.jpg", "images/6-bubbles.png", "format-2.0/lossy.webp", "format-2.0/anim.gif",
+                      "format-2.0/sunset.avif", "format-2.0/sunset.heic", "format-2.0/rotated.avif"]
+        return try images.map { image in
+            let gallery = directory.file((image as NSString).lastPathComponent + ".imagegallery")
+            let made = try Subprocess.imagegallery(["create", gallery, TestPaths.repository + "/Fixtures/" + image])
+            try #require(made.status == 0, "\(image): \(made.stderr)")
+            return gallery
+        }
+    }
+
+    @Test func itsThumbnailsAreTheThumbnailCommandsByteForByte() throws {
+        let thumbnailer = try TestPaths.thumbnailer()
+        for gallery in try galleries() + [TestPaths.repository + "/Fixtures/valid/all.imagegallery"] {
+            for size in ["128", "1024"] {
+                let ours = directory.file("ours.png"), theirs = directory.file("theirs.png")
+                let run = try Subprocess.run(thumbnailer, ["-s", size, gallery, ours])
+                #expect(run.status == 0, "\(gallery) at \(size): \(run.stderr)")
+                #expect(run.stderr.isEmpty, "\(gallery): \(run.stderr)")
+                let reference = try Subprocess.imagegallery(["thumbnail", "-s", size, gallery, theirs])
+                try #require(reference.status == 0, "\(reference.stderr)")
+                #expect(try FileBytes.read(ours) == (try FileBytes.read(theirs)), "\(gallery) at \(size)")
+            }
+        }
+    }
+
+    @Test func onceConfinedNothingElseCanBeOpenedConnectedOrRun() throws {
+        let output = directory.file("probe.png")
+        FileManager.default.createFile(atPath: output, contents: Data())
+        let run = try Subprocess.run(try TestPaths.thumbnailer(),
+                                     ["--probe-confinement", TestPaths.repository + "/Fixtures/valid/all.imagegallery", output])
+        try #require(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 10, "\(run.stdout)")
+        for line in lines {
+            #expect(!line.hasSuffix(": allowed"), "\(line)")
+        }
+        // Landlock alone (the filter still allows openat) refuses the files: EACCES, not the
+        // filter's EPERM. On a kernel without Landlock the program says so instead.
+        if run.stderr.contains("no Landlock") {
+            Issue.record("this kernel has no Landlock: the file wall was not seen (\(run.stderr))")
+        } else {
+            #expect(lines.contains("files: open /etc/passwd: Permission denied"), "\(run.stdout)")
+            #expect(lines.contains { $0.hasPrefix("files: create ") && $0.hasSuffix(": Permission denied") }, "\(run.stdout)")
+        }
+        #expect(lines.contains("calls: open /etc/passwd: Operation not permitted"), "\(run.stdout)")
+        #expect(lines.contains("calls: exec /bin/true: Operation not permitted"), "\(run.stdout)")
+        #expect(lines.contains("calls: connect 127.0.0.1:9: Operation not permitted"), "\(run.stdout)")
+        #expect(lines.contains("calls: fork: Operation not permitted"), "\(run.stdout)")
+    }
+
+    /// The calls the seccomp filter allows (Sources/CGallerySystem/confinement.c and
+    /// Specs/security.md), as strace names them.
+    static let allowed: Set<String> = [
+        "read", "pread64", "readv", "preadv", "write", "pwrite64", "writev", "lseek", "fstat", "newfstatat", "statx",
+        "ftruncate", "fsync", "fdatasync", "close", "fcntl", "mmap", "munmap", "mremap", "mprotect", "brk", "madvise",
+        "futex", "set_robust_list", "get_robust_list", "rseq", "set_tid_address", "sched_yield", "sched_getaffinity",
+        "gettid", "getpid", "tgkill", "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack", "clock_gettime",
+        "clock_nanosleep", "nanosleep", "gettimeofday", "getrandom", "prlimit64", "getrlimit", "membarrier", "exit",
+        "exit_group", "seccomp",
+    ]
+
+    @Test func straceShowsNoCallOutsideTheListOnceConfined() throws {
+        guard let strace = Subprocess.which("strace") else {
+            Issue.record("strace is not installed (scripts/install-deps test installs it)")
+            return
+        }
+        let thumbnailer = try TestPaths.thumbnailer()
+        for gallery in try galleries() {
+            let trace = directory.file("trace.txt")
+            let run = try Subprocess.run(strace, ["-f", "-qq", "-o", trace, thumbnailer, "-s", "1024", gallery, directory.file("t.png")])
+            #expect(run.status == 0, "\(gallery): \(run.stderr)")
+            let lines = String(decoding: try FileBytes.read(trace), as: UTF8.self).split(separator: "\n")
+            let filtered = try #require(lines.firstIndex { $0.contains("seccomp(SECCOMP_SET_MODE_FILTER") && $0.hasSuffix("= 0") },
+                                        "\(gallery): no filter was installed")
+            var opensAfterSecondFilter = 0
+            var filters = 0
+            for line in lines[filtered...] {
+                guard let name = line.firstMatch(of: /^\d+\s+([a-z0-9_]+)\(/)?.1 else { continue }
+                if name == "seccomp" { filters += 1 }
+                #expect(!["socket", "connect", "execve", "execveat", "fork", "vfork", "ptrace", "bind"].contains(String(name)),
+                        "\(gallery): \(line)")
+                if name == "clone" {
+                    #expect(line.contains("CLONE_THREAD"), "a clone that is not a thread: \(line)")
+                } else if name == "clone3" {
+                    #expect(line.hasSuffix("= -1 ENOSYS (Function not implemented)"), "\(line)")
+                } else if name == "openat" {
+                    // Before the second filter Landlock holds opens to the library folders.
+                    if filters >= 2 { opensAfterSecondFilter += 1 }
+                } else if !Self.allowed.contains(String(name)) {
+                    // A library may try a call the filter refuses; it must have been refused.
+                    #expect(line.contains("= -1 EPERM"), "\(gallery): a call outside the list ran: \(line)")
+                }
+            }
+            #expect(filters == 2, "\(gallery): \(filters) filters")
+            #expect(opensAfterSecondFilter == 0, "\(gallery): an open after the second filter")
+        }
+    }
+
+    @Test func underAnyAddressSpaceLimitItThumbnailsOrRefusesCleanly() throws {
+        let thumbnailer = try TestPaths.thumbnailer()
+        let heic = try galleries().first { $0.hasSuffix("sunset.heic.imagegallery") }!
+        for mebibytes in [32, 48, 64, 96, 128, 192, 256] {
+            for (gallery, size) in [(TestPaths.repository + "/Fixtures/valid/all.imagegallery", "256"), (heic, "1024")] {
+                let output = directory.file("limited.png")
+                let run = try Subprocess.run("/bin/sh", ["-c", "ulimit -v \(mebibytes << 10) && exec \"$0\" -s \(size) \"$1\" \"$2\"",
+                                                         thumbnailer, gallery, output])
+                // 0 with a PNG, or a refusal with its reason: never a signal (128+) or a silent failure.
+                #expect([0, 65, 71].contains(run.status), "\(mebibytes) MiB, \(gallery): \(run.status) \(run.stderr)")
+                if run.status == 0 {
+                    #expect(try FileBytes.read(output).starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(mebibytes) MiB")
+                } else {
+                    #expect(run.stderr.hasPrefix("imagegallery-thumbnailer: "), "\(mebibytes) MiB: \(run.stderr)")
+                }
+            }
+        }
+    }
+
+    @Test func failuresNameTheFileAndKeepAnExistingOutput() throws {
+        let thumbnailer = try TestPaths.thumbnailer()
+        let output = directory.file("kept.png")
+        try Data("what was there".utf8).write(to: URL(fileURLWithPath: output))
+        let notAGallery = directory.file("not.imagegallery")
+        try Data("PK but not really".utf8).write(to: URL(fileURLWithPath: notAGallery))
+
+        let broken = try Subprocess.run(thumbnailer, ["-s", "64", notAGallery, output])
+        #expect(broken.status == 65)
+        #expect(broken.stderr.contains(notAGallery), "\(broken.stderr)")
+        #expect(String(decoding: try FileBytes.read(output), as: UTF8.self) == "what was there")
+
+        let missing = try Subprocess.run(thumbnailer, ["-s", "64", directory.file("none.imagegallery"), output])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("none.imagegallery"), "\(missing.stderr)")
+
+        let unwritable = try Subprocess.run(thumbnailer, [TestPaths.repository + "/Fixtures/valid/all.imagegallery",
+                                                          directory.file("no/such/folder.png")])
+        #expect(unwritable.status == 73, "\(unwritable.stderr)")
+
+        for arguments in [["-s", "0", "a", "b"], ["-s", "+5", "a", "b"], ["a"], ["--frobnicate", "a", "b"]] {
+            let usage = try Subprocess.run(thumbnailer, arguments)
+            #expect(usage.status == 64, "\(arguments)")
+            #expect(usage.stderr.contains("usage: imagegallery-thumbnailer"), "\(arguments)")
+        }
+        let version = try Subprocess.run(thumbnailer, ["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("imagegallery-thumbnailer "))
+    }
+}
