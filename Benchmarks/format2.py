@@ -55,17 +55,18 @@ def peak_rss(arguments):
     """Median of 3 runs' peak resident set, in MiB."""
     peaks = []
     for _ in range(3):
-        done = subprocess.run(["/usr/bin/time", "-f", "%M"] + arguments, capture_output=True, text=True)
+        done = subprocess.run(["/usr/bin/time", "-f", "%M"] + arguments, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
         if done.returncode != 0:
             sys.exit(f"format2: {' '.join(arguments)} exited {done.returncode}: {done.stderr.strip()}")
         peaks.append(int(done.stderr.strip().splitlines()[-1]) / 1024)
     return statistics.median(peaks)
 
 
-def hyperfine(name, commands, runs, prepare=None):
+def hyperfine(name, commands, runs, prepare=None, prefix="format2", warmup=2):
     """Times the commands (name, command line) in one hyperfine run; returns medians etc."""
-    out = os.path.join(RESULTS, f"format2-{name}.json")
-    arguments = ["hyperfine", "-N", "--style", "basic", "--warmup", "2", "--runs", str(runs), "--export-json", out]
+    out = os.path.join(RESULTS, f"{prefix}-{name}.json")
+    arguments = ["hyperfine", "-N", "--style", "basic", "--warmup", str(warmup), "--runs", str(runs), "--export-json", out]
     if prepare:
         arguments += ["--prepare", prepare]
     for label, command in commands:

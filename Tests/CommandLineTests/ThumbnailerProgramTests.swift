@@ -66,6 +66,27 @@ struct ThumbnailerProgramTests {
         #expect(lines.contains("calls: fork: Operation not permitted"), "\(run.stdout)")
     }
 
+    /// On a kernel without Landlock (made here by a filter that answers its calls with ENOSYS,
+    /// as such a kernel does) the thumbnail is still made, the files are not walled, a note
+    /// says so, and the call filter still refuses everything it refuses elsewhere.
+    @Test func withoutLandlockItSaysSoAndTheFilterStillHolds() throws {
+        let thumbnailer = try TestPaths.thumbnailer()
+        let wrapper = TestPaths.repository + "/Tests/DesktopClients/without-landlock.py"
+        let gallery = TestPaths.repository + "/Fixtures/valid/all.imagegallery"
+        let made = try Subprocess.run(wrapper, [thumbnailer, "-s", "64", gallery, directory.file("plain.png")])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stderr.contains("note: this kernel has no Landlock"), "\(made.stderr)")
+        #expect(try FileBytes.read(directory.file("plain.png")).starts(with: [0x89, 0x50, 0x4E, 0x47]))
+
+        let output = directory.file("probe.png")
+        FileManager.default.createFile(atPath: output, contents: Data())
+        let probe = try Subprocess.run(wrapper, [thumbnailer, "--probe-confinement", gallery, output])
+        let lines = probe.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("files: open /etc/passwd: allowed"), "no Landlock, so the first stage cannot wall files: \(probe.stdout)")
+        #expect(lines.filter { $0.hasPrefix("calls: ") }.count == 5, "\(probe.stdout)")
+        #expect(lines.filter { $0.hasPrefix("calls: ") }.allSatisfy { $0.hasSuffix(": Operation not permitted") }, "\(probe.stdout)")
+    }
+
     /// The calls the seccomp filter allows (Sources/CGallerySystem/confinement.c and
     /// Specs/security.md), as strace names them.
     static let allowed: Set<String> = [
