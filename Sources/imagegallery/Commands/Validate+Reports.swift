@@ -108,6 +108,39 @@ extension ImageGallery.Validate {
         return xml
     }
 
+    /// GitHub Actions workflow commands: one `::error`, `::warning` or `::notice` line per finding,
+    /// which the run's page shows as an annotation on the file, then a line per file. What a
+    /// hostile file puts in a message (an entry's name, a title) is shown with its control
+    /// characters as escapes and then escaped as the runner unescapes it, so nothing in it can
+    /// start a workflow command of its own; each file's summary line starts with our name, so
+    /// neither can a file's name.
+    func githubReport(_ reports: [ValidationReport]) -> String {
+        func data(_ text: String) -> String {
+            Terminal.neutralised(text).replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+                .replacingOccurrences(of: "\n", with: "%0A")
+        }
+        func property(_ text: String) -> String {
+            data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+        }
+        var lines: [String] = []
+        for report in reports {
+            for finding in report.diagnostics {
+                let command = switch finding.severity {
+                case .fatal, .error: "error"
+                case .warning: "warning"
+                case .info: "notice"
+                }
+                var text = (finding.location.entry.map { $0 + ": " } ?? "") + finding.message
+                if let cause = finding.cause { text += " (\(cause))" }
+                lines.append("::\(command) file=\(property(report.path)),title=\(property(finding.code.id))::\(data(text))")
+            }
+            let errors = report.count(.fatal) + report.count(.error)
+            lines.append(data("imagegallery validate: \(report.path): \(passes(report) ? "valid" : "invalid"), \(errors) error\(errors == 1 ? "" : "s"), "
+                              + "\(report.count(.warning)) warning\(report.count(.warning) == 1 ? "" : "s")"))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// Whether a file passes, `--strict` applied.
     func passes(_ report: ValidationReport) -> Bool { report.isValid && !(strict && report.count(.warning) > 0) }
 }

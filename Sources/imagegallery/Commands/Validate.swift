@@ -23,13 +23,13 @@ extension ImageGallery {
         )
 
         enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-            case text, json, sarif, junit
+            case text, json, sarif, junit, github
         }
 
         @Argument(help: "Gallery files and folders to check.")
         var paths: [String]
 
-        @Option(help: "Report format: text, json, sarif (SARIF 2.1.0) or junit (JUnit XML).")
+        @Option(help: "Report format: text, json, sarif (SARIF 2.1.0), junit (JUnit XML) or github (GitHub Actions annotations).")
         var format: ReportFormat = .text
 
         @Option(help: "Files checked at once (default: the number of cores).")
@@ -84,6 +84,7 @@ extension ImageGallery {
             case .json: try jsonReport(reports)
             case .sarif: try sarifReport(reports)
             case .junit: junitReport(reports)
+            case .github: githubReport(reports)
             }
             if let output {
                 do {
