@@ -18,7 +18,7 @@ HOSTILE_DIR   ?= .build/hostile
 FUZZ_SECONDS ?= 300
 PREFIX       ?= /usr/local
 
-.PHONY: all build release test test-large test-sanitize hostile fuzz fuzz-smoke demo bench bench-editor fixtures install uninstall clean deps
+.PHONY: deb test-package all build release test test-large test-sanitize hostile fuzz fuzz-smoke demo bench bench-editor fixtures install uninstall clean deps
 
 all: build
 
@@ -56,6 +56,17 @@ hostile: release
 	/usr/bin/python3 scripts/make-hostile-corpus.py $(HOSTILE_DIR)-full
 	/usr/bin/python3 scripts/check-hostile-corpus.py $(HOSTILE_DIR)-full --binary $(BIN_RELEASE)
 	/usr/bin/python3 scripts/check-hostile-commands.py $(HOSTILE_DIR)-full --binary $(BIN_RELEASE)
+
+# The Debian package, imagegallery_VERSION_amd64.deb in .build/deb, checked by lintian
+# (scripts/make-deb says how it is made; README, "The Debian package").
+deb:
+	@scripts/install-deps package
+	/usr/bin/python3 scripts/make-deb --lintian
+
+# The package in a clean Debian 12 root (debootstrap, as root): installed over an older build,
+# checked with the desktop's own tools from the installed files, then purged (scripts/test-package).
+test-package: deb
+	/usr/bin/python3 scripts/test-package
 
 # Every fuzz target of Specs/security.md (libFuzzer + AddressSanitizer, built into .build-fuzz),
 # FUZZ_SECONDS each, two at a time; the corpus grows in .build-fuzz/corpus between runs.

@@ -20,6 +20,7 @@ struct DesktopIntegrationTests {
     @Test func aGalleryOpensInTheEditorWithViewingAsAnAction() throws { try installed().aGalleryOpensInTheEditorWithViewingAsAnAction() }
     @Test func gnomeFactoryThumbnailsInItsSandbox() throws { try installed().gnomeFactoryThumbnailsInItsSandbox() }
     @Test func tumblerThumbnailsOverDBus() throws { try installed().tumblerThumbnailsOverDBus() }
+    @Test func nemoAndCajaFactoriesRunTheEntryWithoutASandbox() throws { try installed().nemoAndCajaFactoriesRunTheEntryWithoutASandbox() }
 }
 
 /// The static binary under /usr/local/lib and the integration in a throwaway home, for one test.
@@ -139,6 +140,29 @@ final class InstalledTool {
             #expect(line.suffix(3) == ["ok", String(size.0), String(size.1)], "\(path): \(line)")
         }
         #expect(lines.last?.suffix(2) == ["failed", "True"], "\(result.stdout)")
+    }
+
+    /// Nemo's and Caja's thumbnail factories (cinnamon-desktop and mate-desktop, forks of
+    /// gnome-desktop's) read the same entry, and, unlike GNOME's, run it with no sandbox at all:
+    /// strace sees the thumbnailer started directly, and bubblewrap only under GNOME's.
+    func nemoAndCajaFactoriesRunTheEntryWithoutASandbox() throws {
+        let strace = try #require(Subprocess.which("strace"), "strace is not installed: run scripts/install-deps")
+        for desktop in ["gnome", "cinnamon", "mate"] {
+            let trace = home.file("\(desktop).trace")
+            try? FileManager.default.removeItem(atPath: home.file(".cache/thumbnails"))
+            let script = TestPaths.repository + "/Tests/DesktopClients/gnome-thumbnail.py"
+            let result = try Subprocess.run(strace, ["-f", "-qq", "-e", "trace=execve", "-o", trace, "/usr/bin/python3", script,
+                                                     gallery, broken],
+                                            environment: environment.merging(["DESKTOP_FACTORY": desktop,
+                                                                              "GSETTINGS_BACKEND": "memory"]) { $1 })
+            let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+            #expect(lines.first?.suffix(3) == ["ok", "128", "96"], "\(desktop): \(result.stdout) \(result.stderr)")
+            #expect(lines.last?.suffix(2) == ["failed", "True"], "\(desktop): \(result.stdout)")
+            let started = String(decoding: try FileBytes.read(trace), as: UTF8.self).split(separator: "\n")
+                .filter { $0.contains("execve(") && !$0.contains("ENOENT") }
+            #expect(started.contains { $0.contains("/imagegallery-thumbnailer\"") }, "\(desktop): \(started)")
+            #expect(started.contains { $0.contains("execve(\"/usr/bin/bwrap\"") } == (desktop == "gnome"), "\(desktop): \(started)")
+        }
     }
 
     func tumblerThumbnailsOverDBus() throws {

@@ -1,15 +1,21 @@
 #!/usr/bin/python3
 """GNOME's thumbnail factory (gnome-desktop, through PyGObject) on each file: runs the installed
-thumbnailer in its bubblewrap sandbox, as Nautilus does. Prints one line per file:
-`PATH MIME ok WIDTH HEIGHT` or `PATH MIME failed RECORDED` (whether the failure was recorded)."""
+thumbnailer in its bubblewrap sandbox, as Nautilus does. With DESKTOP_FACTORY=cinnamon or mate,
+the factory of cinnamon-desktop (Nemo) or mate-desktop (Caja) instead, forks of GNOME's. Prints
+one line per file: `PATH MIME ok WIDTH HEIGHT` or `PATH MIME failed RECORDED` (whether the
+failure was recorded)."""
 import os
 import sys
 
 import gi
-gi.require_version('GnomeDesktop', '3.0')
-from gi.repository import Gio, GnomeDesktop  # noqa: E402
+from gi.repository import Gio  # noqa: E402
 
-factory = GnomeDesktop.DesktopThumbnailFactory.new(GnomeDesktop.DesktopThumbnailSize.NORMAL)
+NAMESPACE, VERSION = {"gnome": ("GnomeDesktop", "3.0"), "cinnamon": ("CinnamonDesktop", "3.0"),
+                      "mate": ("MateDesktop", "2.0")}[os.environ.get("DESKTOP_FACTORY", "gnome")]
+gi.require_version(NAMESPACE, VERSION)
+Desktop = __import__("gi.repository", fromlist=[NAMESPACE]).__dict__[NAMESPACE]
+
+factory = Desktop.DesktopThumbnailFactory.new(Desktop.DesktopThumbnailSize.NORMAL)
 for path in sys.argv[1:]:
     file = Gio.File.new_for_path(os.path.abspath(path))
     info = file.query_info('standard::content-type,time::modified', 0, None)
@@ -20,12 +26,17 @@ for path in sys.argv[1:]:
         print(path, mime, 'unsupported')
         continue
     try:
-        pixbuf = factory.generate_thumbnail(uri, mime, None)
+        # GNOME's takes a GCancellable; the forks' older signature does not.
+        pixbuf = factory.generate_thumbnail(uri, mime, None) if NAMESPACE == "GnomeDesktop" \
+            else factory.generate_thumbnail(uri, mime)
     except Exception:
         pixbuf = None
     if pixbuf is None:
         # What a file manager does with a failure: record it, so the file is not tried again.
-        factory.create_failed_thumbnail(uri, mtime, None)
+        if NAMESPACE == "GnomeDesktop":
+            factory.create_failed_thumbnail(uri, mtime, None)
+        else:
+            factory.create_failed_thumbnail(uri, mtime)
         print(path, mime, 'failed', factory.has_valid_failed_thumbnail(uri, mtime))
     else:
         print(path, mime, 'ok', pixbuf.get_width(), pixbuf.get_height())
