@@ -20,7 +20,9 @@ struct DesktopIntegrationTests {
     @Test func aGalleryOpensInTheEditorWithViewingAsAnAction() throws { try installed().aGalleryOpensInTheEditorWithViewingAsAnAction() }
     @Test func gnomeFactoryThumbnailsInItsSandbox() throws { try installed().gnomeFactoryThumbnailsInItsSandbox() }
     @Test func tumblerThumbnailsOverDBus() throws { try installed().tumblerThumbnailsOverDBus() }
-    @Test func nemoAndCajaFactoriesRunTheEntryWithoutASandbox() throws { try installed().nemoAndCajaFactoriesRunTheEntryWithoutASandbox() }
+    @Test func nemoAndCajaFactoriesRunTheEntryWithoutASandbox() async throws {
+        try await installed().nemoAndCajaFactoriesRunTheEntryWithoutASandbox()
+    }
 }
 
 /// The static binary under /usr/local/lib and the integration in a throwaway home, for one test.
@@ -145,13 +147,13 @@ final class InstalledTool {
     /// Nemo's and Caja's thumbnail factories (cinnamon-desktop and mate-desktop, forks of
     /// gnome-desktop's) read the same entry, and, unlike GNOME's, run it with no sandbox at all:
     /// strace sees the thumbnailer started directly, and bubblewrap only under GNOME's.
-    func nemoAndCajaFactoriesRunTheEntryWithoutASandbox() throws {
+    func nemoAndCajaFactoriesRunTheEntryWithoutASandbox() async throws {
         let strace = try #require(Subprocess.which("strace"), "strace is not installed: run scripts/install-deps")
         for desktop in ["gnome", "cinnamon", "mate"] {
             let trace = home.file("\(desktop).trace")
             try? FileManager.default.removeItem(atPath: home.file(".cache/thumbnails"))
             let script = TestPaths.repository + "/Tests/DesktopClients/gnome-thumbnail.py"
-            let result = try Subprocess.run(strace, ["-f", "-qq", "-e", "trace=execve", "-o", trace, "/usr/bin/python3", script,
+            let result = try await Subprocess.runBlocking(strace, ["-f", "-qq", "-e", "trace=execve", "-o", trace, "/usr/bin/python3", script,
                                                      gallery, broken],
                                             environment: environment.merging(["DESKTOP_FACTORY": desktop,
                                                                               "GSETTINGS_BACKEND": "memory"]) { $1 })

@@ -15,36 +15,38 @@ struct ThumbnailerProgramTests {
 
     /// One gallery per sample image: JPEG and PNG, and every format 2.0 type. At 1024 pixels
     /// the first image is decoded (its embedded thumbnail is smaller), at 128 it is not.
-    func galleries() throws -> [String] {
+    func galleries() async throws -> [String] {
         let images = ["images/1-sunset.jpg", "images/6-bubbles.png", "format-2.0/lossy.webp", "format-2.0/anim.gif",
                       "format-2.0/sunset.avif", "format-2.0/sunset.heic", "format-2.0/rotated.avif"]
-        return try images.map { image in
+        var galleries: [String] = []
+        for image in images {
             let gallery = directory.file((image as NSString).lastPathComponent + ".imagegallery")
-            let made = try Subprocess.imagegallery(["create", gallery, TestPaths.repository + "/Fixtures/" + image])
+            let made = try await Subprocess.imagegalleryBlocking(["create", gallery, TestPaths.repository + "/Fixtures/" + image])
             try #require(made.status == 0, "\(image): \(made.stderr)")
-            return gallery
+            galleries.append(gallery)
         }
+        return galleries
     }
 
-    @Test func itsThumbnailsAreTheThumbnailCommandsByteForByte() throws {
+    @Test func itsThumbnailsAreTheThumbnailCommandsByteForByte() async throws {
         let thumbnailer = try TestPaths.thumbnailer()
-        for gallery in try galleries() + [TestPaths.repository + "/Fixtures/valid/all.imagegallery"] {
+        for gallery in try await galleries() + [TestPaths.repository + "/Fixtures/valid/all.imagegallery"] {
             for size in ["128", "1024"] {
                 let ours = directory.file("ours.png"), theirs = directory.file("theirs.png")
-                let run = try Subprocess.run(thumbnailer, ["-s", size, gallery, ours])
+                let run = try await Subprocess.runBlocking(thumbnailer, ["-s", size, gallery, ours])
                 #expect(run.status == 0, "\(gallery) at \(size): \(run.stderr)")
                 #expect(run.stderr.isEmpty, "\(gallery): \(run.stderr)")
-                let reference = try Subprocess.imagegallery(["thumbnail", "-s", size, gallery, theirs])
+                let reference = try await Subprocess.imagegalleryBlocking(["thumbnail", "-s", size, gallery, theirs])
                 try #require(reference.status == 0, "\(reference.stderr)")
                 #expect(try FileBytes.read(ours) == (try FileBytes.read(theirs)), "\(gallery) at \(size)")
             }
         }
     }
 
-    @Test func onceConfinedNothingElseCanBeOpenedConnectedOrRun() throws {
+    @Test func onceConfinedNothingElseCanBeOpenedConnectedOrRun() async throws {
         let output = directory.file("probe.png")
         FileManager.default.createFile(atPath: output, contents: Data())
-        let run = try Subprocess.run(try TestPaths.thumbnailer(),
+        let run = try await Subprocess.runBlocking(try TestPaths.thumbnailer(),
                                      ["--probe-confinement", TestPaths.repository + "/Fixtures/valid/all.imagegallery", output])
         try #require(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
@@ -69,18 +71,18 @@ struct ThumbnailerProgramTests {
     /// On a kernel without Landlock (made here by a filter that answers its calls with ENOSYS,
     /// as such a kernel does) the thumbnail is still made, the files are not walled, a note
     /// says so, and the call filter still refuses everything it refuses elsewhere.
-    @Test func withoutLandlockItSaysSoAndTheFilterStillHolds() throws {
+    @Test func withoutLandlockItSaysSoAndTheFilterStillHolds() async throws {
         let thumbnailer = try TestPaths.thumbnailer()
         let wrapper = TestPaths.repository + "/Tests/DesktopClients/without-landlock.py"
         let gallery = TestPaths.repository + "/Fixtures/valid/all.imagegallery"
-        let made = try Subprocess.run(wrapper, [thumbnailer, "-s", "64", gallery, directory.file("plain.png")])
+        let made = try await Subprocess.runBlocking(wrapper, [thumbnailer, "-s", "64", gallery, directory.file("plain.png")])
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stderr.contains("note: this kernel has no Landlock"), "\(made.stderr)")
         #expect(try FileBytes.read(directory.file("plain.png")).starts(with: [0x89, 0x50, 0x4E, 0x47]))
 
         let output = directory.file("probe.png")
         FileManager.default.createFile(atPath: output, contents: Data())
-        let probe = try Subprocess.run(wrapper, [thumbnailer, "--probe-confinement", gallery, output])
+        let probe = try await Subprocess.runBlocking(wrapper, [thumbnailer, "--probe-confinement", gallery, output])
         let lines = probe.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("files: open /etc/passwd: allowed"), "no Landlock, so the first stage cannot wall files: \(probe.stdout)")
         #expect(lines.filter { $0.hasPrefix("calls: ") }.count == 5, "\(probe.stdout)")
@@ -98,15 +100,15 @@ struct ThumbnailerProgramTests {
         "exit_group", "seccomp",
     ]
 
-    @Test func straceShowsNoCallOutsideTheListOnceConfined() throws {
+    @Test func straceShowsNoCallOutsideTheListOnceConfined() async throws {
         guard let strace = Subprocess.which("strace") else {
             Issue.record("strace is not installed (scripts/install-deps test installs it)")
             return
         }
         let thumbnailer = try TestPaths.thumbnailer()
-        for gallery in try galleries() {
+        for gallery in try await galleries() {
             let trace = directory.file("trace.txt")
-            let run = try Subprocess.run(strace, ["-f", "-qq", "-o", trace, thumbnailer, "-s", "1024", gallery, directory.file("t.png")])
+            let run = try await Subprocess.runBlocking(strace, ["-f", "-qq", "-o", trace, thumbnailer, "-s", "1024", gallery, directory.file("t.png")])
             #expect(run.status == 0, "\(gallery): \(run.stderr)")
             let lines = String(decoding: try FileBytes.read(trace), as: UTF8.self).split(separator: "\n")
             let filtered = try #require(lines.firstIndex { $0.contains("seccomp(SECCOMP_SET_MODE_FILTER") && $0.hasSuffix("= 0") },
@@ -145,13 +147,13 @@ struct ThumbnailerProgramTests {
         }
     }
 
-    @Test func underAnyAddressSpaceLimitItThumbnailsOrRefusesCleanly() throws {
+    @Test func underAnyAddressSpaceLimitItThumbnailsOrRefusesCleanly() async throws {
         let thumbnailer = try TestPaths.thumbnailer()
-        let heic = try galleries().first { $0.hasSuffix("sunset.heic.imagegallery") }!
+        let heic = try await galleries().first { $0.hasSuffix("sunset.heic.imagegallery") }!
         for mebibytes in [32, 48, 64, 96, 128, 192, 256] {
             for (gallery, size) in [(TestPaths.repository + "/Fixtures/valid/all.imagegallery", "256"), (heic, "1024")] {
                 let output = directory.file("limited.png")
-                let run = try Subprocess.run("/bin/sh", ["-c", "ulimit -v \(mebibytes << 10) && exec \"$0\" -s \(size) \"$1\" \"$2\"",
+                let run = try await Subprocess.runBlocking("/bin/sh", ["-c", "ulimit -v \(mebibytes << 10) && exec \"$0\" -s \(size) \"$1\" \"$2\"",
                                                          thumbnailer, gallery, output])
                 // 0 with a PNG, or a refusal with its reason: never a signal (128+) or a silent failure.
                 #expect([0, 65, 71].contains(run.status), "\(mebibytes) MiB, \(gallery): \(run.status) \(run.stderr)")
@@ -164,32 +166,32 @@ struct ThumbnailerProgramTests {
         }
     }
 
-    @Test func failuresNameTheFileAndKeepAnExistingOutput() throws {
+    @Test func failuresNameTheFileAndKeepAnExistingOutput() async throws {
         let thumbnailer = try TestPaths.thumbnailer()
         let output = directory.file("kept.png")
         try Data("what was there".utf8).write(to: URL(fileURLWithPath: output))
         let notAGallery = directory.file("not.imagegallery")
         try Data("PK but not really".utf8).write(to: URL(fileURLWithPath: notAGallery))
 
-        let broken = try Subprocess.run(thumbnailer, ["-s", "64", notAGallery, output])
+        let broken = try await Subprocess.runBlocking(thumbnailer, ["-s", "64", notAGallery, output])
         #expect(broken.status == 65)
         #expect(broken.stderr.contains(notAGallery), "\(broken.stderr)")
         #expect(String(decoding: try FileBytes.read(output), as: UTF8.self) == "what was there")
 
-        let missing = try Subprocess.run(thumbnailer, ["-s", "64", directory.file("none.imagegallery"), output])
+        let missing = try await Subprocess.runBlocking(thumbnailer, ["-s", "64", directory.file("none.imagegallery"), output])
         #expect(missing.status == 66)
         #expect(missing.stderr.contains("none.imagegallery"), "\(missing.stderr)")
 
-        let unwritable = try Subprocess.run(thumbnailer, [TestPaths.repository + "/Fixtures/valid/all.imagegallery",
+        let unwritable = try await Subprocess.runBlocking(thumbnailer, [TestPaths.repository + "/Fixtures/valid/all.imagegallery",
                                                           directory.file("no/such/folder.png")])
         #expect(unwritable.status == 73, "\(unwritable.stderr)")
 
         for arguments in [["-s", "0", "a", "b"], ["-s", "+5", "a", "b"], ["a"], ["--frobnicate", "a", "b"]] {
-            let usage = try Subprocess.run(thumbnailer, arguments)
+            let usage = try await Subprocess.runBlocking(thumbnailer, arguments)
             #expect(usage.status == 64, "\(arguments)")
             #expect(usage.stderr.contains("usage: imagegallery-thumbnailer"), "\(arguments)")
         }
-        let version = try Subprocess.run(thumbnailer, ["--version"])
+        let version = try await Subprocess.runBlocking(thumbnailer, ["--version"])
         #expect(version.status == 0 && version.stdout.hasPrefix("imagegallery-thumbnailer "))
     }
 }

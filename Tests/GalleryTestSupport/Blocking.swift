@@ -12,3 +12,18 @@ public enum Blocking {
         }
     }
 }
+
+extension Subprocess {
+    /// ``run(_:_:in:environment:standardInput:)`` on a thread of its own (``Blocking``), for
+    /// async tests that start long or many programs.
+    public static func runBlocking(_ executable: String, _ arguments: [String], in directory: String? = nil,
+                                   environment: [String: String]? = nil) async throws -> ProcessResult {
+        try await Blocking.run { try run(executable, arguments, in: directory, environment: environment) }
+    }
+
+    /// ``imagegallery(_:in:environment:standardInput:)`` on a thread of its own.
+    public static func imagegalleryBlocking(_ arguments: [String], in directory: String? = nil,
+                                            environment: [String: String]? = nil) async throws -> ProcessResult {
+        try await Blocking.run { try imagegallery(arguments, in: directory, environment: environment) }
+    }
+}
