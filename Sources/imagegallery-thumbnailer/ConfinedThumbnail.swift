@@ -25,7 +25,6 @@ struct ConfinedThumbnail {
     static let addressSpaceBytes: UInt64 = 1 << 30
 
     enum Failure: Error {
-        case usage(String)
         case input(any Error)
         case output(any Error)
         case confinement(any Error)
@@ -36,7 +35,7 @@ struct ConfinedThumbnail {
 
     /// Opens both files, lowers the limits, works out the decode budget they leave (from /proc,
     /// which is closed after), and confines the process: the first filter, with `openat`.
-    func confine() throws(Failure) -> (GalleryFile, GalleryFile, created: Bool, limits: DecodeLimits) {
+    func confine() throws(Failure) -> (source: GalleryFile, target: GalleryFile, limits: DecodeLimits) {
         AddressSpace.fitAllocatorToLimit()
         let source: GalleryFile
         do { source = try GalleryFile.openForReading(input) } catch { throw .input(error) }
@@ -63,31 +62,25 @@ struct ConfinedThumbnail {
         } catch {
             throw .confinement(error)
         }
-        return (source, target.file, target.created, limits)
+        return (source, target.file, limits)
     }
 
     func run() throws(Failure) {
-        let (source, target, _, limits) = try confine()
+        // On a failure, a supervising parent removes an OUTPUT this run made; one that was
+        // there stays as it was, since nothing was written to it.
+        let (source, target, limits) = try confine()
         setenv("JPEGMEM", "\(limits.maxBytes >> 20)M", 1)
+        let reader: GalleryReader
+        do { reader = try GalleryReader(archive: ZipArchive(file: source)) } catch { throw .data(error) }
+        GalleryThumbnail.loadDecoder(for: reader)
+        do { try Confinement.restrictCalls(allowingOpen: false, naming: input) } catch { throw .confinement(error) }
+        let png: [UInt8]
+        do { png = try GalleryThumbnail.bitmap(of: reader, longSide: size, limits: limits).png() } catch { throw .data(error) }
         do {
-            let reader: GalleryReader
-            do { reader = try GalleryReader(archive: ZipArchive(file: source)) } catch { throw Failure.data(error) }
-            GalleryThumbnail.loadDecoder(for: reader)
-            do { try Confinement.restrictCalls(allowingOpen: false, naming: input) } catch { throw Failure.confinement(error) }
-            let png: [UInt8]
-            do { png = try GalleryThumbnail.bitmap(of: reader, longSide: size, limits: limits).png() } catch { throw Failure.data(error) }
-            do {
-                try target.write(png, at: 0)
-                try target.truncate(to: UInt64(png.count))
-            } catch {
-                throw Failure.output(error)
-            }
-        } catch let failure as Failure {
-            // Its supervising parent removes an OUTPUT this run made; one that was there stays
-            // as it was, since nothing was written to it.
-            throw failure
+            try target.write(png, at: 0)
+            try target.truncate(to: UInt64(png.count))
         } catch {
-            throw .data(error)
+            throw .output(error)
         }
     }
 

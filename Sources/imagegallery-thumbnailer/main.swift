@@ -40,7 +40,6 @@ case .thumbnail(let size, let input, let output):
         try ConfinedThumbnail(size: size, input: input, output: output).run()
     } catch {
         switch error {
-        case .usage(let problem): fail(problem, 64)
         case .input(let error): fail("\(error)", 66)
         case .output(let error): fail("\(error)", 73)
         case .confinement(let error): fail("\(error); nothing was read", 71)
