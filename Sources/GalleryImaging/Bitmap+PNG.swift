@@ -20,4 +20,14 @@ extension Bitmap {
         }
         return PNGEncoder.encode(width: width, height: height, layout: .rgba, pixels: pixels, text: text, filter: .sub, level: 1)
     }
+
+    /// A PNG for a reader that decodes it at once and throws it away: the freedesktop
+    /// thumbnailer's OUTPUT, which GNOME's factory, tumbler and KIO each load and then save in
+    /// their own cache with their own compression. Its rows are stored, not deflated: for a
+    /// 256 px thumbnail that takes 0.1 ms where level 1 takes 2, and the file is gone a moment
+    /// later. A PNG that is kept is `png(text:)`.
+    public func handOffPNG() -> [UInt8] {
+        PNGEncoder.encode(width: width, height: height, layout: isOpaque ? .rgb : .rgba, pixels: pixels, sourceChannels: 4,
+                          text: [], filter: .none, level: 0)
+    }
 }

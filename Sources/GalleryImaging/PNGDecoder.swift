@@ -113,8 +113,16 @@ extension PNGDecoder {
     /// Decodes a whole PNG held in memory, refusing before any row is kept when the image
     /// would pass `limits.maxBytes`.
     public static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> Bitmap {
+        final class DecoderReference { weak var decoder: PNGDecoder? }
+        let reference = DecoderReference()
         var pixels: [UInt8] = []
-        let decoder = try PNGDecoder(limits: limits, keepsRows: true) { _, row in pixels.append(contentsOf: row) }
+        let decoder = try PNGDecoder(limits: limits, keepsRows: true) { _, row in
+            // Sized once, when the first row comes (the limits have passed the image by then):
+            // grown by doubling it touched twice the pages and copied each row again.
+            if pixels.isEmpty, let header = reference.decoder?.header { pixels.reserveCapacity(header.width * header.height * 4) }
+            pixels.append(contentsOf: row)
+        }
+        reference.decoder = decoder
         try decoder.feed(bytes)
         try decoder.finish()
         guard let header = decoder.header, pixels.count == header.width * header.height * 4 else {

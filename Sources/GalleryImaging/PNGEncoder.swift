@@ -39,7 +39,14 @@ public enum PNGEncoder {
         precondition(pixels.count == width * height * sourceChannels && sourceChannels >= layout.rawValue)
         let channels = layout.rawValue
         let rowBytes = width * channels
-        var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var out: [UInt8] = []
+        // Room for the most deflate can make of the rows (zlib's bound, or a stored block of
+        // five bytes a row at level 0), so that the file is never copied as it grows; pages
+        // that stay unused are never touched.
+        let filtered = height * (rowBytes + 1)
+        out.reserveCapacity(64 + text.reduce(0) { $0 + 12 + $1.keyword.utf8.count + 1 + $1.value.unicodeScalars.count }
+                            + filtered + max((filtered >> 12) + (filtered >> 14), height * 5 + (filtered >> 16) * 5) + 64)
+        out += [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var header: [UInt8] = []
         header.appendBigEndian(UInt32(width))
         header.appendBigEndian(UInt32(height))
@@ -50,10 +57,7 @@ public enum PNGEncoder {
         }
         let idat = out.count
         out += [0, 0, 0, 0] + Array("IDAT".utf8)
-        var stream = z_stream()
-        precondition(deflateInit_(&stream, level, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK,
-                     "zlib deflateInit failed")
-        defer { deflateEnd(&stream) }
+        var rows = RowStream(level: level)
         var row = [UInt8](repeating: 0, count: rowBytes + 1)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         pixels.withUnsafeBufferPointer { pixels in
@@ -73,7 +77,7 @@ public enum PNGEncoder {
                         }
                     }
                 }
-                deflateAll(&stream, row, flush: y == height - 1 ? Z_FINISH : Z_NO_FLUSH, buffer: &buffer, into: &out)
+                rows.append(row, last: y == height - 1, buffer: &buffer, into: &out)
             }
         }
         let length = UInt32(out.count - idat - 8)
@@ -86,6 +90,51 @@ public enum PNGEncoder {
         out.appendBigEndian(crc.value)
         appendChunk("IEND", [], to: &out)
         return out
+    }
+
+    /// Where the filtered rows go. At level 0 the zlib stream is written here, as stored blocks
+    /// (a two-byte header, each block's five-byte header and its bytes, then the Adler-32):
+    /// zlib would allocate its 256 KB of tables and copy every row through its window first,
+    /// which on the thumbnailer's path cost more than the rest of the encoding.
+    private final class RowStream {
+        private var stream = z_stream()
+        private let stored: Bool
+        private var adler = adler32(0, nil, 0)
+        private var started = false
+
+        init(level: Int32) {
+            stored = level == 0
+            if !stored {
+                precondition(deflateInit_(&stream, level, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK,
+                             "zlib deflateInit failed")
+            }
+        }
+
+        deinit { if !stored { deflateEnd(&stream) } }
+
+        func append(_ row: [UInt8], last: Bool, buffer: inout [UInt8], into out: inout [UInt8]) {
+            guard stored else {
+                PNGEncoder.deflateAll(&stream, row, flush: last ? Z_FINISH : Z_NO_FLUSH, buffer: &buffer, into: &out)
+                return
+            }
+            if !started {
+                out += [0x78, 0x01]  // deflate, 32 KB window, no dictionary, the fastest level
+                started = true
+            }
+            row.withUnsafeBufferPointer { row in
+                adler = adler32(adler, row.baseAddress, UInt32(row.count))
+                var start = 0
+                repeat {
+                    let count = min(row.count - start, 0xFFFF)
+                    let final: UInt8 = last && start + count == row.count ? 1 : 0
+                    out += [final, UInt8(truncatingIfNeeded: count), UInt8(truncatingIfNeeded: count >> 8),
+                            ~UInt8(truncatingIfNeeded: count), ~UInt8(truncatingIfNeeded: count >> 8)]
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: row[start ..< start + count]))
+                    start += count
+                } while start < row.count
+            }
+            if last { out.appendBigEndian(UInt32(truncatingIfNeeded: adler)) }
+        }
     }
 
     /// Feeds `input` to the stream, appending what it produces to `out`.

@@ -75,7 +75,7 @@ struct ConfinedThumbnail {
         GalleryThumbnail.loadDecoder(for: reader)
         do { try Confinement.restrictCalls(allowingOpen: false, naming: input) } catch { throw .confinement(error) }
         let png: [UInt8]
-        do { png = try GalleryThumbnail.bitmap(of: reader, longSide: size, limits: limits).png() } catch { throw .data(error) }
+        do { png = try GalleryThumbnail.bitmap(of: reader, longSide: size, limits: limits).handOffPNG() } catch { throw .data(error) }
         do {
             try target.write(png, at: 0)
             try target.truncate(to: UInt64(png.count))

@@ -26,6 +26,27 @@ struct PNGDecoderTests {
         #expect(try PNGDecoder.decode(PNGEncoder.encode(width: 9, height: 4, layout: .grey, pixels: grey)).pixels == expanded)
     }
 
+    /// The thumbnailer's OUTPUT: the same pixels as the kept PNG, in stored deflate blocks, so
+    /// larger than every row it holds.
+    @Test func aHandOffPNGHoldsTheSamePixelsStored() throws {
+        var generator = SeededGenerator(seed: 11)
+        // 16,384 RGBA pixels make a row longer than one stored block can hold.
+        for (width, height) in [(1, 1), (256, 171), (300, 300), (16384, 2)] {
+            for opaque in [true, false] {
+                let pixels = (0 ..< width * height * 4).map { index in
+                    opaque && index % 4 == 3 ? 255 : UInt8.random(in: 0 ... 255, using: &generator)
+                }
+                let bitmap = Bitmap(width: width, height: height, pixels: pixels)
+                let handOff = bitmap.handOffPNG(), kept = bitmap.png()
+                #expect(try PNGDecoder.decode(handOff) == bitmap, "\(width) × \(height), opaque \(opaque)")
+                #expect(try PNGDecoder.decode(kept) == bitmap)
+                let rowBytes = width * (opaque ? 3 : 4) + 1
+                #expect(handOff.count > height * rowBytes, "\(handOff.count) bytes for \(height) rows of \(rowBytes)")
+                #expect(handOff[25] == (opaque ? 2 : 6), "colour type")
+            }
+        }
+    }
+
     @Test func paletteTransparencyBecomesAlpha() throws {
         // 7-quilt-palette.png: tRNS gives index 0 alpha 0 and index 1 alpha 128.
         let bitmap = try PNGDecoder.decode(try Self.sample("7-quilt-palette.png"))
