@@ -2,6 +2,14 @@
 // imagegallery: a toolkit for the .imagegallery document format.
 import PackageDescription
 
+/// For the thumbnailer, which the desktop starts for every new file: with the static Swift
+/// runtime, its C++ support comes statically too, libstdc++ from packaging/link (a link to
+/// Debian 12's GCC 12 archive, found before the shared library) and libgcc. Loading and
+/// relocating libstdc++.so was a third of its start (0.6 ms). Where the link's target is
+/// missing, the linker takes the shared library, as before; with the shared Swift runtime
+/// (debug builds) nothing there links C++ itself, so nothing changes.
+let staticCxxRuntime = ["-L", Context.packageDirectory + "/packaging/link", "-Xclang-linker", "-static-libgcc"]
+
 let package = Package(
     name: "imagegallery",
     // Linux only: GallerySystem calls Glibc and Linux system calls directly, so no other platform is claimed.
@@ -144,16 +152,11 @@ let package = Package(
         // Linked by lld with packed relative relocations (DT_RELR, which Debian 12's glibc 2.36
         // reads): the loader then applies 38,000 relocations from 6 KB instead of 930 KB, and
         // a start takes about 0.5 ms less (Benchmarks/RESULTS.md, section s).
-        // With the static Swift runtime, its C++ support comes statically too: libstdc++ from
-        // packaging/link (a link to Debian 12's GCC 12 archive, found before the shared one)
-        // and libgcc. Loading and relocating libstdc++.so was a third of a start (0.6 ms).
-        // Where the link's target is missing the linker takes the shared library, as before.
         .executableTarget(
             name: "imagegallery-thumbnailer",
             dependencies: ["GalleryFormat", "GalleryImaging", "GallerySystem"],
-            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                                           "-L", Context.packageDirectory + "/packaging/link",
-                                           "-Xclang-linker", "-static-libgcc"])]
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
+                                          + staticCxxRuntime)]
         ),
         // The bodies of the fuzz targets (Specs/security.md), a library so that the regression
         // tests run every crash the fuzzers found through the same code.
