@@ -10,7 +10,8 @@ package enum AVIFDecoder {
     package static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .av1)
         let (width, height) = (geometry.width, geometry.height)
-        try limits.admit("AVIF image", width: width, height: height, bytes: memory(width: width, height: height, byteCount: bytes.count))
+        try limits.admit("AVIF image", width: width, height: height,
+                         bytes: memory(width: width, height: height, bitsPerSample: geometry.bitsPerSample, byteCount: bytes.count))
         try FormatTwoLibrary.require(.avif)
         guard let decoder = avifDecoderCreate() else { throw ImageDecodeError(.pastLimit, "libavif could not start") }
         defer { avifDecoderDestroy(decoder) }
@@ -40,9 +41,9 @@ package enum AVIFDecoder {
                                    rows: (_ row: UnsafeBufferPointer<UInt8>) -> Void) throws -> ImageGeometry {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .av1)
         let (width, height) = (geometry.width, geometry.height)
-        // The codec's planes (16 bits a sample at most, with alpha) and one band of RGBA.
         try limits.admit("AVIF image", width: width, height: min(height, band),
-                         bytes: bandedMemory(width: width, height: height, byteCount: bytes.count))
+                         bytes: bandedMemory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
+                                             byteCount: bytes.count))
         try FormatTwoLibrary.require(.avif)
         guard let decoder = avifDecoderCreate() else { throw ImageDecodeError(.pastLimit, "libavif could not start") }
         defer { avifDecoderDestroy(decoder) }
@@ -82,10 +83,11 @@ package enum AVIFDecoder {
         return geometry
     }
 
-    /// What a banded decode holds at most: the codec's planes (16 bits a sample at most, with
-    /// alpha) and one band of RGBA.
-    static func bandedMemory(width: Int, height: Int, byteCount: Int) -> Int {
-        byteCount + width * height * 8 + width * band * 4
+    /// What a banded decode holds at most: our copy of the file, the codec's planes (4:4:4 at
+    /// most, with alpha: four samples a pixel, of two bytes past 8 bits, as `av1C` says) and
+    /// one band of RGBA.
+    static func bandedMemory(width: Int, height: Int, bitsPerSample: Int, byteCount: Int) -> Int {
+        byteCount + width * height * 4 * (bitsPerSample > 8 ? 2 : 1) + width * band * 4
     }
 
     /// Rows converted at once: even, so that a 4:2:0 band starts on a chroma row.
@@ -114,9 +116,10 @@ package enum AVIFDecoder {
         return image
     }
 
-    /// What a decode holds at most: the output, the decoder's YUV and alpha planes (16 bits a
-    /// sample at most) and its RGB conversion's rows.
-    static func memory(width: Int, height: Int, byteCount: Int) -> Int { byteCount + width * height * (4 + 8) }
+    /// What a whole decode holds at most: the banded decode's planes and the RGBA output.
+    static func memory(width: Int, height: Int, bitsPerSample: Int, byteCount: Int) -> Int {
+        bandedMemory(width: width, height: height, bitsPerSample: bitsPerSample, byteCount: byteCount) + width * height * 4
+    }
 
     private static func check(_ result: avifResult, _ step: String) throws {
         guard result != AVIF_RESULT_OK else { return }

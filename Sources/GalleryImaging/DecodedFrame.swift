@@ -48,7 +48,7 @@ extension DecodedFrame {
         case .webp: WebPDecoder.memory(width: width, height: height, frames: header.frameCount,
                                        simpleLossy: WebPDecoder.isSimpleLossy(leading), output: (width, height), byteCount: byteCount)
         case .gif: GIFDecoder.memory(width: width, height: height, byteCount: byteCount)
-        case .avif: AVIFDecoder.bandedMemory(width: width, height: height, byteCount: byteCount)
+        case .avif: AVIFDecoder.bandedMemory(width: width, height: height, bitsPerSample: header.bitDepth, byteCount: byteCount)
         case .heic: HEIFDecoder.bandedMemory(width: width, height: height, bitsPerSample: header.bitDepth, byteCount: byteCount)
         }
     }
