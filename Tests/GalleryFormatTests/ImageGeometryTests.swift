@@ -44,10 +44,14 @@ struct ImageGeometryTests {
     /// A HEIF file: items (id, type), the primary, `dimg` references, and properties with the
     /// items they belong to.
     static func heif(brands: [String] = ["heic", "mif1", "heic"], items: [(Int, String)], primary: Int,
-                     derived: [(Int, [Int])] = [], properties: [[UInt8]], associations: [(Int, [Int])]) -> [UInt8] {
+                     derived: [(Int, [Int])] = [], auxiliary: [(Int, [Int])] = [], properties: [[UInt8]],
+                     associations: [(Int, [Int])]) -> [UInt8] {
         let ftyp = box("ftyp", ascii(brands[0]) + be(0, 4) + brands.dropFirst().flatMap(ascii))
         let infes = items.flatMap { fullBox("infe", version: 2, be($0.0, 2) + be(0, 2) + ascii($0.1) + [0]) }
-        let iref = fullBox("iref", derived.flatMap { box("dimg", be($0.0, 2) + be($0.1.count, 2) + $0.1.flatMap { be($0, 2) }) })
+        func references(_ type: String, _ list: [(Int, [Int])]) -> [UInt8] {
+            list.flatMap { box(type, be($0.0, 2) + be($0.1.count, 2) + $0.1.flatMap { be($0, 2) }) }
+        }
+        let iref = fullBox("iref", references("dimg", derived) + references("auxl", auxiliary))
         let ipma = fullBox("ipma", be(associations.count, 4) + associations.flatMap { be($0.0, 2) + [UInt8($0.1.count)] + $0.1.map { UInt8($0) } })
         let meta = fullBox("meta", fullBox("hdlr", be(0, 4) + ascii("pict") + be(0, 12) + [0])
                            + fullBox("pitm", be(primary, 2)) + fullBox("iinf", be(items.count, 2) + infes) + iref
@@ -178,7 +182,29 @@ struct ImageGeometryTests {
                              derived: [(1, [2, 3])], properties: [Self.ispe(1024, 512), Self.ispe(512, 512)],
                              associations: [(1, [1]), (2, [2]), (3, [2])])
         let (geometry, codec) = try heif(file)
-        #expect(codec == .av1 && geometry == ImageGeometry(width: 1024, height: 512))
+        // No av1C says the bit depth: the decode's memory is reckoned for 16 bits a sample.
+        #expect(codec == .av1 && geometry == ImageGeometry(width: 1024, height: 512, bitsPerSample: 16))
+    }
+
+    @Test func anAVIFsBitDepthIsItsAV1ConfigurationsMost() throws {
+        // av1C: marker and version, profile and level, then seq_tier_0, high_bitdepth, twelve_bit…
+        func configuration(_ flags: UInt8) -> [UInt8] { [0x81, 0x00, flags, 0x00] }
+        for (flags, alphaFlags, expected) in [(UInt8(0x00), UInt8?.none, 8), (0x40, nil, 10), (0x60, nil, 12),
+                                              (0x0C, 0x40, 10), (0x40, 0x00, 10)] {
+            var items: [(Int, String)] = [(1, "av01")]
+            var properties = [Self.ispe(64, 48), Self.box("av1C", configuration(flags))]
+            var associations: [(Int, [Int])] = [(1, [1, 2])]
+            var auxiliary: [(Int, [Int])] = []
+            if let alphaFlags {
+                items.append((2, "av01"))
+                properties.append(Self.box("av1C", configuration(alphaFlags)))
+                associations.append((2, [1, 3]))
+                auxiliary.append((2, [1]))
+            }
+            let file = Self.heif(brands: ["avif", "mif1"], items: items, primary: 1, auxiliary: auxiliary,
+                                 properties: properties, associations: associations)
+            #expect(try heif(file).0.bitsPerSample == expected, "av1C flags \(flags), alpha's \(String(describing: alphaFlags))")
+        }
     }
 
     @Test func hostileHEIFHeadersAreRefusedWithTheirPlace() {
