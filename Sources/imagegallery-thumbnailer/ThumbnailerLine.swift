@@ -15,9 +15,11 @@ enum ThumbnailerLine: Equatable {
         usage: imagegallery-thumbnailer [-s SIZE] INPUT OUTPUT
 
         Writes a PNG thumbnail of the .imagegallery file INPUT to OUTPUT, SIZE pixels (1 to 4096,
-        default 256) on its long side: the freedesktop thumbnailer, run as -s %s %i %o. It shuts
-        itself in before reading INPUT: it can read only INPUT, write only OUTPUT, and make no
-        connection and start no program (Landlock, seccomp, resource limits).
+        default 256) on its long side: the freedesktop thumbnailer, run as -s %s %i %o. The PNG is
+        uncompressed, since the desktop decodes it at once and keeps its own copy (imagegallery
+        thumbnail writes the same pixels compressed). It shuts itself in before reading INPUT: it
+        can read only INPUT, write only OUTPUT, and make no connection and start no program
+        (Landlock, seccomp, resource limits).
 
         Exit status: 0 written; 64 wrong arguments; 65 INPUT is not a gallery or cannot be
         thumbnailed; 66 INPUT cannot be opened; 71 the confinement could not be set up (nothing
