@@ -57,7 +57,7 @@ public enum PNGEncoder {
         }
         let idat = out.count
         out += [0, 0, 0, 0] + Array("IDAT".utf8)
-        var rows = RowStream(level: level)
+        let rows = RowStream(level: level)
         var row = [UInt8](repeating: 0, count: rowBytes + 1)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         pixels.withUnsafeBufferPointer { pixels in

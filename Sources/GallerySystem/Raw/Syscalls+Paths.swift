@@ -52,14 +52,19 @@ extension Syscalls {
     static func makeTemporaryFile(_ template: String) -> Result<(FileDescriptor, String), Errno> {
         var bytes = Array(template.utf8CString)
         return retrying { bytes.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) } }
-            .map { (FileDescriptor(rawValue: $0), String(cString: bytes)) }
+            .map { (FileDescriptor(rawValue: $0), filledName(bytes)) }
     }
 
     /// mkdtemp(3) on `template` (ending in XXXXXX): a new folder of mode 0700, and its name.
     static func makeTemporaryFolder(_ template: String) -> Result<String, Errno> {
         var bytes = Array(template.utf8CString)
         guard bytes.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return .failure(lastError) }
-        return .success(String(cString: bytes))
+        return .success(filledName(bytes))
+    }
+
+    /// The name mkstemp or mkdtemp wrote into `template`'s bytes, up to its terminating NUL.
+    private static func filledName(_ template: [CChar]) -> String {
+        String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func readLink(_ path: String) -> Result<String, Errno> {
