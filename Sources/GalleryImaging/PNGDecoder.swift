@@ -110,11 +110,14 @@ public final class PNGDecoder {
 }
 
 extension PNGDecoder {
+    /// The decoder as its own row handler sees it, for the header once rows come: set after the
+    /// decoder is made, and weak, since the decoder holds the handler.
+    final class Reference { weak var decoder: PNGDecoder? }
+
     /// Decodes a whole PNG held in memory, refusing before any row is kept when the image
     /// would pass `limits.maxBytes`.
     public static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> Bitmap {
-        final class DecoderReference { weak var decoder: PNGDecoder? }
-        let reference = DecoderReference()
+        let reference = Reference()
         var pixels: [UInt8] = []
         let decoder = try PNGDecoder(limits: limits, keepsRows: true) { _, row in
             // Sized once, when the first row comes (the limits have passed the image by then):

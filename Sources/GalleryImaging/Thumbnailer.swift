@@ -89,8 +89,7 @@ public enum Thumbnailer {
                                                            width: fitted.width, height: fitted.height)
                                      + pngBytes(fitted.width, fitted.height))
         }
-        final class DecoderReference { weak var decoder: PNGDecoder? }
-        let reference = DecoderReference()
+        let reference = PNGDecoder.Reference()
         var resampler: Resampler?
         // Rows go straight into the filter: a huge PNG is never held whole (unless interlaced,
         // which libpng must assemble first, within `limits.maxBytes`).
