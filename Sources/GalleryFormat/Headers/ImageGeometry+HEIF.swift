@@ -66,12 +66,9 @@ extension ImageGeometry {
             }
         }
         guard var found = geometry else { throw ImageHeaderError("the primary item has no ispe property", offset: metas[0].start) }
-        let coded = type == "grid" ? meta.derived[primary] ?? [] : [primary]
-        switch codec {
-        case .hevc: found.bitsPerSample = try walk.hevcBitsPerSample(of: coded, in: meta)
         // An AVIF's alpha is an AV1 item of its own, decoded beside the image's.
-        case .av1: found.bitsPerSample = try walk.av1BitsPerSample(of: coded + meta.alphaItems(of: primary), in: meta)
-        }
+        let coded = (type == "grid" ? meta.derived[primary] ?? [] : [primary]) + (codec == .av1 ? meta.alphaItems(of: primary) : [])
+        found.bitsPerSample = try walk.bitsPerSample(of: coded, codec: codec, in: meta)
         guard (1 ... limits.dimension).contains(found.width), (1 ... limits.dimension).contains(found.height) else {
             throw ImageHeaderError("the ispe size \(found.width) × \(found.height) is not 1 to \(limits.dimension) on a side",
                                    offset: metas[0].start)
@@ -89,32 +86,24 @@ extension ImageGeometry {
 }
 
 extension BoxWalk {
-    /// The most bits a sample of the HEVC items has (luma or chroma), from their `hvcC`
-    /// configurations (bytes 17 and 18: bit depths less 8); 16 when an item has none that
+    /// The most bits a sample of the coded items has (luma, chroma or an AVIF's alpha), from
+    /// each one's configuration: an `hvcC`'s bytes 17 and 18 (the bit depths less 8), an
+    /// `av1C`'s byte 2 (`high_bitdepth`, then `twelve_bit`). 16 when an item has none that
     /// says, as a decoder's buffers might then hold.
-    mutating func hevcBitsPerSample(of items: [UInt64], in meta: HEIFMeta) throws -> Int {
+    mutating func bitsPerSample(of items: [UInt64], codec: ImageGeometry.HEIFCodec, in meta: HEIFMeta) throws -> Int {
+        let (type, length): (String, UInt64) = codec == .hevc ? ("hvcC", 19) : ("av1C", 4)
         var bits = 8
         for item in items {
-            guard let configuration = meta.properties(of: item).first(where: { $0.type == "hvcC" }),
-                  configuration.end >= configuration.payload + 19 else { return 16 }
-            let depths = try source.bytes(at: configuration.payload + 17, count: 2, "the hvcC property")
-            bits = max(bits, Int(depths[0] & 7) + 8, Int(depths[1] & 7) + 8)
-        }
-        return bits
-    }
-}
-
-extension BoxWalk {
-    /// The most bits a sample of the AV1 items has, from their `av1C` configurations (byte 2:
-    /// `high_bitdepth`, then `twelve_bit`, under the AV1-ISOBMFF binding); 16 when an item has
-    /// none that says, as a decoder's buffers might then hold.
-    mutating func av1BitsPerSample(of items: [UInt64], in meta: HEIFMeta) throws -> Int {
-        var bits = 8
-        for item in items {
-            guard let configuration = meta.properties(of: item).first(where: { $0.type == "av1C" }),
-                  configuration.end >= configuration.payload + 4 else { return 16 }
-            let flags = try source.bytes(at: configuration.payload + 2, count: 1, "the av1C property")[0]
-            bits = max(bits, flags & 0x40 == 0 ? 8 : flags & 0x20 == 0 ? 10 : 12)
+            guard let configuration = meta.properties(of: item).first(where: { $0.type == type }),
+                  configuration.end >= configuration.payload + length else { return 16 }
+            switch codec {
+            case .hevc:
+                let depths = try source.bytes(at: configuration.payload + 17, count: 2, "the hvcC property")
+                bits = max(bits, Int(depths[0] & 7) + 8, Int(depths[1] & 7) + 8)
+            case .av1:
+                let flags = try source.bytes(at: configuration.payload + 2, count: 1, "the av1C property")[0]
+                bits = max(bits, flags & 0x40 == 0 ? 8 : flags & 0x20 == 0 ? 10 : 12)
+            }
         }
         return bits
     }
