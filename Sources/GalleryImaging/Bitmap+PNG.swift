@@ -14,11 +14,7 @@ extension Bitmap {
     /// An 8-bit, non-interlaced PNG: RGB when opaque, RGBA otherwise; `sub`-filtered rows at
     /// zlib level 1, for photos both smaller and three times faster than unfiltered level 9.
     public func png(text: [(keyword: String, value: String)] = []) -> [UInt8] {
-        if isOpaque {
-            return PNGEncoder.encode(width: width, height: height, layout: .rgb, pixels: pixels, sourceChannels: 4,
-                                     text: text, filter: .sub, level: 1)
-        }
-        return PNGEncoder.encode(width: width, height: height, layout: .rgba, pixels: pixels, text: text, filter: .sub, level: 1)
+        encoded(text: text, filter: .sub, level: 1)
     }
 
     /// A PNG for a reader that decodes it at once and throws it away: the freedesktop
@@ -27,7 +23,12 @@ extension Bitmap {
     /// 256 px thumbnail that takes 0.1 ms where level 1 takes 2, and the file is gone a moment
     /// later. A PNG that is kept is `png(text:)`.
     public func handOffPNG() -> [UInt8] {
+        encoded(text: [], filter: .none, level: 0)
+    }
+
+    /// RGB when opaque (the alpha dropped as rows are written), RGBA otherwise.
+    private func encoded(text: [(keyword: String, value: String)], filter: PNGEncoder.Filter, level: Int32) -> [UInt8] {
         PNGEncoder.encode(width: width, height: height, layout: isOpaque ? .rgb : .rgba, pixels: pixels, sourceChannels: 4,
-                          text: [], filter: .none, level: 0)
+                          text: text, filter: filter, level: level)
     }
 }
