@@ -30,7 +30,9 @@ final class ProgressBar: Sendable {
         }
     }
 
-    func update(_ done: UInt64, detail: String = "") {
+    /// `detail` is worked out only when the bar is drawn: most updates are not drawn (no
+    /// terminal, or within a tenth of a second of the last), and a writer updates per blob.
+    func update(_ done: UInt64, detail: @autoclosure () -> String = "") {
         guard enabled else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         state.withLock { state in
@@ -41,7 +43,7 @@ final class ProgressBar: Sendable {
             let width = 30
             let filled = Int(fraction * Double(width))
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            state.line = "\(label) [\(bar)] \(Int(fraction * 100))% \(detail)"
+            state.line = "\(label) [\(bar)] \(Int(fraction * 100))% \(detail())"
             Terminal.writeError("\r\u{1B}[2K" + state.line)
         }
     }
@@ -61,12 +63,12 @@ final class LazyProgress: Sendable {
 
     init(_ label: String) { self.label = label }
 
-    func update(_ done: UInt64, of total: UInt64, detail: String) {
+    func update(_ done: UInt64, of total: UInt64, detail: @autoclosure () -> String) {
         let progress = bar.withLock { bar in
             if bar == nil { bar = ProgressBar(label, total: total) }
             return bar!
         }
-        progress.update(done, detail: detail)
+        progress.update(done, detail: detail())
     }
 
     /// For counted things (images, pages): "12/40".
