@@ -20,6 +20,8 @@ public struct GalleryBuilder: Sendable {
     public var id: UUID?
     /// The images, in gallery order. An image given twice is stored once.
     public var images: [SourceImage]
+    /// The first image's thumbnail, begun while the images were hashed; nil to make it at write.
+    public var thumbnailAhead: ThumbnailAhead?
 
     /// A builder of a gallery with this title and these images, in gallery order. Nothing is
     /// read or written until ``write(to:overwrite:durable:events:)``; a title that breaks the

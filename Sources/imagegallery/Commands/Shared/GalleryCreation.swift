@@ -42,6 +42,8 @@ struct GalleryCreation {
         try GalleryBuilder.checkOutput(output, overwrite: force)
         let (items, skipped) = try Fetching.items(sources, accepting: accepting)
         for path in skipped { Terminal.warning("\(path): skipped: \(ImageFile.refusal(ofFileAt: path, accepting: accepting))") }
+        // The first image's thumbnail is decoded while the rest are hashed (see ThumbnailAhead).
+        let ahead = items.first.flatMap { item in if case .file(let path) = item { ThumbnailAhead(firstImageAt: path) } else { nil } }
         let inspected = try Fetching.inspectFiles(items, accepting: accepting)
         let fetched = try fetching.map { try Fetching.fetch(items, options: $0, quiet: false, accepting: accepting) } ?? .none
         defer { fetched.removeSpool() }
@@ -52,7 +54,7 @@ struct GalleryCreation {
                                           items: items, fetched: fetched, json: json)
         }
 
-        let result = try write(images)
+        let result = try write(images, thumbnailAhead: ahead)
         let gallery = result.gallery
         let report = Report(path: output, id: gallery.id.manifestString, revision: gallery.revision.manifestString,
                             imageCount: gallery.images.count, blobCount: gallery.distinctBlobs.count,
@@ -84,9 +86,10 @@ struct GalleryCreation {
     }
 
     /// Writes the gallery of `images` to the output, with a progress bar.
-    func write(_ images: [SourceImage]) throws -> GalleryBuilder.Result {
-        let builder = GalleryBuilder(title: title, date: date.flatMap { Timestamp(rfc3339: $0) },
+    func write(_ images: [SourceImage], thumbnailAhead: ThumbnailAhead? = nil) throws -> GalleryBuilder.Result {
+        var builder = GalleryBuilder(title: title, date: date.flatMap { Timestamp(rfc3339: $0) },
                                      id: id.flatMap { UUID(uuidString: $0) }, images: captions.applied(to: images))
+        builder.thumbnailAhead = thumbnailAhead
         return try Self.write(builder, to: output, overwrite: force, durable: !noSync)
     }
 
@@ -110,3 +113,4 @@ struct GalleryCreation {
         }
     }
 }
+
