@@ -54,12 +54,13 @@ let package = Package(
     targets: [
         // System C libraries from Debian, never exposed in public API (internal imports only).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        // libarchive's header only: COnDemand loads the library when an archive is first read.
+        .systemLibrary(name: "CArchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // Format 2.0's decoders (Specs/security.md says what limits each): the headers of libwebp
         // (with its demuxer, for an animation's first frame), giflib, libavif and libheif. None is
-        // linked: CFormatTwo loads each when it is first needed (libavif and libheif bring some
+        // linked: COnDemand loads each when it is first needed (libavif and libheif bring some
         // thirty libraries with them, which every start would otherwise pay for).
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
@@ -71,9 +72,10 @@ let package = Package(
         // The few Linux calls Swift cannot reach directly (declared only under _GNU_SOURCE, or
         // flags glibc does not export to Swift); used by GallerySystem alone.
         .target(name: "CGallerySystem"),
-        // The functions format 2.0's decoders call, under the libraries' own names, forwarding to
-        // each library once it is loaded with dlopen (include/format_two.h says why).
-        .target(name: "CFormatTwo"),
+        // The functions format 2.0's decoders and the archive reader call, under the libraries'
+        // own names, forwarding to each library once it is loaded with dlopen (include/on_demand.h
+        // says why).
+        .target(name: "COnDemand"),
         // libpng reports errors by longjmp, which Swift cannot catch: every libpng call is made here.
         .target(name: "CImageCodecs", dependencies: ["CPNG"]),
 
@@ -89,7 +91,7 @@ let package = Package(
         ),
         .target(
             name: "GalleryImaging",
-            dependencies: ["GalleryFormat", "GallerySystem", "CZlib", "CImageCodecs", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CHEIF", "CFormatTwo"]
+            dependencies: ["GalleryFormat", "GallerySystem", "CZlib", "CImageCodecs", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CHEIF", "COnDemand"]
         ),
         // Images (files, folders, fetched, from archives) into a new gallery: every writer's way in.
         .target(name: "GalleryBuilder", dependencies: ["GalleryFormat", "GalleryImaging", "GallerySystem"]),
@@ -109,7 +111,7 @@ let package = Package(
         ),
         // Conversion to and from folders, archives (through libarchive), comic books, the seed
         // apps' JSON and a static web gallery (issue 7).
-        .target(name: "GalleryConvert", dependencies: ["GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem", "CArchive"]),
+        .target(name: "GalleryConvert", dependencies: ["GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem", "CArchive", "COnDemand"]),
         // What imagegallery, the editor and the fetch helper say to each other, and how each finds
         // and runs the companion programs; no networking in it.
         .target(name: "GalleryFetchHelper", dependencies: ["GallerySystem", "GalleryFormat", "GalleryImaging", "GalleryBuilder"]),
@@ -175,7 +177,9 @@ let package = Package(
                 .embedInCode("Freedesktop/imagegallery.thumbnailer"),
                 .embedInCode("Freedesktop/imagegallery.desktop"),
                 .embedInCode("Freedesktop/imagegallery.magic"),
-            ]
+            ],
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
+                                          + staticCxxRuntime)]
         ),
 
         .target(name: "GalleryTestSupport", dependencies: ["GalleryFormat", "CZlib"], path: "Tests/GalleryTestSupport"),
@@ -185,7 +189,9 @@ let package = Package(
         ),
         .testTarget(
             name: "GalleryFormatTests",
-            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport", "CArchive"]
+            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport", "CArchive"],
+            // These tests read our ZIPs with libarchive as another reader would, linked as usual.
+            linkerSettings: [.linkedLibrary("archive")]
         ),
         .testTarget(
             name: "GalleryImagingTests",

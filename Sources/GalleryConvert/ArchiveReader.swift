@@ -1,4 +1,5 @@
 import CArchive
+internal import COnDemand
 import GalleryFormat
 
 /// libarchive, read entry by entry, with its C types kept inside. Only the formats and filters
@@ -18,6 +19,10 @@ final class ArchiveReader {
     }
 
     init(path: String, kind: ArchiveKind?) throws {
+        var reason: UnsafePointer<CChar>?
+        guard ig_library_load(IG_LIBRARY_ARCHIVE, &reason) != 0 else {
+            throw ConversionError(path, "archives cannot be read here: " + (reason.map { String(cString: $0) } ?? "libarchive is missing"))
+        }
         guard let handle = archive_read_new() else { throw ConversionError(path, "libarchive could not start") }
         self.handle = handle
         self.path = path

@@ -1,4 +1,4 @@
-internal import CFormatTwo
+internal import COnDemand
 import GalleryFormat
 
 /// The first (or only) frame of an image of a format 2.0 type, as stored: not yet turned or
@@ -80,19 +80,19 @@ extension Bitmap {
     }
 }
 
-/// A format 2.0 decoder's library, loaded when first needed (`Sources/CFormatTwo`).
+/// A format 2.0 decoder's library, loaded when first needed (`Sources/COnDemand`).
 enum FormatTwoLibrary {
     /// Loads the library of `type`'s decoder, or says why it cannot be: the image may be fine,
     /// it cannot be decoded here (a past-limit refusal, so a validator warns, IG-BLB-009).
     static func require(_ type: MediaType) throws {
-        let library: ig_format_two_library = switch type {
-        case .webp: IG_FORMAT_TWO_WEBP
-        case .gif: IG_FORMAT_TWO_GIF
-        case .avif: IG_FORMAT_TWO_AVIF
-        case .heic, .jpeg, .png: IG_FORMAT_TWO_HEIF
+        let library: ig_library = switch type {
+        case .webp: IG_LIBRARY_WEBP
+        case .gif: IG_LIBRARY_GIF
+        case .avif: IG_LIBRARY_AVIF
+        case .heic, .jpeg, .png: IG_LIBRARY_HEIF
         }
         var reason: UnsafePointer<CChar>?
-        guard ig_format_two_load(library, &reason) == 0 else { return }
+        guard ig_library_load(library, &reason) == 0 else { return }
         throw ImageDecodeError(.pastLimit, "\(type.name) images cannot be decoded here: " + (reason.map { String(cString: $0) } ?? "its library is missing"))
     }
 }

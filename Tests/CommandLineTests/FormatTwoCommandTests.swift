@@ -215,13 +215,14 @@ struct FormatTwoCommandTests {
     }
 
     /// The binary needs none of format 2.0's libraries to start: they (and the thirty libraries
-    /// libavif and libheif bring) are loaded when an image of their type is first decoded.
+    /// libavif and libheif bring) are loaded when an image of their type is first decoded; nor
+    /// libarchive (with libxml2 and ICU), loaded when an archive is first read.
     /// libturbojpeg among the needed ones shows the probe reads the list.
     @Test func theDecodersLibrariesAreLoadedOnlyWhenNeeded() throws {
         let dynamic = try Subprocess.run("/usr/bin/readelf", ["-d", try TestPaths.binary()])
         let needed = dynamic.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.map(String.init)
         #expect(needed.contains { $0.contains("libturbojpeg") }, "\(needed)")
-        for library in ["libwebp", "libgif", "libavif", "libheif", "libde265", "libdav1d", "libaom"] {
+        for library in ["libwebp", "libgif", "libavif", "libheif", "libde265", "libdav1d", "libaom", "libarchive", "libxml2", "libicu"] {
             #expect(!needed.contains { $0.contains(library) }, "imagegallery needs \(library) at start: \(needed)")
         }
     }

@@ -1,19 +1,21 @@
-// The trampolines of include/format_two.h: each function the decoders call, defined here under
+// The trampolines of include/on_demand.h: each function the callers use, defined here under
 // its library's name, so that the Swift code calls it as the library's own header declares it;
 // the body calls the library's definition, found with dlsym once the library is loaded. A
-// decoder calls ig_format_two_load first, so no trampoline runs for a library that is missing.
+// caller calls ig_library_load first, so no trampoline runs for a library that is missing.
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <avif/avif.h>
 #include <gif_lib.h>
 #include <libheif/heif.h>
 #include <webp/decode.h>
 #include <webp/demux.h>
 
-#include "format_two.h"
+#include "on_demand.h"
 
 // Each library's functions: X(return type, name, parameters, arguments), V(name, parameters,
 // arguments) for those that return nothing.
@@ -73,6 +75,35 @@
     X(int, heif_image_has_channel, (const struct heif_image *image, enum heif_channel channel), (image, channel)) \
     X(int, heif_image_get_bits_per_pixel_range, (const struct heif_image *image, enum heif_channel channel), \
       (image, channel))
+#define ARCHIVE_FUNCTIONS(X, V) \
+    X(struct archive *, archive_read_new, (void), ()) \
+    X(int, archive_read_free, (struct archive *archive), (archive)) \
+    X(int, archive_read_support_filter_none, (struct archive *archive), (archive)) \
+    X(int, archive_read_support_filter_gzip, (struct archive *archive), (archive)) \
+    X(int, archive_read_support_filter_bzip2, (struct archive *archive), (archive)) \
+    X(int, archive_read_support_filter_xz, (struct archive *archive), (archive)) \
+    X(int, archive_read_support_filter_lzma, (struct archive *archive), (archive)) \
+    X(int, archive_read_support_filter_zstd, (struct archive *archive), (archive)) \
+    X(int, archive_read_support_format_zip, (struct archive *archive), (archive)) \
+    X(int, archive_read_support_format_tar, (struct archive *archive), (archive)) \
+    X(int, archive_read_support_format_gnutar, (struct archive *archive), (archive)) \
+    X(int, archive_read_support_format_7zip, (struct archive *archive), (archive)) \
+    X(int, archive_read_support_format_rar, (struct archive *archive), (archive)) \
+    X(int, archive_read_support_format_rar5, (struct archive *archive), (archive)) \
+    X(int, archive_read_open_filename, (struct archive *archive, const char *name, size_t block), (archive, name, block)) \
+    X(int, archive_read_next_header, (struct archive *archive, struct archive_entry **entry), (archive, entry)) \
+    X(la_ssize_t, archive_read_data, (struct archive *archive, void *buffer, size_t size), (archive, buffer, size)) \
+    X(const char *, archive_error_string, (struct archive *archive), (archive)) \
+    X(la_int64_t, archive_filter_bytes, (struct archive *archive, int filter), (archive, filter)) \
+    X(__LA_MODE_T, archive_entry_filetype, (struct archive_entry *entry), (entry)) \
+    X(const char *, archive_entry_hardlink, (struct archive_entry *entry), (entry)) \
+    X(int, archive_entry_is_encrypted, (struct archive_entry *entry), (entry)) \
+    X(time_t, archive_entry_mtime, (struct archive_entry *entry), (entry)) \
+    X(int, archive_entry_mtime_is_set, (struct archive_entry *entry), (entry)) \
+    X(const char *, archive_entry_pathname, (struct archive_entry *entry), (entry)) \
+    X(const char *, archive_entry_pathname_utf8, (struct archive_entry *entry), (entry)) \
+    X(la_int64_t, archive_entry_size, (struct archive_entry *entry), (entry)) \
+    X(int, archive_entry_size_is_set, (struct archive_entry *entry), (entry))
 
 #define POINTER(type, name, parameters, arguments) static type(*real_##name) parameters;
 #define VOID_POINTER(name, parameters, arguments) static void(*real_##name) parameters;
@@ -80,6 +111,10 @@
     type name parameters { return real_##name arguments; }
 #define VOID_TRAMPOLINE(name, parameters, arguments) \
     void name parameters { real_##name arguments; }
+// libarchive's trampolines load it themselves: a program that also links libarchive (the test
+// bundle, whose own tests call it) reaches them through its calls and libarchive's internal ones.
+#define LOADING_TRAMPOLINE(type, name, parameters, arguments) \
+    type name parameters { ig_library_load(IG_LIBRARY_ARCHIVE, NULL); return real_##name arguments; }
 #define RESOLVE(type, name, parameters, arguments) \
     if (missing == NULL && (real_##name = (type(*) parameters)dlsym(handle, #name)) == NULL) missing = #name;
 #define VOID_RESOLVE(name, parameters, arguments) \
@@ -90,12 +125,14 @@ WEBP_DEMUX_FUNCTIONS(POINTER, VOID_POINTER)
 GIF_FUNCTIONS(POINTER, VOID_POINTER)
 AVIF_FUNCTIONS(POINTER, VOID_POINTER)
 HEIF_FUNCTIONS(POINTER, VOID_POINTER)
+ARCHIVE_FUNCTIONS(POINTER, VOID_POINTER)
 
 WEBP_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
 WEBP_DEMUX_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
 GIF_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
 AVIF_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
 HEIF_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
+ARCHIVE_FUNCTIONS(LOADING_TRAMPOLINE, VOID_TRAMPOLINE)
 
 struct library {
     pthread_once_t once;
@@ -103,8 +140,9 @@ struct library {
     char reason[256];
 };
 
-static struct library libraries[4] = {
+static struct library libraries[5] = {
     {PTHREAD_ONCE_INIT, 0, ""}, {PTHREAD_ONCE_INIT, 0, ""}, {PTHREAD_ONCE_INIT, 0, ""}, {PTHREAD_ONCE_INIT, 0, ""},
+    {PTHREAD_ONCE_INIT, 0, ""},
 };
 
 /// Opens `soname` (its Debian 12 package named in the reason when it is missing); NULL on failure.
@@ -127,7 +165,7 @@ static void settle(struct library *library, const char *soname, const char *miss
 }
 
 static void load_webp(void) {
-    struct library *library = &libraries[IG_FORMAT_TWO_WEBP];
+    struct library *library = &libraries[IG_LIBRARY_WEBP];
     const char *missing = NULL;
     void *handle = open_library(library, "libwebp.so.7", "libwebp7");
     if (handle == NULL) return;
@@ -143,7 +181,7 @@ static void load_webp(void) {
 }
 
 static void load_gif(void) {
-    struct library *library = &libraries[IG_FORMAT_TWO_GIF];
+    struct library *library = &libraries[IG_LIBRARY_GIF];
     const char *missing = NULL;
     void *handle = open_library(library, "libgif.so.7", "libgif7");
     if (handle == NULL) return;
@@ -152,7 +190,7 @@ static void load_gif(void) {
 }
 
 static void load_avif(void) {
-    struct library *library = &libraries[IG_FORMAT_TWO_AVIF];
+    struct library *library = &libraries[IG_LIBRARY_AVIF];
     const char *missing = NULL;
     void *handle = open_library(library, "libavif.so.15", "libavif15");
     if (handle == NULL) return;
@@ -161,7 +199,7 @@ static void load_avif(void) {
 }
 
 static void load_heif(void) {
-    struct library *library = &libraries[IG_FORMAT_TWO_HEIF];
+    struct library *library = &libraries[IG_LIBRARY_HEIF];
     const char *missing = NULL;
     void *handle = open_library(library, "libheif.so.1", "libheif1");
     if (handle == NULL) return;
@@ -169,9 +207,18 @@ static void load_heif(void) {
     settle(library, "libheif.so.1", missing);
 }
 
-int ig_format_two_load(enum ig_format_two_library which, const char **reason) {
-    static void (*const loaders[4])(void) = {load_webp, load_gif, load_avif, load_heif};
-    if ((unsigned)which > IG_FORMAT_TWO_HEIF) return 0;
+static void load_archive(void) {
+    struct library *library = &libraries[IG_LIBRARY_ARCHIVE];
+    const char *missing = NULL;
+    void *handle = open_library(library, "libarchive.so.13", "libarchive13");
+    if (handle == NULL) return;
+    ARCHIVE_FUNCTIONS(RESOLVE, VOID_RESOLVE)
+    settle(library, "libarchive.so.13", missing);
+}
+
+int ig_library_load(enum ig_library which, const char **reason) {
+    static void (*const loaders[5])(void) = {load_webp, load_gif, load_avif, load_heif, load_archive};
+    if ((unsigned)which > IG_LIBRARY_ARCHIVE) return 0;
     struct library *library = &libraries[which];
     pthread_once(&library->once, loaders[which]);
     if (reason != NULL) *reason = library->reason;
