@@ -53,35 +53,55 @@ public enum ImageFile {
         return ImageKind.identify(head).refusal(accepting: accepted) ?? ImageKind.notAnImage
     }
 
-    /// Reads the header and hashes the whole file once.
+    /// Reads the header and hashes the whole file once. The first chunk read serves the header
+    /// reader and the description reader too, so a small image (or a photo's metadata) is read
+    /// from the file once, not once for each.
     public static func inspect(_ path: String) throws -> InspectedImageFile {
         let file = try GalleryFile.openForReading(path)
-        let before = try FileIdentity.of(path: path)
-        let header: ImageHeader
-        do {
-            header = try ImageHeader.parse(file: file)
-        } catch let error as ImageHeaderError {
-            throw NotAnImageError(path: path, error)
-        }
-        file.adviseSequential()
-        var hasher = SHA256Hasher()
-        var crc = CRC32()
+        // The identity of what was opened and is read, whatever the path names by now.
+        let before = try file.identity()
         // 256 KiB stays in L2 between the hash and the CRC.
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 64)
         defer { buffer.deallocate() }
-        var offset: UInt64 = 0
-        while true {
-            let got = try file.read(at: offset, into: buffer)
-            if got == 0 { break }
-            // Both sums over the same chunk while it is in cache: the data is read once.
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0 ..< got])
-            hasher.update(chunk)
-            crc.update(chunk)
-            offset += UInt64(got)
+        let first = try file.read(at: 0, into: buffer)
+        let head = UnsafeRawBufferPointer(rebasing: buffer[0 ..< first])
+        let wholeFile = first < buffer.count
+        let read: (UInt64, Int) throws -> [UInt8] = { offset, count in
+            if offset <= UInt64(first) {
+                let start = Int(offset)
+                let available = first - start
+                if count <= available || wholeFile { return Array(head[start ..< start + min(count, available)]) }
+            }
+            return try file.read(at: offset, count: count)
+        }
+        let header: ImageHeader
+        do {
+            header = try ImageHeader.parse(size: before.size, read: read)
+        } catch let error as ImageHeaderError {
+            throw NotAnImageError(path: path, error)
+        }
+        let description = ImageDescription.of(size: before.size, read: read)
+
+        var hasher = SHA256Hasher()
+        var crc = CRC32()
+        // Both sums over the same chunk while it is in cache: the data is read once.
+        hasher.update(head)
+        crc.update(head)
+        var offset = UInt64(first)
+        if !wholeFile {
+            file.adviseSequential()
+            while true {
+                let got = try file.read(at: offset, into: buffer)
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[0 ..< got])
+                hasher.update(chunk)
+                crc.update(chunk)
+                offset += UInt64(got)
+                if got < buffer.count { break }
+            }
         }
         guard offset > 0 else { throw NotAnImageError(path: path, reason: "the file is empty") }
         return InspectedImageFile(path: path, header: header, byteSize: offset, sha256: hasher.finalize(),
-                                   crc32: crc.value, identity: before, description: description(of: file, size: offset))
+                                   crc32: crc.value, identity: before, description: description)
     }
 
     /// The description an image file carries of itself (EXIF `ImageDescription`, XMP
@@ -89,11 +109,7 @@ public enum ImageFile {
     /// it has none or it cannot be read.
     public static func description(ofFileAt path: String) -> String? {
         guard let file = try? GalleryFile.openForReading(path), let size = try? file.size else { return nil }
-        return description(of: file, size: size)
-    }
-
-    private static func description(of file: GalleryFile, size: UInt64) -> String? {
-        ImageDescription.of(size: size) { offset, count in try file.read(at: offset, count: count) }
+        return ImageDescription.of(size: size) { offset, count in try file.read(at: offset, count: count) }
     }
 
     /// Inspects files on all cores; results come back in the order of `paths`.
