@@ -9,7 +9,7 @@ import Synchronization
 /// writer must put `thumbnail.png` before the blobs (format section 4.6), so the thumbnail is
 /// otherwise on the path between the last hash and the first byte copied.
 ///
-/// Give it to ``GalleryBuilder/thumbnailAhead``. The builder takes its result only when the
+/// Give it to ``GalleryBuilder/GalleryBuilder/thumbnailAhead``. The builder takes its result only when the
 /// bytes it decoded have the first image's SHA-256: a file that changed between the two reads,
 /// or a first image other than the one named here, gets its thumbnail made again at write.
 public final class ThumbnailAhead: Sendable {
