@@ -75,7 +75,7 @@ public enum MediaType: String, Sendable, CaseIterable, Codable {
         self = type
     }
 
-    /// "JPEG, PNG and WebP": the types named in a sentence, in the order of ``allCases``.
+    /// "JPEG, PNG and WebP": the types named in a sentence, in the order of `allCases`.
     public static func names(_ types: some Sequence<MediaType>) -> String {
         let names = allCases.filter(Set(types).contains).map(\.name)
         guard names.count > 1 else { return names.first ?? "no type" }
