@@ -180,41 +180,21 @@ static void load_webp(void) {
     settle(library, "libwebpdemux.so.2", missing);
 }
 
-static void load_gif(void) {
-    struct library *library = &libraries[IG_LIBRARY_GIF];
-    const char *missing = NULL;
-    void *handle = open_library(library, "libgif.so.7", "libgif7");
-    if (handle == NULL) return;
-    GIF_FUNCTIONS(RESOLVE, VOID_RESOLVE)
-    settle(library, "libgif.so.7", missing);
-}
+// The loader of a library of one file: open it, resolve every function its callers use.
+#define ONE_FILE_LOADER(function, which, soname, package, FUNCTIONS) \
+    static void function(void) { \
+        struct library *library = &libraries[which]; \
+        const char *missing = NULL; \
+        void *handle = open_library(library, soname, package); \
+        if (handle == NULL) return; \
+        FUNCTIONS(RESOLVE, VOID_RESOLVE) \
+        settle(library, soname, missing); \
+    }
 
-static void load_avif(void) {
-    struct library *library = &libraries[IG_LIBRARY_AVIF];
-    const char *missing = NULL;
-    void *handle = open_library(library, "libavif.so.15", "libavif15");
-    if (handle == NULL) return;
-    AVIF_FUNCTIONS(RESOLVE, VOID_RESOLVE)
-    settle(library, "libavif.so.15", missing);
-}
-
-static void load_heif(void) {
-    struct library *library = &libraries[IG_LIBRARY_HEIF];
-    const char *missing = NULL;
-    void *handle = open_library(library, "libheif.so.1", "libheif1");
-    if (handle == NULL) return;
-    HEIF_FUNCTIONS(RESOLVE, VOID_RESOLVE)
-    settle(library, "libheif.so.1", missing);
-}
-
-static void load_archive(void) {
-    struct library *library = &libraries[IG_LIBRARY_ARCHIVE];
-    const char *missing = NULL;
-    void *handle = open_library(library, "libarchive.so.13", "libarchive13");
-    if (handle == NULL) return;
-    ARCHIVE_FUNCTIONS(RESOLVE, VOID_RESOLVE)
-    settle(library, "libarchive.so.13", missing);
-}
+ONE_FILE_LOADER(load_gif, IG_LIBRARY_GIF, "libgif.so.7", "libgif7", GIF_FUNCTIONS)
+ONE_FILE_LOADER(load_avif, IG_LIBRARY_AVIF, "libavif.so.15", "libavif15", AVIF_FUNCTIONS)
+ONE_FILE_LOADER(load_heif, IG_LIBRARY_HEIF, "libheif.so.1", "libheif1", HEIF_FUNCTIONS)
+ONE_FILE_LOADER(load_archive, IG_LIBRARY_ARCHIVE, "libarchive.so.13", "libarchive13", ARCHIVE_FUNCTIONS)
 
 int ig_library_load(enum ig_library which, const char **reason) {
     static void (*const loaders[5])(void) = {load_webp, load_gif, load_avif, load_heif, load_archive};
