@@ -175,11 +175,12 @@ final class InstalledTool {
         // lingers a moment must not keep the test waiting for the end of its output.
         let output = home.file("tumbler.out")
         let files = ([gallery] + typed.map(\.path) + [broken]).joined(separator: " ")
-        let inner = "\(tumblerd) >/dev/null 2>&1 & pid=$!; /usr/bin/python3 \(client) \(files); kill $pid; wait $pid"
+        let inner = "\(tumblerd) >\(output).tumblerd 2>&1 & pid=$!; TUMBLERD_PID=$pid /usr/bin/python3 \(client) \(files); kill $pid; wait $pid"
         let outer = "exec >\(output) 2>\(output).err </dev/null; dbus-run-session -- sh -c '\(inner)'"
         let status = try run("/bin/sh", ["-c", outer]).status
+        let said = { (suffix: String) in (try? String(contentsOfFile: output + suffix, encoding: .utf8)) ?? "" }
         let result = ProcessResult(status: status, stdout: try String(contentsOfFile: output, encoding: .utf8),
-                                   stderr: (try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "", stdoutData: Data())
+                                   stderr: said(".err") + "\ntumblerd said: " + said(".tumblerd"), stdoutData: Data())
         let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         #expect(lines.count == typed.count + 2, "\(result.stdout) \(result.stderr)")
         #expect(lines.last?[2].hasPrefix("error:") == true, "\(result.stdout)")
