@@ -256,22 +256,34 @@ func fetchedLine(_ result: ProcessResult, for url: String) -> String? {
     result.stderr.split(separator: "\n").map(String.init).first { $0.hasPrefix("fetched \(url): ") }
 }
 
-/// A loopback port nobody listens on (bound, read and closed again).
-func closedPort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw LoopbackImageServer.Failure(description: "socket: errno \(errno)") }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr = in_addr(s_addr: inet_addr("127.0.0.1"))
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+/// A loopback port nobody listens on, held for as long as this lives: the socket is bound and
+/// never listens, so a connection is refused, and no other test's server can be given the port
+/// meanwhile (a port bound and closed again once was, and the "refused" URL reached that server).
+final class ClosedPort {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw LoopbackImageServer.Failure(description: "socket: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr = in_addr(s_addr: inet_addr("127.0.0.1"))
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
         }
+        guard bound else {
+            close(descriptor)
+            throw LoopbackImageServer.Failure(description: "bind: errno \(errno)")
+        }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
     }
-    guard bound else { throw LoopbackImageServer.Failure(description: "bind: errno \(errno)") }
-    return Int(UInt16(bigEndian: address.sin_port))
+
+    deinit { close(descriptor) }
 }
 
 /// A URL that must be refused: where it points, and how the refusal must read.
@@ -548,7 +560,9 @@ struct FetchCommandAcceptanceTests {
 
     @Test func aRefusedConnectionFailsTheURLOnly() async throws {
         let workspace = try FetchWorkspace()
-        let url = "http://127.0.0.1:\(try closedPort())/images/1-sunset.jpg"
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let url = "http://127.0.0.1:\(closed.port)/images/1-sunset.jpg"
         let good = workspace.url("/images/2-tiles.png")
         let gallery = workspace.file("g.imagegallery")
         let result = try await workspace.run(["create", gallery, url, good, "--json"])
