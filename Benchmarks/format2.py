@@ -18,7 +18,11 @@ The 24 MP photo is the benchmark corpus's `photos/large/00.jpg` (6000 x 4000, Be
 encoded by the Debian tools: cwebp -q 80, ImageMagick (GIF), avifenc -s 8, heif-enc -q 50.
 The 200 WebP photos are `photos/small/*.jpg` through cwebp -q 80.
 
+With --baseline OTHER-IMAGEGALLERY, that build's `create` is timed in the same run too (an A/B
+of a change against the commit before it).
+
 usage: Benchmarks/format2.py [--bin .build/release] [--runs N] [--markdown FILE] [--create-only]
+                             [--baseline OTHER-IMAGEGALLERY]
 """
 import argparse
 import json
@@ -89,6 +93,7 @@ def main():
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--markdown", default=os.path.join(RESULTS, "format2.md"))
     parser.add_argument("--create-only", action="store_true", help="only the create figure and its floors")
+    parser.add_argument("--baseline", help="another build's imagegallery, whose create is timed beside")
     options = parser.parse_args()
     ig = os.path.abspath(os.path.join(options.bin, "imagegallery"))
     large = os.path.join(CORPUS, "large", "00.jpg")
@@ -145,15 +150,22 @@ def main():
               ("hash", "openssl dgst -sha256 " + " ".join(files)),
               ("thumbnail", f"dwebp -quiet {files[0]} -scale 256 0 -ppm -o /dev/null"),
               ("bsdtar+hash", "sh -c '" + tar + " && openssl dgst -sha256 " + " ".join(files) + " >/dev/null'")]
+    baseline_gallery = os.path.join(WORK, "webp-200-baseline.imagegallery")
+    if options.baseline:
+        floors.append(("baseline", f"{os.path.abspath(options.baseline)} create --no-sync --date 2026-01-01T00:00:00Z "
+                                   f"{baseline_gallery} {webps}"))
     timed, arguments = hyperfine("create-webp", [("ours", create), ("bsdtar", tar)] + floors, options.runs,
-                                 prepare=f"rm -rf {gallery} {archive} {copied}")
+                                 prepare=f"rm -rf {gallery} {archive} {copied} {baseline_gallery}")
     commands_seen.append(" ".join(f"'{a}'" if " " in a else a for a in arguments))
     median = {label: m for label, m, _, _ in timed}
     total = sum(os.path.getsize(f) for f in files)
     ratio = lambda label: f"{median[label] / median['bsdtar']:.2f}"  # noqa: E731
     lines += ["", "| `create` of 200 WebP photos | median (s) | ratio to bsdtar |", "|---|---:|---:|",
               f"| `imagegallery create --no-sync` | {median['ours']:.3f} | {ratio('ours')} |",
-              f"| `bsdtar --format zip` storing them (anchor) | {median['bsdtar']:.3f} | 1.00 |",
+              f"| `bsdtar --format zip` storing them (anchor) | {median['bsdtar']:.3f} | 1.00 |"]
+    if options.baseline:
+        lines.append(f"| the baseline build's `create --no-sync` ({options.baseline}) | {median['baseline']:.3f} | {ratio('baseline')} |")
+    lines += [
               f"| floor: `imagegallery create --help` (start-up, argument parser) | {median['start-up']:.3f} | {ratio('start-up')} |",
               f"| floor: `cp -r` of the folder (the copy alone) | {median['copy']:.3f} | {ratio('copy')} |",
               f"| floor: `openssl dgst -sha256` of the files (one core, SHA extensions) | {median['hash']:.3f} | {ratio('hash')} |",

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 import GalleryImaging
 import GallerySystem
@@ -26,10 +26,10 @@ extension GalleryBuilder {
                 images.append(source)
             case .directory:
                 let names: [String]
-                do {
-                    names = try FileManager.default.contentsOfDirectory(atPath: source)
+                do throws(FileSystemError) {
+                    names = try GalleryFileSystem.entries(ofFolder: source)
                 } catch {
-                    throw GalleryBuildError(.cannotListFolder, path: source, "cannot list the folder")
+                    throw GalleryBuildError(.cannotListFolder, path: source, "cannot list the folder: \(error.reason)")
                 }
                 let base = source.hasSuffix("/") ? source : source + "/"
                 for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) where !name.hasPrefix(".") {

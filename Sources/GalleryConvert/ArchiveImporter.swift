@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GalleryBuilder
 import GalleryFormat
 import GalleryImaging
@@ -66,7 +66,7 @@ public final class ArchiveImporter {
 
             // Each entry is read through the same counted loop, kept or not, so that every
             // decompressed byte counts against the bounds (skipping would decompress too).
-            let spoolPath = spool + "/" + String(format: "%06d", images.count)
+            let spoolPath = spool + "/" + images.count.zeroPadded(toWidth: 6)
             var sink = EntrySink(archive: path, entry: name, spoolPath: spoolPath, accepted: accepted,
                                  keepsText: isComicInfo ? limits.maxComicInfoBytes : nil)
             while true {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 
 /// The parts of a `ComicInfo.xml` (the ComicRack schema that comic readers share) a gallery
@@ -62,7 +62,7 @@ public struct ComicInfo: Sendable, Hashable {
                 guard !tag.hasSuffix("/") else { continue }
                 let textEnd = scanner.firstIndex(of: "<") ?? scanner.endIndex
                 let value = try decodeEntities(String(String.UnicodeScalarView(scanner[..<textEnd])))
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                    .trimmingWhitespace()
                 switch name {
                 case "Title": info.title = info.title ?? value
                 case "Series": info.series = info.series ?? value
@@ -85,7 +85,7 @@ public struct ComicInfo: Sendable, Hashable {
         while true {
             rest = rest.drop { $0.isWhitespace || $0 == "/" }
             guard let equals = rest.firstIndex(of: "=") else { return result }
-            let key = rest[..<equals].trimmingCharacters(in: .whitespacesAndNewlines)
+            let key = rest[..<equals].trimmingWhitespace()
             rest = rest[rest.index(after: equals)...].drop(while: \.isWhitespace)
             guard let quote = rest.first, quote == "\"" || quote == "'" else {
                 throw ParseError(description: "an attribute without quotes")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 import GallerySystem
 import GalleryImaging
@@ -145,10 +145,10 @@ public enum UnpackedGallery {
     }
 
     static func listing(_ folder: String) throws -> [String] {
-        do {
-            return try FileManager.default.contentsOfDirectory(atPath: folder)
+        do throws(FileSystemError) {
+            return try GalleryFileSystem.entries(ofFolder: folder)
         } catch {
-            throw ConversionError(folder, "cannot be listed: \(error.localizedDescription)")
+            throw ConversionError(folder, "cannot be listed: \(error.reason)")
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 import GalleryImaging
 
@@ -12,7 +12,7 @@ struct WebGallerySite: Sendable {
     let digits: Int
 
     init(gallery: Gallery, galleryPath: String) {
-        let trimmed = gallery.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = gallery.title.trimmingWhitespace()
         if trimmed.isEmpty {
             var name = GalleryFileSystem.fileName(of: galleryPath)
             if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
@@ -27,10 +27,7 @@ struct WebGallerySite: Sendable {
 
     // MARK: Names by position (0-based positions; 1-based numbers in names)
 
-    func number(_ position: Int) -> String {
-        let text = String(position + 1)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
-    }
+    func number(_ position: Int) -> String { (position + 1).zeroPadded(toWidth: digits) }
 
     func imagePath(_ position: Int) -> String { "images/\(number(position)).\(images[position].mediaType.fileExtension)" }
     func thumbnailPath(_ position: Int) -> String { "thumbs/\(number(position)).png" }
@@ -47,7 +44,7 @@ struct WebGallerySite: Sendable {
 
     /// The caption, else a position: a file name says little to someone who cannot see the image.
     func alt(_ position: Int) -> String {
-        if let caption = images[position].caption?.trimmingCharacters(in: .whitespacesAndNewlines), !caption.isEmpty {
+        if let caption = images[position].caption?.trimmingWhitespace(), !caption.isEmpty {
             return caption
         }
         return "Image \(position + 1) of \(images.count)"
@@ -89,7 +86,7 @@ struct WebGallerySite: Sendable {
             html += "<ul class=\"grid\" id=\"grid\">\n"
             for position in images.indices {
                 let size = written[position].thumbnailSize
-                let caption = images[position].caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+                let caption = images[position].caption.map { $0.trimmingWhitespace() } ?? ""
                 html += "<li><a class=\"tile\" id=\"i\(position + 1)\" href=\"\(pagePath(position))\">"
                     + "<img src=\"\(written[position].thumbnail)\" width=\"\(size.width)\" height=\"\(size.height)\" "
                     + "alt=\"\(MarkupText.escape(alt(position), for: .html))\" loading=\"lazy\" decoding=\"async\">"
@@ -124,7 +121,7 @@ struct WebGallerySite: Sendable {
         details.append("\(size.width) \u{00D7} \(size.height)")
         details.append(image.mediaType.name)
         details.append("<a href=\"../\(imagePath(position))\">original</a>")
-        let caption = image.caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        let caption = image.caption.map { $0.trimmingWhitespace() } ?? ""
         html += """
             <body class="image-page" data-index="\(number)" data-count="\(images.count)" data-page="\(pageName(position))" \
             data-first="\(pageName(0))" data-last="\(pageName(images.count - 1))" data-grid="../index.html#i\(number)">

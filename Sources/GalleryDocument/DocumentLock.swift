@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 import GallerySystem
 
@@ -26,7 +26,7 @@ public struct LockOwner: Sendable, Codable, Hashable, CustomStringConvertible {
     public static func current(session: UUID) -> LockOwner {
         let pid = ProcessID.current
         return LockOwner(host: ProcessInfo.processInfo.hostName, pid: pid, processStart: processStartTime(pid) ?? 0,
-                         bootID: currentBootID, user: NSUserName(), session: session)
+                         bootID: currentBootID, user: CurrentProcess.userName, session: session)
     }
 
     /// Whether the record was written on this host since its last boot: only then can its
@@ -42,7 +42,7 @@ public struct LockOwner: Sendable, Codable, Hashable, CustomStringConvertible {
     }
 
     static let currentBootID: String = ((try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)) ?? "")
-        .trimmingCharacters(in: .whitespacesAndNewlines)
+        .trimmingWhitespace()
 
     /// Field 22 of /proc/PID/stat, counted after the command name (which may hold spaces).
     static func processStartTime(_ pid: ProcessID) -> UInt64? {
@@ -121,7 +121,7 @@ public final class DocumentLock: @unchecked Sendable {
                     wished = announceWish(for: document, session: session) || wished
                 }
                 // Backing off, with jitter, keeps several waiters from waking in step.
-                Thread.sleep(forTimeInterval: Double(pause + Int.random(in: 0 ... pause)) / 1_000_000)
+                CurrentProcess.sleep(for: .microseconds(pause + Int.random(in: 0 ... pause)))
                 pause = min(pause * 2, 50_000)
             }
         }
@@ -136,7 +136,7 @@ public final class DocumentLock: @unchecked Sendable {
                 file.close()
                 // Held by a live process of this host; its record says who (or is being written).
                 if let holder { return .heldBy(holder) }
-                Thread.sleep(forTimeInterval: 0.02)
+                CurrentProcess.sleep(for: .milliseconds(20))
                 continue
             }
             // The file may have been removed and made anew between our open and our flock: then

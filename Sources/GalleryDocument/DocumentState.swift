@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 
 /// Where a document stands, as UIDocument's states: one value, the most pressing first.

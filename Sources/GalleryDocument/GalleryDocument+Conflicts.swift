@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 
 // When someone else wrote the file since we read it: their file stays where it is (it is the

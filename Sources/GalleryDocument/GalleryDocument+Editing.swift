@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GalleryBuilder
 import GalleryFormat
 import GalleryImaging

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 
 // NSFilePresenter's part: an open document hears of changes others make to its file (another

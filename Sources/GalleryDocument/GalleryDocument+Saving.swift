@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import GalleryFormat
 
 // Safe saves: a new file beside the old one, flushed, swapped in, the folder flushed; the old

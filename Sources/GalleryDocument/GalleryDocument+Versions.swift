@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 
 // NSFileVersion's questions and answers: which versions there are, which are unresolved, and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 
 /// A gallery file open for editing: UIDocument's lifecycle, carried to a Linux folder that two

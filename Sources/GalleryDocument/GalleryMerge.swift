@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 
 /// Three-way merge of two galleries descended from one base, keyed by image id: what each side

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 
 /// Copies that sync clients leave beside a file when two machines changed it at once. Each is

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 
 /// One kept state of a document, outside the document itself: NSFileVersion's counterpart.

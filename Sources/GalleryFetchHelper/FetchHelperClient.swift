@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import GallerySystem
 
 /// Runs `imagegallery-fetch` for a program that takes URLs: the CLI's `create` and `add`, and
 /// the editor's dropped links. Its standard error is the caller's, so the helper's own messages
@@ -33,39 +34,39 @@ public enum FetchHelperClient {
         case .success(let path): helper = path
         case .failure(let failure): throw Failure.notFound(failure)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: helper)
-        process.arguments = arguments
-        let standardInput = Pipe()
-        let standardOutput = Pipe()
-        process.standardInput = standardInput
-        process.standardOutput = standardOutput
+        let process: ChildProcess
         do {
-            try process.run()
+            process = try ChildProcess(helper, arguments: arguments, input: .pipe, output: .pipe)
         } catch {
-            throw Failure.cannotRun(helper: helper, reason: error.localizedDescription)
+            throw Failure.cannotRun(helper: helper, reason: error.reason)
         }
-        // The helper reads all of its input before it writes, so this cannot deadlock.
-        try? standardInput.fileHandleForWriting.write(contentsOf: input)
-        try? standardInput.fileHandleForWriting.close()
+        // The helper reads all of its input before it writes, so this cannot deadlock. A
+        // helper that ends without reading it says why on standard error, and by its status.
+        try? process.write([UInt8](input))
+        process.closeInput()
 
-        let reader = standardOutput.fileHandleForReading
-        var pending = Data()
+        var pending: [UInt8] = []
         var failure: (any Error)?
         while true {
-            let chunk = reader.availableData
+            let chunk = (try? process.read()) ?? []
             if chunk.isEmpty { break }
             guard failure == nil else { continue }  // drained, so that the helper can end
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let text = pending[pending.startIndex ..< newline]
-                pending.removeSubrange(pending.startIndex ... newline)
-                do { try line(Data(text)) } catch { failure = error; break }
+            pending.append(contentsOf: chunk)
+            var start = 0
+            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                do { try line(Data(pending[start ..< newline])) } catch { failure = error; break }
+                start = newline + 1
             }
+            pending.removeSubrange(..<start)
         }
-        process.waitUntilExit()
+        let termination: ChildProcess.Termination
+        do {
+            termination = try process.wait()
+        } catch {
+            throw Failure.cannotRun(helper: helper, reason: error.reason)
+        }
         if let failure { throw failure }
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return termination.status
     }
 
     /// Fetches `request`'s URLs: every event goes to `event` as it comes (for progress), and

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import SystemPackage
 
 /// What a program asks about itself.
@@ -14,6 +15,24 @@ package enum CurrentProcess {
     package static func replace(withExecutable executable: String, arguments: [String]) -> FileSystemError {
         let code = Syscalls.replaceProcess(executable: executable, arguments: arguments)
         return FileSystemError(code, path: executable, operation: "run")
+    }
+
+    /// The user's login name (what Foundation's `NSUserName` gives), else `USER`, else the
+    /// numeric user id: for telling people who holds a document.
+    package static var userName: String {
+        Syscalls.userName ?? ProcessInfo.processInfo.environment["USER"] ?? String(Syscalls.userID)
+    }
+
+    /// Sets an environment variable of this process (setenv), for a library that reads its
+    /// settings from the environment; an existing value is kept unless `replacing`.
+    package static func setEnvironment(_ name: String, _ value: String, replacing: Bool) {
+        Syscalls.setEnvironment(name, value, replacing: replacing)
+    }
+
+    /// Blocks the calling thread for `duration` (for a synchronous wait with back-off).
+    package static func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        Syscalls.sleep(nanoseconds: max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
     }
 
     /// Whether standard error is a terminal, so that progress can be drawn on it.

@@ -1,3 +1,4 @@
+import FoundationEssentials
 public import SystemPackage
 
 /// A file-system operation that failed: which file, what was being done to it, and the
@@ -41,6 +42,18 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible {
 
     /// The message, as "PATH: cannot OPERATION: REASON".
     public var description: String { "\(path): cannot \(operation): \(reason)" }
+
+    /// The system's words for what any file operation threw: ours, or Foundation's (a
+    /// `CocoaError` over a POSIX error, whose own description is a dump of its fields), as
+    /// `reason` would give them; any other error as it describes itself.
+    package static func reason(of error: any Error) -> String {
+        switch error {
+        case let error as FileSystemError: error.reason
+        case let error as CocoaError: error.underlying.map(reason(of:)) ?? "\(error.code)"
+        case let error as POSIXError: Errno(rawValue: error.code.rawValue).description
+        default: "\(error)"
+        }
+    }
 
     static func kind(of code: Errno) -> Kind {
         switch code {

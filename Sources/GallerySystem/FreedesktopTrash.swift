@@ -58,26 +58,7 @@ package enum FreedesktopTrash {
 
     /// The `.trashinfo` text: the path percent-encoded (RFC 2396), the time local, to the second.
     static func infoText(path: String, date: Date) -> String {
-        "[Trash Info]\nPath=\(percentEncoded(path))\nDeletionDate=\(localTimestamp(date))\n"
-    }
-
-    /// Every byte of the UTF-8 path as `%XX` but letters, digits and RFC 2396's unreserved marks
-    /// (and `/`, which separates the path's parts).
-    static func percentEncoded(_ path: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"),
-                 UInt8(ascii: "0") ... UInt8(ascii: "9"):
-                out.append(byte)
-            case _ where "/-_.!~*'()".utf8.contains(byte):
-                out.append(byte)
-            default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        "[Trash Info]\nPath=\(PercentEncoding.encode(path, keeping: PercentEncoding.unreservedMarks + "/"))\nDeletionDate=\(localTimestamp(date))\n"
     }
 
     /// `YYYY-MM-DDThh:mm:ss` in local time, as the specification asks.

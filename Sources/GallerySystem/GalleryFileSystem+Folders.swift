@@ -25,6 +25,27 @@ extension GalleryFileSystem {
         }
     }
 
+    /// The names of the entries in a folder, without "." and "..", in no particular order.
+    package static func entries(ofFolder path: String) throws(FileSystemError) -> [String] {
+        try Syscalls.folderEntries(path).get(path: path, operation: "list the folder")
+    }
+
+    /// The paths, relative to `folder`, of everything under it at any depth (what `find` lists:
+    /// hidden names too; a symbolic link is listed, not followed). A folder below that cannot be
+    /// listed is passed over, as `find` goes on past one; `folder` itself must be listable.
+    package static func descendants(ofFolder folder: String) throws(FileSystemError) -> [String] {
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        var found: [String] = []
+        var pending = try entries(ofFolder: folder)
+        while let relative = pending.popLast() {
+            found.append(relative)
+            guard (try? FileStatus.stat(base + relative, followingLinks: false))?.type == .directory,
+                  let inside = try? entries(ofFolder: base + relative) else { continue }
+            pending += inside.map { relative + "/" + $0 }
+        }
+        return found
+    }
+
     /// Makes a new folder named `template` with its trailing XXXXXX replaced (mkdtemp: mode
     /// 0700, so only the user can look in); returns its path.
     package static func makeTemporaryFolder(_ template: String) throws(FileSystemError) -> String {

@@ -85,6 +85,6 @@ struct ConfinedThumbnail {
     }
 
     static func note(_ text: String) {
-        StandardError.write("imagegallery-thumbnailer: note: \(text)")
+        StandardStream.error.write("imagegallery-thumbnailer: note: \(text)\n")
     }
 }

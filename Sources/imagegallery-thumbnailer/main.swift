@@ -7,7 +7,7 @@ import Glibc
 // the decoders and the PNG encoder, and shuts itself in before reading (ConfinedThumbnail).
 
 func fail(_ message: String, _ status: Int32) -> Never {
-    StandardError.write("imagegallery-thumbnailer: \(message)")
+    StandardStream.error.write("imagegallery-thumbnailer: \(message)\n")
     exit(status)
 }
 

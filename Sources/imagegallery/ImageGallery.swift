@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GalleryFormat
+import Glibc
 
 @main
 struct ImageGallery: AsyncParsableCommand {
@@ -76,13 +77,13 @@ struct ImageGallery: AsyncParsableCommand {
     private static func fail(_ error: any Error) -> Never {
         let failure = CommandFailure(error)
         Terminal.error(failure.message)
-        Foundation.exit(failure.status)
+        Glibc.exit(failure.status)
     }
 
     private static func exitForUsage(_ error: any Error, _ arguments: [String]) -> Never {
         if arguments.first == "validate", exitCode(for: error) == .validationFailure {
             Terminal.writeError(fullMessage(for: error) + "\n")
-            Foundation.exit(2)
+            Glibc.exit(2)
         }
         exit(withError: error)
     }

@@ -226,4 +226,17 @@ struct FormatTwoCommandTests {
             #expect(!needed.contains { $0.contains(library) }, "imagegallery needs \(library) at start: \(needed)")
         }
     }
+
+    /// Nor the whole of Foundation: FoundationEssentials only, without
+    /// FoundationInternationalization and ICU's data, which cost every start about 2 ms
+    /// (Benchmarks/RESULTS.md, section v). FoundationEssentials among the needed ones shows the
+    /// probe reads the list.
+    @Test func theBinaryNeedsFoundationEssentialsOnly() throws {
+        let dynamic = try Subprocess.run("/usr/bin/readelf", ["-d", try TestPaths.binary()])
+        let needed = dynamic.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.map(String.init)
+        #expect(needed.contains { $0.contains("[libFoundationEssentials.so]") }, "\(needed)")
+        for library in ["[libFoundation.so]", "libFoundationInternationalization", "lib_FoundationICU", "libFoundationNetworking"] {
+            #expect(!needed.contains { $0.contains(library) }, "imagegallery needs \(library) at start: \(needed)")
+        }
+    }
 }

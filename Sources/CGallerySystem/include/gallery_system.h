@@ -45,6 +45,19 @@ int ig_fit_malloc_to_address_limit(void);
  * would make one each. */
 int ig_syncfs(int fd);
 
+/* posix_spawn(3) of `path` with `argv` (NULL-terminated) and this environment. `input` and
+ * `output` become the child's descriptors 0 and 1 (-1 leaves the parent's). Every descriptor
+ * above 2 is closed in the child (closefrom, which glibc offers only under _GNU_SOURCE), so
+ * that one opened without O_CLOEXEC never reaches a helper; signals are unblocked and at their
+ * defaults. Returns 0 with the child's pid, or the error number (posix_spawn sets no errno). */
+int ig_spawn(const char *path, char *const argv[], int input, int output, pid_t *child);
+
+/* write(2) to a pipe whose reader may have gone: EPIPE comes back as an error, and the SIGPIPE
+ * it raises is blocked on this thread and taken, so that it neither kills the process nor
+ * reaches another thread. The process's own SIGPIPE disposition is left alone, so that
+ * `imagegallery list | head` still ends quietly when head does. */
+ssize_t ig_write_without_sigpipe(int fd, const void *bytes, size_t count);
+
 /* The Landlock ABI version the kernel offers; 0 when it has none (or has it turned off). */
 int ig_landlock_abi(void);
 

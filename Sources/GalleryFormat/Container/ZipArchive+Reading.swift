@@ -321,12 +321,6 @@ extension ZipArchive {
     }
 }
 
-func hex16(_ value: UInt16) -> String {
-    let digits = String(value, radix: 16)
-    return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
-}
+func hex16(_ value: UInt16) -> String { "0x" + value.zeroPadded(toWidth: 4, radix: 16) }
 
-func hex32(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16)
-    return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
-}
+func hex32(_ value: UInt32) -> String { "0x" + value.zeroPadded(toWidth: 8, radix: 16) }

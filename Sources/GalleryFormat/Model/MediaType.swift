@@ -69,7 +69,7 @@ public enum MediaType: String, Sendable, CaseIterable, Codable {
     /// The type a user names: its extension or name ("jpg", "JPEG", "webp", "heic"), or the
     /// media type itself, in any case; nil for anything else.
     public init?(named text: some StringProtocol) {
-        let name = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()).lowercased()
+        let name = text.trimmingWhitespace().lowercased()
         guard let type = Self.allCases.first(where: { [$0.fileExtension, $0.name.lowercased(), $0.rawValue].contains(name) })
                 ?? (name == "jpeg" ? .jpeg : nil) else { return nil }
         self = type

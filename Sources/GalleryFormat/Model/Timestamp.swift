@@ -152,10 +152,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
+    private static func pad(_ value: Int64, _ width: Int) -> String { value.zeroPadded(toWidth: width) }
 
     /// Broken-down UTC fields, for the ZIP's DOS date and time.
     var utcFields: (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) {

@@ -72,4 +72,18 @@ extension Syscalls {
         return retrying { readlink(path, &buffer, buffer.count - 1) }
             .map { String(decoding: buffer[..<$0].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
     }
+
+    /// The names in a folder (opendir and readdir), without "." and "..", in the folder's order.
+    static func folderEntries(_ path: String) -> Result<[String], Errno> {
+        guard let folder = opendir(path) else { return .failure(lastError) }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(folder) else { break }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return errno == 0 ? .success(names) : .failure(lastError)
+    }
 }

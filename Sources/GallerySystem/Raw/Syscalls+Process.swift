@@ -10,13 +10,30 @@ extension Syscalls {
     static var userID: UInt32 { getuid() }
 
     /// The user's home folder from the password database, for when `HOME` is not set.
-    static var homeFolder: String? {
+    static var homeFolder: String? { passwordEntry(of: getuid()) { $0.pw_dir } }
+
+    /// The login name of the effective user from the password database.
+    static var userName: String? { passwordEntry(of: geteuid()) { $0.pw_name } }
+
+    /// One field of `user`'s entry in the password database.
+    private static func passwordEntry(of user: uid_t, _ field: (passwd) -> UnsafeMutablePointer<CChar>?) -> String? {
         var entry = passwd()
         var found: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 4096)
-        guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &found) == 0, found != nil,
-              let directory = entry.pw_dir else { return nil }
-        return String(cString: directory)
+        guard getpwuid_r(user, &entry, &buffer, buffer.count, &found) == 0, found != nil,
+              let text = field(entry) else { return nil }
+        return String(cString: text)
+    }
+
+    static func setEnvironment(_ name: String, _ value: String, replacing: Bool) {
+        _ = setenv(name, value, replacing ? 1 : 0)
+    }
+
+    /// nanosleep(2) for `nanoseconds`, resumed with what is left when a signal interrupts it.
+    static func sleep(nanoseconds: Int64) {
+        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
     }
 
     /// `seconds` since the epoch in the local time zone (`TZ`, else /etc/localtime), as
@@ -57,11 +74,18 @@ extension Syscalls {
 
     /// execv: returns only on failure, with the reason.
     static func replaceProcess(executable: String, arguments: [String]) -> Errno {
+        withArgumentVector(arguments) { _ = execv(executable, $0) }
+        return lastError
+    }
+
+    /// `arguments` as the NULL-terminated array of C strings that exec and spawn take, for
+    /// the length of `body`.
+    static func withArgumentVector<Value>(_ arguments: [String],
+                                          _ body: ([UnsafeMutablePointer<CChar>?]) -> Value) -> Value {
         var pointers = arguments.map { strdup($0) }
         pointers.append(nil)
         defer { for pointer in pointers { free(pointer) } }
-        _ = execv(executable, pointers)
-        return lastError
+        return body(pointers)
     }
 }
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GalleryBuilder
 import GalleryConvert
 import GalleryFormat
@@ -53,7 +53,7 @@ struct ConversionSpool {
     let folder: String
 
     init(beside output: String) throws {
-        let parent = (output as NSString).deletingLastPathComponent
+        let parent = GalleryFileSystem.directory(of: output)
         folder = (parent.isEmpty ? "." : parent) + "/." + GalleryFileSystem.fileName(of: output) + ".spool-" + UUID().uuidString.prefix(8)
         do throws(FileSystemError) {
             try GalleryFileSystem.makeFolder(folder, permissions: .ownerReadWriteExecute)

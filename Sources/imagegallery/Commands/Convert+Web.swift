@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GalleryConvert
 import GalleryFormat
 import GalleryImaging
@@ -46,7 +46,7 @@ enum WebExport {
         default: throw CommandFailure(message: "\(folder): cannot be created: \(parent) is not a folder", status: ExitStatus.cannotCreate)
         }
         // libjpeg's own allocations stay under the thumbnailer's cap, as in `thumbnail`.
-        setenv("JPEGMEM", "\(GalleryThumbnail.limits.maxBytes >> 20)M", 0)
+        CurrentProcess.setEnvironment("JPEGMEM", "\(GalleryThumbnail.limits.maxBytes >> 20)M", replacing: false)
         let progress = LazyProgress("Writing web gallery")
         let report: WebGalleryReport
         do {

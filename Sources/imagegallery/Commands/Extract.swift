@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 
 extension ImageGallery {
@@ -121,7 +121,7 @@ extension ImageGallery {
 
         /// `NN-stem.ext`: the order survives a plain directory listing, and no name can leave the folder.
         static func fileName(for image: GalleryImage, index: Int, width: Int) -> String {
-            let number = String(index + 1).leftPadded(width).replacingOccurrences(of: " ", with: "0")
+            let number = (index + 1).zeroPadded(toWidth: width)
             let ext = image.mediaType.fileExtension
             guard let original = image.filename, GalleryImage.isSafeFilename(original) else { return "\(number).\(ext)" }
             var stem = original

@@ -53,8 +53,8 @@ extension ImageGallery {
 
         /// One line per image whatever the text holds.
         static func escaped(_ text: String) -> String {
-            text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
-                .replacingOccurrences(of: "\t", with: "\\t").replacingOccurrences(of: "\r", with: "\\r")
+            text.replacing("\\", with: "\\\\").replacing("\n", with: "\\n")
+                .replacing("\t", with: "\\t").replacing("\r", with: "\\r")
         }
     }
 }

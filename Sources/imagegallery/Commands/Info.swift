@@ -56,7 +56,7 @@ extension ImageGallery {
             ]
             if let generator = report.generator { lines.append(("Generator", generator)) }
             for (label, value) in lines {
-                print((label + ":").padding(toLength: 13, withPad: " ", startingAt: 0) + Terminal.neutralised(value))
+                print((label + ":").padded(13) + Terminal.neutralised(value))
             }
         }
     }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 
 extension ImageGallery {
@@ -48,7 +48,7 @@ extension ImageGallery {
                 try Terminal.printJSON(status)
             } else {
                 for file in status.files {
-                    print("\(file.state.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(file.path)")
+                    print("\(file.state.rawValue.padded(9)) \(file.path)")
                 }
                 if let binary = status.binary { print("binary    \(binary)") }
                 for note in status.notes { print("note: \(note)") }
@@ -64,7 +64,7 @@ struct IntegrationPlaces {
 
     init(system: Bool, prefix: String) {
         let environment = ProcessInfo.processInfo.environment
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = UserFolders.home(environment)
         if system {
             dataHome = prefix + "/share"
             magicFile = "/etc/magic"
@@ -140,17 +140,12 @@ struct IntegrationPlaces {
             Terminal.warning("\(tool) is not installed: the desktop will see the change only when it is run")
             return
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        // A prefix may start with "-": never let a path be read as an option.
-        process.arguments = ["--"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        do {
-            try process.run()
-            process.waitUntilExit()
-            if process.terminationStatus != 0 { Terminal.warning("\(tool) exited with status \(process.terminationStatus)") }
+        do throws(FileSystemError) {
+            // A prefix may start with "-": never let a path be read as an option.
+            let termination = try ChildProcess(program, arguments: ["--"] + arguments, output: .nothing).wait()
+            if termination != .exited(0) { Terminal.warning("\(tool) exited with status \(termination.status)") }
         } catch {
-            Terminal.warning("\(tool) could not be run: \(error.localizedDescription)")
+            Terminal.warning("\(tool) could not be run: \(error.reason)")
         }
     }
 

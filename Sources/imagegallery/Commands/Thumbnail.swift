@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 import GalleryImaging
 
@@ -40,7 +40,7 @@ extension ImageGallery {
         static func write(size: Int, of input: String, to output: String) throws {
             let limits = GalleryThumbnail.readingLimitsFittingAddressSpace()
             // libjpeg's own allocations stay under the same cap as ours.
-            setenv("JPEGMEM", "\(limits.maxBytes >> 20)M", 1)
+            CurrentProcess.setEnvironment("JPEGMEM", "\(limits.maxBytes >> 20)M", replacing: true)
             let bitmap = try GalleryThumbnail.bitmap(ofGalleryAt: input, longSide: size, limits: limits)
             let file = try GalleryFile.openForOverwriting(output)
             try file.write(bitmap.png(), at: 0)

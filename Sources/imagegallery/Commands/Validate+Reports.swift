@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 
 /// The machine-readable reports beyond JSON: SARIF 2.1.0 for code-scanning services and JUnit
@@ -15,68 +15,69 @@ extension ImageGallery.Validate {
             case .info: "note"
             }
         }
-        let rules: [[String: Any]] = catalogue.map { code in
+        let rules: [JSONValue] = catalogue.map { code in
             [
-                "id": code.id,
-                "name": code.id.replacingOccurrences(of: "-", with: ""),
-                "shortDescription": ["text": code.summary],
+                "id": .string(code.id),
+                "name": .string(code.id.replacing("-", with: "")),
+                "shortDescription": ["text": .string(code.summary)],
                 "fullDescription": ["text": "\(code.summary) (severity \(code.severity.rawValue))."],
-                "help": ["text": "\(code.id): \(code.summary). Specs/diagnostics.md in the imagegallery project says what "
-                         + "would be right.",
+                "help": ["text": .string("\(code.id): \(code.summary). Specs/diagnostics.md in the imagegallery project says what "
+                                         + "would be right."),
                          "markdown": "**\(code.id)**: \(code.summary). See `Specs/diagnostics.md` for what would be right."],
-                "defaultConfiguration": ["level": level(code.severity)],
-                "properties": ["severity": code.severity.rawValue],
+                "defaultConfiguration": ["level": .string(level(code.severity))],
+                "properties": ["severity": .string(code.severity.rawValue)],
             ]
         }
-        var results: [[String: Any]] = []
+        var results: [JSONValue] = []
         for report in reports {
             for finding in report.diagnostics {
-                var physical: [String: Any] = ["artifactLocation": ["uri": Self.uri(report.path)]]
+                var physical: [String: JSONValue] = ["artifactLocation": ["uri": .string(Self.uri(report.path))]]
                 if let offset = finding.location.offset, finding.location.jsonPointer == nil {
-                    physical["region"] = ["byteOffset": offset]
+                    physical["region"] = ["byteOffset": .integer(Int(offset))]
                 }
-                var location: [String: Any] = ["physicalLocation": physical]
-                var logical: [[String: Any]] = []
-                if let entry = finding.location.entry { logical.append(["fullyQualifiedName": entry, "kind": "member"]) }
+                var location: [String: JSONValue] = ["physicalLocation": .object(physical)]
+                var logical: [JSONValue] = []
+                if let entry = finding.location.entry { logical.append(["fullyQualifiedName": .string(entry), "kind": "member"]) }
                 if let pointer = finding.location.jsonPointer {
-                    logical.append(["fullyQualifiedName": (finding.location.entry ?? "manifest.json") + "#" + pointer,
+                    logical.append(["fullyQualifiedName": .string((finding.location.entry ?? "manifest.json") + "#" + pointer),
                                     "kind": "element"])
                 }
-                if !logical.isEmpty { location["logicalLocations"] = logical }
+                if !logical.isEmpty { location["logicalLocations"] = .array(logical) }
                 var text = finding.message
                 if let cause = finding.cause { text += " (\(cause))" }
                 results.append([
-                    "ruleId": finding.code.id,
-                    "ruleIndex": ruleIndex[finding.code.id] ?? 0,
-                    "level": level(finding.severity),
-                    "message": ["text": text],
-                    "locations": [location],
+                    "ruleId": .string(finding.code.id),
+                    "ruleIndex": .integer(ruleIndex[finding.code.id] ?? 0),
+                    "level": .string(level(finding.severity)),
+                    "message": ["text": .string(text)],
+                    "locations": [.object(location)],
                 ])
             }
         }
-        let document: [String: Any] = [
+        let document: JSONValue = [
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
             "runs": [[
                 "tool": ["driver": [
                     "name": "imagegallery",
-                    "version": GalleryVersion.string,
-                    "semanticVersion": GalleryVersion.string,
-                    "rules": rules,
+                    "version": .string(GalleryVersion.string),
+                    "semanticVersion": .string(GalleryVersion.string),
+                    "rules": .array(rules),
                 ]],
                 "columnKind": "unicodeCodePoints",
-                "results": results,
+                "results": .array(results),
             ]],
         ]
-        let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self) + "\n"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
     }
 
     /// A relative path as a URI reference (SARIF artifact locations are URIs).
     static func uri(_ path: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: ":")
-        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        // Foundation's `urlPathAllowed` (RFC 3986's path characters but ";") without ":",
+        // which would make a relative path read as a scheme.
+        PercentEncoding.encode(path, keeping: "-._~!$&'()*+,=@/")
     }
 
     /// JUnit XML: one test case per file, failed when the file is invalid.
@@ -116,11 +117,11 @@ extension ImageGallery.Validate {
     /// neither can a file's name.
     func githubReport(_ reports: [ValidationReport]) -> String {
         func data(_ text: String) -> String {
-            Terminal.neutralised(text).replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-                .replacingOccurrences(of: "\n", with: "%0A")
+            Terminal.neutralised(text).replacing("%", with: "%25").replacing("\r", with: "%0D")
+                .replacing("\n", with: "%0A")
         }
         func property(_ text: String) -> String {
-            data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+            data(text).replacing(":", with: "%3A").replacing(",", with: "%2C")
         }
         var lines: [String] = []
         for report in reports {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+import FoundationEssentials
 import GalleryFormat
 import GalleryImaging
 import Synchronization
@@ -71,7 +71,7 @@ extension ImageGallery {
             var options = ValidationOptions()
             if deep {
                 // A second bound inside libjpeg itself, should an estimate ever fall short.
-                setenv("JPEGMEM", "\(decodeMemory)M", 0)
+                CurrentProcess.setEnvironment("JPEGMEM", "\(decodeMemory)M", replacing: false)
                 options.pixelChecker = ImagePixelChecker(limits: DecodeLimits(
                     maxPixels: min(DecodeLimits().maxPixels, maxPixels), maxWorkPixels: maxPixels,
                     maxBytes: decodeMemory << 20))
@@ -90,11 +90,11 @@ extension ImageGallery {
                 do {
                     try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
                 } catch {
-                    Terminal.error("\(output): cannot write the report: \(error.localizedDescription)")
+                    Terminal.error("\(output): cannot write the report: \(FileSystemError.reason(of: error))")
                     throw ExitCode(2)
                 }
             } else {
-                FileHandle.standardOutput.write(Data(text.utf8))
+                StandardStream.output.write(text)
             }
             for report in reports { if let failure = report.readFailure { Terminal.error(failure) } }
             if reports.contains(where: { $0.readFailure != nil }) { throw ExitCode(2) }
@@ -114,14 +114,14 @@ extension ImageGallery {
                 case .regularFile, .other:
                     files.append(path)
                 case .directory:
-                    guard let walker = FileManager.default.enumerator(atPath: path) else {
-                        throw CommandFailure(message: "\(path): cannot list the folder", status: 2)
+                    let everything: [String]
+                    do throws(FileSystemError) {
+                        everything = try GalleryFileSystem.descendants(ofFolder: path)
+                    } catch {
+                        throw CommandFailure(message: "\(path): cannot list the folder: \(error.reason)", status: 2)
                     }
                     let base = path.hasSuffix("/") ? path : path + "/"
-                    var found: [String] = []
-                    while let relative = walker.nextObject() as? String {
-                        if relative.hasSuffix(".imagegallery") { found.append(base + relative) }
-                    }
+                    let found = everything.filter { $0.hasSuffix(".imagegallery") }.map { base + $0 }
                     files += found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
                 }
             }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GalleryConvert
 import GalleryFormat
 
@@ -70,20 +70,15 @@ extension ImageGallery {
             guard let program = IntegrationPlaces.which("xdg-open") else {
                 return .failure(OpenFailure(message: "xdg-open is not installed (Debian: xdg-utils): open \(index) in a browser"))
             }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = [index]
-            // Keep stdout for our result (--json).
-            process.standardOutput = FileHandle.standardError
-            process.standardInput = FileHandle.nullDevice
-            do {
-                try process.run()
-                process.waitUntilExit()
+            let termination: ChildProcess.Termination
+            do throws(FileSystemError) {
+                // Keep stdout for our result (--json).
+                termination = try ChildProcess(program, arguments: [index], input: .nothing, output: .standardError).wait()
             } catch {
-                return .failure(OpenFailure(message: "xdg-open could not be run (\(error.localizedDescription)): open \(index) in a browser"))
+                return .failure(OpenFailure(message: "xdg-open could not be run (\(error.reason)): open \(index) in a browser"))
             }
-            guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-                return .failure(OpenFailure(message: "xdg-open failed (status \(process.terminationStatus)): open \(index) in a browser"))
+            guard termination == .exited(0) else {
+                return .failure(OpenFailure(message: "xdg-open failed (status \(termination.status)): open \(index) in a browser"))
             }
             return .success(())
         }
@@ -94,7 +89,7 @@ extension ImageGallery {
             var parent = UserFolders.cache() + "/view"
             if (try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)) == nil
                 || !GalleryFileSystem.isWritable(parent) {
-                parent = NSTemporaryDirectory() + "imagegallery-view"
+                parent = FileManager.default.temporaryDirectory.path + "/imagegallery-view"
                 try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
             }
             removeStale(in: parent)
@@ -115,7 +110,7 @@ extension ImageGallery {
                 scalar.isASCII && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "._-".unicodeScalars.contains(scalar))
                     ? Character(scalar) : "_"
             }
-            let text = String(kept).trimmingCharacters(in: CharacterSet(charactersIn: "."))
+            let text = String(kept.drop { $0 == "." }.reversed().drop { $0 == "." }.reversed())
             return text.isEmpty ? "gallery" : text
         }
 

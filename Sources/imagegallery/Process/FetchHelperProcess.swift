@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GalleryFetchHelper
 
 /// The fetch helper's runs (`FetchHelperClient`), with their failures as the command's.

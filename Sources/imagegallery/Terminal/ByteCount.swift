@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 enum ByteCount {
     /// "1.4 MB (1412345 bytes)"-style, decimal units as file managers show them.

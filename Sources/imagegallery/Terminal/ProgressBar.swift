@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal and at most

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GallerySystem
 
 /// Output to the user: results on stdout, messages and progress on stderr.
@@ -35,7 +35,7 @@ enum Terminal {
     }
 
     static func writeError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStream.error.write(text)
     }
 
     /// Prints JSON for scripts: one compact document with sorted keys, on one line.
@@ -43,8 +43,7 @@ enum Terminal {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(value)
-        FileHandle.standardOutput.write(data)
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        StandardStream.output.write([UInt8](data) + [UInt8(ascii: "\n")])
     }
 
     /// Prints a JSON array exactly as `printJSON` would, one element at a time: a listing of
@@ -59,11 +58,11 @@ enum Terminal {
             first = false
             buffer.append(try encoder.encode(value))
             if buffer.count >= 1 << 16 {
-                FileHandle.standardOutput.write(buffer)
+                buffer.withUnsafeBytes { StandardStream.output.write($0) }
                 buffer.removeAll(keepingCapacity: true)
             }
         }
         buffer.append(contentsOf: "]\n".utf8)
-        FileHandle.standardOutput.write(buffer)
+        buffer.withUnsafeBytes { StandardStream.output.write($0) }
     }
 }

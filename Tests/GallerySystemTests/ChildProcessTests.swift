@@ -1,0 +1,94 @@
+import Foundation
+@testable import GallerySystem
+import GalleryTestSupport
+import SystemPackage
+import Testing
+
+/// The child-process type that replaced Foundation's `Process` in imagegallery: real programs
+/// (sh, cat), real pipes, the statuses a shell would report.
+@Suite("Child processes")
+struct ChildProcessTests {
+    func readAll(_ child: ChildProcess) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = try child.read()
+            if chunk.isEmpty { return bytes }
+            bytes += chunk
+        }
+    }
+
+    @Test func inputGoesInAndOutputComesBack() throws {
+        // More than a pipe holds (64 KiB), so that a writer that never closed its end, or a
+        // reader that stopped early, would hang or lose bytes here.
+        let input = (0 ..< 300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let directory = try TemporaryDirectory()
+        let child = try ChildProcess("/bin/sh", arguments: ["-c", "cat >\"$0\"; cat \"$0\"", directory.file("copy")],
+                                     input: .pipe, output: .pipe)
+        try child.write(input)
+        child.closeInput()
+        #expect(try readAll(child) == input)
+        #expect(try child.wait() == .exited(0))
+    }
+
+    @Test func theStatusIsTheChildsOrOneHundredTwentyEightAndTheSignal() throws {
+        #expect(try ChildProcess("/bin/sh", arguments: ["-c", "exit 7"]).wait() == .exited(7))
+        let killed = try ChildProcess("/bin/sh", arguments: ["-c", "kill -TERM $$"]).wait()
+        #expect(killed == .signalled(15))
+        #expect(killed.status == 143)
+    }
+
+    @Test func aMissingProgramIsAnErrorNamingIt() throws {
+        #expect {
+            _ = try ChildProcess("/nonexistent/imagegallery-helper", arguments: [])
+        } throws: { error in
+            guard let error = error as? FileSystemError else { return false }
+            return error.kind == .notFound && "\(error)" == "/nonexistent/imagegallery-helper: cannot run: No such file or directory"
+        }
+    }
+
+    /// The running child's descriptors, as /proc shows them: number to what it names.
+    func descriptors(of child: ChildProcess) throws -> [String: String] {
+        let folder = "/proc/\(child.processID)/fd"
+        var found: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            found[name] = try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + name)
+        }
+        return found
+    }
+
+    /// Descriptors 0 and 1 of the child are /dev/null or our standard error as asked, and
+    /// nothing we opened without close-on-exec reaches it. (posix_spawn returns once the child
+    /// has started the program, so what /proc shows is sleep's own.)
+    @Test func theChildGetsOnlyTheDescriptorsItIsGiven() throws {
+        let directory = try TemporaryDirectory()
+        let leaked = try FileDescriptor.open(directory.file("open"), .writeOnly, options: .create, permissions: .ownerReadWrite)
+        defer { try? leaked.close() }
+        let quiet = try ChildProcess("/bin/sleep", arguments: ["30"], input: .nothing, output: .nothing)
+        let seen = try descriptors(of: quiet)
+        kill(quiet.processID, SIGKILL)
+        #expect(try quiet.wait() == .signalled(SIGKILL))
+        #expect(seen["0"] == "/dev/null" && seen["1"] == "/dev/null", "\(seen)")
+        #expect(Set(seen.keys) == ["0", "1", "2"], "\(seen)")
+
+        let toError = try ChildProcess("/bin/sleep", arguments: ["30"], output: .standardError)
+        let errorSeen = try descriptors(of: toError)
+        kill(toError.processID, SIGKILL)
+        _ = try toError.wait()
+        #expect(errorSeen["1"] != nil && errorSeen["1"] == errorSeen["2"], "\(errorSeen)")
+    }
+
+    /// A child that ends without reading its input: the write fails (EPIPE, not a signal that
+    /// kills us), and the status still says how it ended.
+    @Test func aChildThatStopsReadingEndsTheWriteNotUs() throws {
+        let child = try ChildProcess("/bin/sh", arguments: ["-c", "exit 3"], input: .pipe)
+        #expect(try child.wait() == .exited(3))
+        let again = try ChildProcess("/bin/sh", arguments: ["-c", "exec 0<&-; sleep 0.1; exit 4"], input: .pipe)
+        #expect(throws: FileSystemError.self) { try again.write([UInt8](repeating: 1, count: 1 << 20)) }
+        #expect(try again.wait() == .exited(4))
+        // A reader that goes in the middle of a long write: the kernel raises SIGPIPE although
+        // that write returns the part it took.
+        let partway = try ChildProcess("/bin/sh", arguments: ["-c", "head -c 1000 >/dev/null; exit 5"], input: .pipe)
+        #expect(throws: FileSystemError.self) { try partway.write([UInt8](repeating: 1, count: 8 << 20)) }
+        #expect(try partway.wait() == .exited(5))
+    }
+}
