@@ -122,7 +122,9 @@ struct EditingCommandTests {
         _ = FileManager.default.createFile(atPath: lockPath, contents: nil)
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [lockPath, "sleep", "30"]
+        // --no-fork: flock becomes the sleep that holds the lock, so the kill below ends the
+        // holder itself (a forked sleep outlived it, and the test waited out its 30 s).
+        holder.arguments = ["--no-fork", lockPath, "sleep", "30"]
         try holder.run()
         // SIGKILL, not terminate(): a child started from a thread of Swift's concurrency pool
         // inherits its blocked signals, SIGTERM among them. And waited for: a Process never
@@ -133,7 +135,16 @@ struct EditingCommandTests {
             holder.waitUntilExit()
         }
         let pid = holder.processIdentifier
-        usleep(200_000)
+        // Until flock has the lock: a fixed pause was once too short for a loaded CI machine.
+        let probe = open(lockPath, O_RDONLY)
+        defer { close(probe) }
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if flock(probe, LOCK_EX | LOCK_NB) != 0 { break }
+            flock(probe, LOCK_UN)
+            usleep(20_000)
+        }
+        #expect(flock(probe, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK, "flock never took the lock")
         let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
         let start = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")[19]
         let boot = try String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)
