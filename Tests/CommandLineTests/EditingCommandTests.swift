@@ -107,6 +107,12 @@ struct EditingCommandTests {
         let lines = first.stdout.split(separator: "\n")
         #expect(lines.count == 4 && lines[0] == "title\tTrip")
         #expect(lines[2].split(separator: "\t", omittingEmptySubsequences: false).last == "a\\tb\\nc")
+        // "\r\n" is one Character to Swift: escaped by scalar, it still ends no line.
+        #expect(try workspace.run(["caption", workspace.gallery, "2", "d\r\ne"]).status == 0)
+        let crlf = try workspace.run(["textconv", workspace.gallery]).stdout
+        #expect(crlf.split(separator: "\n").count == 4 && crlf.unicodeScalars.allSatisfy { $0 != "\r" }, "\(crlf)")
+        #expect(crlf.contains("\td\\r\\ne\n"), "\(crlf)")
+        #expect(try workspace.run(["caption", workspace.gallery, "2", ""]).status == 0)
         // A save that changes nothing listed (the title back and forth) lists the same.
         #expect(try workspace.run(["rename", workspace.gallery, "X"]).status == 0)
         #expect(try workspace.run(["rename", workspace.gallery, "Trip"]).status == 0)

@@ -46,4 +46,19 @@ struct ValidateGitHubAnnotationTests {
         #expect(lines.contains { $0.hasPrefix("imagegallery validate: ") && $0.contains("::stop-commands::pwned.imagegallery: invalid") },
                 "\(result.stdout)")
     }
+
+    /// A comma or colon followed by a combining accent is one Character to Swift, and "\r\n"
+    /// is one too: the escaping works on scalars, so neither passes through raw.
+    @Test func aCombiningMarkCannotHideACommaOrALineBreak() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("a,\u{301}title=pwned:\u{301}x.imagegallery")
+        try FileBytes.write(Array(try FileBytes.read(TestPaths.fixture("invalid/IG-MAN-008-width-zero.imagegallery"))), to: path)
+        let result = try Subprocess.imagegallery(["validate", "--format", "github", path])
+        #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        let annotation = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("::error file=") })
+        let properties = try #require(annotation.dropFirst(2).split(separator: "::", maxSplits: 1).first)
+        // Our one separator, before our title; the name's comma and colon escaped.
+        #expect(properties.unicodeScalars.filter { $0 == "," }.count == 1, "\(annotation)")
+        #expect(properties.contains("a%2C\u{301}title=pwned%3A\u{301}x.imagegallery,title=IG-MAN-008"), "\(annotation)")
+    }
 }

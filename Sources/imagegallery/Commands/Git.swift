@@ -53,8 +53,7 @@ extension ImageGallery {
 
         /// One line per image whatever the text holds.
         static func escaped(_ text: String) -> String {
-            text.replacing("\\", with: "\\\\").replacing("\n", with: "\\n")
-                .replacing("\t", with: "\\t").replacing("\r", with: "\\r")
+            text.replacingScalars(["\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"])
         }
     }
 }

@@ -18,7 +18,7 @@ extension ImageGallery.Validate {
         let rules: [JSONValue] = catalogue.map { code in
             [
                 "id": .string(code.id),
-                "name": .string(code.id.replacing("-", with: "")),
+                "name": .string(code.id.replacingScalars(["-": ""])),
                 "shortDescription": ["text": .string(code.summary)],
                 "fullDescription": ["text": "\(code.summary) (severity \(code.severity.rawValue))."],
                 "help": ["text": .string("\(code.id): \(code.summary). Specs/diagnostics.md in the imagegallery project says what "
@@ -117,11 +117,10 @@ extension ImageGallery.Validate {
     /// neither can a file's name.
     func githubReport(_ reports: [ValidationReport]) -> String {
         func data(_ text: String) -> String {
-            Terminal.neutralised(text).replacing("%", with: "%25").replacing("\r", with: "%0D")
-                .replacing("\n", with: "%0A")
+            Terminal.neutralised(text).replacingScalars(["%": "%25", "\r": "%0D", "\n": "%0A"])
         }
         func property(_ text: String) -> String {
-            data(text).replacing(":", with: "%3A").replacing(",", with: "%2C")
+            data(text).replacingScalars([":": "%3A", ",": "%2C"])
         }
         var lines: [String] = []
         for report in reports {
