@@ -1,3 +1,5 @@
+import Glibc
+
 /// Reading entry data, with the local header, the sizes and the CRC checked on the way.
 extension ZipArchive {
     /// Where an entry's data starts, after checking its local header against the central directory.
@@ -39,7 +41,13 @@ extension ZipArchive {
             GalleryError(.headerMismatch, "the local header's \(what) differs from the central directory's", location: here)
         }
         var name = entry.name
-        let sameName = name.withUTF8 { $0.elementsEqual(bytes[LocalFileHeader.size ..< nameEnd]) }
+        // memcmp: the generic elementsEqual over an ArraySlice took a twentieth of opening a
+        // 10,000-image gallery, on the thread that waits for nothing else.
+        let sameName = name.withUTF8 { wanted in
+            wanted.count == Int(header.nameLength) && bytes.withUnsafeBytes { found in
+                wanted.isEmpty || memcmp(wanted.baseAddress!, found.baseAddress! + LocalFileHeader.size, wanted.count) == 0
+            }
+        }
         guard sameName else { throw mismatch("name") }
         guard header.method == entry.method.rawValue else { throw mismatch("compression method") }
         guard header.flags & (ZipFlag.encrypted | ZipFlag.strongEncryption) == 0 else {
