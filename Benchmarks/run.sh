@@ -6,8 +6,8 @@
 #                          [--only info,create,list,extract,validate,jobs,thumbnails,open,save,fetch,convert,
 #                                  zipfoundation,startup,robustness]
 #                          [--no-report]
-#   --quick         3 timed runs per command instead of 10 (2 warm-ups either way; zipfoundation:
-#                   3 instead of 30; startup keeps its 30 runs after 3 warm-ups)
+#   --quick         3 timed runs per command instead of 10 (2 warm-ups either way; zipfoundation,
+#                   info and open: 3 instead of 30; startup keeps its 30 runs after 3 warm-ups)
 #   --anchors-only  time only the reference tools (unzip, bsdtar, zip), on stand-in galleries
 #                   written by Benchmarks/standin.py: a dry run that needs no imagegallery binary
 #   --only LIST     run only these comparisons (comma-separated keys)
@@ -242,6 +242,11 @@ if wanted extract; then
   make_gallery G200 "$WORK/g200.imagegallery" "$CORPUS/photos/small" "$CORPUS/photos/SHA256SUMS" extract
   echo "G200_GALLERY=$G200_BY" >> "$RESULTS_DIR/machine.env"
 fi
+# info and open take 20 to 40 ms, and on two shared cores one run spread from 28 to 43 ms: the
+# median of 10 moved by a tenth from one run to the next (RESULTS.md, section v), so 30.
+SHORT_RUNS=30
+[[ -n ${QUICK:-} ]] && SHORT_RUNS=$RUNS
+
 # rows of ours that need a gallery ours could not write are not measured
 ours_ok() { [[ $MODE == full && $1 == imagegallery ]]; }
 
@@ -252,7 +257,7 @@ if wanted info; then
   PREPS=("" "")
   OURS=(1 0)
   ours_ok "$G10K_BY" || OURS[0]=skip
-  compare info
+  CMP_RUNS=$SHORT_RUNS compare info
 fi
 
 # ---- b. create of the 1 GiB set vs bsdtar (stored zip) and Info-ZIP zip -0 ---------------
@@ -390,7 +395,7 @@ if wanted open; then
   PREPS=("" "" "")
   OURS=(1 1 0)
   ours_ok "$G10K_BY" || { OURS[0]=skip; OURS[1]=skip; }
-  XDG_STATE_HOME="$WORK/state" compare open
+  XDG_STATE_HOME="$WORK/state" CMP_RUNS=$SHORT_RUNS compare open
 fi
 
 # ---- k. save after one edit on a 1 GiB gallery vs cp + fsync --------------------------------
