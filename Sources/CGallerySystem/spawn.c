@@ -2,6 +2,7 @@
 #include "gallery_system.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <time.h>
@@ -34,6 +35,8 @@ int ig_spawn(const char *path, char *const argv[], int input, int output, pid_t 
     posix_spawn_file_actions_destroy(&actions);
     return error;
 }
+
+int ig_pipe(int descriptors[2]) { return pipe2(descriptors, O_CLOEXEC); }
 
 ssize_t ig_write_without_sigpipe(int fd, const void *bytes, size_t count) {
     sigset_t pipe_signal, previous, pending;

@@ -39,6 +39,9 @@ package final class ChildProcess {
     /// Our end of the child's standard output, when it is a pipe.
     private var output: FileDescriptor?
 
+    /// Our ends of the child's pipes that are still open (for a test to look at).
+    package var pipeEnds: [FileDescriptor] { [input, output].compactMap { $0 } }
+
     /// Starts `executable` (a path) with `arguments` (not counting its name) and this
     /// process's environment. The error names the program.
     package init(_ executable: String, arguments: [String], input: Stream = .inherited,
@@ -59,7 +62,7 @@ package final class ChildProcess {
                 opened.append(null)
                 return null
             case .pipe:
-                let (readEnd, writeEnd) = try withErrorNaming(executable, "make a pipe for") { try FileDescriptor.pipe() }
+                let (readEnd, writeEnd) = try Syscalls.pipe().get(path: executable, operation: "make a pipe for")
                 opened.append(reading ? readEnd : writeEnd)
                 ours.append(reading ? writeEnd : readEnd)
                 return reading ? readEnd : writeEnd

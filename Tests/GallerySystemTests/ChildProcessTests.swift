@@ -91,4 +91,17 @@ struct ChildProcessTests {
         #expect(throws: FileSystemError.self) { try partway.write([UInt8](repeating: 1, count: 8 << 20)) }
         #expect(try partway.wait() == .exited(5))
     }
+
+    /// Our ends of the child's pipes are close-on-exec, so no program another thread starts
+    /// meanwhile holds them (and keeps the child from seeing the end of its input).
+    @Test func ourEndsOfThePipesAreCloseOnExec() throws {
+        let child = try ChildProcess("/bin/cat", arguments: [], input: .pipe, output: .pipe)
+        #expect(child.pipeEnds.count == 2)
+        for end in child.pipeEnds {
+            #expect(fcntl(end.rawValue, F_GETFD) & FD_CLOEXEC != 0, "descriptor \(end.rawValue)")
+        }
+        child.closeInput()
+        #expect(try child.read().isEmpty)
+        #expect(try child.wait() == .exited(0))
+    }
 }

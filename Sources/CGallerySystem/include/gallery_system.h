@@ -52,6 +52,10 @@ int ig_syncfs(int fd);
  * defaults. Returns 0 with the child's pid, or the error number (posix_spawn sets no errno). */
 int ig_spawn(const char *path, char *const argv[], int input, int output, pid_t *child);
 
+/* pipe2(2) with O_CLOEXEC: neither end reaches a program another thread starts meanwhile
+ * (posix_spawn's dup2 clears the flag on the copy a child is meant to have). */
+int ig_pipe(int descriptors[2]);
+
 /* write(2) to a pipe whose reader may have gone: EPIPE comes back as an error, and the SIGPIPE
  * it raises is blocked on this thread and taken, so that it neither kills the process nor
  * reaches another thread. The process's own SIGPIPE disposition is left alone, so that
