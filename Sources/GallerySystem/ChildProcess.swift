@@ -2,7 +2,8 @@ import SystemPackage
 
 /// A program this one starts and waits for: the fetch helper, xdg-open, the desktop's cache
 /// tools. Foundation's `Process` would do, but brings all of Foundation (and ICU's data) into
-/// every start of imagegallery, which costs about 2 ms to commands that never start anything.
+/// every start of imagegallery: 0.6 ms and 2.6 MiB for commands that never start anything
+/// (Benchmarks/RESULTS.md, section v).
 package final class ChildProcess {
     /// What the child gets as its standard input or output.
     package enum Stream: Sendable {
