@@ -48,36 +48,37 @@ package final class ChildProcess {
     package init(_ executable: String, arguments: [String], input: Stream = .inherited,
                  output: Stream = .inherited) throws(FileSystemError) {
         self.executable = executable
-        var opened: [FileDescriptor] = []
-        // Our ends are closed on every way out but success; the child's ends always.
-        var ours: [FileDescriptor] = []
-        defer { for descriptor in opened { try? descriptor.close() } }
-        func childEnd(_ stream: Stream, reading: Bool) throws(FileSystemError) -> FileDescriptor? {
+        // The child's ends are closed once it has its copies; ours only if it cannot start.
+        var childEnds: [FileDescriptor] = []
+        var ourEnds: [FileDescriptor] = []
+        defer { for descriptor in childEnds { try? descriptor.close() } }
+        func ends(_ stream: Stream, childReads: Bool) throws(FileSystemError) -> (child: FileDescriptor?, ours: FileDescriptor?) {
             switch stream {
-            case .inherited: return nil
-            case .standardError: return .standardError
+            case .inherited: return (nil, nil)
+            case .standardError: return (.standardError, nil)
             case .nothing:
                 let null = try withErrorNaming("/dev/null", "open") {
-                    try FileDescriptor.open("/dev/null", reading ? .readOnly : .writeOnly, options: .closeOnExec)
+                    try FileDescriptor.open("/dev/null", childReads ? .readOnly : .writeOnly, options: .closeOnExec)
                 }
-                opened.append(null)
-                return null
+                childEnds.append(null)
+                return (null, nil)
             case .pipe:
                 let (readEnd, writeEnd) = try Syscalls.pipe().get(path: executable, operation: "make a pipe for")
-                opened.append(reading ? readEnd : writeEnd)
-                ours.append(reading ? writeEnd : readEnd)
-                return reading ? readEnd : writeEnd
+                let (child, ours) = childReads ? (readEnd, writeEnd) : (writeEnd, readEnd)
+                childEnds.append(child)
+                ourEnds.append(ours)
+                return (child, ours)
             }
         }
         do throws(FileSystemError) {
-            let childInput = try childEnd(input, reading: true)
-            if input == .pipe { self.input = ours.last }
-            let childOutput = try childEnd(output, reading: false)
-            if output == .pipe { self.output = ours.last }
-            processID = try Syscalls.spawn(executable, arguments: [executable] + arguments, input: childInput, output: childOutput)
-                .get(path: executable, operation: "run")
+            let inputEnds = try ends(input, childReads: true)
+            let outputEnds = try ends(output, childReads: false)
+            processID = try Syscalls.spawn(executable, arguments: [executable] + arguments, input: inputEnds.child,
+                                           output: outputEnds.child).get(path: executable, operation: "run")
+            self.input = inputEnds.ours
+            self.output = outputEnds.ours
         } catch {
-            for descriptor in ours { try? descriptor.close() }
+            for descriptor in ourEnds { try? descriptor.close() }
             throw error
         }
     }

@@ -18,12 +18,12 @@ extension Syscalls {
     /// A pipe, both ends close-on-exec: (read end, write end).
     static func pipe() -> Result<(FileDescriptor, FileDescriptor), Errno> {
         var descriptors: [Int32] = [-1, -1]
-        return retryingVoid { ig_pipe(&descriptors) }.map { (FileDescriptor(rawValue: descriptors[0]), FileDescriptor(rawValue: descriptors[1])) }
+        return retryingVoid { ig_pipe(&descriptors) }
+            .map { (FileDescriptor(rawValue: descriptors[0]), FileDescriptor(rawValue: descriptors[1])) }
     }
 
     /// write(2) to a child's pipe: a reader that has gone is EPIPE, never a SIGPIPE.
     static func writeToPipe(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
         retrying { ig_write_without_sigpipe(fd.rawValue, bytes.baseAddress, bytes.count) }
     }
-
 }
