@@ -104,7 +104,9 @@ enum Disk {
 }
 
 /// Waits until `condition` holds, checking every 20 ms, for at most `timeout`. True if it held.
-func poll(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+/// The default is long because CI runs these beside the desktop and browser tests on two cores;
+/// a condition that holds ends the wait at once, so a passing test costs no more.
+func poll(timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async rethrows -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
     while clock.now < deadline {

@@ -46,34 +46,50 @@ struct ChildProcessTests {
         }
     }
 
-    /// The running child's descriptors, as /proc shows them: number to what it names.
+    /// The running child's descriptors, as /proc shows them: number to what it names. A
+    /// descriptor closed while we look is left out.
     func descriptors(of child: ChildProcess) throws -> [String: String] {
         let folder = "/proc/\(child.processID)/fd"
         var found: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
-            found[name] = try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + name)
+            found[name] = try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + name)
         }
         return found
     }
 
+    /// The child's descriptors once they are `numbers`, or as they stand after 30 s (the sleeps
+    /// below outlast that). sleep opens and closes its locale files as it starts (CI once saw
+    /// LC_NAME as 3), so one look can catch one of those; a descriptor we let through stays for
+    /// the child's whole life, and still fails the test.
+    func descriptors(of child: ChildProcess, settlingTo numbers: Set<String>) throws -> [String: String] {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            let seen = try descriptors(of: child)
+            if Set(seen.keys) == numbers || ContinuousClock.now > deadline { return seen }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
     /// Descriptors 0 and 1 of the child are /dev/null or our standard error as asked, and
-    /// nothing we opened without close-on-exec reaches it. (posix_spawn returns once the child
-    /// has started the program, so what /proc shows is sleep's own.)
+    /// nothing we opened without close-on-exec reaches it.
     @Test func theChildGetsOnlyTheDescriptorsItIsGiven() throws {
         let directory = try TemporaryDirectory()
         let leaked = try FileDescriptor.open(directory.file("open"), .writeOnly, options: .create, permissions: .ownerReadWrite)
         defer { try? leaked.close() }
-        let quiet = try ChildProcess("/bin/sleep", arguments: ["30"], input: .nothing, output: .nothing)
-        let seen = try descriptors(of: quiet)
+        let quiet = try ChildProcess("/bin/sleep", arguments: ["600"], input: .nothing, output: .nothing)
+        // Killed before anything can throw: a sleep left behind would hold our standard error.
+        let looked = Result { try descriptors(of: quiet, settlingTo: ["0", "1", "2"]) }
         kill(quiet.processID, SIGKILL)
         #expect(try quiet.wait() == .signalled(SIGKILL))
+        let seen = try looked.get()
         #expect(seen["0"] == "/dev/null" && seen["1"] == "/dev/null", "\(seen)")
         #expect(Set(seen.keys) == ["0", "1", "2"], "\(seen)")
 
-        let toError = try ChildProcess("/bin/sleep", arguments: ["30"], output: .standardError)
-        let errorSeen = try descriptors(of: toError)
+        let toError = try ChildProcess("/bin/sleep", arguments: ["600"], output: .standardError)
+        let errorLooked = Result { try descriptors(of: toError, settlingTo: ["0", "1", "2"]) }
         kill(toError.processID, SIGKILL)
         _ = try toError.wait()
+        let errorSeen = try errorLooked.get()
         #expect(errorSeen["1"] != nil && errorSeen["1"] == errorSeen["2"], "\(errorSeen)")
     }
 
