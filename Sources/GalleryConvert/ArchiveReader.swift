@@ -1,4 +1,5 @@
 import CArchive
+import Glibc
 internal import COnDemand
 import GalleryFormat
 
@@ -46,12 +47,28 @@ final class ArchiveReader {
             archive_read_support_format_rar5(handle)
         }
         // On failure, deinit frees the handle: every stored property is set by now.
-        guard archive_read_open_filename(handle, path, 1 << 16) == ARCHIVE_OK else {
+        guard Self.withUTF8Names({ archive_read_open_filename(handle, path, 1 << 16) }) == ARCHIVE_OK else {
             throw ConversionError(path, "cannot be read as an archive: \(errorText)")
         }
     }
 
     deinit { archive_read_free(handle) }
+
+    /// C.UTF-8 for LC_CTYPE, made once; nil where the C library lacks it.
+    nonisolated(unsafe) private static let utf8Locale: locale_t? = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
+
+    /// Runs `body` with this thread's character set UTF-8. libarchive gives names in the current
+    /// locale's character set, and a program that never called setlocale is in "C", plain ASCII:
+    /// every non-ASCII name in a ZIP (UTF-8 flagged), 7-Zip or RAR archive failed to convert and
+    /// came back empty, so a comic book with pages named in Japanese had no pages. libarchive
+    /// settles an archive's character set the first time it converts a name, which is in `open`
+    /// or `next`; uselocale leaves the process's locale and other threads alone.
+    private static func withUTF8Names<T>(_ body: () throws -> T) rethrows -> T {
+        guard let utf8Locale else { return try body() }
+        let previous = uselocale(utf8Locale)
+        defer { uselocale(previous) }
+        return try body()
+    }
 
     var errorText: String {
         archive_error_string(handle).map { String(cString: $0) } ?? "unknown libarchive error"
@@ -62,6 +79,10 @@ final class ArchiveReader {
 
     /// The next entry, or nil at the end.
     func next() throws -> Entry? {
+        try Self.withUTF8Names { try nextEntry() }
+    }
+
+    private func nextEntry() throws -> Entry? {
         var entry: OpaquePointer?
         let status = archive_read_next_header(handle, &entry)
         if status == ARCHIVE_EOF { return nil }

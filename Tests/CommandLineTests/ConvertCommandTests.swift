@@ -304,6 +304,26 @@ struct ConvertArchiveTests {
         #expect(try await workspace.run(["validate", gallery]).status == 0)
     }
 
+    /// Names beyond ASCII, as the standard tools write them: raw bytes in tar, UTF-8 in ZIP,
+    /// UTF-16 in 7-Zip (Info-ZIP's zip writes raw bytes with a Unicode extra field; Python's
+    /// zipfile sets the UTF-8 flag instead, as most writers do). libarchive converts names to the current locale's character set, which
+    /// for a program that never set one is ASCII: every such ZIP or 7-Zip name came back empty,
+    /// and the archive's images were all skipped.
+    @Test(arguments: [("tar", "tar", ["cf"]), ("zip", "zip", ["-q", "-r"]), ("cbz", "python3", ["-m", "zipfile", "-c"]),
+                      ("7z", "7z", ["a", "-bd", "-bso0"])])
+    func namesBeyondASCIIAreKept(extension: String, tool: String, options: [String]) async throws {
+        let workspace = try ConvertWorkspace()
+        let source = try workspace.imageFolder("source", [("pages/01 caf\u{E9}.jpg", "1-sunset.jpg"), ("pages/02 \u{30DA}\u{30FC}\u{30B8}.png", "2-tiles.png")])
+        let archive = workspace.file("comic." + `extension`)
+        try await workspace.tool(tool, options + [archive, "pages"], in: source)
+        let gallery = workspace.file("comic.imagegallery")
+        let result = try await workspace.run(["convert", archive, gallery])
+        #expect(result.status == 0, "\(result.stderr)")
+        let images = try GalleryReader(path: gallery).gallery.images
+        #expect(images.map { Array(($0.filename ?? "").utf8) } == [Array("01 caf\u{E9}.jpg".utf8), Array("02 \u{30DA}\u{30FC}\u{30B8}.png".utf8)])
+        #expect(try workspace.imageBytes(gallery) == workspace.fixtureBytes(["1-sunset.jpg", "2-tiles.png"]))
+    }
+
     @Test func anArchiveWithoutImagesWritesNothing() async throws {
         let workspace = try ConvertWorkspace()
         let source = workspace.file("source")
