@@ -31,8 +31,8 @@ extension GalleryBuilder {
                 } catch {
                     throw GalleryBuildError(.cannotListFolder, path: source, "cannot list the folder: \(error.reason)")
                 }
-                let base = source.hasSuffix("/") ? source : source + "/"
-                for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) where !name.hasPrefix(".") {
+                let base = GalleryFileSystem.withTrailingSlash(source)
+                for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) where !GalleryFileSystem.isHidden(name) {
                     let path = base + name
                     guard PathKind.of(path) == .regularFile else { continue }
                     if ImageFile.looksLikeImage(path, accepting: accepted) { images.append(path) } else { skipped.append(path) }

@@ -61,7 +61,7 @@ public final class ArchiveImporter {
             if let size = entry.declaredSize, size > limits.maxEntryBytes {
                 throw ConversionError(path, entry: name, "declares \(size) bytes, more than the \(limits.maxEntryBytes)-byte limit for an entry")
             }
-            let base = name.split(separator: "/").last.map(String.init) ?? name
+            let base = GalleryFileSystem.components(of: name).last ?? name
             let isComicInfo = base.lowercased() == "comicinfo.xml" && comicInfo == nil
 
             // Each entry is read through the same counted loop, kept or not, so that every
@@ -158,12 +158,15 @@ public final class ArchiveImporter {
     static func problem(withName name: String, limits: ArchiveImportLimits) -> String? {
         if name.utf8.count > limits.maxNameBytes { return "a name longer than \(limits.maxNameBytes) bytes" }
         if name.isEmpty { return "an empty name" }
-        if name.hasPrefix("/") || name.hasPrefix("\\") || (name.count > 1 && name.dropFirst().first == ":") {
+        // By scalar, as a file system reads the name: "../\u{301}x" holds the Character "/\u{301}",
+        // which is not "/", yet climbs.
+        let scalars = name.unicodeScalars
+        if scalars.first == "/" || scalars.first == "\\" || scalars.dropFirst().first == ":" {
             return "an absolute name"
         }
-        let parts = name.split(whereSeparator: { $0 == "/" || $0 == "\\" })
-        if parts.contains("..") { return "a name that climbs out of the archive (..)" }
-        if parts.contains(where: { $0.hasPrefix("-") }) {
+        let parts = scalars.split(whereSeparator: { $0 == "/" || $0 == "\\" }).map { String($0) }
+        if parts.contains(where: { $0.utf8.elementsEqual("..".utf8) }) { return "a name that climbs out of the archive (..)" }
+        if parts.contains(where: { $0.utf8.first == UInt8(ascii: "-") }) {
             return "a name that reads as a command-line option"
         }
         if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "a name with control characters" }

@@ -49,11 +49,10 @@ public enum FormatDetection {
     /// of what it becomes: `trip.tar.gz` → `trip`, `comic.cbz` → `comic`.
     public static func stem(of path: String) -> String {
         var name = GalleryFileSystem.fileName(of: path)
-        let extensions = ["gz", "bz2", "xz", "zst", "lzma", "tar", "tgz", "tbz2", "txz", "tzst", "zip", "7z", "rar",
-                          "cbz", "cbt", "cb7", "cbr", "json"]
-        while let dot = name.lastIndex(of: "."), dot != name.startIndex,
-              extensions.contains(name[name.index(after: dot)...].lowercased()) {
-            name = String(name[..<dot])
+        let extensions = [".gz", ".bz2", ".xz", ".zst", ".lzma", ".tar", ".tgz", ".tbz2", ".txz", ".tzst", ".zip", ".7z", ".rar",
+                          ".cbz", ".cbt", ".cb7", ".cbr", ".json"]
+        while case let (stem, ext) = GalleryFileSystem.splitExtension(name), extensions.contains(ext.lowercased()) {
+            name = stem
         }
         return name
     }
@@ -82,8 +81,8 @@ public enum FormatDetection {
 
     /// From the first 512 bytes (fewer for a short file) and the file's name.
     public static func detect(head: [UInt8], name: String) throws -> Detected {
-        let ext = name.split(separator: "/").last.flatMap { $0.contains(".") ? $0.split(separator: ".").last : nil }
-            .map { $0.lowercased() } ?? ""
+        let ext = GalleryFileSystem.components(of: name).last
+            .flatMap { $0.contains(".") ? $0.split(separator: ".").last : nil }.map { $0.lowercased() } ?? ""
         let comicByName = ["cbz", "cbt", "cb7", "cbr"].contains(ext)
         func archive(_ kind: ArchiveKind) -> Detected {
             Detected(format: comicByName ? .comic : .archive, archive: kind)
@@ -119,9 +118,9 @@ public enum FormatDetection {
 
     /// The output form a name asks for, when `--to` is not given.
     public static func outputFormat(for path: String) -> ConversionFormat? {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: ".") else { return nil }
-        switch name[name.index(after: dot)...].lowercased() {
+        let name = GalleryFileSystem.components(of: path).last ?? path
+        guard let dot = name.unicodeScalars.lastIndex(of: ".") else { return nil }
+        switch String(name.unicodeScalars[name.unicodeScalars.index(after: dot)...]).lowercased() {
         case GalleryPackage.fileExtension: return .gallery
         case "cbz": return .comic
         default: return nil

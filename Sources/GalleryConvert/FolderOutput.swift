@@ -43,8 +43,7 @@ public final class FolderOutput: Sendable {
     /// - Returns: the destination without trailing slashes.
     @discardableResult
     public static func check(_ destination: String, overwrite: Bool, replacing rule: ReplaceRule = .anything) throws -> String {
-        var path = destination
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        let path = GalleryFileSystem.withoutTrailingSlashes(destination)
         let name = GalleryFileSystem.fileName(of: path)
         // Its staging sibling would be named after nothing, or after a folder above it.
         guard !name.isEmpty, name != ".", name != ".." else {
@@ -185,7 +184,7 @@ public final class FolderOutput: Sendable {
         }
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         let suffix = String((0 ..< 6).map { _ in letters.randomElement()! })
-        let prefix = parent.isEmpty ? "" : parent.hasSuffix("/") ? parent : parent + "/"
+        let prefix = parent.isEmpty ? "" : GalleryFileSystem.withTrailingSlash(parent)
         return prefix + "." + name + "." + mark + "-" + suffix
     }
 }
@@ -230,14 +229,14 @@ extension FolderOutput {
                 guard unpackedNames.contains(name) else { return false }
                 guard name == blobs else { return FolderOutput.kind(of: path + "/" + name) == .file }
                 guard let images = FolderOutput.entries(of: path + "/" + name) else { return false }
-                return images.allSatisfy { !$0.hasPrefix(".") && FolderOutput.kind(of: path + "/" + name + "/" + $0) == .file }
+                return images.allSatisfy { !GalleryFileSystem.isHidden($0) && FolderOutput.kind(of: path + "/" + name + "/" + $0) == .file }
             }
         }
 
         private static func isImageFile(_ path: String) -> Bool {
             let name = GalleryFileSystem.fileName(of: path)
-            guard !name.hasPrefix("."), let dot = name.lastIndex(of: ".") else { return false }
-            return ["jpg", "jpeg", "jpe", "jfif", "png"].contains(name[name.index(after: dot)...].lowercased())
+            let ext = GalleryFileSystem.splitExtension(name).extension.lowercased()
+            return !GalleryFileSystem.isHidden(name) && [".jpg", ".jpeg", ".jpe", ".jfif", ".png"].contains(ext)
                 && FolderOutput.kind(of: path) == .file
         }
     }

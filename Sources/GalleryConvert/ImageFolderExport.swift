@@ -44,13 +44,10 @@ public enum ImageFolderExport {
         var stem: String?
         var ext = image.mediaType == .jpeg ? "jpg" : "png"
         if let filename = image.filename, GalleryImage.isSafeFilename(filename) {
-            if let dot = filename.lastIndex(of: "."), dot != filename.startIndex {
-                let original = String(filename[filename.index(after: dot)...])
-                if allowed.contains(original.lowercased()) { ext = original }
-                stem = String(filename[..<dot])
-            } else {
-                stem = filename
-            }
+            let (named, dotted) = GalleryFileSystem.splitExtension(filename)
+            let original = String(dotted.unicodeScalars.dropFirst())
+            if allowed.contains(original.lowercased()) { ext = original }
+            stem = named
         }
         // A stem that already starts with this number (an export imported again) is not numbered twice.
         if let known = stem, known.hasPrefix(number + "-") { stem = String(known.dropFirst(number.count + 1)) }

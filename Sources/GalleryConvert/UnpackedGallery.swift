@@ -52,7 +52,7 @@ public enum UnpackedGallery {
     /// manifest, every blob's size and SHA-256, the thumbnail; extra files are refused, so that
     /// nothing in the folder is silently left out of the gallery.
     public static func check(folder: String) throws -> (gallery: Gallery, thumbnail: [UInt8], crc32: [SHA256Digest: UInt32], canonical: Bool) {
-        let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        let base = GalleryFileSystem.withoutTrailingSlashes(folder)
         try refuseLink(base, GalleryPackage.blobFolder)
         func read(_ name: String, limit: Int) throws -> [UInt8] {
             try refuseLink(base, name)
@@ -121,7 +121,7 @@ public enum UnpackedGallery {
     public static func pack(folder: String, to path: String, overwrite: Bool, durable: Bool = true,
                             progress: ((_ bytesWritten: UInt64, _ total: UInt64) -> Void)? = nil) throws -> Report {
         let (gallery, thumbnail, crc32, canonical) = try check(folder: folder)
-        let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        let base = GalleryFileSystem.withoutTrailingSlashes(folder)
         let total = gallery.distinctBlobs.reduce(0) { $0 + $1.byteSize }
         try GalleryWriter.write(gallery, thumbnail: thumbnail, to: path, overwrite: overwrite, durable: durable,
                                 progress: { progress?($0, total) }) { image in
@@ -136,7 +136,7 @@ public enum UnpackedGallery {
     /// file, say), and would not be what `unpack` wrote: only plain files and the images folder
     /// are read.
     static func refuseLink(_ base: String, _ name: String) throws {
-        let path = base + "/" + (name.hasSuffix("/") ? String(name.dropLast()) : name)
+        let path = base + "/" + GalleryFileSystem.withoutTrailingSlashes(name)
         // A missing file is reported by its reader.
         guard let status = try? FileStatus.of(path, followingLinks: false) else { return }
         if status.kind == .symbolicLink {

@@ -14,8 +14,7 @@ struct WebGallerySite: Sendable {
     init(gallery: Gallery, galleryPath: String) {
         let trimmed = gallery.title.trimmingWhitespace()
         if trimmed.isEmpty {
-            var name = GalleryFileSystem.fileName(of: galleryPath)
-            if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
+            let name = GalleryFileSystem.splitExtension(GalleryFileSystem.fileName(of: galleryPath)).stem
             title = name.isEmpty ? "Gallery" : name
         } else {
             title = gallery.title

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleryFormat
+import GallerySystem
 
 /// Copies that sync clients leave beside a file when two machines changed it at once. Each is
 /// a version of the document if, and only if, its manifest has the document's id: a file that
@@ -25,9 +26,13 @@ public enum SyncConflictCopies {
     /// - Nextcloud and ownCloud: `NAME (conflicted copy [USER ]YYYY-MM-DD HHMMSS).EXT`
     /// - Dropbox: `NAME (… conflicted copy YYYY-MM-DD).EXT`, the "…" naming a person or machine
     public static func client(of name: String, forDocument document: String) -> Client? {
-        let (base, ext) = split(document)
-        guard name.hasPrefix(base), name.hasSuffix(ext), name.count > base.count + ext.count else { return nil }
-        let middle = Substring(name.dropFirst(base.count).dropLast(ext.count))
+        // By scalar, as the sync client wrote the name from the document's: a name that is only
+        // canonically equivalent to the document's names another file.
+        let (base, ext) = GalleryFileSystem.splitExtension(document)
+        let scalars = name.unicodeScalars, baseCount = base.unicodeScalars.count, extCount = ext.unicodeScalars.count
+        guard scalars.starts(with: base.unicodeScalars), scalars.reversed().starts(with: ext.unicodeScalars.reversed()),
+              scalars.count > baseCount + extCount else { return nil }
+        let middle = Substring(scalars.dropFirst(baseCount).dropLast(extCount))
         if isSyncthing(middle) { return .syncthing }
         if isNextcloud(middle) { return .nextcloud }
         if isDropbox(middle) { return .dropbox }
@@ -84,12 +89,6 @@ public enum SyncConflictCopies {
             found.append(Copy(path: path, client: client))
         }
         return found
-    }
-
-    /// "trip.imagegallery" is ("trip", ".imagegallery"); a name without a dot has no extension.
-    static func split(_ name: String) -> (String, String) {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
-        return (String(name[..<dot]), String(name[dot...]))
     }
 }
 

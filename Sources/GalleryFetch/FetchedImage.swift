@@ -26,7 +26,7 @@ public struct FetchedImage: Sendable {
     /// a safe name.
     public var suggestedFilename: String? {
         guard let path = URLComponents(string: finalURL)?.path,
-              let last = path.split(separator: "/").last.map(String.init)?.removingPercentEncoding,
+              let last = GalleryFileSystem.components(of: path).last?.removingPercentEncoding,
               GalleryImage.isSafeFilename(last) else { return nil }
         return last
     }

@@ -23,7 +23,7 @@ public struct CompanionProgram: Sendable {
             return GalleryFileSystem.isExecutable(given) ? .success(given) : .failure(LocateFailure(program: self, tried: [given]))
         }
         guard let executable = CurrentProcess.executablePath() else { return .failure(LocateFailure(program: self, tried: [])) }
-        let folder = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let folder = GalleryFileSystem.directory(of: executable)
         let candidates = [folder + "/" + name, folder + "/../libexec/imagegallery/" + name]
         for candidate in candidates where GalleryFileSystem.isExecutable(candidate) { return .success(candidate) }
         return .failure(LocateFailure(program: self, tried: candidates))

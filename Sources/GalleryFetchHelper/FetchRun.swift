@@ -18,7 +18,7 @@ public struct SpooledImage: Sendable {
 
     public init(_ record: FetchHelperEvent.SpooledImageRecord) throws(FetchHelperClient.Failure) {
         guard let mediaType = MediaType(rawValue: record.mediaType), let sha256 = SHA256Digest(hex: record.sha256),
-              record.path.hasPrefix("/"), record.width > 0, record.height > 0 else {
+              GalleryFileSystem.isAbsolute(record.path), record.width > 0, record.height > 0 else {
             throw .garbled("the fetch helper described an image it spooled wrongly (\(record.path))")
         }
         path = record.path

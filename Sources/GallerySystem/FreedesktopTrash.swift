@@ -23,9 +23,9 @@ package enum FreedesktopTrash {
     /// Moves `path` (a file, links not followed) to the trash of its file system.
     package static func trash(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment,
                               now: Date = Date()) throws -> Trashed {
-        let original = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let original = GalleryFileSystem.isAbsolute(path) ? path : FileManager.default.currentDirectoryPath + "/" + path
         let status = try FileStatus.of(original, followingLinks: false)
-        let home = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let home = environment["XDG_DATA_HOME"].flatMap { GalleryFileSystem.isAbsolute($0) ? $0 : nil }
             ?? (UserFolders.home(environment) + "/.local/share")
         var trash = home + "/Trash"
         var recordedPath = original

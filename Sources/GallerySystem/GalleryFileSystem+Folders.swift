@@ -14,8 +14,8 @@ extension GalleryFileSystem {
     /// Makes a folder and any missing parents, each with `permissions`; folders already there
     /// are left as they are.
     package static func makeFolders(_ path: String, permissions: FilePermissions = folderPermissions) throws(FileSystemError) {
-        var prefix = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+        var prefix = isAbsolute(path) ? "" : "."
+        for component in components(of: path) {
             prefix += "/" + component
             do throws(FileSystemError) {
                 try makeFolder(prefix, permissions: permissions)
@@ -34,7 +34,7 @@ extension GalleryFileSystem {
     /// hidden names too; a symbolic link is listed, not followed). A folder below that cannot be
     /// listed is passed over, as `find` goes on past one; `folder` itself must be listable.
     package static func descendants(ofFolder folder: String) throws(FileSystemError) -> [String] {
-        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        let base = withTrailingSlash(folder)
         var found: [String] = []
         var pending = try entries(ofFolder: folder)
         while let relative = pending.popLast() {

@@ -80,16 +80,4 @@ package enum GalleryFileSystem {
         if case .success = Syscalls.access(path, .executable) { return true }
         return false
     }
-
-    /// The folder part of a path ("" for a bare name).
-    package static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    /// The last component of a path (the whole path when it has no slash).
-    package static func fileName(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
-    }
 }

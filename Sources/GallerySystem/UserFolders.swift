@@ -16,13 +16,13 @@ package enum UserFolders {
     /// `$XDG_RUNTIME_DIR/imagegallery` where the session has one, else the state folder: where
     /// a running program leaves word of itself for the user's other processes.
     package static func runtime(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/imagegallery" }
+        if let runtime = environment["XDG_RUNTIME_DIR"], GalleryFileSystem.isAbsolute(runtime) { return runtime + "/imagegallery" }
         return state(environment) + "/run"
     }
 
     /// The spec says a relative path in these variables is invalid and must be ignored.
     private static func base(_ variable: String, fallback: String, _ environment: [String: String]) -> String {
-        environment[variable].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (home(environment) + fallback)
+        environment[variable].flatMap { GalleryFileSystem.isAbsolute($0) ? $0 : nil } ?? (home(environment) + fallback)
     }
 
     /// `$HOME`, else the password database's home folder, else `/` (as a shell would give).

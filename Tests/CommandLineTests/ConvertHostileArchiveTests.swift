@@ -55,6 +55,8 @@ struct ConvertHostileArchiveTests {
         var members: [(String, String, String)] = [
             ("../escape.jpg", "file", Self.image),
             ("a/../../escape2.jpg", "file", Self.image),
+            // "/\u{301}" is one Character, so a Character-wise split saw no ".." here.
+            ("../\u{301}escape3.jpg", "file", Self.image),
             (absolute, "file", Self.image),
             ("--checkpoint-action=exec=touch MARKER.jpg", "file", Self.image),
             ("good.jpg", "file", Self.image),

@@ -59,5 +59,9 @@ import Testing
         #expect(GalleryLibrary.fileStem(for: "a\u{202E}b\u{0007}c") == "a-b-c")
         #expect(GalleryLibrary.fileStem(for: String(repeating: "x", count: 500)).count == 100)
         #expect(!GalleryLibrary.fileStem(for: "a/b\\c").contains("/"))
+        // Hidden by its first byte, though its first Character is ".\u{301}"; and a wide space
+        // before a dot once left the dot leading once the space was trimmed.
+        #expect(GalleryLibrary.fileStem(for: ".\u{301}x") == "\u{301}x")
+        #expect(GalleryLibrary.fileStem(for: "\u{2003}.x") == "x")
     }
 }

@@ -1,5 +1,6 @@
 import GalleryDocument
 import GalleryFormat
+import GallerySystem
 
 /// A document as the gallery page shows it: everything the page draws, nothing it would have
 /// to trust (the server decides what an edit means).
@@ -49,7 +50,7 @@ package struct DocumentView: Codable, Sendable {
 
     init(key: String, document: GalleryDocument, saving: Bool) async throws {
         self.key = key
-        fileName = GalleryFileSystemName.of(document.path)
+        fileName = GalleryFileSystem.fileName(of: document.path)
         let gallery = try await document.gallery
         title = gallery.title
         let state = await document.state
@@ -81,13 +82,6 @@ package struct DocumentView: Codable, Sendable {
             Image(id: image.id.manifestString, filename: image.filename, caption: image.caption, width: image.width,
                   height: image.height, mediaType: image.mediaType.rawValue)
         }
-    }
-}
-
-/// A path's last component, without reaching into the system module for one line.
-enum GalleryFileSystemName {
-    static func of(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 }
 

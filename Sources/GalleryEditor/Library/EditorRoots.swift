@@ -37,7 +37,7 @@ package struct EditorRoots: Sendable, Hashable {
     /// folder. Galleries are listed one level deep, so nothing deeper is ever served.
     package func contains(_ resolved: String) -> Bool {
         roots.contains { root in
-            root.isFolder ? GalleryFileSystem.directory(of: resolved) == root.path : resolved == root.path
+            GalleryFileSystem.isSamePath(root.isFolder ? GalleryFileSystem.directory(of: resolved) : resolved, root.path)
         }
     }
 

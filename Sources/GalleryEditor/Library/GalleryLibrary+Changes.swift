@@ -28,8 +28,13 @@ extension GalleryLibrary {
                 || scalar.properties.generalCategory == .format
             return bad ? "-" : scalar
         }))
-        while stem.hasPrefix(".") || stem.hasPrefix(" ") { stem.removeFirst() }
-        stem = String(stem.prefix(100)).trimmingCharacters(in: .whitespaces)
+        stem = String(stem.prefix(100))
+        // By scalar: ".\u{301}x" starts with the Character ".\u{301}", not ".", yet is a hidden
+        // name; and a leading space of any kind goes before the dot behind it is looked at.
+        while let first = stem.unicodeScalars.first, first == "." || first.properties.isWhitespace {
+            stem.unicodeScalars.removeFirst()
+        }
+        stem = stem.trimmingCharacters(in: .whitespaces)
         return stem.isEmpty ? "Untitled" : stem
     }
 }
@@ -53,9 +58,10 @@ extension GalleryLibrary {
             }
         }
         if let fileName {
-            let stem = Self.fileStem(for: fileName.lowercased().hasSuffix(".imagegallery") ? String(fileName.dropLast(13)) : fileName)
+            let (given, ext) = GalleryFileSystem.splitExtension(fileName)
+            let stem = Self.fileStem(for: ext.lowercased() == ".imagegallery" ? given : fileName)
             let target = GalleryFileSystem.directory(of: path) + "/" + stem + ".imagegallery"
-            if target != path {
+            if !GalleryFileSystem.isSamePath(target, path) {
                 try GalleryFileSystem.moveNoReplace(path, to: target)
                 path = target
             }
@@ -77,7 +83,7 @@ extension GalleryLibrary {
         gallery.title = String((gallery.title + " copy").prefix(1000))
         gallery.modified = max(Timestamp.now, gallery.created)
         let folder = GalleryFileSystem.directory(of: path)
-        let stem = GalleryFileSystem.fileName(of: path).dropLast(13)
+        let stem = GalleryFileSystem.splitExtension(GalleryFileSystem.fileName(of: path)).stem
         let thumbnail = try reader.thumbnail()
         for attempt in 1 ... 1000 {
             let target = folder + "/" + stem + (attempt == 1 ? " copy" : " copy \(attempt)") + ".imagegallery"

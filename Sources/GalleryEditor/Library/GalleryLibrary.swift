@@ -59,7 +59,7 @@ package actor GalleryLibrary {
         // Found by its name alone: a page that opens a gallery straight away (the launch link)
         // must not wait for every manifest of the folder to be read for the listing first.
         guard let path = cache[key]?.path ?? locate(key) else { throw EditorError.noSuchGallery(key) }
-        guard let resolved = try? GalleryFileSystem.resolvedPath(path), resolved == path, roots.contains(resolved) else {
+        guard let resolved = try? GalleryFileSystem.resolvedPath(path), GalleryFileSystem.isSamePath(resolved, path), roots.contains(resolved) else {
             throw EditorError.outsideOpenedPaths(path)
         }
         return path
@@ -87,7 +87,7 @@ package actor GalleryLibrary {
                 continue
             }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-            for name in names where name.lowercased().hasSuffix(".imagegallery") && !name.hasPrefix(".") {
+            for name in names where name.lowercased().hasSuffix(".imagegallery") && !GalleryFileSystem.isHidden(name) {
                 paths.append(root.path + "/" + name)
             }
         }

@@ -69,7 +69,7 @@ enum CacheEntryFile {
         bytes += json
         bytes += response.body
 
-        let folder = String(path[..<path.lastIndex(of: "/")!])
+        let folder = GalleryFileSystem.directory(of: path)
         for directory in [temporaryFolder, folder] where PathKind.of(directory) == .missing {
             try HTTPCache.makePrivateFolder(directory)
         }

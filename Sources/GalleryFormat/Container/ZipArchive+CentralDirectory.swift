@@ -62,7 +62,7 @@ extension ZipArchive {
                                        + "(only 0, stored, and 8, deflated)", location: place)
                 }
                 resolvedMethod = method
-                let isDirectory = name.hasSuffix("/")
+                let isDirectory = name.utf8.last == UInt8(ascii: "/")
                 try checkFileType(header, isDirectory: isDirectory, size: uncompressed, location: place)
 
                 if method == .stored, compressed != uncompressed {
@@ -122,7 +122,7 @@ extension ZipArchive {
             entries.append(ZipEntry(
                 name: name, index: position, method: method, flags: header.flags, crc32: header.crc32,
                 compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: localOffset,
-                isDirectory: name.hasSuffix("/"), nameLength: nameLength, hasProblem: hasProblem
+                isDirectory: name.utf8.last == UInt8(ascii: "/"), nameLength: nameLength, hasProblem: hasProblem
             ))
         }
         guard reader.remaining == 0 else {

@@ -150,7 +150,7 @@ extension FolderOutput.ReplaceRule {
         }
         guard let names = FolderOutput.entries(of: path) else { return "cannot be listed; it is not replaced" }
         let foreign = names.filter { name in
-            !name.hasSuffix(".imagegallery") || name.hasPrefix(".") || FolderOutput.kind(of: path + "/" + name) != .file
+            !name.hasSuffix(".imagegallery") || GalleryFileSystem.isHidden(name) || FolderOutput.kind(of: path + "/" + name) != .file
         }
         guard foreign.isEmpty else {
             return "is a folder holding more than galleries (\(foreign.sorted().prefix(3).joined(separator: ", "))); "

@@ -37,8 +37,7 @@ enum WebExport {
         try checkInput(gallery)
         // The writer would fail making its staging folder, which is a write error (74); a
         // folder to put the output in that does not exist is an output that cannot be made.
-        var path = folder
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        let path = GalleryFileSystem.withoutTrailingSlashes(folder)
         let parent = GalleryFileSystem.directory(of: path)
         switch parent.isEmpty ? .directory : PathKind.of(parent) {
         case .directory: break

@@ -93,7 +93,7 @@ extension ImageGallery {
         static func defaultOutput(for path: String, from input: ConversionFormat) -> ConversionFormat {
             if let named = FormatDetection.outputFormat(for: path) { return named }
             switch input {
-            case .gallery: return path.split(separator: "/").last?.contains(".") == true ? .gallery : .unpacked
+            case .gallery: return GalleryFileSystem.components(of: path).last?.contains(".") == true ? .gallery : .unpacked
             default: return .gallery
             }
         }

@@ -42,7 +42,7 @@ extension ImageGallery {
             let images = reader.gallery.images
             let chosen = try select(from: images)
             let width = String(images.count).count
-            let base = directory.hasSuffix("/") ? directory : directory + "/"
+            let base = GalleryFileSystem.withTrailingSlash(directory)
             let targets = chosen.map { index in (index, base + Self.fileName(for: images[index], index: index, width: width)) }
 
             // Refuse before writing anything, so a refused run leaves no partial set behind.
@@ -124,8 +124,7 @@ extension ImageGallery {
             let number = (index + 1).zeroPadded(toWidth: width)
             let ext = image.mediaType.fileExtension
             guard let original = image.filename, GalleryImage.isSafeFilename(original) else { return "\(number).\(ext)" }
-            var stem = original
-            if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = String(stem[..<dot]) }
+            var stem = GalleryFileSystem.splitExtension(original).stem
             // Keep names within the usual 255-byte limit.
             while stem.utf8.count > 200 { stem.removeLast() }
             return "\(number)-\(stem).\(ext)"

@@ -69,7 +69,7 @@ struct IntegrationPlaces {
             dataHome = prefix + "/share"
             magicFile = "/etc/magic"
         } else {
-            dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
+            dataHome = environment["XDG_DATA_HOME"].flatMap { GalleryFileSystem.isAbsolute($0) ? $0 : nil } ?? home + "/.local/share"
             magicFile = home + "/.magic"
         }
     }

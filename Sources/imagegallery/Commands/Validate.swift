@@ -120,7 +120,7 @@ extension ImageGallery {
                     } catch {
                         throw CommandFailure(message: "\(path): cannot list the folder: \(error.reason)", status: 2)
                     }
-                    let base = path.hasSuffix("/") ? path : path + "/"
+                    let base = GalleryFileSystem.withTrailingSlash(path)
                     let found = everything.filter { $0.hasSuffix(".imagegallery") }.map { base + $0 }
                     files += found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
                 }

@@ -104,8 +104,7 @@ extension ImageGallery {
         /// The gallery's file name, reduced to letters, digits, `.`, `_` and `-`, for a folder name a
         /// user can recognise in a browser's address bar.
         static func safeName(_ path: String) -> String {
-            var name = GalleryFileSystem.fileName(of: path)
-            if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
+            let name = GalleryFileSystem.splitExtension(GalleryFileSystem.fileName(of: path)).stem
             let kept = name.unicodeScalars.prefix(40).map { scalar -> Character in
                 scalar.isASCII && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "._-".unicodeScalars.contains(scalar))
                     ? Character(scalar) : "_"
