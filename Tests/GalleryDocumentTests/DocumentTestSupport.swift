@@ -104,9 +104,10 @@ enum Disk {
 }
 
 /// Waits until `condition` holds, checking every 20 ms, for at most `timeout`. True if it held.
-/// The default is long because CI runs these beside the desktop and browser tests on two cores;
-/// a condition that holds ends the wait at once, so a passing test costs no more.
-func poll(timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async rethrows -> Bool {
+/// The default is long because CI runs these beside the desktop and browser tests on two cores,
+/// where a task can wait minutes for a thread of the pool (see the relinquishing tests'
+/// `patience`); a condition that holds ends the wait at once, so a passing test costs no more.
+func poll(timeout: Duration = .seconds(300), _ condition: () async throws -> Bool) async rethrows -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
     while clock.now < deadline {
