@@ -122,11 +122,18 @@ struct ThumbnailerProgramTests {
             var filters = 0
             let traced = Array(lines[filtered...])
             /// A call's whole line: with -f, strace may split one around another thread's call
-            /// ("<unfinished ...>", then "PID <... NAME resumed> ... = RESULT").
+            /// ("<unfinished ...>", then "PID <... NAME resumed> ... = RESULT"). strace pads the
+            /// PID to five columns, so a PID of four digits or fewer is followed by more than one
+            /// space (CI's small PIDs once failed a match that allowed one).
             func completed(_ index: Int, pid: Substring, name: Substring) -> Substring {
                 let line = traced[index]
                 guard line.hasSuffix("<unfinished ...>") else { return line }
-                return traced[(index + 1)...].first { $0.hasPrefix("\(pid) <... \(name) resumed>") }.map { line + " " + $0 } ?? line
+                func resumes(_ other: Substring) -> Bool {
+                    guard other.hasPrefix(pid) else { return false }
+                    let rest = other.dropFirst(pid.count)
+                    return rest.first == " " && rest.drop(while: { $0 == " " }).hasPrefix("<... \(name) resumed>")
+                }
+                return traced[(index + 1)...].first(where: resumes).map { line + " " + $0 } ?? line
             }
             for (index, line) in traced.enumerated() {
                 guard let match = line.firstMatch(of: /^(\d+)\s+([a-z0-9_]+)\(/) else { continue }
