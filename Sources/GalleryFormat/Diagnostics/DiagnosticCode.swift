@@ -169,6 +169,10 @@ extension DiagnosticCode {
     public static let avifPixelsCorrupt = DiagnosticCode("IG-BLB-015", .error, "AVIF data does not decode (--deep)")
     /// `IG-BLB-016`, error: HEIC data does not decode (--deep).
     public static let heicPixelsCorrupt = DiagnosticCode("IG-BLB-016", .error, "HEIC data does not decode (--deep)")
+    /// `IG-BLB-017`, error: AVIF or HEIC items do not hold together (`iloc`, `ipma`, grid, `irot`, `imir`).
+    public static let heifItemsBroken = DiagnosticCode("IG-BLB-017", .error, "AVIF or HEIC items do not hold together")
+    /// `IG-BLB-018`, error: PNG without image data (no `IDAT`).
+    public static let pngWithoutImageData = DiagnosticCode("IG-BLB-018", .error, "PNG without image data")
 
     /// The id for a blob of `type` whose header cannot be read: each type of format 2.0 has its own.
     public static func headerUnreadable(_ type: MediaType) -> DiagnosticCode {
@@ -223,7 +227,7 @@ extension DiagnosticCode {
         .blobMissing, .blobOrphan, .blobHashMismatch, .blobSizeMismatch, .blobTypeMismatch,
         .blobDimensionMismatch, .blobHeaderUnreadable, .blobPixelsCorrupt, .blobPastDecodeLimit,
         .webPHeaderUnreadable, .gifHeaderUnreadable, .heifHeaderUnreadable, .webPPixelsCorrupt, .gifPixelsCorrupt,
-        .avifPixelsCorrupt, .heicPixelsCorrupt,
+        .avifPixelsCorrupt, .heicPixelsCorrupt, .heifItemsBroken, .pngWithoutImageData,
         .thumbnailMissing, .thumbnailNotPNG, .thumbnailBitDepth, .thumbnailInterlaced,
         .thumbnailTooLarge, .thumbnailUnreadable, .thumbnailPixelsCorrupt,
     ]

@@ -35,12 +35,18 @@ public struct ImageHeaderError: Error, Sendable, CustomStringConvertible {
     /// Set when the leading bytes are of no type the format takes: what they are instead. The message is
     /// then the whole refusal (``ImageKind/refusal``), to be shown as it is.
     public var kind: ImageKind?
+    /// Set when the header reads but the structure behind it does not hold together, found
+    /// without decoding a pixel (an AVIF or HEIC item's data past the file, a PNG without
+    /// `IDAT`): the id of that problem (IG-BLB-017, IG-BLB-018). Nil for a header that cannot be
+    /// read, whose id is its type's (``DiagnosticCode/headerUnreadable(_:)``).
+    public var diagnostic: DiagnosticCode?
 
     /// An error from its parts.
-    public init(_ message: String, offset: UInt64? = nil, kind: ImageKind? = nil) {
+    public init(_ message: String, offset: UInt64? = nil, kind: ImageKind? = nil, diagnostic: DiagnosticCode? = nil) {
         self.message = message
         self.offset = offset
         self.kind = kind
+        self.diagnostic = diagnostic
     }
 
     /// The message, followed by the offset when known.
