@@ -173,6 +173,8 @@ extension DiagnosticCode {
     public static let heifItemsBroken = DiagnosticCode("IG-BLB-017", .error, "AVIF or HEIC items do not hold together")
     /// `IG-BLB-018`, error: PNG without image data (no `IDAT`).
     public static let pngWithoutImageData = DiagnosticCode("IG-BLB-018", .error, "PNG without image data")
+    /// `IG-BLB-019`, error: the declared size contradicts the coded image (`ispe`, VP8X canvas).
+    public static let declaredSizeContradicted = DiagnosticCode("IG-BLB-019", .error, "declared size contradicts the coded image")
 
     /// The id for a blob of `type` whose header cannot be read: each type of format 2.0 has its own.
     public static func headerUnreadable(_ type: MediaType) -> DiagnosticCode {
@@ -228,6 +230,7 @@ extension DiagnosticCode {
         .blobDimensionMismatch, .blobHeaderUnreadable, .blobPixelsCorrupt, .blobPastDecodeLimit,
         .webPHeaderUnreadable, .gifHeaderUnreadable, .heifHeaderUnreadable, .webPPixelsCorrupt, .gifPixelsCorrupt,
         .avifPixelsCorrupt, .heicPixelsCorrupt, .heifItemsBroken, .pngWithoutImageData,
+        .declaredSizeContradicted,
         .thumbnailMissing, .thumbnailNotPNG, .thumbnailBitDepth, .thumbnailInterlaced,
         .thumbnailTooLarge, .thumbnailUnreadable, .thumbnailPixelsCorrupt,
     ]
