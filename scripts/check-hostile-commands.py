@@ -23,7 +23,9 @@ every command, the binary runs with a fresh, empty workspace as its current fold
     unpack     convert FILE OUT (a gallery unpacked into a folder; not in the default set)
 
 Each run gets RLIMIT_AS (--max-as-mb, default 256 MiB: an allocation past it crashes the run, which
-counts as a crash), RLIMIT_CORE 0, a new session (killed whole at the timeout, default 10 s),
+counts as a crash), RLIMIT_CPU (--max-thumbnail-cpu-s, default 2 s, for thumbnail and thumbnailer:
+no input may cost a thumbnail path more; the timeout's seconds for the rest; SIGXCPU counts as a
+"CPU limit" problem), RLIMIT_CORE 0, a new session (killed whole at the timeout, default 10 s),
 HOME, XDG_CACHE_HOME, XDG_STATE_HOME, XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_RUNTIME_DIR and TMPDIR
 inside its own scratch folder, and a copy of the input in a folder of its own. Checked per run:
 
@@ -205,11 +207,22 @@ class Runner:
                 "XDG_CONFIG_HOME": os.path.join(home, ".config"), "XDG_DATA_HOME": os.path.join(home, ".local/share"),
                 "XDG_RUNTIME_DIR": os.path.join(slot, "run"), "TMPDIR": os.path.join(slot, "tmp")}
 
-    def limits(self):
+    def limits(self, cpu_seconds):
         resource.setrlimit(resource.RLIMIT_AS, (self.cap, self.cap))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        # SIGXCPU at the soft limit ends the run (a problem: "CPU limit"); the hard limit a second
+        # later is SIGKILL's backstop. Counted in CPU, not wall-clock time, so a busy machine
+        # does not fail a run.
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
 
-    def execute(self, argv, slot, timeout=None):
+    def cpu_limit(self, label):
+        """The CPU seconds a run may take: a thumbnail path's bound (issue 28: no input may cost one
+        more than 2 s), else the timeout's."""
+        if label in ("thumbnail", "thumbnailer"):
+            return self.a.max_thumbnail_cpu_s
+        return max(1, int(self.a.timeout))
+
+    def execute(self, argv, slot, timeout=None, cpu_seconds=None):
         """Runs argv in slot/ws: (rc or -signal, seconds, peak RSS KB, timed out, stdout bytes, stderr bytes).
 
         Peak memory comes from GNU time, which forks the binary itself: on Linux a process forked
@@ -218,9 +231,9 @@ class Runner:
         out_path, err_path, rss_path = (os.path.join(slot, n) for n in ("stdout", "stderr", "rss"))
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             t0 = time.monotonic()
-            p = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", rss_path] + argv, cwd=os.path.join(slot, "ws"),
+            p = subprocess.Popen(["/usr/bin/time", "-f", "%M %U %S", "-o", rss_path] + argv, cwd=os.path.join(slot, "ws"),
                                  env=self.env(slot), stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                 preexec_fn=self.limits, start_new_session=True, close_fds=True)
+                                 preexec_fn=lambda: self.limits(cpu_seconds or max(1, int(self.a.timeout))), start_new_session=True, close_fds=True)
             # At the timeout the whole session goes (GNU time and the binary), and only while the
             # child is not yet reaped, so that its id cannot belong to anything else by then.
             state = {"exited": False, "killed": False}
@@ -247,7 +260,7 @@ class Runner:
             elapsed = time.monotonic() - t0
             p.returncode = os.waitstatus_to_exitcode(status)     # reaped here: Popen must not wait again
         rc = p.returncode
-        rss = 0
+        rss, cpu = 0, 0.0
         try:
             with open(rss_path) as f:
                 lines = [line.strip() for line in f if line.strip()]
@@ -255,8 +268,9 @@ class Runner:
             for line in lines:
                 if line.startswith("Command terminated by signal"):
                     rc = -int(line.rsplit(" ", 1)[1])
-            if lines and lines[-1].isdigit():
-                rss = int(lines[-1])
+            fields = lines[-1].split() if lines else []
+            if len(fields) == 3 and fields[0].isdigit():
+                rss, cpu = int(fields[0]), float(fields[1]) + float(fields[2])
         except (OSError, ValueError):
             pass
         if timed_out:
@@ -265,7 +279,7 @@ class Runner:
             stdout = f.read()
         with open(err_path, "rb") as f:
             stderr = f.read()
-        return rc, elapsed, rss, timed_out, stdout, stderr
+        return rc, elapsed, rss, timed_out, stdout, stderr, cpu
 
     # -- one file
 
@@ -322,9 +336,10 @@ class Runner:
             files = (exp or {}).get("extractFiles", 0) if label == "extract" else 0
             timeout = self.a.timeout + files * self.a.per_file_ms / 1000
             argv = [self.thumbnailer] + args[1:] if args[0] == THUMBNAILER else [self.binary] + args
-            rc, secs, rss, timed_out, out, err = self.execute(argv, slot, timeout)
+            cpu_limit = self.cpu_limit(label)
+            rc, secs, rss, timed_out, out, err, cpu = self.execute(argv, slot, timeout, cpu_limit)
             r = {"file": name, "command": label, "argv": args, "rc": rc, "time": round(secs, 3), "rssKB": rss,
-                 "problems": [], "notes": [], "timeout": timeout}
+                 "cpuSeconds": round(cpu, 3), "cpuLimit": cpu_limit, "problems": [], "notes": [], "timeout": timeout}
             errs = err.decode("utf-8", "replace")
             r["stderrTail"] = errs[-1500:]
             self.judge(r, label, rc, timed_out, rss, out, errs, name, inp, exp, slot, target)
@@ -352,6 +367,8 @@ class Runner:
         cmd = label.split()[0]
         if timed_out:
             P.append(f"timeout: killed after {r['timeout']:g} s")
+        elif rc in (-signal.SIGXCPU, -signal.SIGKILL) and r.get("cpuLimit") is not None and r["cpuSeconds"] >= r["cpuLimit"]:
+            P.append(f"CPU limit: stopped after {r['cpuSeconds']:.1f} s of CPU (RLIMIT_CPU {r['cpuLimit']} s)")
         elif rc < 0:
             try:
                 sig = signal.Signals(-rc).name
@@ -521,7 +538,7 @@ class Runner:
             want = ((exp or {}).get("convert") or {}).get("images")
             if want is not None and images is not None and images != want:
                 P.append(f"convert: {images} images, expected {want}")
-            rc, secs, rss, timed_out, out, err = self.execute([self.binary, "validate", path], slot)
+            rc, secs, rss, timed_out, out, err, _ = self.execute([self.binary, "validate", path], slot)
             if rc != 0:
                 P.append(f"convert wrote a gallery that validate refuses (exit {rc}): "
                          + err.decode("utf-8", "replace")[-300:] + out.decode("utf-8", "replace")[-300:])
@@ -545,6 +562,8 @@ def main():
                          "creating a file costs 0.1 to 0.3 ms on the test machine's disk)")
     ap.add_argument("--max-as-mb", type=float, default=256.0, help="RLIMIT_AS of every run, MiB")
     ap.add_argument("--max-rss-mb", type=float, default=256.0, help="peak resident memory allowed, MiB")
+    ap.add_argument("--max-thumbnail-cpu-s", type=int, default=2,
+                    help="RLIMIT_CPU of thumbnail and thumbnailer runs, seconds (every other run gets the timeout's)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--commands", default=",".join(DEFAULT_COMMANDS),
                     help="comma-separated, of " + ", ".join(ALL_COMMANDS))

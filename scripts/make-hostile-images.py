@@ -1,11 +1,16 @@
 #!/usr/bin/python3
 """Write hostile and valid WebP, GIF, AVIF and HEIC files (format 2.0, issue 18), with verdicts.
 
-Usage: make-hostile-images.py OUTDIR
+Usage: make-hostile-images.py OUTDIR [--large]
+
+--large writes only the GIFs whose decode costs seconds for their size (large_gif_files), which
+the tests of the thumbnail paths' CPU bound write during the run instead of committing.
 
 Writes OUTDIR/<type>-<what>.<ext> and OUTDIR/expected.json, which maps each file name to
   {"verdict": "valid" | "refused", "why": one sentence,
-   "width": N, "height": N}   (valid files only: the stored header size, before any irot/imir)
+   "width": N, "height": N,   (valid files only: the stored header size, before any irot/imir)
+   "header": id}              (some refused files: the header reader refuses it, without decoding,
+                               with this diagnostic id)
 
 "refused" means a careful reader or decoder must refuse the file or stop within its bounds
 (Specs/imagegallery-format.md, sections 5 and 10: 65,535 pixels a side, 10,000 frames, 1,024 grid
@@ -45,7 +50,7 @@ class Output:
         self.folder = Path(folder)
         self.expected = {}
 
-    def add(self, name, data, verdict, why, size=None):
+    def add(self, name, data, verdict, why, size=None, header_id=None):
         assert name == os.path.basename(name) and not name.startswith(".") and name != "expected.json", name
         assert name not in self.expected, name
         assert verdict in ("valid", "refused") and (size is not None) == (verdict == "valid"), name
@@ -54,6 +59,8 @@ class Output:
         entry = {"verdict": verdict, "why": why}
         if size is not None:
             entry["width"], entry["height"] = size
+        if header_id is not None:
+            entry["header"] = header_id
         self.expected[name] = entry
 
     def finish(self):
@@ -588,6 +595,38 @@ def gif_files(out):
                 "refused", f"A looping animation of {count:,} frames of 1 x 1, past the limit of 10,000 frames.")
 
 
+def single_colour_lzw(pixels):
+    """A GIF LZW stream (minimum code size 2) of at least `pixels` pixels of colour 1: runs from
+    an empty table to a full one, each decoding to about 8.4 million pixels, then the end code.
+    Real LZW data at the best ratio the format allows, so a decoder must work through every
+    pixel: nothing in it can be skipped by its length."""
+    codes, per_cycle = lzw_run_cycle(2, 1)
+    lead = [(4, 3)] * next(j for j in range(1, 9) if (3 * j + sum(w for _, w in codes)) % 8 == 0)
+    cycle = pack_codes(lead + codes)
+    assert cycle.count == 0
+    cycles = -(-pixels // per_cycle)
+    return cycle.bytes() * cycles + pack_codes([(4, 3), (5, 3)]).bytes()
+
+
+def large_gif_files(out):
+    """GIFs whose decode is costly for their size (issue 28): over 300 KiB each, so the corpus
+    writes them (the galleries of make hostile and of HostileCorpusTests' large run) and
+    Fixtures/hostile leaves them out. Not in this script's own output, which HostileImageTests
+    decodes whole under the default limits: the 0.99-gigapixel one would take minutes there."""
+    palette = [(0, 0, 0), (230, 60, 40)]
+    out.add("gif-large-tall-frame.gif",
+            gif_header(64, 64, palette) + gif_image(0, 0, 65535, 65535, 2, single_colour_lzw(65535 * 65535)) + b";",
+            "refused", "A 64 x 64 logical screen whose first frame declares 65535 x 65535 (4.3 gigapixels) with"
+            " real LZW data for every pixel (about 3 MB): its decode is a minute of CPU unless the frame's whole"
+            " work is admitted before the first row.")
+    for side, what in ((32400, "1.05 gigapixels, past the 1-gigapixel work limit"),
+                       (31464, "0.99 gigapixels, within the 1-gigapixel work limit but about 15 s of LZW")):
+        out.add(f"gif-large-{side}.gif",
+                gif_header(side, side, palette) + gif_image(0, 0, side, side, 2, single_colour_lzw(side * side)) + b";",
+                "refused", f"A {side} x {side} one-frame GIF covering its screen ({what}), with real LZW data for"
+                " every pixel: a thumbnail path must refuse it by the codec's cost per pixel.")
+
+
 def heif_files(out):
     sunset_avif = Heif.parse((SAMPLES / "sunset.avif").read_bytes())
     grid_avif = Heif.parse((SAMPLES / "grid.avif").read_bytes())
@@ -712,17 +751,43 @@ def heif_files(out):
     out.add("heic-brand-av01.heic", heif.build(), "refused",
             "sunset.avif's items under the brands heic, mif1: a HEIC-branded file whose primary item is av01.")
 
+    # Items that do not hold together, which the box reader refuses without decoding (IG-BLB-017,
+    # issue 28): an iloc extent of 4 GiB, a grid short of a tile, an empty irot.
+    for kind, heif in (("avif", sunset_avif), ("heic", sunset_heic)):
+        good = heif.build()
+        bad = bytearray(good)
+        offset, header, _ = find_box(good, [b"meta", b"iloc"])
+        assert good[offset + header + 8:offset + header + 10] == be16(1)
+        bad[offset + header + 18:offset + header + 22] = be32(0xFFFFFFFF)
+        out.add(f"{kind}-iloc-4GiB.{kind}", bad, "refused",
+                f"sunset.{kind} whose iloc extent for the primary item is 4 GiB long (0xFFFFFFFF bytes) in a file of"
+                f" {len(good)} bytes.", header_id="IG-BLB-017")
+    for kind, base, tile_ids in (("avif", grid_avif, [2, 3, 4]), ("heic", heic_grid, [2, 2, 2])):
+        heif = base.copy()
+        heif.refs = [(b"dimg", 1, tile_ids)]
+        out.add(f"{kind}-grid-missing-tile.{kind}", heif.build(), "refused",
+                "A 2x2 grid whose dimg lists 3 tiles: the fourth is missing.", header_id="IG-BLB-017")
+    heif = Heif.parse((SAMPLES / "rotated.avif").read_bytes())
+    heif.items[heif.primary].props = [(box(b"irot", b""), e) if p[4:8] == b"irot" else (p, e)
+                                      for p, e in heif.items[heif.primary].props]
+    out.add("avif-irot-empty.avif", heif.build(), "refused",
+            "rotated.avif whose irot property is empty (a box of 8 bytes, no angle).", header_id="IG-BLB-017")
+
 
 def main(argv):
-    if len(argv) != 2 or argv[1].startswith("-"):
+    args = [a for a in argv[1:] if a != "--large"]
+    if len(args) != 1 or args[0].startswith("-"):
         sys.exit(__doc__.split("\n\n")[1])
-    folder = Path(argv[1])
+    folder = Path(args[0])
     folder.mkdir(parents=True, exist_ok=True)
     out = Output(folder)
-    samples_and_truncations(out)
-    webp_files(out)
-    gif_files(out)
-    heif_files(out)
+    if "--large" in argv:
+        large_gif_files(out)
+    else:
+        samples_and_truncations(out)
+        webp_files(out)
+        gif_files(out)
+        heif_files(out)
     out.finish()
     valid = sum(1 for e in out.expected.values() if e["verdict"] == "valid")
     print(f"{len(out.expected)} files ({valid} valid, {len(out.expected) - valid} refused) in {folder}")

@@ -10,8 +10,9 @@ package enum AVIFDecoder {
     package static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .av1)
         let (width, height) = (geometry.width, geometry.height)
-        try limits.admit("AVIF image", width: width, height: height,
-                         bytes: memory(width: width, height: height, bitsPerSample: geometry.bitsPerSample, byteCount: bytes.count))
+        try limits.admit(DecodeWork(.avif, "AVIF image", declared: (width, height),
+                                    bytes: memory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
+                                                  byteCount: bytes.count)))
         try FormatTwoLibrary.require(.avif)
         guard let decoder = avifDecoderCreate() else { throw ImageDecodeError(.pastLimit, "libavif could not start") }
         defer { avifDecoderDestroy(decoder) }
@@ -41,9 +42,10 @@ package enum AVIFDecoder {
                                    rows: (_ row: UnsafeBufferPointer<UInt8>) -> Void) throws -> ImageGeometry {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .av1)
         let (width, height) = (geometry.width, geometry.height)
-        try limits.admit("AVIF image", width: width, height: min(height, band),
-                         bytes: bandedMemory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
-                                             byteCount: bytes.count))
+        // The whole image's work, though a band of it is held as RGBA at a time.
+        try limits.admit(DecodeWork(.avif, "AVIF image", declared: (width, height), held: width * min(height, band),
+                                    bytes: bandedMemory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
+                                                        byteCount: bytes.count)))
         try FormatTwoLibrary.require(.avif)
         guard let decoder = avifDecoderCreate() else { throw ImageDecodeError(.pastLimit, "libavif could not start") }
         defer { avifDecoderDestroy(decoder) }
@@ -123,7 +125,7 @@ package enum AVIFDecoder {
 
     private static func check(_ result: avifResult, _ step: String) throws {
         guard result != AVIF_RESULT_OK else { return }
-        let reason = String(cString: avifResultToString(result))
+        let reason = libraryMessage(avifResultToString(result))
         throw ImageDecodeError(result == AVIF_RESULT_OUT_OF_MEMORY ? .pastLimit : .corrupt,
                                "libavif could not \(step) it: \(reason)")
     }

@@ -1,3 +1,5 @@
+import GalleryFormat
+
 /// Bounds on what decoding one image may cost, checked from the header before any pixel
 /// buffer is allocated. Every image is hostile until decoded.
 public struct DecodeLimits: Sendable, Hashable {
@@ -7,7 +9,7 @@ public struct DecodeLimits: Sendable, Hashable {
     /// thumbnail, holds 1.7 megapixels (format spec, section 10).
     public var maxPixels: Int
     /// Width × height of the image: bounds the work of a decode, which reads every pixel's
-    /// data whatever it keeps.
+    /// data whatever it keeps. A row or band path is admitted as the whole image.
     public var maxWorkPixels: Int
     /// Memory one decode may use: the compressed bytes held, the decoder's own buffers and the
     /// output.
@@ -16,14 +18,20 @@ public struct DecodeLimits: Sendable, Hashable {
     public var maxSide: Int
     /// JPEG scans: a crafted progressive file can make every scan cost a full pass.
     public var maxScans: Int
+    /// CPU time one decode may take, estimated from the header with each codec's measured cost
+    /// per pixel (``DecodeCost``), or nil for no bound but ``maxWorkPixels``. Pixels alone do not
+    /// bound time: a 0.99-gigapixel GIF passes a 1-gigapixel limit and its LZW still costs 15 s,
+    /// where a JPEG of that size costs a tenth of it at 1/8 scale. The thumbnail paths set it.
+    public var cpuBudget: Duration?
 
     public init(maxPixels: Int = 100_000_000, maxWorkPixels: Int = 1_000_000_000, maxBytes: Int = 256 << 20,
-                maxSide: Int = 1 << 20, maxScans: Int = 500) {
+                maxSide: Int = 1 << 20, maxScans: Int = 500, cpuBudget: Duration? = nil) {
         self.maxPixels = maxPixels
         self.maxWorkPixels = maxWorkPixels
         self.maxBytes = maxBytes
         self.maxSide = maxSide
         self.maxScans = maxScans
+        self.cpuBudget = cpuBudget
     }
 }
 
@@ -57,5 +65,74 @@ extension DecodeLimits {
         var rest = self
         rest.maxBytes -= bytes
         return rest
+    }
+
+    /// The most pixels a decode of `type` may work through: ``maxWorkPixels``, lowered to what
+    /// ``cpuBudget`` pays for at the codec's cost per pixel (at `scale`/8 for JPEG's DCT scaling).
+    package func workPixels(for type: MediaType, scale: Int = 8) -> Int {
+        guard let cpuBudget else { return maxWorkPixels }
+        let (seconds, attoseconds) = cpuBudget.components
+        let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+        let affordable = nanoseconds / DecodeCost.nanosecondsPerPixel(type, scale: scale)
+        return min(maxWorkPixels, Int(min(affordable, Double(Int.max / 2))))
+    }
+
+    /// The one rule every decode of every type passes before a library sees a byte of the image:
+    /// the whole image's work (`work.worked`: never a row's or a band's, however the rows are
+    /// then handed out), the pixels held at once and the memory. Messages name the image by the
+    /// size its header declares.
+    package func admit(_ work: DecodeWork) throws {
+        let (width, height) = work.declared
+        let allowed = workPixels(for: work.type, scale: work.scale)
+        guard work.worked <= allowed else {
+            let pastBudget = allowed < maxWorkPixels
+            let why = pastBudget
+                ? "more than the \(cpuBudget.map(Self.describe) ?? "") of CPU a decode may take here, at about "
+                  + "\(DecodeCost.describe(work.type, scale: work.scale)) (\(allowed) pixels)"
+                : "past the limit of \(maxWorkPixels) decoded pixels"
+            throw ImageDecodeError(.pastLimit, "this \(width)×\(height) \(work.what) means decoding \(work.worked) pixels, \(why)")
+        }
+        guard work.held <= maxPixels else {
+            throw ImageDecodeError(.pastLimit, "this \(width)×\(height) \(work.what) would hold \(work.held) decoded pixels at once, "
+                                   + "past the limit of \(maxPixels)")
+        }
+        guard work.bytes <= maxBytes else {
+            throw ImageDecodeError(.pastLimit, "decoding this \(width)×\(height) \(work.what) needs about \(work.bytes >> 20) MiB, "
+                                   + "past the memory limit of \(maxBytes >> 20) MiB")
+        }
+    }
+
+    private static func describe(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
+    }
+}
+
+/// What one decode will do, from the header alone: what ``DecodeLimits/admit(_:)`` weighs.
+package struct DecodeWork: Sendable {
+    package var type: MediaType
+    /// What is decoded, in words: "GIF image", "WebP animation's canvas".
+    package var what: String
+    /// The size the header declares, which messages name.
+    package var declared: (width: Int, height: Int)
+    /// Pixels the codec works through: the whole image (or the whole first frame), whether its
+    /// rows are kept, streamed or dropped.
+    package var worked: Int
+    /// Pixels held at once: the output at its scale, or a band.
+    package var held: Int
+    /// Memory held at most.
+    package var bytes: Int
+    /// JPEG's DCT scale, in eighths; 8 for every other decode.
+    package var scale: Int
+
+    package init(_ type: MediaType, _ what: String, declared: (width: Int, height: Int), worked: Int? = nil,
+                 held: Int? = nil, bytes: Int, scale: Int = 8) {
+        self.type = type
+        self.what = what
+        self.declared = declared
+        self.worked = worked ?? declared.width * declared.height
+        self.held = held ?? declared.width * declared.height
+        self.bytes = bytes
+        self.scale = scale
     }
 }

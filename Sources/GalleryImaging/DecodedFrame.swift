@@ -97,22 +97,6 @@ enum FormatTwoLibrary {
     }
 }
 
-extension DecodeLimits {
-    /// Refuses, before any library call, an image whose decode would pass these limits: `pixels`
-    /// decoded at once (the stored size, or the canvas), and `bytes` held meanwhile.
-    func admit(_ what: String, width: Int, height: Int, bytes: Int) throws {
-        let pixels = width * height
-        guard pixels <= maxWorkPixels, pixels <= maxPixels else {
-            throw ImageDecodeError(.pastLimit, "the \(what) is \(width)×\(height), \(pixels) pixels, past the limit of "
-                                   + "\(min(maxWorkPixels, maxPixels)) decoded pixels")
-        }
-        guard bytes <= maxBytes else {
-            throw ImageDecodeError(.pastLimit, "decoding this \(width)×\(height) \(what) needs about \(bytes >> 20) MiB, "
-                                   + "past the memory limit of \(maxBytes >> 20) MiB")
-        }
-    }
-}
-
 extension ImageHeaderError {
     /// A header the reader refused, as a decode error: the file is not a sound image.
     var decodeError: ImageDecodeError { ImageDecodeError(.corrupt, description) }

@@ -9,8 +9,7 @@ package enum GIFDecoder {
     package static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
         let geometry = try ImageHeaderError.asDecodeError { try ImageGeometry.gif(size: UInt64(bytes.count), read: bytes.bytes(at:count:)) }
         let (width, height) = (geometry.width, geometry.height)
-        try limits.admit("GIF's logical screen", width: width, height: height,
-                         bytes: memory(width: width, height: height, byteCount: bytes.count))
+        try limits.admit(work(geometry, held: height, byteCount: bytes.count))
         try FormatTwoLibrary.require(.gif)
         let bitmap = try bytes.withUnsafeBytes { raw in
             try firstFrame(raw, width: width, height: height, streaming: nil, holdingScreen: {})!
@@ -25,14 +24,13 @@ package enum GIFDecoder {
                                    rows: (_ row: UnsafeBufferPointer<UInt8>) -> Void) throws -> ImageGeometry {
         let geometry = try ImageHeaderError.asDecodeError { try ImageGeometry.gif(size: UInt64(bytes.count), read: bytes.bytes(at:count:)) }
         let (width, height) = (geometry.width, geometry.height)
-        try limits.admit("GIF's logical screen", width: width, height: 1,
-                         bytes: memory(width: width, height: 1, byteCount: bytes.count))
+        // The whole first frame's LZW is admitted here, though only a row of the screen may be held.
+        try limits.admit(work(geometry, held: 1, byteCount: bytes.count))
         try FormatTwoLibrary.require(.gif)
         try withoutActuallyEscaping(rows) { rows in
             let screen = try bytes.withUnsafeBytes { raw in
                 try firstFrame(raw, width: width, height: height, streaming: rows) {
-                    try limits.admit("GIF's logical screen", width: width, height: height,
-                                     bytes: memory(width: width, height: height, byteCount: bytes.count))
+                    try limits.admit(work(geometry, held: height, byteCount: bytes.count))
                 }
             }
             if let screen {
@@ -42,6 +40,13 @@ package enum GIFDecoder {
             }
         }
         return geometry
+    }
+
+    /// A decode of the first frame holding `held` rows of the screen: the work is the screen or
+    /// the first frame, whichever is larger, for LZW decodes every pixel of the frame.
+    private static func work(_ geometry: ImageGeometry, held rows: Int, byteCount: Int) -> DecodeWork {
+        DecodeWork(.gif, "GIF image", declared: (geometry.width, geometry.height), worked: geometry.workPixels,
+                   held: geometry.width * rows, bytes: memory(width: geometry.width, height: rows, byteCount: byteCount))
     }
 
     /// What a decode holds at most: the screen, one row of colour indices, giflib's LZW tables.
@@ -174,7 +179,7 @@ package enum GIFDecoder {
     }
 
     private static func failure(_ code: Int32) -> ImageDecodeError {
-        let reason = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
+        let reason = GifErrorString(code).map(libraryMessage) ?? "error \(code)"
         if code == D_GIF_ERR_NOT_ENOUGH_MEM { return ImageDecodeError(.pastLimit, "giflib: \(reason)") }
         return ImageDecodeError(.corrupt, "giflib: \(reason.prefix(1).lowercased() + reason.dropFirst())")
     }

@@ -4,10 +4,10 @@ import GallerySystem
 /// What a thumbnailer serves for a gallery file (the `thumbnail` command and the fuzz target
 /// of Specs/security.md run exactly this).
 extension GalleryThumbnail {
-    /// Decoding limits for files a thumbnailer is handed unasked: 100 megapixels and 192 MiB.
-    /// Under an address-space cap, `readingLimitsFittingAddressSpace()` lowers the bytes to
-    /// what the cap leaves.
-    public static let readingLimits = DecodeLimits(maxPixels: 100_000_000, maxBytes: 192 << 20)
+    /// Decoding limits for files a thumbnailer is handed unasked: 100 megapixels, 192 MiB and
+    /// ``cpuBudget``. Under an address-space cap, `readingLimitsFittingAddressSpace()` lowers
+    /// the bytes to what the cap leaves.
+    public static let readingLimits = DecodeLimits(maxPixels: 100_000_000, maxBytes: 192 << 20, cpuBudget: cpuBudget)
 
     /// The embedded thumbnail when it is sound and as large as wanted (or as large as it can
     /// be), else the first image decoded at the smallest scale that covers `longSide`.

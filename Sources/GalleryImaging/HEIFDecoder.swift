@@ -14,8 +14,9 @@ package enum HEIFDecoder {
     package static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .hevc)
         let (width, height) = (geometry.width, geometry.height)
-        try limits.admit("HEIC image", width: width, height: height,
-                         bytes: memory(width: width, height: height, bitsPerSample: geometry.bitsPerSample, byteCount: bytes.count))
+        try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height),
+                                    bytes: memory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
+                                                  byteCount: bytes.count)))
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         try pixels.withUnsafeMutableBufferPointer { output in
             var offset = 0
@@ -34,9 +35,10 @@ package enum HEIFDecoder {
                                    rows: (_ row: UnsafeBufferPointer<UInt8>) -> Void) throws -> ImageGeometry {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .hevc)
         let (width, height) = (geometry.width, geometry.height)
-        try limits.admit("HEIC image", width: width, height: 1,
-                         bytes: bandedMemory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
-                                             byteCount: bytes.count))
+        // The whole image's work, though a row of it is held as RGBA at a time.
+        try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height), held: width,
+                                    bytes: bandedMemory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
+                                                        byteCount: bytes.count)))
         try decodePlanes(bytes, geometry: geometry, limits: limits, rows: rows)
         return geometry
     }
@@ -81,7 +83,7 @@ package enum HEIFDecoder {
 
     private static func check(_ error: heif_error, _ step: String) throws {
         guard error.code != heif_error_Ok else { return }
-        let reason = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+        let reason = error.message.map(libraryMessage) ?? "error \(error.code.rawValue)"
         throw ImageDecodeError(error.code == heif_error_Memory_allocation_error ? .pastLimit : .corrupt,
                                "libheif could not \(step) it: \(reason)")
     }

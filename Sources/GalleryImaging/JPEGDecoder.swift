@@ -14,11 +14,6 @@ public enum JPEGDecoder {
     public static func decode(_ bytes: UnsafeRawBufferPointer, covering: (width: Int, height: Int)? = nil,
                               limits: DecodeLimits = DecodeLimits()) throws -> Bitmap {
         let structure = try JPEGStructure.parse(bytes)
-        let pixels = structure.width * structure.height
-        guard pixels <= limits.maxWorkPixels else {
-            throw ImageDecodeError(.pastLimit, "\(structure.width)×\(structure.height) is \(pixels) pixels, past the limit "
-                                   + "of \(limits.maxWorkPixels) decoded pixels")
-        }
         guard structure.scans <= limits.maxScans else {
             throw ImageDecodeError(.pastLimit, "the JPEG has \(structure.scans) scans, past the limit of \(limits.maxScans)")
         }
@@ -26,18 +21,12 @@ public enum JPEGDecoder {
         let scale = scalingFactor(for: structure, covering: covering)
         let width = scaled(structure.width, scale)
         let height = scaled(structure.height, scale)
-        // The limit is on what this decode holds, at its scale, not on the header's size.
-        guard width * height <= limits.maxPixels else {
-            let shown = scale.numerator == 8 ? "" : " at \(scale.numerator)/8 scale"
-            throw ImageDecodeError(.pastLimit, "\(structure.width)×\(structure.height) decodes to \(width)×\(height) "
-                                   + "pixels\(shown), past the limit of \(limits.maxPixels)")
-        }
+        // Every block is entropy-decoded whatever the scale; what is held is the output at its scale.
         let memory = bytes.count + structure.decodeMemory(scaledWidth: width, scaledHeight: height,
                                                           multiScan: structure.progressive || structure.scans > 1)
-        guard memory <= limits.maxBytes else {
-            throw ImageDecodeError(.pastLimit, "decoding this \(structure.width)×\(structure.height) JPEG needs about "
-                                   + "\(memory >> 20) MiB, past the memory limit of \(limits.maxBytes >> 20) MiB")
-        }
+        let what = scale.numerator == 8 ? "JPEG image" : "JPEG image at \(scale.numerator)/8 scale"
+        try limits.admit(DecodeWork(.jpeg, what, declared: (structure.width, structure.height), held: width * height,
+                                    bytes: memory, scale: scale.numerator))
 
         guard let handle = tjInitDecompress() else { throw ImageDecodeError(.pastLimit, "TurboJPEG could not start") }
         defer { tjDestroy(handle) }
@@ -99,7 +88,7 @@ public enum JPEGDecoder {
     }
 
     private static func error(_ handle: tjhandle) -> ImageDecodeError {
-        let message = String(cString: tjGetErrorStr2(handle))
+        let message = libraryMessage(tjGetErrorStr2(handle))
         // libjpeg's memory manager refuses past JPEGMEM with this message.
         if message.contains("Backing store") || message.contains("Insufficient memory") {
             return ImageDecodeError(.pastLimit, "the JPEG needs more memory than the decoder may use (\(message))")

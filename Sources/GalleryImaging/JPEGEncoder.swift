@@ -31,7 +31,7 @@ public enum JPEGEncoder {
         }
         defer { if let output { tjFree(output) } }
         guard status == 0, let output else {
-            throw ImageDecodeError(.corrupt, "TurboJPEG could not encode: " + String(cString: tjGetErrorStr2(handle)))
+            throw ImageDecodeError(.corrupt, "TurboJPEG could not encode: " + libraryMessage(tjGetErrorStr2(handle)))
         }
         return Array(UnsafeBufferPointer(start: output, count: Int(size)))
     }

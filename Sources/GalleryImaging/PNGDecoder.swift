@@ -20,7 +20,7 @@ public final class PNGDecoder {
     public init(limits: DecodeLimits = DecodeLimits(), keepsRows: Bool = false, onRow: RowHandler? = nil) throws {
         let cLimits = ig_png_limits(
             max_width: UInt32(clamping: limits.maxSide), max_height: UInt32(clamping: limits.maxSide),
-            max_pixels: UInt64(limits.maxPixels), max_work_pixels: UInt64(limits.maxWorkPixels),
+            max_pixels: UInt64(limits.maxPixels), max_work_pixels: UInt64(limits.workPixels(for: .png)),
             keeps_rows: keepsRows ? 1 : 0, max_bytes: UInt64(limits.maxBytes),
             max_chunk_bytes: UInt64(min(limits.maxBytes, 8 << 20)),
             max_output_bytes: keepsRows ? UInt64(limits.maxBytes) : .max)
@@ -106,7 +106,7 @@ public final class PNGDecoder {
         }
     }
 
-    private var message: String { String(cString: ig_png_decoder_message(decoder)) }
+    private var message: String { libraryMessage(ig_png_decoder_message(decoder)) }
 }
 
 extension PNGDecoder {

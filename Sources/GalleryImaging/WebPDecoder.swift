@@ -27,9 +27,11 @@ package enum WebPDecoder {
             let fitted = Resampler.fitting(width: width, height: height, longSide: max(covering.width, covering.height))
             (width, height) = (max(fitted.width, 1), max(fitted.height, 1))
         }
-        try limits.admit("WebP image", width: width, height: height,
-                         bytes: memory(width: geometry.width, height: geometry.height, frames: geometry.frameCount,
-                                       simpleLossy: isSimpleLossy(raw), output: (width, height), byteCount: raw.count))
+        // The whole image is decoded, whatever the scaled output holds: admitted as validate
+        // --deep admits it.
+        try limits.admit(DecodeWork(.webp, "WebP image", declared: (geometry.width, geometry.height), held: width * height,
+                                    bytes: memory(width: geometry.width, height: geometry.height, frames: geometry.frameCount,
+                                                  simpleLossy: isSimpleLossy(raw), output: (width, height), byteCount: raw.count)))
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw ImageDecodeError(.pastLimit, "libwebp could not start") }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -53,9 +55,9 @@ package enum WebPDecoder {
 
     private static func firstFrame(_ raw: UnsafeRawBufferPointer, geometry: ImageGeometry, limits: DecodeLimits) throws -> Bitmap {
         let (width, height) = (geometry.width, geometry.height)
-        try limits.admit("WebP animation's canvas", width: width, height: height,
-                         bytes: memory(width: geometry.width, height: geometry.height, frames: geometry.frameCount,
-                                       simpleLossy: false, output: (width, height), byteCount: raw.count))
+        try limits.admit(DecodeWork(.webp, "WebP animation's canvas", declared: (width, height),
+                                    bytes: memory(width: geometry.width, height: geometry.height, frames: geometry.frameCount,
+                                                  simpleLossy: false, output: (width, height), byteCount: raw.count)))
         var options = WebPAnimDecoderOptions()
         guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw ImageDecodeError(.pastLimit, "libwebp could not start") }
         options.color_mode = MODE_RGBA

@@ -76,3 +76,17 @@ extension [UInt8] {
     func be64(_ at: Int) -> UInt64 { be32(at) << 32 | be32(at + 4) }
     func fourCC(_ at: Int) -> String { String(decoding: self[at ..< at + 4], as: UTF8.self) }
 }
+
+extension String {
+    /// A four-character code as a message shows it: printable ASCII as it is, any other byte as
+    /// `\xNN` (a hostile file's code could hold a newline or invalid UTF-8), and the padding
+    /// spaces of `VP8 ` dropped, so that "the VP8 chunk" reads as one word.
+    package static func shownFourCC(_ code: some Collection<UInt8>) -> String {
+        var shown = code.map { byte in
+            (0x20 ... 0x7E).contains(byte) && byte != 0x5C
+                ? String(UnicodeScalar(byte)) : "\\x" + byte.zeroPadded(toWidth: 2, radix: 16).uppercased()
+        }.joined()
+        while shown.hasSuffix(" ") { shown.removeLast() }
+        return shown
+    }
+}

@@ -29,6 +29,9 @@ extension ImageGeometry {
                 guard descriptor.le16(5) > 0, descriptor.le16(7) > 0 else {
                     throw ImageHeaderError("frame \(geometry.frameCount) is \(descriptor.le16(5)) × \(descriptor.le16(7))", offset: offset)
                 }
+                if geometry.frameCount == 1 {
+                    geometry.firstFrameArea = descriptor.le16(5) * descriptor.le16(7)
+                }
                 offset += 10 + colourTable(descriptor[9])
                 let codeSize = try source.bytes(at: offset, count: 1, "the LZW minimum code size")[0]
                 guard (2 ... 8).contains(codeSize) else {

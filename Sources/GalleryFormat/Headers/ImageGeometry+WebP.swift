@@ -25,9 +25,10 @@ extension ImageGeometry {
             guard chunks <= limits.boxes else { throw ImageHeaderError("more than \(limits.boxes) RIFF chunks", offset: offset) }
             let header = try source.bytes(at: offset, count: 8, "a chunk header")
             let (type, length) = (header.fourCC(0), header.le32(4))
+            let named = String.shownFourCC(header[0 ..< 4])
             let data = offset + 8
             guard data.addingSaturating(length) <= end else {
-                throw ImageHeaderError("the \(type) chunk's size (\(length)) runs past the RIFF data", offset: offset)
+                throw ImageHeaderError("the \(named) chunk's size (\(length)) runs past the RIFF data", offset: offset)
             }
             switch type {
             case "VP8X" where offset == 12:
@@ -58,7 +59,7 @@ extension ImageGeometry {
                                            + "\(canvas.width) × \(canvas.height) canvas", offset: offset)
                 }
             default:
-                if offset == 12 { throw ImageHeaderError("the first chunk is \(type), not VP8, VP8L or VP8X", offset: 12) }
+                if offset == 12 { throw ImageHeaderError("the first chunk is \(named), not VP8, VP8L or VP8X", offset: 12) }
             }
             // Chunks are padded to an even size.
             offset = data.addingSaturating(length).addingSaturating(length & 1)

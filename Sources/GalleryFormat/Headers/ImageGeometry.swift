@@ -28,6 +28,13 @@ package struct ImageGeometry: Sendable, Hashable {
     /// Bits a sample of the coded image holds (HEIC: from its `hvcC`), which sizes a decoder's
     /// buffers; 8 where the reader does not look.
     package var bitsPerSample = 8
+    /// Pixels a decoder works through for the first frame where that is more than the stored
+    /// size: a GIF frame that reaches past its logical screen is decoded whole by its LZW, every
+    /// row and column of it, though only what falls on the screen is shown.
+    package var firstFrameArea: Int?
+
+    /// Pixels a decode of the first frame works through, whatever it keeps.
+    package var workPixels: Int { max(width * height, firstFrameArea ?? 0) }
 
     /// The size once upright.
     package var uprightSize: (width: Int, height: Int) {

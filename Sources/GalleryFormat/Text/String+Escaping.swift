@@ -16,3 +16,24 @@ extension StringProtocol {
         return String(result)
     }
 }
+
+extension StringProtocol {
+    /// A library's message made one line of plain text before we pass it on: each run of line
+    /// breaks, tabs and other control characters becomes one space, and the ends are trimmed.
+    /// libheif's messages can hold newlines, which would split one finding of `validate` over
+    /// two lines and break the one-finding-per-line formats.
+    package var foldingControlCharacters: String {
+        var result = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in unicodeScalars {
+            if scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                pendingSpace = !result.isEmpty
+                continue
+            }
+            if pendingSpace, scalar != " " { result.append(" ") }
+            pendingSpace = false
+            result.append(scalar)
+        }
+        return String(result)
+    }
+}

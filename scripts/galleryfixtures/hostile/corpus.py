@@ -24,7 +24,8 @@ foreign archives for `convert` (`a-*`: zip, tar, tar.gz, tar.bz2, tar.xz, CBZ an
 absolute and option-like names, links, devices, bombs, lying sizes, truncations, garbage), and
 format 2.0 galleries (`i-*`) holding each WebP, GIF, AVIF and HEIC file of
 `scripts/make-hostile-images.py` (dimension bombs, truncations, grids of thousands of tiles, `ispe`
-lies, LZW and frame-count bombs, VP8X canvases past their frames, box size lies and loops).
+lies, `iloc` lies, grids short of a tile, an empty `irot`, LZW and frame-count bombs, VP8X canvases
+past their frames, box size lies and loops).
 
 `expected.json` gives, for each file, the verdict `validate` must reach (and for `a-*` files the
 exit code and image count of `convert FILE OUT.imagegallery`); the docstring of
@@ -44,9 +45,9 @@ command over each one in a scratch folder (`Tests/CommandLineTests/HostileCorpus
 """
 
 
-def run(outdir, quick=False, fixtures=False):
+def run(outdir, quick=False, fixtures=False, large=False):
     """Write the corpus into outdir (see make-hostile-corpus.py for the modes) and print a summary."""
-    output.begin(outdir, quick, fixtures)
+    output.begin(outdir, quick, fixtures, large)
     os.makedirs(outdir, exist_ok=True)
     # remove what an earlier run wrote (and only that)
     earlier = set()

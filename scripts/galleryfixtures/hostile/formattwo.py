@@ -11,6 +11,8 @@ record is valid with --deep (its pixels decode); a hostile image's verdict is le
 (the spec lets a decoder refuse it or stop within its limits, which --deep reports as the
 IG-BLB-009 warning), because HostileImageTests holds every decoder to make-hostile-images.py's
 own verdict file by file: what this family adds is the commands' clean ends, memory and time.
+A file the generator marks as refused by the header reader (an iloc extent of 4 GiB, a grid short
+of a tile, an empty irot: issue 28) has a verdict: invalid, BLB, its id, found without --deep.
 """
 
 import functools
@@ -21,7 +23,7 @@ from pathlib import Path
 from ..zipwriting import build
 from .gallery import G
 from .images import make_png
-from .output import U, V, want
+from .output import U, V, X, want
 
 MEDIA = {"webp": "image/webp", "gif": "image/gif", "avif": "image/avif", "heic": "image/heic"}
 
@@ -32,8 +34,8 @@ class Collector:
     def __init__(self):
         self.files = []
 
-    def add(self, name, data, verdict, why, size=None):
-        self.files.append((name, bytes(data), verdict, why, size))
+    def add(self, name, data, verdict, why, size=None, header_id=None):
+        self.files.append((name, bytes(data), verdict, why, size, header_id))
 
 
 @functools.lru_cache(maxsize=None)
@@ -43,14 +45,15 @@ def images():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     out = Collector()
-    for family in (module.samples_and_truncations, module.webp_files, module.gif_files, module.heif_files):
+    for family in (module.samples_and_truncations, module.webp_files, module.gif_files, module.heif_files,
+                   module.large_gif_files):
         family(out)
     return tuple(out.files)
 
 
 def fam_format_two():
     thumbnail = make_png(1, 1, 8, 2, 0, None, 128)
-    for index, (name, data, verdict, why, size) in enumerate(images()):
+    for index, (name, data, verdict, why, size, header_id) in enumerate(images()):
         # --quick keeps every eighth file (and every valid sample): each type and family shows.
         if not want(verdict == "valid" or index % 8 == 0):
             continue
@@ -70,6 +73,13 @@ def fam_format_two():
         note = f"{name} from make-hostile-images.py: {why}"
         if verdict == "valid":
             V(f"i-{stem}-{ext}", gallery, note, deep=True, family="format-two", q=True)
+        elif header_id:
+            # Refused by the header reader, without decoding: validate says so without --deep.
+            X(f"i-{stem}-{ext}", gallery, "BLB", ids=[header_id], note=note + f" (the box reader refuses it: {header_id})",
+              family="format-two", q=True)
         else:
-            U(f"i-{stem}-{ext}", gallery, note + " (verdict open here; HostileImageTests holds the decoder to "
-              "'refused')", deep=True, family="format-two", q=True)
+            # validate --deep of the large GIFs would decode a gigapixel: its 1-gigapixel limit
+            # is the deep check's own, and the thumbnail paths' CPU bound is what they test.
+            large = name.startswith("gif-large-")
+            U(f"i-{stem}-{ext}", gallery, note + (" (verdict open here)" if large else " (verdict open here; "
+              "HostileImageTests holds the decoder to 'refused')"), deep=not large, family="format-two", q=not large)

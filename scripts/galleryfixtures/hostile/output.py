@@ -5,6 +5,7 @@ import os
 
 QUICK = False
 FIXTURES = False
+LARGE = False
 FIXTURE_MAX_BYTES = 300 * 1024
 LEFT_OUT = []
 QUICK_STRIDE = {"manifest": 3, "container": 2, "valid": 2, "names": 2, "bitflip": 2, "overflow": 2}
@@ -19,11 +20,11 @@ EXPECTED = {}
 COUNTS = {}
 
 
-def begin(outdir, quick=False, fixtures=False):
+def begin(outdir, quick=False, fixtures=False, large=False):
     """Start a corpus in outdir: --quick keeps a sample, --fixtures the files of at most
-    FIXTURE_MAX_BYTES."""
-    global OUTDIR, QUICK, FIXTURES
-    OUTDIR, QUICK, FIXTURES = outdir, quick, fixtures
+    FIXTURE_MAX_BYTES, --large the others (what Fixtures/hostile leaves out)."""
+    global OUTDIR, QUICK, FIXTURES, LARGE
+    OUTDIR, QUICK, FIXTURES, LARGE = outdir, quick, fixtures, large
 
 
 def want(q):
@@ -44,6 +45,8 @@ def emit(name, data, verdict, category=None, ids=(), deep=False, family="", note
             return
     if FIXTURES and len(data) > FIXTURE_MAX_BYTES:
         LEFT_OUT.append((fn, len(data)))
+        return
+    if LARGE and len(data) <= FIXTURE_MAX_BYTES:
         return
     assert verdict in ("valid", "invalid")
     assert fn not in EXPECTED, fn
