@@ -42,6 +42,13 @@ package enum AVIFDecoder {
                                    rows: (_ row: UnsafeBufferPointer<UInt8>) -> Void) throws -> ImageGeometry {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .av1)
         let (width, height) = (geometry.width, geometry.height)
+        // A grid is decoded a row of tiles at a time (AVIFDecoder+Grid).
+        if let grid = try gridLayout(of: bytes, geometry: geometry) {
+            try limits.admit(DecodeWork(.avif, "AVIF image", declared: (width, height), held: width * grid.tileHeight,
+                                        bytes: gridMemory(grid, bitsPerSample: geometry.bitsPerSample, byteCount: bytes.count)))
+            try decodeGridRows(bytes, grid: grid, limits: limits, rows: rows)
+            return geometry
+        }
         // The whole image's work, though a band of it is held as RGBA at a time.
         try limits.admit(DecodeWork(.avif, "AVIF image", declared: (width, height), held: width * min(height, band),
                                     bytes: bandedMemory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
@@ -95,7 +102,7 @@ package enum AVIFDecoder {
     /// Rows converted at once: even, so that a 4:2:0 band starts on a chroma row.
     static let band = 64
 
-    private static func configure(_ decoder: UnsafeMutablePointer<avifDecoder>, limits: DecodeLimits) {
+    static func configure(_ decoder: UnsafeMutablePointer<avifDecoder>, limits: DecodeLimits) {
         decoder.pointee.maxThreads = 1
         decoder.pointee.imageSizeLimit = UInt32(min(limits.maxWorkPixels, 16384 * 16384))
         decoder.pointee.imageDimensionLimit = UInt32(min(limits.maxSide, 65_535))
@@ -105,7 +112,7 @@ package enum AVIFDecoder {
     }
 
     /// Parses and decodes the first image, which must have the size the `ispe` states.
-    private static func decodeFirst(_ decoder: UnsafeMutablePointer<avifDecoder>, _ buffer: UnsafeBufferPointer<UInt8>,
+    static func decodeFirst(_ decoder: UnsafeMutablePointer<avifDecoder>, _ buffer: UnsafeBufferPointer<UInt8>,
                                     width: Int, height: Int) throws -> UnsafeMutablePointer<avifImage> {
         try check(avifDecoderSetIOMemory(decoder, buffer.baseAddress, buffer.count), "read")
         try check(avifDecoderParse(decoder), "parse")
@@ -123,7 +130,7 @@ package enum AVIFDecoder {
         bandedMemory(width: width, height: height, bitsPerSample: bitsPerSample, byteCount: byteCount) + width * height * 4
     }
 
-    private static func check(_ result: avifResult, _ step: String) throws {
+    static func check(_ result: avifResult, _ step: String) throws {
         guard result != AVIF_RESULT_OK else { return }
         let reason = libraryMessage(avifResultToString(result))
         throw ImageDecodeError(result == AVIF_RESULT_OUT_OF_MEMORY ? .pastLimit : .corrupt,

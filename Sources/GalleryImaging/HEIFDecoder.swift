@@ -35,6 +35,13 @@ package enum HEIFDecoder {
                                    rows: (_ row: UnsafeBufferPointer<UInt8>) -> Void) throws -> ImageGeometry {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .hevc)
         let (width, height) = (geometry.width, geometry.height)
+        // A grid (a phone's photo) is decoded a row of tiles at a time (HEIFDecoder+Grid).
+        if let grid = try gridLayout(of: bytes, geometry: geometry) {
+            try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height), held: width * grid.tileHeight,
+                                        bytes: gridMemory(grid, bitsPerSample: geometry.bitsPerSample, byteCount: bytes.count)))
+            try decodeGridRows(bytes, grid: grid, limits: limits, rows: rows)
+            return geometry
+        }
         // The whole image's work, though a row of it is held as RGBA at a time.
         try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height), held: width,
                                     bytes: bandedMemory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,

@@ -61,6 +61,15 @@ struct HEIFPlanes {
         }
     }
 
+    /// The first `count` pixels of row `y` as RGBA into `out`: a grid's tile, cropped at the
+    /// output's right edge, into its place in the output row (`HEIFDecoder+Grid`). The alpha
+    /// bytes of an image without alpha are left as they are.
+    func fill(row y: Int, into out: UnsafeMutableBufferPointer<UInt8>, count: Int) {
+        for (plane, channels) in targets {
+            for channel in channels { Self.read(plane, row: y, into: out, at: channel, count) }
+        }
+    }
+
     /// One row of a plane into every fourth byte of `out` from `channel`: 8 bits as they are,
     /// more cut to their top 8 (libheif stores them 16 bits little-endian), fewer stretched to
     /// the full range.
