@@ -227,9 +227,20 @@ extension GalleryDocument {
     func thumbnail(for gallery: Gallery) throws -> [UInt8] {
         if let reader, let first = gallery.images.first?.sha256, first == reader.gallery.images.first?.sha256,
            let stored = try? reader.thumbnail() {
+            placeholderThumbnail = nil
             return stored
         }
-        return try DocumentThumbnail.png(for: gallery) { image in try self.bytes(of: image) }
+        let made = try DocumentThumbnail.made(for: gallery) { image in try self.bytes(of: image) }
+        placeholderThumbnail = gallery.images.first.flatMap { first in
+            made.placeholderReason.map { (image: name(of: first), reason: $0) }
+        }
+        return made.png
+    }
+
+    /// An image as a command names it: the file it was added from, else its file name, else its id.
+    private func name(of image: GalleryImage) -> String {
+        if case .file(let source, _, _)? = supplies[image.sha256] { return source }
+        return image.filename ?? image.id.manifestString
     }
 
     /// The bytes of the image with `id`, wherever the document holds them now (the file as read,

@@ -45,6 +45,10 @@ public actor GalleryDocument {
     var diskRecord: DiskRecord?
     /// Blobs that are not in `reader`: added, transferred or taken from a version.
     var supplies: [SHA256Digest: BlobSupply] = [:]
+    /// Set by a save that stored the grey placeholder as the thumbnail because the first image's
+    /// pixels could not be had: that image (its source path, file name or id) and why. A command
+    /// says so (issue 28); nil after a save that made the thumbnail, or kept the stored one.
+    public internal(set) var placeholderThumbnail: (image: String, reason: String)?
     var lock: DocumentLock?
     var unresolved: [DocumentVersion] = []
     var watchers: [UUID: AsyncStream<DocumentEvent>.Continuation] = [:]

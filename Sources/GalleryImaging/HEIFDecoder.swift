@@ -91,7 +91,15 @@ package enum HEIFDecoder {
     private static func check(_ error: heif_error, _ step: String) throws {
         guard error.code != heif_error_Ok else { return }
         let reason = error.message.map(libraryMessage) ?? "error \(error.code.rawValue)"
-        throw ImageDecodeError(error.code == heif_error_Memory_allocation_error ? .pastLimit : .corrupt,
-                               "libheif could not \(step) it: \(reason)")
+        throw ImageDecodeError(pastLimit(error, reason) ? .pastLimit : .corrupt, "libheif could not \(step) it: \(reason)")
+    }
+
+    /// Whether libheif stopped at a limit an image may rightly pass (an allocation, or the image
+    /// size we set), not at damage. Its "security limit" code (a memory allocation error with
+    /// subcode 1000) also covers lies about the file (an `iloc` extent of 4 GiB in a file of
+    /// 7 KB, too many references): those are corrupt, as libavif reports its twin (issue 28).
+    static func pastLimit(_ error: heif_error, _ reason: String) -> Bool {
+        guard error.code == heif_error_Memory_allocation_error else { return false }
+        return error.subcode != heif_suberror_Security_limit_exceeded || reason.contains("maximum image size")
     }
 }

@@ -23,17 +23,27 @@ public struct NotAnImageError: Error, Sendable, CustomStringConvertible {
     /// format takes JPEG, PNG, WebP, GIF, AVIF and HEIC", ``ImageKind/refusal``), or why its header
     /// cannot be read.
     public var reason: String
+    /// The id of the problem, when it has one a validator reports too: a structure behind a
+    /// readable header that does not hold together (IG-BLB-017, IG-BLB-018), or pixels that
+    /// do not decode (`--check-pixels`: IG-BLB-008, IG-BLB-013 to -016). The reason starts with it.
+    public var diagnostic: DiagnosticCode?
     public var description: String { "\(path): \(reason)" }
 
-    public init(path: String, reason: String) {
+    public init(path: String, reason: String, diagnostic: DiagnosticCode? = nil) {
         self.path = path
-        self.reason = reason
+        self.reason = diagnostic.map { "\($0.id): \(reason)" } ?? reason
+        self.diagnostic = diagnostic
     }
 
     /// From the header reader's refusal: a refused type is named as the reader said it; an
-    /// image of a type the format takes whose header is bad keeps the reader's detail.
+    /// image of a type the format takes whose header is bad keeps the reader's detail, and one
+    /// whose structure does not hold together its id.
     public init(path: String, _ error: ImageHeaderError) {
-        self.init(path: path, reason: error.kind != nil ? error.description : "its image header cannot be read: \(error.description)")
+        if let diagnostic = error.diagnostic {
+            self.init(path: path, reason: "the image does not hold together: \(error.detail)", diagnostic: diagnostic)
+        } else {
+            self.init(path: path, reason: error.kind != nil ? error.description : "its image header cannot be read: \(error.description)")
+        }
     }
 }
 

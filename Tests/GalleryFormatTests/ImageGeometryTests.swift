@@ -53,10 +53,29 @@ struct ImageGeometryTests {
         }
         let iref = fullBox("iref", references("dimg", derived) + references("auxl", auxiliary))
         let ipma = fullBox("ipma", be(associations.count, 4) + associations.flatMap { be($0.0, 2) + [UInt8($0.1.count)] + $0.1.map { UInt8($0) } })
-        let meta = fullBox("meta", fullBox("hdlr", be(0, 4) + ascii("pict") + be(0, 12) + [0])
-                           + fullBox("pitm", be(primary, 2)) + fullBox("iinf", be(items.count, 2) + infes) + iref
+        // Each item's data in mdat (iloc version 0, 4-byte offsets and lengths): a grid's
+        // description of one row of its tiles, of the output size its ispe gives (1 × 1 without
+        // one), three bytes for any other item.
+        func output(_ item: Int) -> [UInt8] {
+            let ispe = associations.first { $0.0 == item }?.1.map { properties[$0 - 1] }.first { Array($0[4 ..< 8]) == ascii("ispe") }
+            return ispe.map { Array($0[14 ..< 16]) + Array($0[18 ..< 20]) } ?? be(1, 2) + be(1, 2)
+        }
+        let data = items.map { item in
+            item.1 == "grid" ? [0, 0, 0, UInt8(max((derived.first { $0.0 == item.0 }?.1.count ?? 1) - 1, 0))] + output(item.0) : [1, 2, 3]
+        }
+        func meta(mdatData: Int) -> [UInt8] {
+            var offset = mdatData
+            let entries = zip(items, data).flatMap { item, bytes in
+                defer { offset += bytes.count }
+                return be(item.0, 2) + be(0, 2) + be(1, 2) + be(offset, 4) + be(bytes.count, 4)
+            }
+            return fullBox("meta", fullBox("hdlr", be(0, 4) + ascii("pict") + be(0, 12) + [0])
+                           + fullBox("pitm", be(primary, 2)) + fullBox("iloc", [0x44, 0x00] + be(items.count, 2) + entries)
+                           + fullBox("iinf", be(items.count, 2) + infes) + iref
                            + box("iprp", box("ipco", properties.flatMap { $0 }) + ipma))
-        return ftyp + meta + box("mdat", [1, 2, 3])
+        }
+        let head = ftyp + meta(mdatData: 0)
+        return ftyp + meta(mdatData: head.count + 8) + box("mdat", data.flatMap { $0 })
     }
 
     static func ispe(_ width: Int, _ height: Int) -> [UInt8] { fullBox("ispe", be(width, 4) + be(height, 4)) }

@@ -48,6 +48,8 @@ extension ImageGeometry {
         if codec == .hevc, avif, !hevc { throw ImageHeaderError("the brands say AVIF, the primary item is HEVC", offset: 8) }
         if codec == .av1, hevc, !avif { throw ImageHeaderError("the brands say HEIC, the primary item is AV1", offset: 8) }
 
+        // The items behind the header hold together (IG-BLB-017: ImageGeometry+HEIFItems.swift).
+        try walk.checkItems(of: primary, type: type, in: meta, box: metas[0])
         var geometry: ImageGeometry?
         for property in meta.properties(of: primary) {
             switch property.type {

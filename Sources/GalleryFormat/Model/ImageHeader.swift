@@ -50,7 +50,10 @@ public struct ImageHeaderError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The message, followed by the offset when known.
-    public var description: String { offset.map { "\(message) (at byte \($0))" } ?? message }
+    public var detail: String { offset.map { "\(message) (at byte \($0))" } ?? message }
+
+    /// The ``detail``, after the ``diagnostic`` id when there is one.
+    public var description: String { diagnostic.map { "\($0.id): \(detail)" } ?? detail }
 }
 
 extension ImageHeader {
@@ -64,10 +67,19 @@ extension ImageHeader {
     ///   ``ImageHeaderError/kind`` then says what they are) or the header is malformed; whatever
     ///   `read` throws.
     public static func parse(size: UInt64, read: (UInt64, Int) throws -> [UInt8]) throws -> ImageHeader {
+        try parse(size: size, checkingData: true, read: read)
+    }
+
+    /// ``parse(size:read:)``; without `checkingData`, a PNG's chunks are not walked to its
+    /// first `IDAT` (IG-BLB-018): for `thumbnail.png`, whose data `--deep` judges (IG-THM-007).
+    static func parse(size: UInt64, checkingData: Bool, read: (UInt64, Int) throws -> [UInt8]) throws -> ImageHeader {
         let kind = ImageKind.identify(try read(0, ImageKind.identifyingBytes))
         switch kind {
         case .supported(.jpeg): return try parseJPEG(size: size, read: read)
-        case .supported(.png): return try parsePNG(read: read)
+        case .supported(.png):
+            let header = try parsePNG(read: read)
+            if checkingData { try checkPNGImageData(size: size, read: read) }
+            return header
         case .supported(.webp):
             let geometry = try withoutActuallyEscaping(read) { try ImageGeometry.webP(size: size, read: $0) }
             return ImageHeader(mediaType: .webp, width: geometry.width, height: geometry.height, frameCount: geometry.frameCount)

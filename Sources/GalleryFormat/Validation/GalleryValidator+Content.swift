@@ -44,7 +44,10 @@ extension ValidationRun {
             case .success:
                 break
             case .failure(let error):
-                record(GalleryError(.headerUnreadable(sniffed), "the \(sniffed.name) header cannot be read: \(error)",
+                // A header that reads over a structure that does not hold together has an id of its own.
+                record(GalleryError(error.diagnostic ?? .headerUnreadable(sniffed),
+                                    error.diagnostic == nil ? "the \(sniffed.name) header cannot be read: \(error)"
+                                        : "the \(sniffed.name) image does not hold together: \(error.detail)",
                                     location: Location(file: path, entry: name)))
             }
         }
@@ -58,10 +61,15 @@ extension ValidationRun {
     /// The header from the bytes already read; a stored entry whose header lies further in is
     /// read from the file, segment by segment.
     static func header(of entry: ZipEntry, in archive: ZipArchive, prefix: [UInt8]) throws -> ImageHeader {
+        // The thumbnail's data is --deep's to judge (IG-THM-007), not the header reader's.
+        let checkingData = entry.name != GalleryPackage.thumbnailEntry
         if UInt64(prefix.count) < entry.uncompressedSize, let read = try archive.storedBytes(of: entry) {
-            return try ImageHeader.parse(size: entry.uncompressedSize, read: read)
+            return try ImageHeader.parse(size: entry.uncompressedSize, checkingData: checkingData, read: read)
         }
-        return try ImageHeader.parse(prefix)
+        // A deflated blob's first bytes, with its real size: a reader whose view ends before
+        // the size stops there rather than calling the image cut short.
+        return try ImageHeader.parse(size: max(entry.uncompressedSize, UInt64(prefix.count)), checkingData: checkingData,
+                                     read: prefix.bytes(at:count:))
     }
 
     /// `thumbnail.png`: present, a PNG, 8-bit, not interlaced, at most 1024 px, all from its header.

@@ -28,6 +28,7 @@ extension ImageGallery {
         @OptionGroup var fetching: FetchCommandOptions
         @OptionGroup var accepting: AcceptOptions
         @OptionGroup var captions: CaptionOptions
+        @OptionGroup var pixels: PixelCheckOptions
         @OptionGroup var edit: EditOptions
 
         func run() async throws {
@@ -48,10 +49,15 @@ extension ImageGallery {
                 try Fetching.failNothingAdded(path: file, message: "\(file): no image could be fetched; the gallery is unchanged",
                                               items: items, fetched: fetched, json: edit.json)
             }
+            // Decoded before the gallery is opened, so that a refusal leaves it as it was and unlocked.
+            try pixels.check(images)
             let document = try await DocumentCommand.openForEditing(file, options: edit.documentOptions)
             let before = try await document.gallery.writtenFormatVersion
             let added = try await document.insertImages(captions.applied(to: images), at: index)
             var report = try await DocumentCommand.finish(document, images: added.map(\.id.manifestString))
+            if let placeholder = await document.placeholderThumbnail {
+                Terminal.warning(GalleryCreation.placeholderNotice(image: placeholder.image, reason: placeholder.reason))
+            }
             report.upgraded = report.formatVersion.flatMap(FormatVersion.init).map { $0.major > before.major }
             if report.upgraded == true, let gallery = try? GalleryReader(path: file).gallery {
                 GalleryCreation.noteFormat(of: gallery, at: file, before: before)

@@ -25,7 +25,7 @@ extension ImageGallery.Convert {
         }
         let name = title ?? result.title ?? Self.stem(of: input)
         let creation = GalleryCreation(output: output, title: name, force: force, noSync: noSync, json: outputOptions.json,
-                                       accepting: accepting.types, captions: captions)
+                                       accepting: accepting.types, captions: captions, pixels: pixels)
         // Named by archive and entry in messages.
         let images = result.images.map { image in
             var image = image

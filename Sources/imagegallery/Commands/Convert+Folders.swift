@@ -64,7 +64,7 @@ extension ImageGallery.Convert {
     func importImages() throws {
         let creation = GalleryCreation(output: output, title: title ?? GalleryFileSystem.fileName(of: input),
                                        force: force, noSync: noSync, json: outputOptions.json, accepting: accepting.types,
-                                       captions: captions)
+                                       captions: captions, pixels: pixels)
         try creation.run([input], fetching: nil)
     }
 

@@ -56,6 +56,7 @@ extension ImageGallery {
         @OptionGroup var fetching: FetchCommandOptions
         @OptionGroup var accepting: AcceptOptions
         @OptionGroup var captions: CaptionOptions
+        @OptionGroup var pixels: PixelCheckOptions
 
         @Flag(help: ArgumentHelp("To a comic: keep GIF, AVIF and HEIC pages as they are.",
                                  discussion: "Comic readers show JPEG, PNG and WebP; without this flag a page of another type "

@@ -47,6 +47,7 @@ extension ImageGallery {
         @OptionGroup var fetching: FetchCommandOptions
         @OptionGroup var accepting: AcceptOptions
         @OptionGroup var captions: CaptionOptions
+        @OptionGroup var pixels: PixelCheckOptions
         @OptionGroup var outputOptions: OutputOptions
 
         func validate() throws {
@@ -67,7 +68,7 @@ extension ImageGallery {
         var creation: GalleryCreation {
             GalleryCreation(output: output, title: title ?? Self.defaultTitle(for: output), date: date, id: id,
                             force: force, noSync: noSync, json: outputOptions.json, accepting: accepting.types,
-                            captions: captions)
+                            captions: captions, pixels: pixels)
         }
 
         static func defaultTitle(for path: String) -> String {

@@ -193,10 +193,11 @@ def fam_blobs():
     dpng("d-png-bad-filter-type", "every row uses filter type 5 (undefined)", filt=5)
     dpng("d-png-missing-iend", "no IEND chunk; all rows present: a truncated PNG (BLB-008 'truncated')",
          chunks_fn=lambda cs: [c for c in cs if c[0] != b"IEND"])
+    # The chunk walk to the first IDAT finds these two without decoding (IG-BLB-018, issue 28).
     dpng("d-png-huge-chunk-length", "an ancillary chunk declares length 0x7FFFFFFF before IDAT (file ends first)",
-         chunks_fn=lambda cs: cs[:1] + [(b"tEXt", b"", struct.pack(">I", 0x7FFFFFFF) + b"tEXtkey\x00value")] + cs[1:])
+         ids=("IG-BLB-018", "IG-BLB-008"), chunks_fn=lambda cs: cs[:1] + [(b"tEXt", b"", struct.pack(">I", 0x7FFFFFFF) + b"tEXtkey\x00value")] + cs[1:])
     dpng("d-png-chunk-length-over-2^31", "a chunk length 0xFFFFFFF0 (over the PNG maximum 2^31-1)",
-         chunks_fn=lambda cs: cs[:1] + [(b"zzZz", b"", struct.pack(">I", 0xFFFFFFF0) + b"zzZz" + bytes(8))] + cs[1:])
+         ids=("IG-BLB-018", "IG-BLB-008"), chunks_fn=lambda cs: cs[:1] + [(b"zzZz", b"", struct.pack(">I", 0xFFFFFFF0) + b"zzZz" + bytes(8))] + cs[1:])
     dpng("d-png-idat-garbage", "IDAT holds random bytes", mutate_z=lambda z: random.Random(3).randbytes(len(z)))
     dpng("d-png-valid-many-empty-idats", "5000 zero-length IDAT chunks before the real one: a correct PNG",
          kind="V", chunks_fn=lambda cs: cs[:1] + [(b"IDAT", b"")] * 5000 + cs[1:])

@@ -21,6 +21,8 @@ struct GalleryCreation {
     var accepting = Set(MediaType.allCases)
     /// Whether images' own descriptions become their captions (not under `--no-captions`).
     var captions = CaptionOptions()
+    /// Whether every image is decoded before anything is written (`--check-pixels`).
+    var pixels = PixelCheckOptions()
 
     struct Report: Encodable {
         var path: String
@@ -85,8 +87,16 @@ struct GalleryCreation {
                          + "format 1 will refuse it; --accept jpeg,png keeps a gallery at 1.0")
     }
 
+    /// The one line that says the first image gave no thumbnail: its pixels did not decode (or
+    /// are past a limit), which only `validate --deep` and `--check-pixels` judge.
+    static func placeholderNotice(image: String, reason: String) -> String {
+        "\(image): no thumbnail from this image (\(reason)); a grey one is stored (its pixels are checked only by "
+            + "validate --deep and --check-pixels)"
+    }
+
     /// Writes the gallery of `images` to the output, with a progress bar.
     func write(_ images: [SourceImage], thumbnailAhead: ThumbnailAhead? = nil) throws -> GalleryBuilder.Result {
+        try pixels.check(images)
         var builder = GalleryBuilder(title: title, date: date.flatMap { Timestamp(rfc3339: $0) },
                                      id: id.flatMap { UUID(uuidString: $0) }, images: captions.applied(to: images))
         builder.thumbnailAhead = thumbnailAhead
@@ -107,7 +117,7 @@ struct GalleryCreation {
     static func show(_ event: GalleryBuilder.Event, on bar: ProgressBar, offset: UInt64 = 0) {
         switch event {
         case .placeholderThumbnail(let image, let reason):
-            Terminal.warning("\(image): no thumbnail from this image (\(reason)); a grey one is stored")
+            Terminal.warning(Self.placeholderNotice(image: image, reason: reason))
         case .wrote(let bytes, _):
             bar.update(offset + bytes, detail: ByteCount.describe(offset + bytes))
         }
