@@ -39,7 +39,9 @@ def log_tail(path, size=4000):
 class DevTools:
     """A DevTools protocol connection over Chromium's pipe."""
 
-    def __init__(self, chromium, profile, log_path, window_size=(1280, 800), host_rules="MAP * ~NOTFOUND"):
+    def __init__(self, chromium, profile, log_path, window_size=(1280, 800), host_rules="MAP * ~NOTFOUND", headless=True):
+        """`headless=False`: a real window at the screen's top left, on $DISPLAY (Xvfb in the
+        desktop drag checks), which takes part in the desktop's drag and drop."""
         command_read, command_write = os.pipe()
         reply_read, reply_write = os.pipe()
         # Chromium wants the pipe on fds 3 and 4 exactly; bash puts them there (dash takes single-digit
@@ -51,7 +53,7 @@ class DevTools:
         os.close(reply_write)
         width, height = window_size
         flags = [
-            "--headless=new", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
+            "--headless=new" if headless else "--window-position=0,0", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
             f"--user-data-dir={profile}", "--no-first-run", "--no-default-browser-check",
             "--disable-extensions", "--disable-background-networking", "--disable-sync",
             "--disable-component-update", "--disable-default-apps", "--mute-audio", "--hide-scrollbars",

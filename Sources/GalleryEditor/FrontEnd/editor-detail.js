@@ -168,7 +168,12 @@ function startDetail() {
   stage.addEventListener('pointerup', release);
   stage.addEventListener('pointercancel', release);
   // Dragging the image out of the page (Alt-drag) hands the original file to the desktop or a
-  // file manager: Chromium's DownloadURL, "type:name:absolute URL".
+  // file manager. On Linux that is the browser's own drag of an image, left as it is: Firefox
+  // and Chromium both offer it by XdndDirectSave (Firefox writes the file, Chromium gives its
+  // bytes), named from the /display answer's Content-Disposition (the image's own name) and
+  // holding what that URL gave (the original, for a type browsers show). DownloadURL,
+  // "type:name:absolute URL", is Chromium's way where it has one (Windows, macOS); Firefox
+  // ignores it. Nothing here may clear the drag's data: that would take the file away.
   picture.addEventListener('dragstart', (event) => {
     if (!event.altKey) { event.preventDefault(); return; }
     event.dataTransfer.setData('DownloadURL', picture.dataset.download);

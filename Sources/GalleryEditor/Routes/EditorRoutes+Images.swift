@@ -21,15 +21,20 @@ extension EditorRoutes {
         router.get("/api/documents/:key/images/:id/display") { _, context in
             await answering {
                 let (document, image) = try await openImage(state, context)
+                // Named inline, so that the picture dragged out of the detail view is a file under
+                // the image's own name in Firefox and Chromium alike (their own drag of an image).
                 if image.mediaType.browsersShow {
                     return Responses.bytes(try await document.imageData(image.id), type: image.mediaType.rawValue,
-                                           cache: "private, max-age=31536000, immutable")
+                                           cache: "private, max-age=31536000, immutable",
+                                           disposition: Responses.inline(filename: downloadName(of: image)))
                 }
-                // A type browsers cannot show is shown through a rendition; downloads stay the original.
+                // A type browsers cannot show is shown through a rendition, named for what it is
+                // (NAME.jpg or NAME.png); downloads stay the original.
                 let shown = try await state.thumbnails.rendition(sha256: image.sha256.description, longSide: ImageThumbnails.displayLongSide) {
                     try await document.imageData(image.id)
                 }
-                return Responses.bytes(shown.bytes, type: shown.mediaType, cache: "private, max-age=31536000, immutable")
+                return Responses.bytes(shown.bytes, type: shown.mediaType, cache: "private, max-age=31536000, immutable",
+                                       disposition: Responses.inline(filename: renditionName(of: image, type: shown.mediaType)))
             }
         }
         router.get("/api/documents/:key/images/:id/thumbnail") { _, context in
@@ -58,5 +63,12 @@ extension EditorRoutes {
     /// The name a download gets: the image's own, else one made from its id and type.
     static func downloadName(of image: GalleryImage) -> String {
         image.filename ?? (image.id.uuidString.lowercased() + "." + image.mediaType.fileExtension)
+    }
+
+    /// The name of an image's rendition: its download name with the rendition's extension.
+    static func renditionName(of image: GalleryImage, type: String) -> String {
+        let name = downloadName(of: image)
+        let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+        return stem + (type == "image/png" ? ".png" : ".jpg")
     }
 }

@@ -50,9 +50,20 @@ enum Responses {
     /// `Content-Disposition` for a download under the image's own name, RFC 6266 with an ASCII
     /// fallback (the format's file names are already free of path separators and controls).
     static func attachment(filename: String) -> String {
+        disposition("attachment", filename: filename)
+    }
+
+    /// `Content-Disposition` for an image shown in the page under its own name: a browser's own
+    /// drag of the image out of the page (Firefox's and Chromium's XdndDirectSave on X11) names the
+    /// file it gives from this header, not from the URL's last segment.
+    static func inline(filename: String) -> String {
+        disposition("inline", filename: filename)
+    }
+
+    private static func disposition(_ kind: String, filename: String) -> String {
         let ascii = String(filename.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 0x20 ? Character($0) : "_" })
         let encoded = filename.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "._-"))) ?? ascii
-        return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
+        return "\(kind); filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
     }
 }
 

@@ -1,0 +1,562 @@
+#!/usr/bin/python3
+"""Real desktop drags with the gallery editor, in Chromium and in Firefox ESR, both headed under Xvfb.
+
+    check-editor-desktop-drops.py --imagegallery BIN --editor EDITOR --fixtures IMAGES --artifacts DIR
+                                  [--chromium PATH] [--firefox PATH] [--timeout S]
+
+The browser suite's other drops from outside the page are made with the DevTools protocol, which
+skips the desktop's drag protocol. Here nothing is simulated inside a browser: an X server
+(Xvfb), two small GTK 3 windows of another application (xdnd_window.py), and the mouse and keys
+of xdotool. For each browser, with an editor of its own on the same folder:
+
+  "<browser>: drop from another application"  the GTK source window offers a phone-like photo
+      (a JPEG with GPS EXIF and an ICC profile, checked with exiftool) by XDND as text/uri-list;
+      xdotool drags it onto the editor's grid; the gallery on disk (`imagegallery list --json`)
+      then holds it at its end, byte for byte (SHA-256), under its own name.
+  "<browser>: drag out to another application"  the photo opened in the detail view is Alt-dragged
+      onto the GTK target window, which takes a file as a file manager does (XdndDirectSave, its
+      application/octet-stream fallback, or a file:// URI list); the file it gets is the original,
+      byte for byte, under the image's name.
+
+Chromium is driven over its DevTools pipe (devtools.py), Firefox over WebDriver BiDi (bidi.py).
+Prints one JSON document {ok, failures, steps: [{name, ok, detail}], screenshots, ...} and exits
+0 when every check passed, 1 when one failed, 2 when it could not check (a tool missing).
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bidi import FIREFOX_MISSING, Firefox, find_firefox  # noqa: E402
+from devtools import CHROMIUM_MISSING, DevTools, Tab, find_chromium, log_tail  # noqa: E402
+from editor_check import Editor, could_not_check, finish  # noqa: E402
+
+WAIT = 120.0            # seconds for the disk, a drop or a page to settle: generous, a slow two-core machine
+SCREEN = (1700, 1000)   # the browser's window at 0,0 (1280 wide), the GTK windows to its right
+SOURCE_WINDOW = (1320, 80, 300)   # x, y, size
+TARGET_WINDOW = (1320, 560, 300)
+PHOTO_NAME = "PXL_20260815_093012345.jpg"
+HERE = Path(__file__).resolve().parent
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def sha256(path):
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def gallery_key(path):
+    """The editor's name for a gallery: the first 24 hex digits of the SHA-256 of its resolved path."""
+    return hashlib.sha256(str(Path(path).resolve()).encode()).hexdigest()[:24]
+
+
+def poll(description, probe, timeout=WAIT, interval=0.25):
+    """Calls `probe` until it returns a value other than None; raises CheckFailed with its last problem."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while True:
+        try:
+            value = probe()
+            if value is not None:
+                return value
+        except (CheckFailed, ValueError, RuntimeError, TimeoutError) as error:
+            last = error
+        if time.monotonic() > deadline:
+            raise CheckFailed(f"{description}: not within {timeout:.0f} s" + (f" ({last})" if last else ""))
+        time.sleep(interval)
+
+
+# MARK: The desktop: Xvfb, the other application's windows, xdotool
+
+
+class Desktop:
+    def __init__(self, scratch):
+        self.processes = []
+        read, write = os.pipe()
+        self.xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24",
+                                      "-nolisten", "tcp"],
+                                     pass_fds=(write,), stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=open(scratch / "xvfb.log", "wb"))
+        os.close(write)
+        number = b""
+        deadline = time.monotonic() + 60
+        while not number.endswith(b"\n") and time.monotonic() < deadline:
+            ready, _, _ = select.select([read], [], [], 0.5)
+            if ready:
+                chunk = os.read(read, 64)
+                if not chunk:
+                    break
+                number += chunk
+        os.close(read)
+        if not number.strip():
+            raise RuntimeError(f"Xvfb gave no display number: {log_tail(scratch / 'xvfb.log')}")
+        os.environ["DISPLAY"] = f":{number.strip().decode()}"
+        # No desktop session here: the browsers must not look for a D-Bus of one, nor a window manager.
+        os.environ.pop("WAYLAND_DISPLAY", None)
+        os.environ["GDK_BACKEND"] = "x11"
+        os.environ["MOZ_ENABLE_WAYLAND"] = "0"
+
+    def window(self, mode, path, place, log):
+        """Starts an xdnd_window.py window; returns (process, a reader of its JSON lines)."""
+        x, y, size = place
+        process = subprocess.Popen(["/usr/bin/python3", str(HERE / "xdnd_window.py"), mode, str(path), str(x), str(y), str(size)],
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=open(log, "wb"))
+        self.processes.append(process)
+        lines = Lines(process)
+        ready = lines.next(lambda m: m.get("ready"), 60)
+        if ready is None:
+            raise RuntimeError(f"the GTK {mode} window did not show: {log_tail(log)}")
+        return process, lines
+
+    def close(self):
+        for process in self.processes + [self.xvfb]:
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+
+
+class Lines:
+    """The JSON lines a child prints, read on a thread of their own."""
+
+    def __init__(self, process):
+        self.items, self.ready = [], threading.Condition()
+        threading.Thread(target=self._read, args=(process.stdout,), daemon=True).start()
+
+    def _read(self, stream):
+        for line in stream:
+            try:
+                item = json.loads(line)
+            except ValueError:
+                continue
+            with self.ready:
+                self.items.append(item)
+                self.ready.notify_all()
+
+    def next(self, predicate, timeout, start=0):
+        deadline = time.monotonic() + timeout
+        with self.ready:
+            while True:
+                for item in self.items[start:]:
+                    if predicate(item):
+                        return item
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self.ready.wait(left)
+
+    def count(self):
+        with self.ready:
+            return len(self.items)
+
+
+def xdotool(*arguments):
+    subprocess.run(["xdotool", *map(str, arguments)], check=True, capture_output=True, timeout=30)
+
+
+def drag(start, end, alt=False):
+    """A person's drag: press, a few small moves past the drag threshold, a glide to `end`, a rest
+    over the target (so that it sees XdndPosition and answers), release."""
+    (x0, y0), (x1, y1) = [(int(round(x)), int(round(y))) for x, y in (start, end)]
+    xdotool("mousemove", x0, y0)
+    time.sleep(0.3)
+    if alt:
+        xdotool("keydown", "alt")
+    xdotool("mousedown", 1)
+    time.sleep(0.3)
+    for step in range(1, 7):
+        xdotool("mousemove", x0 + 4 * step, y0 + 3 * step)
+        time.sleep(0.1)
+    for step in range(1, 11):
+        xdotool("mousemove", x0 + (x1 - x0) * step // 10, y0 + (y1 - y0) * step // 10)
+        time.sleep(0.15)
+    for wiggle in (3, -3, 0):
+        xdotool("mousemove", x1 + wiggle, y1)
+        time.sleep(0.3)
+    xdotool("mouseup", 1)
+    if alt:
+        xdotool("keyup", "alt")
+    time.sleep(0.3)
+
+
+# MARK: The browsers, behind one small interface: navigate, evaluate, close
+
+
+class Chromium:
+    name = "Chromium"
+
+    def __init__(self, path, scratch):
+        self.devtools = DevTools(path, scratch / "chromium-profile", scratch / "chromium.log", window_size=(1280, 900),
+                                 host_rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", headless=False)
+        self.tab = Tab(self.devtools)
+        self.tab.call("Page.enable")
+        self.tab.call("Target.activateTarget", {"targetId": self.tab.target})
+
+    def navigate(self, url):
+        self.tab.call("Page.navigate", {"url": url})
+
+    def evaluate(self, expression):
+        """The value of `expression` (awaited if a promise), through JSON, as Firefox's is."""
+        text = self.tab.evaluate(f"(async () => JSON.stringify(await ({expression})))()", await_promise=True, timeout=60)
+        return None if text is None else json.loads(text)
+
+    def stop(self):
+        self.devtools.process.kill()
+
+    def close(self):
+        self.devtools.close()
+
+    def log(self):
+        return log_tail(self.devtools.log.name)
+
+
+class FirefoxESR:
+    name = "Firefox"
+
+    def __init__(self, path, scratch):
+        self.firefox = Firefox(path, scratch / "firefox-profile", scratch / "firefox.log")
+
+    def navigate(self, url):
+        self.firefox.navigate(url)
+
+    def evaluate(self, expression):
+        return self.firefox.evaluate(expression)
+
+    def close(self):
+        self.firefox.close()
+
+    def stop(self):
+        self.firefox.process.kill()
+
+    def log(self):
+        return self.firefox.log_tail()
+
+
+# MARK: The scenarios
+
+
+GRID_SCRIPT = """(() => {
+  const box = (node) => { const r = node.getBoundingClientRect();
+                          return {left: r.left, top: r.top, width: r.width, height: r.height}; };
+  return {ready: document.readyState, galleryHidden: document.getElementById('gallery-view').hidden,
+          status: (document.getElementById('status') || {}).textContent,
+          cells: [...document.querySelectorAll('#image-grid li.image-cell:not(.pending)')].map((cell) => ({
+            id: cell.dataset.id, box: box(cell)})),
+          grid: box(document.getElementById('image-grid'))};
+})()"""
+
+DETAIL_SCRIPT = """(() => {
+  const picture = document.getElementById('detail-image');
+  const r = picture.getBoundingClientRect();
+  return {shown: !document.getElementById('detail-view').hidden, loaded: picture.complete && picture.naturalWidth > 0,
+          src: picture.getAttribute('src'), box: {left: r.left, top: r.top, width: r.width, height: r.height}};
+})()"""
+
+# The page's origin on the screen: recorded from a real pointer event, so that the browser's own
+# toolbars (whatever their height) are measured, not guessed.
+CALIBRATE_SCRIPT = """new Promise((resolve) => {
+  window.__calibration = null;
+  document.addEventListener('mousemove', (event) => {
+    window.__calibration = {screenX: event.screenX, screenY: event.screenY, clientX: event.clientX, clientY: event.clientY};
+  }, {once: true});
+  resolve(true);
+})"""
+
+
+class Run:
+    def __init__(self, arguments, scratch):
+        self.arguments, self.scratch = arguments, scratch
+        self.steps, self.failures, self.editor_exits, self.logs = [], [], [], {}
+        self.folder = scratch / "galleries"
+        self.folder.mkdir()
+        self.gallery = None  # each browser's own gallery
+        self.drops = scratch / "dropped-out"
+        self.desktop = self.browser = self.editor = None
+        self.aborted = False
+
+    def abort(self):
+        """The hang guard: stops every process this check started, so that the run ends and reports."""
+        self.aborted = True
+        for stop in (lambda: self.browser.stop(), lambda: self.editor.process.kill(), lambda: self.desktop.close()):
+            try:
+                stop()
+            except Exception:  # noqa: BLE001 (not started, or gone already)
+                pass
+
+    # The disk
+
+    def run_json(self, *arguments):
+        result = subprocess.run([self.arguments.imagegallery, *arguments, "--json"], capture_output=True, text=True, timeout=120)
+        if result.returncode != 0:
+            raise CheckFailed(f"imagegallery {' '.join(arguments)} failed ({result.returncode}): {result.stderr.strip()}")
+        return json.loads(result.stdout)
+
+    def images(self):
+        return self.run_json("list", str(self.gallery))
+
+    # Setting up
+
+    def make_photo(self):
+        """A phone's photo: 3:4 pixels, an sRGB ICC profile, the camera, the time and a GPS position."""
+        from PIL import Image, ImageCms, ImageDraw
+
+        fixtures = sorted(p for p in Path(self.arguments.fixtures).iterdir() if p.suffix.lower() == ".jpg")
+        base = Image.open(fixtures[0]).convert("RGB").resize((1512, 2016))
+        ImageDraw.Draw(base).text((40, 40), "imagegallery desktop drop", fill=(255, 255, 255))
+        photos = self.scratch / "phone"
+        photos.mkdir()
+        photo = photos / PHOTO_NAME
+        profile = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+        base.save(photo, "JPEG", quality=88, icc_profile=profile)
+        tags = ["-Make=Google", "-Model=Pixel 8", "-DateTimeOriginal=2026:08:15 09:30:12",
+                "-GPSLatitude=48.858370", "-GPSLatitudeRef=N", "-GPSLongitude=2.294481", "-GPSLongitudeRef=E",
+                "-GPSAltitude=35", "-GPSAltitudeRef=0"]
+        result = subprocess.run(["exiftool", "-q", "-overwrite_original", *tags, str(photo)], capture_output=True, text=True)
+        if result.returncode != 0:
+            raise RuntimeError(f"exiftool could not tag the photo: {result.stderr}")
+        read = json.loads(subprocess.run(["exiftool", "-json", "-n", "-GPSLatitude", "-GPSLongitude", "-Model",
+                                          "-ICC_Profile:ProfileDescription", str(photo)],
+                                         capture_output=True, text=True, check=True).stdout)[0]
+        if not (abs(read.get("GPSLatitude", 0) - 48.85837) < 1e-4 and read.get("ProfileDescription") and read.get("Model")):
+            raise RuntimeError(f"the photo is not phone-like: exiftool reads {read}")
+        self.photo, self.photo_sha = photo, sha256(photo)
+        return read
+
+    def make_gallery(self, title):
+        fixtures = sorted(p for p in Path(self.arguments.fixtures).iterdir() if p.suffix.lower() in (".jpg", ".png"))[:3]
+        path = self.folder / f"{title}.imagegallery"
+        result = subprocess.run([self.arguments.imagegallery, "create", str(path), "--title", title,
+                                 *map(str, fixtures)], capture_output=True, text=True)
+        if result.returncode != 0:
+            raise RuntimeError(f"imagegallery create failed ({result.returncode}): {result.stderr}")
+        return path
+
+    # Recording
+
+    def step(self, name, action):
+        started = time.monotonic()
+        try:
+            detail = action() or ""
+            self.steps.append({"name": name, "ok": True, "detail": f"{detail} ({time.monotonic() - started:.1f} s)"})
+            return True
+        except Exception as error:  # noqa: BLE001 (every failure is reported, with what led to it)
+            text = f"{type(error).__name__}: {error}"
+            if not isinstance(error, CheckFailed):
+                text += "\n" + traceback.format_exc(limit=4)
+            self.steps.append({"name": name, "ok": False, "detail": text})
+            self.failures.append(f"{name}: {text}")
+            return False
+
+    # The page
+
+    def state(self, browser, script=GRID_SCRIPT):
+        return browser.evaluate(script)
+
+    def origin_on_screen(self, browser, inside):
+        """Where the page's (0, 0) is on the screen, from a real pointer move to a point inside it."""
+        browser.evaluate(CALIBRATE_SCRIPT)
+        x, y = inside
+        for offset in (0, 7, 14):
+            xdotool("mousemove", x + offset, y + offset)
+            time.sleep(0.3)
+            seen = browser.evaluate("window.__calibration")
+            if seen:
+                return seen["screenX"] - seen["clientX"], seen["screenY"] - seen["clientY"]
+        raise CheckFailed(f"{browser.name} saw no pointer move at ({x}, {y}) on the screen")
+
+    def open_gallery(self, browser, url):
+        browser.navigate(url)
+        key = gallery_key(self.gallery)
+        poll(f"{browser.name}: the editor's document browser",
+             lambda: browser.evaluate("document.readyState === 'complete' && !document.getElementById('browser-view').hidden") or None)
+        origin = browser.evaluate("location.origin")
+        browser.navigate(f"{origin}/#gallery={key}")
+        count = len(self.images())
+        return origin, poll(f"{browser.name}: the gallery's grid of {count}",
+                            lambda: (lambda s: s if not s["galleryHidden"] and len(s["cells"]) == count else None)(self.state(browser)))
+
+    # The scenarios
+
+    def drop_in(self, browser, origin_on_screen, before):
+        grid = self.state(browser)
+        last = grid["cells"][-1]["box"]
+        # The right half of the last cell: the page puts the drop after it, at the gallery's end.
+        point = (origin_on_screen[0] + last["left"] + last["width"] * 0.8,
+                 origin_on_screen[1] + last["top"] + last["height"] * 0.5)
+        source = (SOURCE_WINDOW[0] + SOURCE_WINDOW[2] // 2, SOURCE_WINDOW[1] + SOURCE_WINDOW[2] // 2)
+        given = self.source_lines.count()
+        drag(source, point)
+        offered = self.source_lines.next(lambda m: "gave" in m, 30, start=given)
+
+        def landed():
+            images = self.images()
+            if len(images) != len(before) + 1:
+                raise CheckFailed(f"{len(images)} images on disk, expected {len(before) + 1}"
+                                  + ("" if offered else " (the GTK window was never asked for its data)"))
+            new = images[-1]
+            if new.get("sha256") != self.photo_sha or new.get("filename") != PHOTO_NAME:
+                raise CheckFailed(f"the last image is {new.get('filename')} {str(new.get('sha256'))[:12]}…, expected "
+                                  f"{PHOTO_NAME} {self.photo_sha[:12]}…")
+            return new
+        new = poll(f"{browser.name}: the dropped photo on disk", landed)
+        self.dropped_id = new["id"]
+        return f"{PHOTO_NAME} ({self.photo.stat().st_size} bytes) is image {len(before) + 1} on disk, byte for byte"
+
+    def drag_out(self, browser, origin):
+        browser.navigate(f"{origin}/#gallery={gallery_key(self.gallery)}&image={self.dropped_id}")
+        detail = poll(f"{browser.name}: the photo in the detail view",
+                      lambda: (lambda s: s if s["shown"] and s["loaded"] and self.dropped_id in s["src"] else None)(
+                          browser.evaluate(DETAIL_SCRIPT)))
+        box = detail["box"]
+        centre = (box["left"] + box["width"] / 2, box["top"] + box["height"] / 2)
+        origin_on_screen = self.origin_on_screen(browser, (int(centre[0]) + 20, int(centre[1]) + 20))
+        for old in self.drops.iterdir():
+            old.unlink()
+        start = self.target_lines.count()
+        target = (TARGET_WINDOW[0] + TARGET_WINDOW[2] // 2, TARGET_WINDOW[1] + TARGET_WINDOW[2] // 2)
+        drag((origin_on_screen[0] + centre[0], origin_on_screen[1] + centre[1]), target, alt=True)
+        record = self.target_lines.next(lambda m: m.get("drop"), 60, start=start)
+        if record is None:
+            raise CheckFailed(f"the GTK target window saw no drop from {browser.name}")
+        if not record["saved"]:
+            raise CheckFailed(f"{browser.name} gave no file: it offered {record['targets']}, "
+                              f"XdndDirectSave {record.get('directSave')!r}, URIs {record['uris']}, {record.get('texts')}")
+        saved = Path(record["saved"][0])
+
+        def complete():
+            if not saved.exists():
+                raise CheckFailed(f"{saved} is not there")
+            if sha256(saved) != self.photo_sha:
+                raise CheckFailed(f"{saved.name} has {saved.stat().st_size} bytes, SHA-256 {sha256(saved)[:12]}…, "
+                                  f"not the original's {self.photo.stat().st_size} bytes, {self.photo_sha[:12]}…")
+            return saved
+        poll(f"{browser.name}: the file dragged out", complete)
+        if saved.name != PHOTO_NAME:
+            raise CheckFailed(f"the file dragged out is named {saved.name!r}, not {PHOTO_NAME!r}")
+        how = ("XdndDirectSave, written by the browser" if record.get("directSave") == "S" else
+               "XdndDirectSave's application/octet-stream" if record.get("octetStream") else "a file:// URI list")
+        return f"{saved.name}, the original's bytes, through {how}"
+
+    def browser_run(self, kind, path):
+        self.gallery = self.galleries[kind.name]
+        editor = self.editor = Editor(self.arguments.editor, self.folder, self.scratch / f"editor-{kind.name}", 0.5, 2)
+        browser = None
+        try:
+            if not editor.announcement or "url" not in editor.announcement:
+                raise CheckFailed(f"the editor printed no {{url, pid}} line: {editor.log_text()}")
+            browser = self.browser = kind(path, self.scratch)
+            before = self.images()
+            opened = {}
+
+            def open_and_drop():
+                origin, grid = self.open_gallery(browser, editor.announcement["url"])
+                opened["origin"] = origin
+                # The browser's window sits at the screen's origin, 1280 wide: this point is in its page.
+                on_screen = self.origin_on_screen(browser, (640, 450))
+                return self.drop_in(browser, on_screen, before)
+            dropped = self.step(f"{kind.name}: drop from another application", open_and_drop)
+            if self.aborted:
+                raise RuntimeError("stopped by the hang guard")
+            if dropped:
+                self.step(f"{kind.name}: drag out to another application", lambda: self.drag_out(browser, opened["origin"]))
+            else:
+                self.steps.append({"name": f"{kind.name}: drag out to another application", "ok": False,
+                                   "detail": "not run: the drop before it failed"})
+                self.failures.append(f"{kind.name}: drag out to another application: not run")
+        finally:
+            if browser is not None:
+                self.logs[kind.name] = browser.log()
+                browser.close()
+            self.editor_exits.append(editor.stop())
+            self.logs[f"editor ({kind.name})"] = editor.log_text()
+
+    def run(self):
+        self.galleries = {name: self.make_gallery(name) for name in ("Chromium", "Firefox")}
+        read = self.make_photo()
+        self.steps.append({"name": "a phone-like photo", "ok": True,
+                           "detail": f"{PHOTO_NAME}: {read.get('Model')}, GPS {read.get('GPSLatitude')}, "
+                                     f"{read.get('GPSLongitude')}, ICC {read.get('ProfileDescription')!r} (exiftool)"})
+        self.desktop = Desktop(self.scratch)
+        self.drops.mkdir()
+        _, self.source_lines = self.desktop.window("source", self.photo, SOURCE_WINDOW, self.scratch / "source.log")
+        _, self.target_lines = self.desktop.window("target", self.drops, TARGET_WINDOW, self.scratch / "target.log")
+        chromium = find_chromium(self.arguments.chromium)
+        firefox = find_firefox(self.arguments.firefox)
+        self.browser_run(Chromium, chromium)
+        self.browser_run(FirefoxESR, firefox)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--imagegallery", required=True)
+    parser.add_argument("--editor", required=True)
+    parser.add_argument("--fixtures", required=True)
+    parser.add_argument("--artifacts", required=True)
+    parser.add_argument("--chromium")
+    parser.add_argument("--firefox")
+    parser.add_argument("--timeout", type=float, default=600, help="give up after this many seconds (a hang guard)")
+    arguments = parser.parse_args()
+    missing = []
+    if not find_chromium(arguments.chromium):
+        missing.append(CHROMIUM_MISSING)
+    if not find_firefox(arguments.firefox):
+        missing.append(FIREFOX_MISSING)
+    for tool, package in (("Xvfb", "xvfb"), ("xdotool", "xdotool"), ("exiftool", "libimage-exiftool-perl")):
+        if not shutil.which(tool):
+            missing.append(f"{tool} is not installed (Debian: {package}; scripts/install-deps test installs it)")
+    for module, package in (("websocket", "python3-websocket"), ("gi", "python3-gi and gir1.2-gtk-3.0"), ("PIL", "python3-pil")):
+        try:
+            __import__(module)
+        except ImportError:
+            missing.append(f"Python's {module} is missing (Debian: {package}; scripts/install-deps test installs it)")
+    if missing:
+        could_not_check("; ".join(missing))
+    Path(arguments.artifacts).mkdir(parents=True, exist_ok=True)
+
+    with tempfile.TemporaryDirectory(prefix="check-editor-desktop-") as scratch:
+        run = Run(arguments, Path(scratch))
+        # A hang guard: past the timeout, everything this check started is stopped and it reports.
+        timer = threading.Timer(arguments.timeout, run.abort)
+        timer.daemon = True
+        timer.start()
+        error = None
+        try:
+            run.run()
+        except (RuntimeError, OSError, subprocess.SubprocessError) as problem:
+            error = f"{type(problem).__name__}: {problem}"
+        finally:
+            timer.cancel()
+            if run.desktop:
+                run.desktop.close()
+        if run.aborted and error is None:
+            error = f"stopped by the hang guard after {arguments.timeout:.0f} s"
+        exits = [code for code in run.editor_exits if code is not None]
+        result = {"ok": error is None and not run.failures and len(run.steps) >= 5, "failures": run.failures,
+                  "steps": run.steps, "screenshots": [], "console": [],
+                  "editorExit": max(exits, key=abs) if exits and len(exits) == len(run.editor_exits) else None,
+                  "logs": {name: text[-2000:] for name, text in run.logs.items()}}
+        if error is not None:
+            result["error"] = error
+            result["failures"].append(f"the check could not finish: {error}")
+            finish(result, 2)
+        finish(result, 0 if result["ok"] else 1)
+
+
+if __name__ == "__main__":
+    main()
