@@ -215,12 +215,12 @@ class Runner:
         # does not fail a run.
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
 
-    def cpu_limit(self, label):
+    def cpu_limit(self, label, timeout):
         """The CPU seconds a run may take: a thumbnail path's bound (issue 28: no input may cost one
-        more than 2 s), else the timeout's."""
+        more than 2 s), else its timeout's (which grows for extract with the files it writes)."""
         if label in ("thumbnail", "thumbnailer"):
             return self.a.max_thumbnail_cpu_s
-        return max(1, int(self.a.timeout))
+        return max(1, int(timeout))
 
     def execute(self, argv, slot, timeout=None, cpu_seconds=None):
         """Runs argv in slot/ws: (rc or -signal, seconds, peak RSS KB, timed out, stdout bytes, stderr bytes).
@@ -336,7 +336,7 @@ class Runner:
             files = (exp or {}).get("extractFiles", 0) if label == "extract" else 0
             timeout = self.a.timeout + files * self.a.per_file_ms / 1000
             argv = [self.thumbnailer] + args[1:] if args[0] == THUMBNAILER else [self.binary] + args
-            cpu_limit = self.cpu_limit(label)
+            cpu_limit = self.cpu_limit(label, timeout)
             rc, secs, rss, timed_out, out, err, cpu = self.execute(argv, slot, timeout, cpu_limit)
             r = {"file": name, "command": label, "argv": args, "rc": rc, "time": round(secs, 3), "rssKB": rss,
                  "cpuSeconds": round(cpu, 3), "cpuLimit": cpu_limit, "problems": [], "notes": [], "timeout": timeout}
@@ -367,7 +367,7 @@ class Runner:
         cmd = label.split()[0]
         if timed_out:
             P.append(f"timeout: killed after {r['timeout']:g} s")
-        elif rc in (-signal.SIGXCPU, -signal.SIGKILL) and r.get("cpuLimit") is not None and r["cpuSeconds"] >= r["cpuLimit"]:
+        elif rc == -signal.SIGXCPU:
             P.append(f"CPU limit: stopped after {r['cpuSeconds']:.1f} s of CPU (RLIMIT_CPU {r['cpuLimit']} s)")
         elif rc < 0:
             try:

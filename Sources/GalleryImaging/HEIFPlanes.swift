@@ -28,7 +28,10 @@ struct HEIFPlanes {
                                                     + "which this reader does not convert")
         }
         let (decodedWidth, decodedHeight) = (Int(heif_image_get_width(image, channels[0])), Int(heif_image_get_height(image, channels[0])))
-        guard decodedWidth == width, decodedHeight == height else {
+        // A 4:2:0 picture cannot crop to an odd size: its encoder's one column or row of padding
+        // is left out here (the header reader allows the same, ImageGeometry+CodedSize.swift).
+        func fits(_ decoded: Int, _ stated: Int) -> Bool { decoded == stated || (stated % 2 == 1 && decoded == stated + 1) }
+        guard fits(decodedWidth, width), fits(decodedHeight, height) else {
             throw ImageDecodeError(.corrupt, "the HEIC image decodes to \(decodedWidth)×\(decodedHeight), "
                                    + "not the \(width)×\(height) its ispe property states")
         }
@@ -36,7 +39,7 @@ struct HEIFPlanes {
             var stride: Int32 = 0
             let bits = Int(heif_image_get_bits_per_pixel_range(image, channel))
             guard heif_image_has_channel(image, channel) != 0, (1 ... 16).contains(bits),
-                  Int(heif_image_get_width(image, channel)) == width, Int(heif_image_get_height(image, channel)) == height,
+                  Int(heif_image_get_width(image, channel)) == decodedWidth, Int(heif_image_get_height(image, channel)) == decodedHeight,
                   let base = heif_image_get_plane_readonly(image, channel, &stride), Int(stride) >= width * (bits > 8 ? 2 : 1) else {
                 throw ImageDecodeError(.corrupt, "libheif gave no usable plane \(channel.rawValue) of \(width)×\(height)")
             }

@@ -186,7 +186,7 @@ struct ImageGeometryTests {
     /// hvcC bytes 17 and 18 hold the luma and chroma bit depths less 8, in their low 3 bits.
     @Test func aHEICsBitDepthIsItsHvcCs() throws {
         func configuration(luma: UInt8, chroma: UInt8) -> [UInt8] {
-            [1] + [UInt8](repeating: 0, count: 16) + [0xF8 | (luma - 8), 0xF8 | (chroma - 8), 0, 0, 0, 0xF]
+            [1] + [UInt8](repeating: 0, count: 16) + [0xF8 | (luma - 8), 0xF8 | (chroma - 8), 0, 0, 0x0F, 0]  // no NAL unit arrays
         }
         for (luma, chroma, expected) in [(UInt8(8), UInt8(8), 8), (10, 10, 10), (8, 12, 12)] {
             let file = Self.heif(items: [(1, "hvc1")], primary: 1,

@@ -75,6 +75,8 @@ extension ImageGeometry {
             throw ImageHeaderError("the ispe size \(found.width) × \(found.height) is not 1 to \(limits.dimension) on a side",
                                    offset: metas[0].start)
         }
+        // The declared size against the coded image's own headers (IG-BLB-019: ImageGeometry+CodedSize.swift).
+        try walk.checkCodedSize(of: primary, type: type, codec: codec, declared: found, in: meta, box: metas[0])
         found.hasAlpha = try meta.alphaItems(of: primary).contains { item in
             try meta.properties(of: item).contains { property in
                 guard property.type == "auxC", property.end > property.payload + 4 else { return false }

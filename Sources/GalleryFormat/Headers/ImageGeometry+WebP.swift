@@ -46,7 +46,7 @@ extension ImageGeometry {
                     geometry = ImageGeometry(width: still.width, height: still.height, hasAlpha: still.alpha)
                 } else if !animated, (still.width, still.height) != canvas {
                     throw ImageHeaderError("the image is \(still.width) × \(still.height), its VP8X canvas "
-                                           + "\(canvas.width) × \(canvas.height)", offset: offset)
+                                           + "\(canvas.width) × \(canvas.height)", offset: offset, diagnostic: .declaredSizeContradicted)
                 }
             case "ANMF" where animated:
                 frames += 1
@@ -58,6 +58,8 @@ extension ImageGeometry {
                     throw ImageHeaderError("frame \(frames) (\(width) × \(height) at \(x), \(y)) lies outside the "
                                            + "\(canvas.width) × \(canvas.height) canvas", offset: offset)
                 }
+                // The frame's own bitstream against its ANMF size (IG-BLB-019: ImageGeometry+CodedSize.swift).
+                try checkFrameBitstream(frames, width: width, height: height, from: data + 16, to: data + length, &source)
             default:
                 if offset == 12 { throw ImageHeaderError("the first chunk is \(named), not VP8, VP8L or VP8X", offset: 12) }
             }
@@ -76,8 +78,8 @@ extension ImageGeometry {
     }
 
     /// The size a VP8 key frame or a VP8L header states.
-    private static func frameSize(_ type: String, at data: UInt64, length: UInt64,
-                                  _ source: inout HeaderSource) throws -> (width: Int, height: Int, alpha: Bool) {
+    static func frameSize(_ type: String, at data: UInt64, length: UInt64,
+                          _ source: inout HeaderSource) throws -> (width: Int, height: Int, alpha: Bool) {
         if type == "VP8L" {
             let head = try source.bytes(at: data, count: 5, "the VP8L header")
             guard head[0] == 0x2F else { throw ImageHeaderError("the VP8L signature is not 0x2F", offset: data) }
