@@ -130,6 +130,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // The connection a refused body arrives on is closed (Routes' BodyLimits).
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             resources: [
                 .embedInCode("FrontEnd/index.html"),

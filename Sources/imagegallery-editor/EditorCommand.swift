@@ -31,8 +31,23 @@ struct EditorCommand: AsyncParsableCommand {
     @Flag(help: "Print {\"url\", \"pid\"} as JSON, for scripts.")
     var json = false
 
+    @Option(help: "The largest file an import takes, in bytes; never more than the free space of the folder it goes to, less 1 GiB (default: 4 GiB).")
+    var maxImportBytes: Int = EditorLimits().importBytes
+
     @Option(help: .hidden)
     var idleSeconds: Double = 30
+
+    /// Seconds a page's galleries stay open after its event stream ends (a reload finds them).
+    @Option(help: .hidden)
+    var reloadGraceSeconds: Double = 15
+
+    /// Seconds a request's body may stop arriving before its connection is closed.
+    @Option(help: .hidden)
+    var readTimeoutSeconds: Double = 60
+
+    /// Bytes of free space an import leaves (tests set it near the free space).
+    @Option(help: .hidden)
+    var importFreeSpaceMargin: Int = EditorLimits().freeSpaceMargin
 
     @Option(help: .hidden)
     var firstPageSeconds: Double = 300
@@ -42,7 +57,10 @@ struct EditorCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0 ... 65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        guard idleSeconds >= 0, firstPageSeconds >= 0, autosaveSeconds > 0 else { throw ValidationError("durations must be positive") }
+        guard idleSeconds >= 0, firstPageSeconds >= 0, autosaveSeconds > 0, reloadGraceSeconds >= 0, readTimeoutSeconds > 0 else {
+            throw ValidationError("durations must be positive")
+        }
+        guard maxImportBytes > 0, importFreeSpaceMargin >= 0 else { throw ValidationError("--max-import-bytes must be positive") }
     }
 
     func run() async throws {
@@ -61,6 +79,10 @@ struct EditorCommand: AsyncParsableCommand {
         configuration.idleShutdown = .milliseconds(Int(idleSeconds * 1000))
         configuration.firstPageWait = .milliseconds(Int(firstPageSeconds * 1000))
         configuration.documentOptions.autosaveIdle = .milliseconds(Int(autosaveSeconds * 1000))
+        configuration.reloadGrace = .milliseconds(Int(reloadGraceSeconds * 1000))
+        configuration.limits.readTimeout = .milliseconds(Int(readTimeoutSeconds * 1000))
+        configuration.limits.importBytes = maxImportBytes
+        configuration.limits.freeSpaceMargin = importFreeSpaceMargin
         let failures: [String]
         do {
             failures = try await EditorServer.run(configuration) { url in announce(url: url, pid: .current) }

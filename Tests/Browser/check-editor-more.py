@@ -48,8 +48,9 @@ FIXTURES = ["1-sunset.jpg", "2-tiles.png", "3-lighthouse.jpg", "4-dunes.jpg", "5
 # as text everywhere, never as markup (the title is the same text).
 HOSTILE_NAME = "<img src=x onerror=alert(1)>\u202egnp.evil"
 HOSTILE_IMAGE = "<img src=x onerror=alert(2)>.png"
-# Enough images that the grid must be virtualised (it is from 300), each a distinct small PNG.
-LARGE_IMAGES = 2000
+# Enough images that the grid must be virtualised (it is from 300), each a distinct small PNG: as
+# many as the large galleries whose end could not be reached by scrolling (issue 28).
+LARGE_IMAGES = 10000
 # title: the fixture images it starts with (None: every JPEG and PNG of the fixtures; a number:
 # that many generated images).
 GALLERIES = {

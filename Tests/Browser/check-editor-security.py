@@ -12,7 +12,13 @@ and that no file changes on disk:
   - a gallery outside the opened folder named by its key, a path with dot-dot segments, and the
     gallery behind the symbolic link (it must not even be listed);
 and that every response carries the strict content-security policy and nosniff, that images
-come with their checked media type, and that the server listens on loopback only.
+come with their checked media type, and that the server listens on loopback only. Bodies are
+bounded, over real HTTP (raw sockets where the client lies): a JSON body over 1 MiB is 413,
+declared or chunked; a declared Content-Length over a route's limit is answered 413 before the
+body is read, and the connection is closed (a 10 GB import with a short body does not hold it
+open); a body that stops arriving is cut off by the read timeout; an archive that cannot be
+read is 422; and an import is bounded by --max-import-bytes and by the free space less a margin
+(two more editors), leaving nothing in the folder.
 
 Prints one JSON document {ok, failures, checks} and exits 0 when every check passed, 1 when one
 failed, 2 when it could not check at all.
@@ -26,10 +32,17 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
+
+# How long a connection may take to be answered or closed before a check calls it held open. A
+# met wait ends at once; the editor's own read timeout here is 3 s.
+HOLD_BOUND = 60
+READ_TIMEOUT_SECONDS = 3
 
 
 def digest(path):
@@ -57,6 +70,66 @@ class Session:
         data = response.read()
         connection.close()
         return response.status, dict((k.lower(), v) for k, v in response.getheaders()), data
+
+
+def raw_request(port, head, body=b"", bound=HOLD_BOUND):
+    """Sends `head` (the request line and headers, CRLF-separated, ending in an empty line) and
+    `body` on a socket of its own, as a client that says what it likes does, then reads until the
+    server closes the connection or `bound` seconds pass. Returns (status or None, what was read,
+    whether the server closed the connection)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    data, closed = b"", False
+    deadline = time.monotonic() + bound
+    try:
+        sock.sendall(head.encode() + body)
+        while time.monotonic() < deadline:
+            sock.settimeout(max(0.1, deadline - time.monotonic()))
+            try:
+                chunk = sock.recv(65536)
+            except socket.timeout:
+                break
+            if not chunk:
+                closed = True
+                break
+            data += chunk
+    except (ConnectionResetError, BrokenPipeError):
+        closed = True
+    finally:
+        sock.close()
+    match = re.match(rb"HTTP/1\.1 (\d{3})", data)
+    return (int(match.group(1)) if match else None), data, closed
+
+
+def start_editor(binary, folder, work, name, *arguments):
+    """An editor on `folder` with its own XDG folders (so that no running one is reused), and a
+    session: (process, port, cookie)."""
+    environment = dict(os.environ, XDG_STATE_HOME=str(work / f"state-{name}"), XDG_CACHE_HOME=str(work / f"cache-{name}"),
+                       XDG_RUNTIME_DIR=str(work / f"run-{name}"))
+    process = subprocess.Popen([binary, "--no-open", "--json", "--first-page-seconds", "120", *arguments, str(folder)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
+    line = process.stdout.readline().decode()
+    if not line:
+        raise RuntimeError("the editor printed nothing: " + process.stderr.read().decode())
+    url = json.loads(line)["url"]
+    port = int(re.search(r":(\d+)/", url).group(1))
+    session = Session(port)
+    _, headers, _ = session.request("GET", url.split(str(port), 1)[1])
+    return process, port, headers.get("set-cookie", "").split(";", 1)[0]
+
+
+def upload_head(port, cookie, path, length=None, chunked=False):
+    return (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\nOrigin: http://127.0.0.1:{port}\r\n"
+            "Content-Type: application/octet-stream\r\n"
+            + (f"Content-Length: {length}\r\n" if length is not None else "")
+            + ("Transfer-Encoding: chunked\r\n" if chunked else "") + "\r\n")
+
+
+def chunked(data, size=65536):
+    return b"".join(b"%x\r\n" % len(data[i:i + size]) + data[i:i + size] + b"\r\n" for i in range(0, len(data), size)) + b"0\r\n\r\n"
+
+
+def spools(folder):
+    return sorted(path.name for path in folder.iterdir() if path.name.startswith(".imagegallery-import-"))
 
 
 def listening_addresses(port):
@@ -104,7 +177,8 @@ def main():
 
         environment = dict(os.environ, XDG_STATE_HOME=str(work / "state"), XDG_CACHE_HOME=str(work / "cache"),
                            XDG_RUNTIME_DIR=str(work / "run"))
-        editor = subprocess.Popen([options.editor, "--no-open", "--json", "--first-page-seconds", "120", str(opened)],
+        editor = subprocess.Popen([options.editor, "--no-open", "--json", "--first-page-seconds", "120",
+                                   "--read-timeout-seconds", str(READ_TIMEOUT_SECONDS), str(opened)],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
         line = editor.stdout.readline().decode()
         if not line:
@@ -177,6 +251,39 @@ def main():
                                           body=b"<!doctype html><script>alert(1)</script>")
         check("an upload that is not an image (HTML named .png) is refused with 422", status == 422, f"status {status}: {body[:200]!r}")
 
+        # Bodies are bounded: a JSON body over 1 MiB is 413 (not NIO's internal error), declared or not.
+        edits = f"/api/documents/{inside_key}/edits?page=security"
+        big_title = json.dumps({"op": "title", "title": "x" * (1 << 20)}).encode()
+        try:
+            status, _, body = session.request("POST", edits, origin=own_origin, body=big_title)
+        except (ConnectionError, http.client.HTTPException) as error:
+            status, body = None, str(error).encode()
+        check("a JSON body over 1 MiB is refused with 413", status == 413 and b"TooManyBytes" not in body,
+              f"status {status}: {body[:200]!r}")
+        status, data, closed = raw_request(port, upload_head(port, session.cookie, edits, chunked=True), chunked(big_title))
+        check("a chunked JSON body over 1 MiB is refused with 413, and its connection closed",
+              status == 413 and closed and b"TooManyBytes" not in data, f"status {status}, closed {closed}: {data[:300]!r}")
+
+        # A client that declares 10 GB and sends a few bytes: answered 413 before the body is read,
+        # the connection closed, nothing written into the folder.
+        huge = f"/api/import?folder=0&name=huge.zip"
+        status, data, closed = raw_request(port, upload_head(port, session.cookie, huge, length=10_000_000_000), b"PK\x03\x04" + bytes(100))
+        check("an import declaring 10 GB is refused with 413 at once and its connection closed",
+              status == 413 and closed and not spools(opened), f"status {status}, closed {closed}, spools {spools(opened)}: {data[:300]!r}")
+        status, data, closed = raw_request(port, upload_head(port, session.cookie, upload.replace("big.png", "huge.png"),
+                                                             length=10_000_000_000), b"\x89PNG")
+        check("an image declaring 10 GB is refused with 413 at once and its connection closed", status == 413 and closed,
+              f"status {status}, closed {closed}: {data[:300]!r}")
+        # One that declares a small body and stops sending it: cut off by the read timeout.
+        status, data, closed = raw_request(port, upload_head(port, session.cookie, edits, length=1000), b'{"op": "ti')
+        check("a body that stops arriving is cut off by the read timeout", closed, f"status {status}, closed {closed}: {data[:300]!r}")
+        # An archive that cannot be read is the file's fault: 422, naming it as the user did.
+        status, _, body = session.request("POST", "/api/import?folder=0&name=broken.zip", origin=own_origin,
+                                          body=b"PK\x03\x04" + bytes(range(256)) * 64)
+        check("an archive that cannot be read is refused with 422, by its name, leaving nothing",
+              status == 422 and b"broken.zip" in body and b".imagegallery-import-" not in body and not spools(opened),
+              f"status {status}: {body[:300]!r}")
+
         outside_key = hashlib.sha256(str(outside_gallery.resolve()).encode()).hexdigest()[:24]
         for path in (f"/api/galleries/{outside_key}/thumbnail", f"/api/documents/{outside_key}?page=security",
                      "/api/galleries/../../../../etc/passwd", "/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd",
@@ -198,6 +305,30 @@ def main():
         after = {str(p): digest(p) for p in (inside_gallery, outside_gallery)}
         check("nothing changed on disk", after == before, "")
         check("no gallery was planted", sorted(p.name for p in opened.iterdir()) == ["inside.imagegallery", "link.imagegallery"],
+              f"{sorted(p.name for p in opened.iterdir())}")
+
+        # An import is bounded by --max-import-bytes: declared, and as it arrives (chunked).
+        limited, port, cookie = start_editor(options.editor, opened, work, "limited", "--max-import-bytes", "1000000")
+        status, data, closed = raw_request(port, upload_head(port, cookie, "/api/import?folder=0&name=two.zip", length=2_000_000), bytes(10))
+        check("--max-import-bytes 1000000: an import declaring 2 MB is refused with 413 at once",
+              status == 413 and closed, f"status {status}, closed {closed}: {data[:300]!r}")
+        status, data, closed = raw_request(port, upload_head(port, cookie, "/api/import?folder=0&name=two.zip", chunked=True),
+                                           chunked(bytes(2_000_000)))
+        check("--max-import-bytes 1000000: a chunked import of 2 MB is refused with 413, leaving nothing",
+              status == 413 and not spools(opened), f"status {status}, spools {spools(opened)}: {data[:300]!r}")
+        limited.send_signal(signal.SIGTERM)
+        limited.wait(timeout=30)
+        # ...and never beyond the free space less a margin: here a margin of all but 2 MiB of it.
+        free = os.statvfs(opened)
+        margin = free.f_bavail * free.f_frsize - (2 << 20)
+        cramped, port, cookie = start_editor(options.editor, opened, work, "cramped", "--import-free-space-margin", str(margin))
+        status, data, closed = raw_request(port, upload_head(port, cookie, "/api/import?folder=0&name=three.zip", length=3 << 30), bytes(10))
+        check("an import larger than the free space less the margin is refused with 413, saying so",
+              status == 413 and closed and b"free" in data, f"status {status}, closed {closed}: {data[:300]!r}")
+        cramped.send_signal(signal.SIGTERM)
+        cramped.wait(timeout=30)
+        check("the refused imports left nothing in the folder",
+              sorted(p.name for p in opened.iterdir()) == ["inside.imagegallery", "link.imagegallery"],
               f"{sorted(p.name for p in opened.iterdir())}")
     except Exception as error:  # a crash of the checker is a failure to check, reported as such
         print(json.dumps({"ok": False, "error": f"{type(error).__name__}: {error}", "checks": checks}))

@@ -26,7 +26,8 @@ from editor_check import Editor, arguments_and_chromium, could_not_check, run_an
 from editor_scenarios import Scenarios  # noqa: E402
 
 AUTOSAVE_SECONDS = 0.5
-IDLE_SECONDS = 2
+# Long enough that a page away for a moment (undo after reload) does not stop the server.
+IDLE_SECONDS = 10
 SECOND_GALLERY = ["1-sunset.jpg", "2-tiles.png", "3-lighthouse.jpg"]
 
 

@@ -134,6 +134,41 @@ class KeyboardScenarios:
         self.page.wait_for("the status Saved", lambda s: s["status"] == "Saved")
         return f"shown: {message!r}; then saved"
 
+    def large_gallery_scrolls_to_its_end(self):
+        """10,000 images: scrolled to the bottom at once (window.scrollTo(0, scrollHeight), as a
+        scroll bar dragged to its end does), the page shows the last image, in view, and the page
+        keeps its height: what it showed before the scroll was the whole grid's true height."""
+        path = self.galleries["Large"]
+        ids = [image["id"] for image in self.images(path)]
+        self.page.navigate(self.origin + f"/#gallery={gallery_key(path)}")
+        self.page.wait_for("the first screen of the large gallery",
+                           lambda s: not s["galleryHidden"] and s["cells"] and s["cells"][0]["id"] == ids[0] and s["status"] == "Saved")
+        measure = """(() => { const cell = document.querySelector('#image-grid [data-id="%s"]');
+          const r = cell && cell.getBoundingClientRect();
+          return {height: document.documentElement.scrollHeight, y: window.scrollY, inner: window.innerHeight,
+                  last: r ? {top: r.top, bottom: r.bottom} : null}; })()""" % ids[-1]
+        before = self.page.evaluate(measure)
+        self.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        seen = []
+
+        def at_end(state):
+            now = self.page.evaluate(measure)
+            seen.append(now)
+            last = now["last"]
+            return last is not None and 0 <= last["top"] and last["bottom"] <= now["inner"] and now["height"] == before["height"]
+        try:
+            self.page.wait_for("the last image drawn and in view at the bottom, the page as tall as before", at_end, timeout=60)
+        except CheckFailed as failure:
+            raise CheckFailed(f"{failure}; before the scroll: {before}; after: {seen[-1] if seen else None}") from None
+        after = self.page.evaluate(measure)
+        if after["height"] != before["height"]:
+            raise CheckFailed(f"the page's height changed from {before['height']} to {after['height']} px")
+        # Back to the top, as the next scenario expects to find the gallery.
+        self.page.evaluate("window.scrollTo(0, 0)")
+        self.page.wait_for("the first image drawn again at the top", lambda s: s["cells"] and s["cells"][0]["id"] == ids[0])
+        return (f"{len(ids)} images: scrollHeight {before['height']} px before and after; the last image at "
+                f"{after['last']['top']:.0f}–{after['last']['bottom']:.0f} of {after['inner']} px")
+
     def large_gallery_virtualised(self):
         """2,000 images: the grid draws cells for the rows in view only, End reaches the last image
         (drawn once it is in view), and Ctrl+ArrowLeft there moves it, counted in the whole gallery."""

@@ -56,14 +56,25 @@ class LibraryScenarios:
         return detail
 
     def external_add(self):
+        """`imagegallery add --wait` while the page has the gallery open: let in, its image shown
+        without a reload, and the page's "Read only: … is changing it" notice gone once editing
+        works again (the add takes well under a second)."""
         path = self.galleries["Watched"]
         before = self.images(path)
         self.open_gallery(path)
+        # Every notice the page shows meanwhile, however briefly.
+        self.page.evaluate("""window.noticesSeen = []; new MutationObserver(() => {
+            for (const node of document.querySelectorAll('#messages .message span')) window.noticesSeen.push(node.textContent);
+          }).observe(document.getElementById('messages'), {subtree: true, childList: true, characterData: true}); true""")
         problem = self.change_elsewhere(path, "add", str(self.fixtures / "3-lighthouse.jpg"))
         images = self.expect_names("the image added from outside", path, [i["filename"] for i in before] + ["3-lighthouse.jpg"])
         self.page.wait_for("the page showing the added image without a reload",
                            lambda s: [c["id"] for c in s["cells"]] == [i["id"] for i in images] and s["status"] == "Saved")
-        return self.failed_then(problem, f"{len(images)} images on disk and in the page, without a reload")
+        self.page.wait_for("no Read only notice left once editing works again",
+                           lambda s: not any("Read only" in m or "is changing it" in m for m in s["messages"]))
+        seen = sorted(set(self.page.evaluate("window.noticesSeen")))
+        return self.failed_then(problem, f"{len(images)} images on disk and in the page, without a reload; "
+                                f"notices shown meanwhile, now gone: {seen}")
 
     def rename(self):
         path = self.galleries["Named"]

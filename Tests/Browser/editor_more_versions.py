@@ -130,6 +130,9 @@ class VersionScenarios:
             self.page.wait_extra("the merge done: both captions in the grid",
                                  lambda s, e: self.page.cell(s, ours)["caption"] == "ours"
                                  and self.page.cell(s, theirs)["caption"] == "theirs")
+            # The conflict is settled: its notice ("your edits are kept as a version") goes with it.
+            self.page.wait_extra("the conflict's notice gone after the merge",
+                                 lambda s, e: not any("kept as a version" in message for message in e["messages"]))
             self.press("s", CTRL)  # save now: this editor's autosave waits 30 s
 
             def merged(found, info):

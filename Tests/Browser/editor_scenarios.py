@@ -22,6 +22,13 @@ HOSTILE = "<img src=x onerror=alert(1)>\u202e<script>alert(2)</script>"
 LONG_CAPTION = ("A long caption, ten thousand characters: é ✓ " * 300)[:10_000]
 BOX_SCRIPT = "(() => { const r = document.querySelector(%s).getBoundingClientRect(); " \
             "return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()"
+# The focused element as a person sees it: its text, its size, and whether a focus ring shows.
+FOCUS_SCRIPT = """(() => { const a = document.activeElement; const r = a.getBoundingClientRect(); const s = getComputedStyle(a);
+  return {id: a.id, tag: a.tagName, text: (a.textContent || '').trim(), width: r.width, height: r.height,
+          outline: s.outlineStyle, outlineWidth: parseFloat(s.outlineWidth) || 0, boxShadow: s.boxShadow}; })()"""
+# How long the page stays away in undo_after_reload: longer than the server takes to see that its
+# event stream ended (it writes to each stream every second), as a slow reload would.
+AWAY_SECONDS = 3
 
 
 class Scenarios:
@@ -150,10 +157,11 @@ class Scenarios:
     def run(self):
         self.page = EditorPage(self.devtools)
         self.page.navigate(self.editor.announcement["url"])
-        for scenario in (self.browser_lists_galleries, self.open_gallery, self.reorder_by_drag, self.keyboard_move,
+        for scenario in (self.browser_lists_galleries, self.import_button_focus, self.open_gallery, self.add_button_focus,
+                         self.reorder_by_drag, self.keyboard_move,
                          self.caption, self.title_edit, self.trash_by_drag, self.multi_select_delete,
-                         self.undo_redo, self.hostile_text, self.back_to_browser, self.new_gallery, self.closing,
-                         self.no_console_errors):
+                         self.undo_redo, self.undo_after_reload, self.hostile_text, self.back_to_browser, self.new_gallery,
+                         self.closing, self.no_console_errors):
             with self.step(scenario.__name__.replace("_", " ")) as record:
                 record["detail"] = scenario() or ""
 
@@ -173,6 +181,51 @@ class Scenarios:
             raise CheckFailed(f"gallery thumbnails that did not load: {broken}")
         self.screenshot("editor-browser.png")
         return "; ".join(f"{card['title']}: {card['details']}" for card in state["cards"])
+
+    def tab_to(self, start, label):
+        """Clicks the element `start` (a CSS selector), then presses Tab until the focus is on the
+        control whose text is `label`; checks that a person sees it there (a box of its own, a
+        focus ring) and that Enter on it opens the file chooser. Returns what it found."""
+        box = self.page.evaluate(BOX_SCRIPT % json.dumps(start))
+        self.page.click(box["x"], box["y"])
+        visited = []
+        for _ in range(12):
+            self.press("Tab")
+            focused = self.page.evaluate(FOCUS_SCRIPT)
+            visited.append(focused["id"] or focused["tag"])
+            if focused["text"] == label:
+                break
+        else:
+            raise CheckFailed(f"Tab from {start} never reached {label!r}: the focus went to {visited} "
+                              f"(the last one {focused['width']}×{focused['height']} px)")
+        ring = focused["outline"] not in ("none", "") and focused["outlineWidth"] >= 1 or focused["boxShadow"] not in ("none", "")
+        if focused["width"] < 20 or focused["height"] < 10 or not ring:
+            raise CheckFailed(f"{label!r} has the focus but a person cannot see it: {focused}")
+        opened = []
+
+        def chooser(message):
+            if message.get("method") == "Page.fileChooserOpened":
+                opened.append(message.get("params", {}).get("mode"))
+        self.devtools.listeners.append(chooser)
+        self.page.call("Page.setInterceptFileChooserDialog", {"enabled": True})
+        try:
+            self.press("Enter")
+            deadline = time.monotonic() + 30
+            while not opened and time.monotonic() < deadline:
+                time.sleep(0.05)
+        finally:
+            self.page.call("Page.setInterceptFileChooserDialog", {"enabled": False})
+            self.devtools.listeners.remove(chooser)
+        if not opened:
+            raise CheckFailed(f"Enter on {label!r} opened no file chooser")
+        return f"Tab reached {label!r} after {visited}: {focused['width']:.0f}×{focused['height']:.0f} px, " \
+               f"outline {focused['outline']} {focused['outlineWidth']} px; Enter opened the file chooser ({opened[0]})"
+
+    def import_button_focus(self):
+        return self.tab_to("#new-gallery-title", "Import a file…")
+
+    def add_button_focus(self):
+        return self.tab_to("#gallery-title", "Add images…")
 
     def open_gallery(self):
         images, _ = self.disk()
@@ -233,7 +286,9 @@ class Scenarios:
         self.page.type_text(text)
         self.press("Enter")
         self.title = text
-        self.page.wait_for("the title field left after Enter", lambda s: s["focusedId"] != "gallery-title")
+        # Enter commits the title and leaves the focus where it was, in the field.
+        self.page.wait_for("the title committed by Enter (the crumb shows it), the focus still in the field",
+                           lambda s: s["crumb"] == text and s["focusedId"] == "gallery-title")
 
     def title_edit(self):
         self.set_title("First, renamed")
@@ -289,6 +344,32 @@ class Scenarios:
         self.press("s", CTRL)
         self.expect_disk("after Ctrl+Shift+Z and Ctrl+S")
         self.wait_saved("the status after the second Ctrl+S")
+
+    def undo_after_reload(self):
+        """A caption typed, then the page reloaded slowly (away for a moment, longer than the server
+        takes to see that its event stream ended): the new page finds the gallery's undo history,
+        and Ctrl+Z there takes the caption back, on disk."""
+        image = self.order[0]
+        self.page.click_at(self.page.cell(self.page.state(), image)["captionBox"])
+        self.page.wait_for("the caption field focused", lambda s: s["focusedId"] == "INPUT")
+        self.page.type_text("typed before the reload")
+        self.press("Enter")
+        self.captions[image] = "typed before the reload"
+        self.expect_disk("the caption typed before the reload")
+        address = self.page.evaluate("location.href")
+        self.page.navigate("about:blank")
+        time.sleep(AWAY_SECONDS)
+        self.page.navigate(address)
+        self.wait_grid("the gallery again after the reload")
+        state = self.wait_saved("the gallery after the reload, Saved")
+        undo = self.page.evaluate("!document.getElementById('undo-button').disabled")
+        if not undo:
+            raise CheckFailed("after the reload the Undo button is disabled: the gallery's undo history is gone")
+        self.press("z", CTRL)
+        del self.captions[image]
+        self.page.wait_for("the caption gone from the grid after Ctrl+Z", lambda s: self.page.cell(s, image)["caption"] == "")
+        self.expect_disk("Ctrl+Z after the reload took the caption back")
+        return f"Undo enabled after the reload ({len(state['cells'])} images); Ctrl+Z removed the caption on disk"
 
     def hostile_text(self):
         try:

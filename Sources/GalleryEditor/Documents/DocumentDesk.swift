@@ -26,6 +26,8 @@ package actor DocumentDesk {
     private var open: [String: Open] = [:]
     private var opening: [String: Task<GalleryDocument, any Error>] = [:]
     private var closing: [String: Task<Void, Never>] = [:]
+    /// Pages whose event stream ended, each with the close that follows its grace period.
+    private var leaving: [String: Task<Void, Never>] = [:]
 
     package init(library: GalleryLibrary, events: EditorEvents, options: DocumentOptions) {
         self.library = library
@@ -121,6 +123,25 @@ package actor DocumentDesk {
         }
     }
 
+    /// The page's event stream ended (a reload, a closed tab): its documents stay open for
+    /// `grace`, so that the page a reload makes finds them as they were, undo history and all,
+    /// and are then closed unless another page has opened them meanwhile.
+    package func pageLeft(_ page: String, grace: Duration) async {
+        guard grace > .zero else { return await pageClosed(page) }
+        leaving[page]?.cancel()
+        leaving[page] = Task {
+            try? await Task.sleep(for: grace)
+            guard !Task.isCancelled else { return }
+            leaving[page] = nil
+            await pageClosed(page)
+        }
+    }
+
+    /// The page's event stream is back before its grace period ended: nothing closes.
+    package func pageReturned(_ page: String) {
+        leaving.removeValue(forKey: page)?.cancel()
+    }
+
     /// The page went (or, with `only`, left that gallery): documents no other page shows are
     /// closed, with their final save.
     package func pageClosed(_ page: String, only: String? = nil) async {
@@ -158,6 +179,8 @@ package actor DocumentDesk {
     /// Closes every document (the server is stopping); returns the failures, each naming its file.
     package func closeAll() async -> [String] {
         var failures: [String] = []
+        for task in leaving.values { task.cancel() }
+        leaving = [:]
         // An open or a close under way ends first, so that no document is left holding its lock.
         for task in opening.values { _ = try? await task.value }
         for task in closing.values { await task.value }

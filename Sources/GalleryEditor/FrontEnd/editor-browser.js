@@ -10,6 +10,7 @@ async function showBrowser() {
   }
   state.key = null;
   state.doc = null;
+  drawNotice(null);
   document.title = 'Galleries';
   $('crumb').textContent = '';
   setStatus('', '');

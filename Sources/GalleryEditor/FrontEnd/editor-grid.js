@@ -18,6 +18,8 @@ async function openGallery(key) {
   }
   state.key = key;
   state.selected.clear();
+  drawNotice(null);
+  delete $('gallery-title').dataset.typing;
   try {
     drawDocument(await api(`/api/documents/${key}`));
   } catch (error) {
@@ -38,20 +40,47 @@ function drawStatus(doc) {
   else setStatus('Saved', 'saved');
 }
 
+/// Sends the title typed in the field, once, if it differs from the gallery's.
+function commitTitle() {
+  const field = $('gallery-title');
+  if (!field.dataset.typing) return;
+  delete field.dataset.typing;
+  if (state.doc && field.value !== state.doc.title) edit({op: 'title', title: field.value});
+}
+
+/// What the document says the user must know now (why a save failed, who holds the file, a
+/// conflict): one notice that follows the document's view and goes once the view no longer
+/// says it, unlike the messages of single actions, which stay until dismissed.
+function drawNotice(text) {
+  let notice = document.querySelector('#messages .notice');
+  if (!text || text === state.dismissedNotice) {
+    notice?.remove();
+    if (!text) state.dismissedNotice = null;
+    return;
+  }
+  if (!notice) {
+    notice = element('div', {class: 'message notice'}, element('span'));
+    const dismiss = element('button', {type: 'button', text: 'Dismiss'});
+    dismiss.addEventListener('click', () => { state.dismissedNotice = notice.querySelector('span').textContent; notice.remove(); });
+    notice.append(dismiss);
+    $('messages').append(notice);
+  }
+  notice.querySelector('span').textContent = text;
+}
+
 function drawDocument(doc) {
   if (doc.key !== state.key) return;
-  const previous = state.doc;
   state.doc = doc;
   document.title = doc.title || doc.fileName;
   $('crumb').textContent = doc.title || doc.fileName;
   const titleField = $('gallery-title');
-  if (document.activeElement !== titleField) titleField.value = doc.title;
+  if (!titleField.dataset.typing) titleField.value = doc.title;  // never over what is being typed
   titleField.readOnly = doc.state === 'editing disabled';
   $('undo-button').disabled = !doc.canUndo;
   $('redo-button').disabled = !doc.canRedo;
   $('save-button').disabled = !doc.edited;
   drawStatus(doc);
-  if (doc.message && (!previous || previous.message !== doc.message)) showMessage(doc.message);
+  drawNotice(doc.message);
   drawConflicts(doc);
   const ids = new Set(doc.images.map((image) => image.id));
   for (const id of [...state.selected]) if (!ids.has(id)) state.selected.delete(id);
@@ -66,25 +95,41 @@ function drawDocument(doc) {
 const VIRTUAL_FROM = 300;
 let drawnRange = {first: 0, last: 0};
 
-/// The images to draw: all of a small gallery, else the rows in view and three on each side.
+/// One cell's box and the gap between cells, as laid out (fractions of a pixel kept: an error
+/// of one pixel a row is 1,700 pixels over 10,000 images); estimated from the slider until a
+/// cell exists, after which drawGrid draws again with what it measures.
+function cellMetrics(grid) {
+  const style = getComputedStyle(grid);
+  const gap = {row: parseFloat(style.rowGap) || 0, column: parseFloat(style.columnGap) || 0};
+  const sample = grid.querySelector('.image-cell[data-id]');
+  const size = Number($('cell-size').value);
+  const box = sample ? sample.getBoundingClientRect() : {width: size + 12, height: size + 60};
+  return {width: box.width + gap.column, height: box.height + gap.row, gap: gap.row, measured: Boolean(sample)};
+}
+
+/// The images to draw: all of a small gallery, else the rows in view and three on each side,
+/// between two spacers that make the grid exactly as tall as all its rows would be, wherever
+/// it is scrolled to.
 function visibleRange(count) {
   if (count < VIRTUAL_FROM) return {first: 0, last: count, top: 0, bottom: 0};
   const grid = $('image-grid');
-  const size = Number($('cell-size').value);
-  const sample = grid.querySelector('.image-cell');
-  // One cell's box and the gap, measured once a cell exists; estimated from the slider before.
-  const width = (sample ? sample.offsetWidth : size + 12) + 8;
-  const height = (sample ? sample.offsetHeight : size + 60) + 8;
-  const columns = Math.max(1, Math.floor((grid.clientWidth + 8) / width));
+  const metrics = cellMetrics(grid);
+  const height = metrics.height;
+  const columns = Math.max(1, Math.floor((grid.clientWidth + metrics.gap + 0.5) / metrics.width));
   const rows = Math.ceil(count / columns);
   const gridTop = grid.getBoundingClientRect().top;
-  const firstRow = Math.max(0, Math.floor(-gridTop / height) - 3);
-  const lastRow = Math.min(rows, Math.ceil((window.innerHeight - gridTop) / height) + 3);
+  const screenRows = Math.ceil(window.innerHeight / height);
+  // Never past the last screenful: a page scrolled beyond the rows (its height was still an
+  // estimate) shows the last rows rather than nothing.
+  const topRow = Math.max(0, Math.min(Math.floor(-gridTop / height), rows - screenRows));
+  const firstRow = Math.max(0, topRow - 3);
+  const lastRow = Math.min(rows, topRow + screenRows + 4);
   // The rows on the screen itself, whose thumbnails are fetched before those of the rows around them.
-  const seen = {first: Math.max(0, Math.floor(-gridTop / height)) * columns,
-    last: Math.max(0, Math.ceil((window.innerHeight - gridTop) / height)) * columns};
-  return {first: firstRow * columns, last: Math.min(count, lastRow * columns), top: firstRow * height,
-    bottom: Math.max(0, rows - lastRow) * height, columns, height, seen};
+  const seen = {first: topRow * columns, last: Math.min(count, (topRow + screenRows + 1) * columns)};
+  // A spacer is a flex line of its own, followed or preceded by the gap: it is a gap shorter.
+  return {first: firstRow * columns, last: Math.min(count, lastRow * columns),
+    top: firstRow ? firstRow * height - metrics.gap : 0, bottom: lastRow < rows ? (rows - lastRow) * height - metrics.gap : 0,
+    columns, height, seen, measured: metrics.measured};
 }
 
 /// Scrolls the page so that the image at `index` is in view (a virtualised grid may not have drawn it).
@@ -120,7 +165,7 @@ function spacer(height) {
   return node;
 }
 
-function drawGrid(doc) {
+function drawGrid(doc, again = true) {
   const grid = $('image-grid');
   const hadFocus = grid.contains(document.activeElement) && document.activeElement.classList.contains('image-cell');
   const editing = document.activeElement && document.activeElement.closest && document.activeElement.closest('.image-cell input');
@@ -155,6 +200,11 @@ function drawGrid(doc) {
   if (!state.focusId || !doc.images.some((image) => image.id === state.focusId)) state.focusId = doc.images[0]?.id ?? null;
   for (const cell of cells) if (cell.dataset.id) cell.tabIndex = cell.dataset.id === state.focusId ? 0 : -1;
   if (hadFocus) focusCell(state.focusId);
+  // Drawn from an estimate, or from cells of another size: once more with the cells as laid out.
+  if (again && range.columns) {
+    const now = visibleRange(doc.images.length);
+    if (!range.measured || Math.abs(now.height - range.height) > 0.01 || now.columns !== range.columns) drawGrid(doc, false);
+  }
 }
 
 function imageCell(image) {

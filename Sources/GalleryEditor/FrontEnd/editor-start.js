@@ -31,14 +31,20 @@ function start() {
   });
   $('import-zone').addEventListener('dragleave', () => $('import-zone').classList.remove('drop-target'));
   $('import-zone').addEventListener('drop', importDrop);
+  $('import-file-button').addEventListener('click', () => $('import-file').click());
   $('import-file').addEventListener('change', (event) => {
     for (const file of event.target.files) importFile(file);
     event.target.value = '';
   });
   $('sort-order').addEventListener('change', () => state.listing && drawListing(state.listing));
   $('home-link').addEventListener('click', (event) => { event.preventDefault(); location.hash = ''; });
-  $('gallery-title').addEventListener('change', (event) => edit({op: 'title', title: event.target.value}));
-  $('gallery-title').addEventListener('keydown', (event) => { if (event.key === 'Enter') event.target.blur(); });
+  // The title is committed by Enter (the focus stays in the field) or by leaving the field.
+  const titleField = $('gallery-title');
+  titleField.addEventListener('input', () => { titleField.dataset.typing = 'true'; });
+  titleField.addEventListener('change', commitTitle);
+  titleField.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') { event.preventDefault(); commitTitle(); }
+  });
   $('undo-button').addEventListener('click', () => edit({op: 'undo'}));
   $('redo-button').addEventListener('click', () => edit({op: 'redo'}));
   $('save-button').addEventListener('click', () => edit({op: 'save'}));
@@ -67,6 +73,7 @@ function start() {
   $('image-grid').addEventListener('dragleave', (event) => {
     if (!state.dragIds && placeholder && !$('image-grid').contains(event.relatedTarget)) { placeholder.remove(); placeholder = null; }
   });
+  $('add-files-button').addEventListener('click', () => $('add-files').click());
   $('add-files').addEventListener('change', (event) => {
     if (state.doc) addInOrder(state.doc.images.length, [...event.target.files], []);
     event.target.value = '';

@@ -24,6 +24,7 @@ const state = {
   beside: null,         // the gallery shown beside this one: {key, doc}
   dragSource: null,     // the key of the gallery a drag inside the page started in
   renaming: null,       // the key of the gallery whose rename form is open
+  dismissedNotice: null, // the document's notice the user dismissed (shown again if it changes)
 };
 let nextToken = 1;
 

@@ -8,7 +8,7 @@ import Hummingbird
 // from other pages (fetched through imagegallery-fetch and its cache, with `add`'s rules).
 extension EditorRoutes {
     /// The largest image taken, uploaded or fetched: `add`'s default `--max-image-bytes`.
-    static let maximumImageBytes = 50_000_000
+    static let maximumImageBytes = EditorLimits.imageBytes
     /// Uploads and fetches under way at once; more wait their turn, so that memory stays
     /// bounded (each holds at most one image) however many drops a page makes.
     static let addingSlots = Slots(count: 4)
@@ -18,13 +18,14 @@ extension EditorRoutes {
         var at: Int?
     }
 
-    static func addAdding(to router: Router<BasicRequestContext>, _ state: EditorState) {
+    static func addAdding(to router: Router<EditorRequestContext>, _ state: EditorState) {
         router.post("/api/documents/:key/images") { request, context in
             var request = request
             return await answering {
                 let key = try context.parameters.require("key")
-                let document = try await state.desk.document(key, for: try request.page)
                 let name = request.uri.queryParameters["name"].map(String.init)
+                try request.refuseDeclaredLength(over: maximumImageBytes, name ?? "the file")
+                let document = try await state.desk.document(key, for: try request.page)
                 let at = request.uri.queryParameters["at"].flatMap { Int($0) }
                 await addingSlots.acquire()
                 defer { Task { await addingSlots.release() } }

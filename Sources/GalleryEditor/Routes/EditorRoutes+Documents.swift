@@ -27,7 +27,7 @@ extension EditorRoutes {
         var copy: Bool?
     }
 
-    static func addDocuments(to router: Router<BasicRequestContext>, _ state: EditorState) {
+    static func addDocuments(to router: Router<EditorRequestContext>, _ state: EditorState) {
         router.get("/api/documents/:key") { request, context in
             await answering {
                 let key = try context.parameters.require("key")

@@ -6,7 +6,7 @@ import Hummingbird
 // An open document's images: the original bytes (to show, or to download under the image's
 // own name) and the grid's renditions.
 extension EditorRoutes {
-    static func addImages(to router: Router<BasicRequestContext>, _ state: EditorState) {
+    static func addImages(to router: Router<EditorRequestContext>, _ state: EditorState) {
         router.get("/api/documents/:key/images/:id") { request, context in
             await answering {
                 let (document, image) = try await openImage(state, context)
@@ -50,7 +50,7 @@ extension EditorRoutes {
 
     /// The image `:id` of the open document `:key`. Images are served only from documents a
     /// page has open, which are files of the opened folders.
-    static func openImage(_ state: EditorState, _ context: BasicRequestContext) async throws -> (GalleryDocument, GalleryImage) {
+    static func openImage(_ state: EditorState, _ context: EditorRequestContext) async throws -> (GalleryDocument, GalleryImage) {
         let key = try context.parameters.require("key")
         let id = try imageID(context.parameters.get("id"))
         let document = try await state.desk.openDocument(key)

@@ -1,4 +1,5 @@
 import Foundation
+import GalleryConvert
 import GalleryDocument
 import GalleryFormat
 import GallerySystem
@@ -29,7 +30,7 @@ extension EditorRoutes {
         }
     }
 
-    static func addLibrary(to router: Router<BasicRequestContext>, _ state: EditorState) {
+    static func addLibrary(to router: Router<EditorRequestContext>, _ state: EditorState) {
         router.get("/api/galleries") { _, _ in
             await answering {
                 try Responses.json(Listing(folders: state.library.roots.folders, galleries: await state.library.galleries()))
@@ -75,19 +76,29 @@ extension EditorRoutes {
                 let folderIndex = request.uri.queryParameters["folder"].flatMap { Int($0) } ?? 0
                 let name = String(request.uri.queryParameters["name"] ?? "import")
                 let folder = try state.library.folder(folderIndex)
+                // Refused before a byte is read when it says it is too large; else bounded as it arrives.
+                let limit = state.limits.importBytes(into: folder)
+                try request.refuseDeclaredLength(over: limit.bytes, name, why: limit.freeSpace)
                 // The upload goes to disk beside its destination, never into memory: an archive
                 // may be large. The spool is private (mkdtemp) and removed whatever happens.
                 let spool = try GalleryFileSystem.makeTemporaryFolder(folder + "/.imagegallery-import-XXXXXX")
                 defer { try? FileManager.default.removeItem(atPath: spool) }
                 let upload = spool + "/upload"
-                try await receive(request.body, to: upload, limit: maximumImportBytes, name: name)
+                try await receive(request.body, to: upload, limit: limit.bytes, name: name, why: limit.freeSpace)
                 let images = spool + "/images"
                 try GalleryFileSystem.makeFolder(images)
                 let library = state.library
                 let (written, notes) = try await withCheckedThrowingContinuation { continuation in
                     // libarchive and the fetch helper block: off the cooperative pool.
                     DispatchQueue.global().async {
-                        continuation.resume(with: Result { try library.importFile(upload, named: name, spool: images, folder: folderIndex) })
+                        continuation.resume(with: Result {
+                            do {
+                                return try library.importFile(upload, named: name, spool: images, folder: folderIndex)
+                            } catch let error as ConversionError where error.kind != .cannotWrite {
+                                // Named as the user named the file, not by the spool it was read from.
+                                throw EditorError.badRequest("\(name): " + (error.entry.map { "\($0): " } ?? "") + error.message)
+                            }
+                        })
                     }
                 }
                 let keys = Set(written.map(GalleryLibrary.key(of:)))
@@ -110,11 +121,8 @@ extension EditorRoutes {
 }
 
 extension EditorRoutes {
-    /// The largest file an import takes: the format's own bound on a gallery's images.
-    static let maximumImportBytes = Int(GalleryLimits.default.maxTotalUncompressedBytes)
-
     /// Writes a request body to `path` as it arrives, refusing it past `limit` bytes.
-    static func receive(_ body: RequestBody, to path: String, limit: Int, name: String) async throws {
+    static func receive(_ body: RequestBody, to path: String, limit: Int, name: String, why: String? = nil) async throws {
         guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
               let handle = FileHandle(forWritingAtPath: path) else {
             throw EditorError.badRequest("\(path): cannot write the upload")
@@ -124,7 +132,8 @@ extension EditorRoutes {
         for try await buffer in body {
             received += buffer.readableBytes
             guard received <= limit else {
-                throw HTTPError(.contentTooLarge, message: "\(name): larger than the \(limit / 1_000_000) MB an import may be")
+                throw HTTPError(.contentTooLarge, message: "\(name): larger than the \(EditorLimits.megabytes(limit)) an import may be"
+                                + (why.map { " (\($0))" } ?? ""))
             }
             try handle.write(contentsOf: Data(buffer.readableBytesView))
         }

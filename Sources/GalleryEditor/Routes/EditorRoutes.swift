@@ -6,9 +6,10 @@ import Hummingbird
 /// The editor's HTTP interface (Specs/editor.md): the page's files, the folder listing, the
 /// documents and their images, and the event stream. Every route sits behind `AccessGuard`.
 enum EditorRoutes {
-    static func router(_ state: EditorState, landing: @escaping @Sendable () -> String) -> Router<BasicRequestContext> {
-        let router = Router()
+    static func router(_ state: EditorState, landing: @escaping @Sendable () -> String) -> Router<EditorRequestContext> {
+        let router = Router(context: EditorRequestContext.self)
         router.add(middleware: AccessGuard(access: state.access, landing: landing))
+        router.add(middleware: BodyLimits(limits: state.limits))
         addPages(to: router)
         addLibrary(to: router, state)
         addDocuments(to: router, state)
@@ -29,7 +30,7 @@ enum EditorRoutes {
 
     // MARK: The page
 
-    static func addPages(to router: Router<BasicRequestContext>) {
+    static func addPages(to router: Router<EditorRequestContext>) {
         let files: [(String, [UInt8], String)] = [
             ("/", PackageResources.index_html, "text/html; charset=utf-8"),
             // The page's script, one file per part of the page (index.html loads them in order).

@@ -1,7 +1,9 @@
 import Foundation
 import GalleryDocument
 import GalleryFormat
+import GalleryConvert
 import Hummingbird
+import NIOCore
 
 /// How routes answer: JSON, bytes of a checked type, and errors as `{"error": "..."}` with a
 /// status that says whose fault it was.
@@ -40,6 +42,8 @@ enum Responses {
             default: .unprocessableContent
             }
         case is GalleryError, is DecodingError: .unprocessableContent
+        // A file that cannot be converted (an archive that cannot be read, say) is the file's fault.
+        case let error as ConversionError: error.kind == .cannotWrite ? .internalServerError : .unprocessableContent
         case let error as HTTPError: error.status
         default: .internalServerError
         }
@@ -69,12 +73,22 @@ enum Responses {
 
 extension Request {
     /// The request's JSON body, at most `limit` bytes.
-    mutating func decodeJSON<Value: Decodable>(_ type: Value.Type, limit: Int = 1 << 20) async throws -> Value {
-        let buffer = try await collectBody(upTo: limit)
+    mutating func decodeJSON<Value: Decodable>(_ type: Value.Type, limit: Int = EditorLimits.jsonBytes) async throws -> Value {
+        try refuseDeclaredLength(over: limit, "the request's JSON")
+        let buffer = try await collectBody(upTo: limit, "the request's JSON")
         do {
             return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
         } catch {
             throw EditorError.badRequest("the request's JSON does not say what to do: \(error)")
+        }
+    }
+
+    /// The body, at most `limit` bytes: a longer one is refused (413) at the first byte past it.
+    mutating func collectBody(upTo limit: Int, _ what: String) async throws -> ByteBuffer {
+        do {
+            return try await collectBody(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw HTTPError(.contentTooLarge, message: "\(what) is larger than the \(EditorLimits.megabytes(limit)) it may be")
         }
     }
 

@@ -7,6 +7,10 @@ import Foundation
 /// documents' follow from that.
 package actor EditorEvents {
     private var pages: [String: AsyncStream<String>.Continuation] = [:]
+    /// Which connection of each page is the current one: a stream replaced by the page's next
+    /// connection (EventSource reconnects by itself) ends without the page having left.
+    private var connections: [String: Int] = [:]
+    private var connectionCount = 0
     private var lastPageLeft: ContinuousClock.Instant? = nil
     private let started = ContinuousClock.now
     private var onPageClosed: (@Sendable (String) async -> Void)?
@@ -21,18 +25,22 @@ package actor EditorEvents {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(512))
         pages[id]?.finish()
         pages[id] = continuation
+        connectionCount += 1
+        let connection = connectionCount
+        connections[id] = connection
         lastPageLeft = nil
         continuation.onTermination = { [weak self] _ in
-            Task { await self?.disconnected(id, continuation: continuation) }
+            Task { await self?.disconnected(id, connection: connection) }
         }
         // The first frame tells the page it is connected; EventSource reconnects by itself after 1 s.
         continuation.yield("retry: 1000\nevent: hello\ndata: {}\n\n")
         return stream
     }
 
-    private func disconnected(_ id: String, continuation: AsyncStream<String>.Continuation) async {
-        guard pages[id] != nil else { return }
+    private func disconnected(_ id: String, connection: Int) async {
+        guard pages[id] != nil, connections[id] == connection else { return }
         pages[id] = nil
+        connections[id] = nil
         if pages.isEmpty { lastPageLeft = .now }
         await onPageClosed?(id)
     }
@@ -67,5 +75,6 @@ package actor EditorEvents {
     package func closeAll() {
         for continuation in pages.values { continuation.finish() }
         pages = [:]
+        connections = [:]
     }
 }

@@ -21,6 +21,10 @@ package enum EditorServer {
         package var idleShutdown: Duration = .seconds(30)
         package var firstPageWait: Duration = .seconds(300)
         package var documentOptions = DocumentOptions()
+        /// How long a page's documents stay open after its event stream ends, so that a reload
+        /// (a new page) finds them with their undo history.
+        package var reloadGrace: Duration = .seconds(15)
+        package var limits = EditorLimits()
 
         package init(roots: EditorRoots) { self.roots = roots }
     }
@@ -37,8 +41,10 @@ package enum EditorServer {
         }()
         let port = try configuration.port == 0 ? FreePort.find() : configuration.port
         let access = EditorAccess(port: port)
-        let state = EditorState(access: access, roots: configuration.roots, documentOptions: configuration.documentOptions)
-        await state.events.setPageClosedHandler { page in await state.desk.pageClosed(page) }
+        let state = EditorState(access: access, roots: configuration.roots, documentOptions: configuration.documentOptions,
+                                limits: configuration.limits)
+        let grace = configuration.reloadGrace
+        await state.events.setPageClosedHandler { page in await state.desk.pageLeft(page, grace: grace) }
         let single = configuration.roots.roots.count == 1 && !configuration.roots.roots[0].isFolder
             ? GalleryLibrary.key(of: configuration.roots.roots[0].path) : nil
         let router = EditorRoutes.router(state) { single.map { "/#gallery=\($0)" } ?? "/" }
@@ -54,7 +60,11 @@ package enum EditorServer {
         }
         let addresses = ["127.0.0.1", "::1"]
         let applications = addresses.map { host in
-            Application(router: router, configuration: .init(address: .hostname(host, port: port), serverName: nil, reuseAddress: false),
+            Application(router: router,
+                        // A request whose body stops arriving is closed after the read timeout (Hummingbird's idle
+                        // timeout, which spares a response being written: the event streams).
+                        server: .http1(configuration: .init(idleTimeout: .nanoseconds(configuration.limits.readTimeout.nanoseconds))),
+                        configuration: .init(address: .hostname(host, port: port), serverName: nil, reuseAddress: false),
                         onServerRunning: { _ in await listening.one() }, logger: logger)
         }
         let lifetime = Lifetime(state: state, idleShutdown: configuration.idleShutdown, firstPageWait: configuration.firstPageWait)
@@ -70,6 +80,13 @@ package enum EditorServer {
         try await group.run()
         await state.events.closeAll()
         return await state.desk.closeAll()
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
 

@@ -8,9 +8,12 @@ package struct EditorState: Sendable {
     package let events: EditorEvents
     package let thumbnails: ImageThumbnails
     package let documentOptions: DocumentOptions
+    package let limits: EditorLimits
 
-    package init(access: EditorAccess, roots: EditorRoots, documentOptions: DocumentOptions, thumbnails: ImageThumbnails = ImageThumbnails()) {
+    package init(access: EditorAccess, roots: EditorRoots, documentOptions: DocumentOptions, limits: EditorLimits = EditorLimits(),
+                 thumbnails: ImageThumbnails = ImageThumbnails()) {
         self.access = access
+        self.limits = limits
         library = GalleryLibrary(roots: roots)
         events = EditorEvents()
         desk = DocumentDesk(library: library, events: events, options: documentOptions)

@@ -37,6 +37,9 @@ extension ImageGallery {
         @Flag(help: "Print {\"url\", \"pid\"} as one JSON line, for scripts.")
         var json = false
 
+        @Option(help: "The largest file an import takes, in bytes; never more than the free space of the folder it goes to, less 1 GiB (default: 4 GiB).")
+        var maxImportBytes: Int?
+
         func run() throws {
             let editor: String
             switch EditorProgram.program.locate(environment: ProcessInfo.processInfo.environment) {
@@ -47,6 +50,7 @@ extension ImageGallery {
             if let port { arguments += ["--port", String(port)] }
             if noOpen { arguments.append("--no-open") }
             if json { arguments.append("--json") }
+            if let maxImportBytes { arguments += ["--max-import-bytes", String(maxImportBytes)] }
             arguments.append("--")
             arguments += paths
             let failure = CurrentProcess.replace(withExecutable: editor, arguments: arguments)
