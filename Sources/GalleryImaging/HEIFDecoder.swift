@@ -14,7 +14,7 @@ package enum HEIFDecoder {
     package static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .hevc)
         let (width, height) = (geometry.width, geometry.height)
-        try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height),
+        try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height), codedBytes: bytes.count,
                                     bytes: memory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
                                                   byteCount: bytes.count)))
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -37,13 +37,13 @@ package enum HEIFDecoder {
         let (width, height) = (geometry.width, geometry.height)
         // A grid (a phone's photo) is decoded a row of tiles at a time (HEIFDecoder+Grid).
         if let grid = try gridLayout(of: bytes, geometry: geometry) {
-            try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height), held: width * grid.tileHeight,
+            try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height), codedBytes: bytes.count, held: width * grid.tileHeight,
                                         bytes: gridMemory(grid, bitsPerSample: geometry.bitsPerSample, byteCount: bytes.count)))
             try decodeGridRows(bytes, grid: grid, limits: limits, rows: rows)
             return geometry
         }
         // The whole image's work, though a row of it is held as RGBA at a time.
-        try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height), held: width,
+        try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height), codedBytes: bytes.count, held: width,
                                     bytes: bandedMemory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
                                                         byteCount: bytes.count)))
         try decodePlanes(bytes, geometry: geometry, limits: limits, rows: rows)
@@ -91,15 +91,18 @@ package enum HEIFDecoder {
     private static func check(_ error: heif_error, _ step: String) throws {
         guard error.code != heif_error_Ok else { return }
         let reason = error.message.map(libraryMessage) ?? "error \(error.code.rawValue)"
-        throw ImageDecodeError(pastLimit(error, reason) ? .pastLimit : .corrupt, "libheif could not \(step) it: \(reason)")
+        let pastLimit = isPastLimit(memory: error.code == heif_error_Memory_allocation_error,
+                                    securityLimit: error.subcode == heif_suberror_Security_limit_exceeded, reason)
+        throw ImageDecodeError(pastLimit ? .pastLimit : .corrupt, "libheif could not \(step) it: \(reason)")
     }
 
     /// Whether libheif stopped at a limit an image may rightly pass (an allocation, or the image
     /// size we set), not at damage. Its "security limit" code (a memory allocation error with
     /// subcode 1000) also covers lies about the file (an `iloc` extent of 4 GiB in a file of
     /// 7 KB, too many references): those are corrupt, as libavif reports its twin (issue 28).
-    static func pastLimit(_ error: heif_error, _ reason: String) -> Bool {
-        guard error.code == heif_error_Memory_allocation_error else { return false }
-        return error.subcode != heif_suberror_Security_limit_exceeded || reason.contains("maximum image size")
+    /// `memory`: libheif's code is a memory allocation error; `securityLimit`: its subcode is
+    /// "security limit exceeded"; `reason`: its message.
+    static func isPastLimit(memory: Bool, securityLimit: Bool, _ reason: String) -> Bool {
+        memory && (!securityLimit || reason.contains("maximum image size"))
     }
 }
