@@ -12,18 +12,24 @@ extension GalleryThumbnail {
     /// The embedded thumbnail when it is sound and as large as wanted (or as large as it can
     /// be), else the first image decoded at the smallest scale that covers `longSide`.
     /// When the first image cannot be decoded, the sound embedded thumbnail is served even if
-    /// it is smaller than asked, as the freedesktop thumbnail spec allows.
+    /// it is smaller than asked, as the freedesktop thumbnail spec allows. An embedded thumbnail
+    /// that is the grey placeholder (a writer could not decode the first image) is served only
+    /// when the first image cannot be decoded here either. `notice`, when given, is told in one
+    /// line whenever such a fallback is served, and why (the `thumbnail` command prints it; the
+    /// confined thumbnailer stays quiet).
     public static func bitmap(ofGalleryAt path: String, longSide: Int,
-                              limits: DecodeLimits = readingLimits) throws -> Bitmap {
-        try bitmap(of: GalleryReader(path: path), longSide: longSide, limits: limits)
+                              limits: DecodeLimits = readingLimits, notice: ((String) -> Void)? = nil) throws -> Bitmap {
+        try bitmap(of: GalleryReader(path: path), longSide: longSide, limits: limits, notice: notice)
     }
 
-    /// ``bitmap(ofGalleryAt:longSide:limits:)`` for a gallery opened already.
-    public static func bitmap(of reader: GalleryReader, longSide: Int, limits: DecodeLimits = readingLimits) throws -> Bitmap {
+    /// ``bitmap(ofGalleryAt:longSide:limits:notice:)`` for a gallery opened already.
+    public static func bitmap(of reader: GalleryReader, longSide: Int, limits: DecodeLimits = readingLimits,
+                              notice: ((String) -> Void)? = nil) throws -> Bitmap {
         let path = reader.path
         let first = reader.gallery.images.first
         // Kept undecoded until it is served: a first image that decodes makes it unneeded.
         var smallEmbedded: [UInt8]?
+        var placeholder: Bitmap?
         if let embedded = try? reader.thumbnail(limit: 4 << 20),
            let header = try? ImageHeader.parse(embedded),
            header.mediaType == .png, header.bitDepth == 8, !header.interlaced,
@@ -33,19 +39,39 @@ extension GalleryThumbnail {
             let enough = embeddedSide >= longSide || first == nil
                 || embeddedSide >= min(GalleryPackage.maxThumbnailSide, max(first!.width, first!.height))
             if enough, let bitmap = try? Thumbnailer.thumbnail(of: embedded, longSide: longSide, limits: limits) {
-                return bitmap
+                guard let first, Self.isPlaceholder(bitmap, of: (header.width, header.height), for: first) else { return bitmap }
+                placeholder = bitmap
             }
             if !enough { smallEmbedded = embedded }
         }
         do {
             return try firstImageBitmap(reader, first, path: path, longSide: longSide, limits: limits)
+        } catch where placeholder != nil {
+            notice?("\(path): served the gallery's grey placeholder thumbnail: \((error as? GalleryError)?.message ?? "\(error)")")
+            return placeholder!
         } catch let error as GalleryError
                     where error.code == .blobPastDecodeLimit || error.code == .pixelsCorrupt(first?.mediaType ?? .jpeg) {
             if let smallEmbedded, let bitmap = try? Thumbnailer.thumbnail(of: smallEmbedded, longSide: longSide,
                                                                            limits: limits) {
+                let what = first.map { Self.isPlaceholder(bitmap, of: (bitmap.width, bitmap.height), for: $0) } == true
+                    ? "grey placeholder" : "embedded"
+                notice?("\(path): served the gallery's \(what) \(bitmap.width)×\(bitmap.height) thumbnail, smaller than the "
+                        + "\(longSide) px asked: \(error.message)")
                 return bitmap
             }
             throw error
+        }
+    }
+
+    /// Whether an embedded thumbnail of `size`, served as `bitmap`, is the grey placeholder
+    /// (`PlaceholderThumbnail`) of a gallery whose first image is `first`: its size and every pixel.
+    static func isPlaceholder(_ bitmap: Bitmap, of size: (width: Int, height: Int), for first: GalleryImage) -> Bool {
+        let expected = PlaceholderThumbnail.size(forFirstImage: (first.width, first.height))
+        guard size.width == expected.width, size.height == expected.height else { return false }
+        return bitmap.pixels.withUnsafeBufferPointer { pixels in
+            stride(from: 0, to: pixels.count, by: 4).allSatisfy {
+                pixels[$0] == 128 && pixels[$0 + 1] == 128 && pixels[$0 + 2] == 128 && pixels[$0 + 3] == 255
+            }
         }
     }
 

@@ -122,6 +122,11 @@ extension ImageGeometry {
             tileSize = ispe
             tiles.append(HEIFGridLayout.Tile(id: id, extents: extents, properties: properties, essential: essential))
         }
+        // Each tile's bytes are copied into a file of its own: a grid whose tiles add up to more
+        // than the file several times over (one item listed as every tile, extents that overlap)
+        // is left to the whole decode, whose cost it then is, as before.
+        let copied = tiles.reduce(0) { total, tile in tile.extents.reduce(total) { $0 + $1.count } }
+        guard copied <= 8 * Int(clamping: size) else { return nil }
         guard let tileSize, tileSize.0 * columns >= width, tileSize.1 * rows >= height, width > 0, height > 0 else { return nil }
         return HEIFGridLayout(rows: rows, columns: columns, width: width, height: height, tileWidth: tileSize.0,
                               tileHeight: tileSize.1, tiles: tiles)

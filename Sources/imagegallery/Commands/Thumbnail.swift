@@ -41,7 +41,11 @@ extension ImageGallery {
             let limits = GalleryThumbnail.readingLimitsFittingAddressSpace()
             // libjpeg's own allocations stay under the same cap as ours.
             CurrentProcess.setEnvironment("JPEGMEM", "\(limits.maxBytes >> 20)M", replacing: true)
-            let bitmap = try GalleryThumbnail.bitmap(ofGalleryAt: input, longSide: size, limits: limits)
+            // A fallback (the embedded thumbnail smaller than asked, or the grey placeholder) is said
+            // in one line; the confined thumbnailer serves the same quietly.
+            let bitmap = try GalleryThumbnail.bitmap(ofGalleryAt: input, longSide: size, limits: limits) { notice in
+                Terminal.writeError("imagegallery: warning: \(Terminal.neutralised(notice))\n")
+            }
             let file = try GalleryFile.openForOverwriting(output)
             try file.write(bitmap.png(), at: 0)
         }
