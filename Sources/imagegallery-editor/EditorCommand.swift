@@ -43,7 +43,7 @@ struct EditorCommand: AsyncParsableCommand {
 
     /// Seconds a request's body may stop arriving before its connection is closed.
     @Option(help: .hidden)
-    var readTimeoutSeconds: Double = 60
+    var readTimeoutSeconds: Double = 300
 
     /// Bytes of free space an import leaves (tests set it near the free space).
     @Option(help: .hidden)

@@ -18,8 +18,10 @@ package struct EditorLimits: Sendable {
     /// ...and never more than the free space of the folder it is imported into, less this.
     package var freeSpaceMargin = 1 << 30
     /// A connection whose request stops arriving for this long is closed (an event stream,
-    /// whose request has arrived whole, is not).
-    package var readTimeout: Duration = .seconds(60)
+    /// whose request has arrived whole, is not). Generous: an upload waiting for one of the four
+    /// adding slots is not read meanwhile (its body waits in the socket), and must not lose its
+    /// connection behind a long drop of large files.
+    package var readTimeout: Duration = .seconds(300)
 
     package init() {}
 
