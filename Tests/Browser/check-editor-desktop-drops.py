@@ -25,6 +25,7 @@ Prints one JSON document {ok, failures, steps: [{name, ok, detail}], screenshots
 
 import argparse
 import hashlib
+import itertools
 import json
 import os
 import select
@@ -170,9 +171,11 @@ def xdotool(*arguments):
     subprocess.run(["xdotool", *map(str, arguments)], check=True, capture_output=True, timeout=30)
 
 
-def drag(start, end, alt=False):
+def drag(start, end, alt=False, ready=None, timeout=60.0):
     """A person's drag: press, a few small moves past the drag threshold, a glide to `end`, a rest
-    over the target (so that it sees XdndPosition and answers), release."""
+    over the target, moving a little, until `ready()` says the target has taken the drag in (its
+    answer to XdndPosition must reach the source before the release, or the source cancels the
+    drop; a slow machine takes a while), then release. Returns whether `ready` was met."""
     (x0, y0), (x1, y1) = [(int(round(x)), int(round(y))) for x, y in (start, end)]
     xdotool("mousemove", x0, y0)
     time.sleep(0.3)
@@ -186,13 +189,26 @@ def drag(start, end, alt=False):
     for step in range(1, 11):
         xdotool("mousemove", x0 + (x1 - x0) * step // 10, y0 + (y1 - y0) * step // 10)
         time.sleep(0.15)
-    for wiggle in (3, -3, 0):
+    deadline = time.monotonic() + timeout
+    met = False
+    for wiggle in itertools.cycle((3, -3)):
+        xdotool("mousemove", x1 + wiggle, y1)
+        time.sleep(0.3)
+        try:
+            met = ready is None or bool(ready())
+        except (RuntimeError, TimeoutError, ValueError):
+            met = False
+        if met or time.monotonic() > deadline:
+            break
+    # Two more moves after the target took it in, so that the source has its latest answer.
+    for wiggle in (-3, 0):
         xdotool("mousemove", x1 + wiggle, y1)
         time.sleep(0.3)
     xdotool("mouseup", 1)
     if alt:
         xdotool("keyup", "alt")
     time.sleep(0.3)
+    return met
 
 
 # MARK: The browsers, behind one small interface: navigate, evaluate, close
@@ -401,14 +417,17 @@ class Run:
                  origin_on_screen[1] + last["top"] + last["height"] * 0.5)
         source = (SOURCE_WINDOW[0] + SOURCE_WINDOW[2] // 2, SOURCE_WINDOW[1] + SOURCE_WINDOW[2] // 2)
         given = self.source_lines.count()
-        drag(source, point)
+        # The page has taken the drag in when its grid shows where the drop will land.
+        over = drag(source, point, ready=lambda: browser.evaluate(
+            "document.querySelector('#image-grid .drop-placeholder') !== null"))
         offered = self.source_lines.next(lambda m: "gave" in m, 30, start=given)
 
         def landed():
             images = self.images()
             if len(images) != len(before) + 1:
                 raise CheckFailed(f"{len(images)} images on disk, expected {len(before) + 1}"
-                                  + ("" if offered else " (the GTK window was never asked for its data)"))
+                                  + ("" if over else "; the grid never showed where the drop would land")
+                                  + ("" if offered else "; the GTK window was never asked for its data"))
             new = images[-1]
             if new.get("sha256") != self.photo_sha or new.get("filename") != PHOTO_NAME:
                 raise CheckFailed(f"the last image is {new.get('filename')} {str(new.get('sha256'))[:12]}…, expected "
@@ -430,7 +449,8 @@ class Run:
             old.unlink()
         start = self.target_lines.count()
         target = (TARGET_WINDOW[0] + TARGET_WINDOW[2] // 2, TARGET_WINDOW[1] + TARGET_WINDOW[2] // 2)
-        drag((origin_on_screen[0] + centre[0], origin_on_screen[1] + centre[1]), target, alt=True)
+        drag((origin_on_screen[0] + centre[0], origin_on_screen[1] + centre[1]), target, alt=True,
+             ready=lambda: self.target_lines.next(lambda m: m.get("motion"), 0, start=start))
         record = self.target_lines.next(lambda m: m.get("drop"), 60, start=start)
         if record is None:
             raise CheckFailed(f"the GTK target window saw no drop from {browser.name}")

@@ -7,12 +7,15 @@
                                           does, and saves what it was given into FOLDER
 
 Each prints one JSON line when its window is mapped ({"ready": true, "window": X id}); the
-target then prints one JSON line per drop: the targets offered, the action, and what it got
+target then prints {"motion": true, "targets": [...]} when a drag first moves over it (it has
+answered the source, which may now drop), and one JSON line per drop: the targets offered, the
+action, and what it got
 ({"drop": ..., "targets": [...], "uris": [...], "saved": [...], "directSave": ...}).
 
 The target takes a file the way Nautilus does: XdndDirectSave0 when the source offers it (the
-target names a file in FOLDER on the source window, and the source writes it there), else
-text/uri-list, whose local files it copies into FOLDER.
+target names a file in FOLDER on the source window; the source answers "S" and writes it there,
+as Firefox does, or "F" and the target saves the application/octet-stream it then asks for, as
+Chromium wants), else text/uri-list, whose local files it copies into FOLDER.
 """
 
 import ctypes
@@ -135,6 +138,9 @@ def target(folder, x, y, size):
 
     def motion(_widget, context, _x, _y, time):
         Gdk.drag_status(context, Gdk.DragAction.COPY, time)
+        if pending.get("motion") is not context:  # once a drag: the caller waits for it before letting go
+            pending["motion"] = context
+            say({"motion": True, "targets": [atom.name() for atom in context.list_targets()]})
         return True
 
     def drop(widget, context, _x, _y, time):
