@@ -653,13 +653,17 @@ def heif_files(out):
 
     for kind, heif, item in (("avif", sunset_avif, 1), ("heic", sunset_heic, 1)):
         for side in (100000, 65535):
+            # ispe lies (issue 28): past 65,535 the size is refused as such (IG-BLB-012); within it,
+            # the codec's own header (the HEVC SPS, the AV1 sequence header) says 800 x 600.
             out.add(f"{kind}-ispe-{side}.{kind}", set_ispe(heif.copy(), item, side, side).build(), "refused",
                     f"sunset.{kind} whose primary item's ispe says {side} x {side}"
-                    + (" (past 65,535 pixels a side)." if side > 65535 else " (4.3 gigapixels, past the pixel limit)."))
+                    + (" (past 65,535 pixels a side)." if side > 65535 else
+                       " (4.3 gigapixels, past the pixel limit) while its coded image is 800 x 600 (IG-BLB-019)."),
+                    header_id=None if side > 65535 else "IG-BLB-019")
     for side in ((1600, 1200), (400, 300)):
         out.add(f"heic-ispe-{side[0]}x{side[1]}.heic", set_ispe(sunset_heic.copy(), 1, *side).build(), "refused",
-                f"sunset.heic whose ispe says {side[0]} x {side[1]} while its HEVC image decodes to 800 x 600"
-                " (IG-BLB-013, found by decoding).")
+                f"sunset.heic whose ispe says {side[0]} x {side[1]} while its HEVC sequence parameter set codes 800 x 600"
+                " (IG-BLB-019, found without decoding).", header_id="IG-BLB-019")
 
     # Grids of thousands of tiles, and dimg loops.
     for kind, base, tile_ids, tile_size in (("avif", grid_avif, [2, 3, 4, 5], (400, 300)),
@@ -772,6 +776,30 @@ def heif_files(out):
                                       for p, e in heif.items[heif.primary].props]
     out.add("avif-irot-empty.avif", heif.build(), "refused",
             "rotated.avif whose irot property is empty (a box of 8 bytes, no angle).", header_id="IG-BLB-017")
+
+    # Declared sizes that the coded image contradicts, and one that real encoders write (IG-BLB-019,
+    # issue 28). Last in the list, so that the files before them keep their galleries' bytes.
+    out.add("heic-ispe-padded.heic", set_ispe(sunset_heic.copy(), 1, 799, 599).build(), "valid",
+            "sunset.heic whose ispe says 799 x 599: an odd size that a 4:2:0 picture cannot crop to, so its 800 x 600"
+            " picture is the encoder's padding of one column and row, which a decoder leaves out.", (799, 599))
+    heif = set_ispe(grid_avif.copy(), 1, 65535, 65535)
+    out.add("avif-grid-ispe-lie.avif", heif.build(), "refused",
+            "grid.avif whose grid item's ispe says 65535 x 65535 while its grid description gives 800 x 600.",
+            header_id="IG-BLB-019")
+    heif = heic_grid.copy()
+    heif.items[1].data = grid_payload(2, 2, 4000, 4000)
+    set_ispe(heif, 1, 4000, 4000)
+    out.add("heic-grid-tiles-short.heic", heif.build(), "refused",
+            "A 2x2 grid of 320 x 320 hvc1 tiles whose description and ispe both say 4000 x 4000: the tiles cover"
+            " 640 x 640.", header_id="IG-BLB-019")
+    one = chunk(b"VP8L", vp8l(1, 1, (255, 255, 0, 0)))
+    out.add("webp-anmf-lie.webp",
+            riff(vp8x(0x02, 4096, 4096), chunk(b"ANIM", le32(0) + le16(0)), anmf(0, 0, 4096, 4096, 100, one)),
+            "refused", "A 4096 x 4096 animation whose only frame's ANMF chunk says 4096 x 4096 over a 1 x 1 VP8L"
+            " bitstream.", header_id="IG-BLB-019")
+    out.add("webp-canvas-lie.webp", riff(vp8x(0x00, 4096, 4096), one), "refused",
+            "A still VP8X canvas of 4096 x 4096 over a 1 x 1 VP8L image: a still image is its canvas's size.",
+            header_id="IG-BLB-019")
 
 
 def main(argv):

@@ -40,7 +40,8 @@ public struct NotAnImageError: Error, Sendable, CustomStringConvertible {
     /// whose structure does not hold together its id.
     public init(path: String, _ error: ImageHeaderError) {
         if let diagnostic = error.diagnostic {
-            self.init(path: path, reason: "the image does not hold together: \(error.detail)", diagnostic: diagnostic)
+            let what = diagnostic == .declaredSizeContradicted ? "the image is not the size it declares" : "the image does not hold together"
+            self.init(path: path, reason: "\(what): \(error.detail)", diagnostic: diagnostic)
         } else {
             self.init(path: path, reason: error.kind != nil ? error.description : "its image header cannot be read: \(error.description)")
         }

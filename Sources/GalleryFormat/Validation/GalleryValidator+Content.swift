@@ -47,7 +47,9 @@ extension ValidationRun {
                 // A header that reads over a structure that does not hold together has an id of its own.
                 record(GalleryError(error.diagnostic ?? .headerUnreadable(sniffed),
                                     error.diagnostic == nil ? "the \(sniffed.name) header cannot be read: \(error)"
-                                        : "the \(sniffed.name) image does not hold together: \(error.detail)",
+                                        : error.diagnostic == .declaredSizeContradicted
+                                            ? "the \(sniffed.name) image is not the size it declares: \(error.detail)"
+                                            : "the \(sniffed.name) image does not hold together: \(error.detail)",
                                     location: Location(file: path, entry: name)))
             }
         }
