@@ -247,13 +247,17 @@ class MoreScenarios(KeyboardScenarios, LibraryScenarios, VersionScenarios, Scena
         self.page.wait_extra("no placeholder left", lambda s, e: e["pending"] == 0 and len(s["cells"]) == len(images))
         heic = next(image for image in images if image.get("filename") == "sunset.heic")
         base = f"/api/documents/{gallery_key(path)}/images/{heic['id']}"
-        shown = self.page.evaluate(f"fetch('{base}/display').then(r => r.headers.get('content-type'))", True)
+        # The rendition is named for what it is: the name a browser gives the picture dragged out of the detail view.
+        shown, named = self.page.evaluate(f"fetch('{base}/display').then(r => [r.headers.get('content-type'), "
+                                          "r.headers.get('content-disposition')])", True)
         original = self.page.evaluate(f"fetch('{base}?download').then(async r => [r.headers.get('content-type'), "
                                       "(await r.arrayBuffer()).byteLength])", True)
         size = (samples / "sunset.heic").stat().st_size
         if shown != "image/jpeg" or original != ["image/heic", size]:
             raise CheckFailed(f"the HEIC is shown as {shown!r} (expected image/jpeg) and downloads as {original!r} "
                               f"(expected ['image/heic', {size}])")
+        if named != "inline; filename=\"sunset.jpg\"; filename*=UTF-8''sunset.jpg":
+            raise CheckFailed(f"the HEIC's JPEG rendition is named {named!r}, not inline sunset.jpg")
         return f"placeholders right after the drop: {pending}; on disk: {sorted(expected.values())}, format 2.0; HEIC shown as JPEG"
 
     def move_and_copy_beside(self):
