@@ -71,5 +71,11 @@ struct DeclaredSizeCommandTests {
         #expect(deep.status == 0, "\(deep.stdout)\(deep.stderr)")
         #expect(!(deep.stdout + deep.stderr).contains("IG-BLB-016") && !(deep.stdout + deep.stderr).contains("IG-BLB-015"),
                 "\(deep.stdout)\(deep.stderr)")
+        // A large image whose declared size is its coded size stays valid past a decode limit:
+        // the 12 MP grid under a 10-megapixel limit is IG-BLB-009, a warning, not IG-BLB-019.
+        let limited = try Subprocess.imagegallery(["validate", "--deep", "--max-pixels", "10000000", gallery])
+        let said = limited.stdout + limited.stderr
+        #expect(limited.status == 0 && said.contains("IG-BLB-009") && said.contains("4032×3024") && !said.contains("IG-BLB-019"),
+                "\(said)")
     }
 }
