@@ -24,7 +24,8 @@ public struct NotAnImageError: Error, Sendable, CustomStringConvertible {
     /// cannot be read.
     public var reason: String
     /// The id of the problem, when it has one a validator reports too: a structure behind a
-    /// readable header that does not hold together (IG-BLB-017, IG-BLB-018), or pixels that
+    /// readable header that does not hold together (IG-BLB-017, IG-BLB-018), a declared size the
+    /// coded image contradicts (IG-BLB-019), or pixels that
     /// do not decode (`--check-pixels`: IG-BLB-008, IG-BLB-013 to -016). The reason starts with it.
     public var diagnostic: DiagnosticCode?
     public var description: String { "\(path): \(reason)" }

@@ -37,8 +37,10 @@ public struct ImageHeaderError: Error, Sendable, CustomStringConvertible {
     public var kind: ImageKind?
     /// Set when the header reads but the structure behind it does not hold together, found
     /// without decoding a pixel (an AVIF or HEIC item's data past the file, a PNG without
-    /// `IDAT`): the id of that problem (IG-BLB-017, IG-BLB-018). Nil for a header that cannot be
-    /// read, whose id is its type's (``DiagnosticCode/headerUnreadable(_:)``).
+    /// `IDAT`), or a declared size that the coded image's own header contradicts (an `ispe`
+    /// unlike its HEVC or AV1 sequence header): the id of that problem (IG-BLB-017 to IG-BLB-019).
+    /// Nil for a header that cannot be read, whose id is its type's
+    /// (``DiagnosticCode/headerUnreadable(_:)``).
     public var diagnostic: DiagnosticCode?
 
     /// An error from its parts.
