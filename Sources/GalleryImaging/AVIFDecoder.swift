@@ -10,7 +10,7 @@ package enum AVIFDecoder {
     package static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .av1)
         let (width, height) = (geometry.width, geometry.height)
-        try limits.admit(DecodeWork(.avif, "AVIF image", declared: (width, height),
+        try limits.admit(DecodeWork(.avif, "AVIF image", declared: (width, height), codedBytes: bytes.count,
                                     bytes: memory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
                                                   byteCount: bytes.count)))
         try FormatTwoLibrary.require(.avif)
@@ -44,13 +44,13 @@ package enum AVIFDecoder {
         let (width, height) = (geometry.width, geometry.height)
         // A grid is decoded a row of tiles at a time (AVIFDecoder+Grid).
         if let grid = try gridLayout(of: bytes, geometry: geometry) {
-            try limits.admit(DecodeWork(.avif, "AVIF image", declared: (width, height), held: width * grid.tileHeight,
+            try limits.admit(DecodeWork(.avif, "AVIF image", declared: (width, height), codedBytes: bytes.count, held: width * grid.tileHeight,
                                         bytes: gridMemory(grid, bitsPerSample: geometry.bitsPerSample, byteCount: bytes.count)))
             try decodeGridRows(bytes, grid: grid, limits: limits, rows: rows)
             return geometry
         }
         // The whole image's work, though a band of it is held as RGBA at a time.
-        try limits.admit(DecodeWork(.avif, "AVIF image", declared: (width, height), held: width * min(height, band),
+        try limits.admit(DecodeWork(.avif, "AVIF image", declared: (width, height), codedBytes: bytes.count, held: width * min(height, band),
                                     bytes: bandedMemory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
                                                         byteCount: bytes.count)))
         try FormatTwoLibrary.require(.avif)

@@ -68,29 +68,35 @@ extension DecodeLimits {
     }
 
     /// The most pixels a decode of `type` may work through: ``maxWorkPixels``, lowered to what
-    /// ``cpuBudget`` pays for at the codec's cost per pixel (at `scale`/8 for JPEG's DCT scaling).
-    package func workPixels(for type: MediaType, scale: Int = 8) -> Int {
+    /// ``cpuBudget`` pays for at the codec's cost per pixel (at `scale`/8 for JPEG's DCT scaling),
+    /// once `codedBytes` of the file are paid for.
+    package func workPixels(for type: MediaType, scale: Int = 8, codedBytes: Int = 0) -> Int {
         guard let cpuBudget else { return maxWorkPixels }
         let (seconds, attoseconds) = cpuBudget.components
         let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-        let affordable = nanoseconds / DecodeCost.nanosecondsPerPixel(type, scale: scale)
+        let left = nanoseconds - DecodeCost.nanoseconds(type, pixels: 0, bytes: codedBytes)
+        let affordable = max(0, left) / DecodeCost.nanosecondsPerPixel(type, scale: scale)
         return min(maxWorkPixels, Int(min(affordable, Double(Int.max / 2))))
     }
 
     /// The one rule every decode of every type passes before a library sees a byte of the image:
     /// the whole image's work (`work.worked`: never a row's or a band's, however the rows are
-    /// then handed out), the pixels held at once and the memory. Messages name the image by the
-    /// size its header declares.
+    /// then handed out) and its coded bytes, the pixels held at once and the memory. Messages
+    /// name the image by the size its header declares.
     package func admit(_ work: DecodeWork) throws {
         let (width, height) = work.declared
-        let allowed = workPixels(for: work.type, scale: work.scale)
+        let allowed = workPixels(for: work.type, scale: work.scale, codedBytes: work.codedBytes)
         guard work.worked <= allowed else {
-            let pastBudget = allowed < maxWorkPixels
-            let why = pastBudget
-                ? "more than the \(cpuBudget.map(Self.describe) ?? "") of CPU a decode may take here, at about "
-                  + "\(DecodeCost.describe(work.type, scale: work.scale)) (\(allowed) pixels)"
-                : "past the limit of \(maxWorkPixels) decoded pixels"
-            throw ImageDecodeError(.pastLimit, "this \(width)×\(height) \(work.what) means decoding \(work.worked) pixels, \(why)")
+            if allowed < maxWorkPixels, let cpuBudget {
+                let estimate = DecodeCost.nanoseconds(work.type, pixels: work.worked, bytes: work.codedBytes,
+                                                      scale: work.scale) / 1e9
+                throw ImageDecodeError(.pastLimit, "this \(width)×\(height) \(work.what) means decoding \(work.worked) "
+                                       + "pixels from \(work.codedBytes) bytes, about \(Self.describe(seconds: estimate)) "
+                                       + "of CPU at \(DecodeCost.describe(work.type, scale: work.scale)), more than the "
+                                       + "\(Self.describe(cpuBudget)) a decode may take here")
+            }
+            throw ImageDecodeError(.pastLimit, "this \(width)×\(height) \(work.what) means decoding \(work.worked) pixels, "
+                                   + "past the limit of \(maxWorkPixels) decoded pixels")
         }
         guard work.held <= maxPixels else {
             throw ImageDecodeError(.pastLimit, "this \(width)×\(height) \(work.what) would hold \(work.held) decoded pixels at once, "
@@ -102,9 +108,13 @@ extension DecodeLimits {
         }
     }
 
+    private static func describe(seconds: Double) -> String {
+        seconds >= 10 ? "\(Int(seconds.rounded())) s" : "\(Double(Int(seconds * 10)) / 10) s"
+    }
+
     private static func describe(_ duration: Duration) -> String {
         let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
+        return describe(seconds: Double(milliseconds) / 1000)
     }
 }
 
@@ -124,9 +134,11 @@ package struct DecodeWork: Sendable {
     package var bytes: Int
     /// JPEG's DCT scale, in eighths; 8 for every other decode.
     package var scale: Int
+    /// The file's bytes, which the entropy decoder reads whatever the pixels.
+    package var codedBytes: Int
 
-    package init(_ type: MediaType, _ what: String, declared: (width: Int, height: Int), worked: Int? = nil,
-                 held: Int? = nil, bytes: Int, scale: Int = 8) {
+    package init(_ type: MediaType, _ what: String, declared: (width: Int, height: Int), codedBytes: Int,
+                 worked: Int? = nil, held: Int? = nil, bytes: Int, scale: Int = 8) {
         self.type = type
         self.what = what
         self.declared = declared
@@ -134,5 +146,6 @@ package struct DecodeWork: Sendable {
         self.held = held ?? declared.width * declared.height
         self.bytes = bytes
         self.scale = scale
+        self.codedBytes = codedBytes
     }
 }

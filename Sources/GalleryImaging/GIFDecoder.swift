@@ -45,7 +45,7 @@ package enum GIFDecoder {
     /// A decode of the first frame holding `held` rows of the screen: the work is the screen or
     /// the first frame, whichever is larger, for LZW decodes every pixel of the frame.
     private static func work(_ geometry: ImageGeometry, held rows: Int, byteCount: Int) -> DecodeWork {
-        DecodeWork(.gif, "GIF image", declared: (geometry.width, geometry.height), worked: geometry.workPixels,
+        DecodeWork(.gif, "GIF image", declared: (geometry.width, geometry.height), codedBytes: byteCount, worked: geometry.workPixels,
                    held: geometry.width * rows, bytes: memory(width: geometry.width, height: rows, byteCount: byteCount))
     }
 

@@ -14,7 +14,7 @@ package enum HEIFDecoder {
     package static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .hevc)
         let (width, height) = (geometry.width, geometry.height)
-        try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height),
+        try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height), codedBytes: bytes.count,
                                     bytes: memory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
                                                   byteCount: bytes.count)))
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -37,13 +37,13 @@ package enum HEIFDecoder {
         let (width, height) = (geometry.width, geometry.height)
         // A grid (a phone's photo) is decoded a row of tiles at a time (HEIFDecoder+Grid).
         if let grid = try gridLayout(of: bytes, geometry: geometry) {
-            try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height), held: width * grid.tileHeight,
+            try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height), codedBytes: bytes.count, held: width * grid.tileHeight,
                                         bytes: gridMemory(grid, bitsPerSample: geometry.bitsPerSample, byteCount: bytes.count)))
             try decodeGridRows(bytes, grid: grid, limits: limits, rows: rows)
             return geometry
         }
         // The whole image's work, though a row of it is held as RGBA at a time.
-        try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height), held: width,
+        try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height), codedBytes: bytes.count, held: width,
                                     bytes: bandedMemory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
                                                         byteCount: bytes.count)))
         try decodePlanes(bytes, geometry: geometry, limits: limits, rows: rows)

@@ -25,7 +25,7 @@ public enum JPEGDecoder {
         let memory = bytes.count + structure.decodeMemory(scaledWidth: width, scaledHeight: height,
                                                           multiScan: structure.progressive || structure.scans > 1)
         let what = scale.numerator == 8 ? "JPEG image" : "JPEG image at \(scale.numerator)/8 scale"
-        try limits.admit(DecodeWork(.jpeg, what, declared: (structure.width, structure.height), held: width * height,
+        try limits.admit(DecodeWork(.jpeg, what, declared: (structure.width, structure.height), codedBytes: bytes.count, held: width * height,
                                     bytes: memory, scale: scale.numerator))
 
         guard let handle = tjInitDecompress() else { throw ImageDecodeError(.pastLimit, "TurboJPEG could not start") }

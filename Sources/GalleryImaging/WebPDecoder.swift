@@ -29,7 +29,7 @@ package enum WebPDecoder {
         }
         // The whole image is decoded, whatever the scaled output holds: admitted as validate
         // --deep admits it.
-        try limits.admit(DecodeWork(.webp, "WebP image", declared: (geometry.width, geometry.height), held: width * height,
+        try limits.admit(DecodeWork(.webp, "WebP image", declared: (geometry.width, geometry.height), codedBytes: raw.count, held: width * height,
                                     bytes: memory(width: geometry.width, height: geometry.height, frames: geometry.frameCount,
                                                   simpleLossy: isSimpleLossy(raw), output: (width, height), byteCount: raw.count)))
         var config = WebPDecoderConfig()
@@ -55,7 +55,7 @@ package enum WebPDecoder {
 
     private static func firstFrame(_ raw: UnsafeRawBufferPointer, geometry: ImageGeometry, limits: DecodeLimits) throws -> Bitmap {
         let (width, height) = (geometry.width, geometry.height)
-        try limits.admit(DecodeWork(.webp, "WebP animation's canvas", declared: (width, height),
+        try limits.admit(DecodeWork(.webp, "WebP animation's canvas", declared: (width, height), codedBytes: raw.count,
                                     bytes: memory(width: geometry.width, height: geometry.height, frames: geometry.frameCount,
                                                   simpleLossy: false, output: (width, height), byteCount: raw.count)))
         var options = WebPAnimDecoderOptions()

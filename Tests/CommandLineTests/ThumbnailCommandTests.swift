@@ -17,11 +17,6 @@ struct ThumbnailCommandTests {
         return [
             ("one-bit-50000-squared.png", PNGBytes.file(width: 50000, height: 50000, bitDepth: 1, colourType: 0,
                                                         chunks: [PNGBytes.chunk("IDAT", idat)])),
-            // A tEXt chunk that declares two gigabytes and holds a few bytes.
-            ("text-bomb.png", PNGBytes.file(width: 2000, height: 2000, bitDepth: 8, colourType: 0, chunks: [
-                PNGBytes.rawChunk(type: "tEXt", declaredLength: 0x7FFF_FFF0, data: Array("Comment\u{0}x".utf8)),
-                PNGBytes.chunk("IDAT", idat),
-            ])),
             ("jpeg-65500-squared.jpg", Array(huge.prefix(20000))),
             ("jpeg-truncated.jpg", Array(sunset.prefix(sunset.count / 2))),
             ("png-truncated.png", Array(try FileBytes.read(TestPaths.fixture("images/6-bubbles.png")).prefix(9000))),
@@ -50,6 +45,23 @@ struct ThumbnailCommandTests {
             #expect(served.width == embedded.width && served.height == embedded.height)
         }
         #expect(mebibytes < 256, "peak \(mebibytes) MiB")
+    }
+
+    /// A tEXt chunk that declares two gigabytes and holds a few bytes hides the image data past
+    /// the end of the file: the header reader finds that without decoding, so `create` refuses
+    /// the image (IG-BLB-018) and writes nothing, where it once stored it for a thumbnailer to meet.
+    @Test func aChunkPastTheEndOfTheFileIsRefusedAtCreate() throws {
+        let directory = try TemporaryDirectory()
+        let image = directory.file("text-bomb.png")
+        try FileBytes.write(PNGBytes.file(width: 2000, height: 2000, bitDepth: 8, colourType: 0, chunks: [
+            PNGBytes.rawChunk(type: "tEXt", declaredLength: 0x7FFF_FFF0, data: Array("Comment\u{0}x".utf8)),
+            PNGBytes.chunk("IDAT", [UInt8](repeating: 0, count: 16)),
+        ]), to: image)
+        let gallery = directory.file("g.imagegallery")
+        let created = try Subprocess.imagegallery(["create", gallery, image])
+        #expect(created.status == 65, "\(created.stderr)")
+        #expect(created.stderr.contains("IG-BLB-018") && created.stderr.contains("text-bomb.png"), "\(created.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: gallery))
     }
 
     @Test func notAGalleryFailsCleanly() throws {

@@ -241,7 +241,7 @@ struct ImageGeometryTests {
             ("the brands say AVIF", Self.heif(brands: ["avif", "mif1"], items: [(1, "hvc1")], primary: 1, properties: ispe,
                                               associations: [(1, [1])])),
             ("not av01, hvc1 or grid", Self.heif(items: [(1, "jpeg")], primary: 1, properties: ispe, associations: [(1, [1])])),
-            ("does not fit in its parent", Self.box("ftyp", Self.ascii("heic") + Self.be(0, 4)) + Self.be(4_000, 4) + Self.ascii("meta")
+            ("runs past the end of the file", Self.box("ftyp", Self.ascii("heic") + Self.be(0, 4)) + Self.be(4_000, 4) + Self.ascii("meta")
                 + Self.be(0, 8)),
             ("the first box is not ftyp", Self.box("free", [])),
         ]

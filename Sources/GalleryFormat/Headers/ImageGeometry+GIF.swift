@@ -29,8 +29,9 @@ extension ImageGeometry {
                 guard descriptor.le16(5) > 0, descriptor.le16(7) > 0 else {
                     throw ImageHeaderError("frame \(geometry.frameCount) is \(descriptor.le16(5)) × \(descriptor.le16(7))", offset: offset)
                 }
-                if geometry.frameCount == 1 {
-                    geometry.firstFrameArea = descriptor.le16(5) * descriptor.le16(7)
+                let area = descriptor.le16(5) * descriptor.le16(7)
+                if geometry.frameCount == 1, area > geometry.width * geometry.height {
+                    geometry.firstFrameArea = area
                 }
                 offset += 10 + colourTable(descriptor[9])
                 let codeSize = try source.bytes(at: offset, count: 1, "the LZW minimum code size")[0]

@@ -171,7 +171,12 @@ struct BoxWalk {
                 size = end - offset  // to the end of its parent
             }
             guard size >= payload - offset, offset.addingSaturating(size) <= end else {
-                throw ImageHeaderError("the \(type) box's size (\(size)) does not fit in its parent", offset: offset)
+                let shown = String.shownFourCC(header[4 ..< 8])
+                if size >= payload - offset, offset.addingSaturating(size) > source.size {
+                    throw ImageHeaderError("the \(shown) box's size (\(size)) runs past the end of the file "
+                                           + "(\(source.size) bytes)", offset: offset)
+                }
+                throw ImageHeaderError("the \(shown) box's size (\(size)) does not fit in its parent", offset: offset)
             }
             boxes.append(HEIFBox(type: type, start: offset, payload: payload, end: offset + size))
             offset += size
