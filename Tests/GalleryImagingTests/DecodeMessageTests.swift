@@ -41,6 +41,20 @@ struct DecodeMessageTests {
         #expect(message.contains("runs past the end of the file (\(bytes.count) bytes)"), "\(message)")
     }
 
+    /// libheif reads a meta box of size 0 (to the end of the file, over the mdat after it) as no
+    /// meta box at all: our reader says what is wrong before libheif is asked.
+    @Test(arguments: ["i-heic-meta-size-0-heic", "i-avif-meta-size-0-avif"])
+    func aMetaBoxOfSizeZeroIsOurFindingNotLibheifs(name: String) throws {
+        let reader = try GalleryReader(path: TestPaths.fixture("hostile/\(name).imagegallery"))
+        let image = try #require(reader.gallery.images.first)
+        var bytes: [UInt8] = []
+        try reader.readBlob(image) { bytes.append(contentsOf: $0) }
+        let message = Self.headerError { _ = try ImageGeometry.heif(size: UInt64(bytes.count), read: bytes.bytes(at:count:)) }
+        #expect(message.contains("the meta box's size is 0"), "\(message)")
+        let decoded = Self.headerError { _ = try DecodedFrame.decode(bytes, as: image.mediaType) }
+        #expect(!decoded.contains("No 'meta' box") && decoded.contains("meta box's size is 0"), "\(decoded)")
+    }
+
     @Test func libraryMessagesAreOneLine() {
         #expect("No 'meta' box\nfound\r\n\tat all ".foldingControlCharacters == "No 'meta' box found at all ")
         #expect("one line".foldingControlCharacters == "one line")

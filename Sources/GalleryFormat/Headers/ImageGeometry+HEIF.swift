@@ -168,6 +168,13 @@ struct BoxWalk {
                 size = try source.bytes(at: offset + 8, count: 8, "a box's 64-bit size").be64(0)
                 payload += 8
             } else if size == 0 {
+                // To the end of the file: for the last box (mdat). A meta box so sized takes the
+                // boxes after it inside it, and libheif then reports "No 'meta' box" for a file
+                // that has one: our finding is the one that says what is wrong.
+                guard type != "meta" else {
+                    throw ImageHeaderError("the meta box's size is 0 (to the end of the file), so the boxes after it "
+                                           + "lie inside it", offset: offset)
+                }
                 size = end - offset  // to the end of its parent
             }
             guard size >= payload - offset, offset.addingSaturating(size) <= end else {
