@@ -72,22 +72,8 @@ extension HEIFDecoder {
     private static func decodeTile(_ bytes: [UInt8], _ tile: HEIFGridLayout.Tile, width: Int, height: Int,
                                    limits: DecodeLimits) throws -> DecodedTile {
         let file = tile.file(in: bytes, codec: .hevc)
-        guard let context = heif_context_alloc() else { throw ImageDecodeError(.pastLimit, "libheif could not start") }
-        defer { heif_context_free(context) }
-        heif_context_set_maximum_image_size_limit(context, Int32(min(limits.maxSide, 65_535)))
-        heif_context_set_max_decoding_threads(context, 0)
-        let step = "tile \(tile.id) of"
         return try file.withUnsafeBufferPointer { buffer -> DecodedTile in
-            try checkTile(heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil), "read " + step)
-            var handle: OpaquePointer?
-            try checkTile(heif_context_get_primary_image_handle(context, &handle), "find " + step)
-            defer { heif_image_handle_release(handle) }
-            guard let options = heif_decoding_options_alloc() else { throw ImageDecodeError(.pastLimit, "libheif could not start") }
-            defer { heif_decoding_options_free(options) }
-            options.pointee.ignore_transformations = 1
-            options.pointee.strict_decoding = 1
-            var image: OpaquePointer?
-            try checkTile(heif_decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, options), "decode " + step)
+            let image = try decodePrimaryImage(buffer, limits: limits, tile: tile.id)
             do {
                 return DecodedTile(image: image, planes: try HEIFPlanes(image, width: width, height: height))
             } catch {
@@ -95,13 +81,6 @@ extension HEIFDecoder {
                 throw error
             }
         }
-    }
-
-    private static func checkTile(_ error: heif_error, _ step: String) throws {
-        guard error.code != heif_error_Ok else { return }
-        let reason = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
-        throw ImageDecodeError(error.code == heif_error_Memory_allocation_error ? .pastLimit : .corrupt,
-                               "libheif could not \(step) it: \(reason)")
     }
 }
 

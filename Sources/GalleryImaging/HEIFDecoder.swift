@@ -66,29 +66,40 @@ package enum HEIFDecoder {
                                      rows: (_ row: UnsafeBufferPointer<UInt8>) -> Void) throws {
         let (width, height) = (geometry.width, geometry.height)
         try FormatTwoLibrary.require(.heic)
-        guard let context = heif_context_alloc() else { throw ImageDecodeError(.pastLimit, "libheif could not start") }
-        defer { heif_context_free(context) }
-        heif_context_set_maximum_image_size_limit(context, Int32(min(limits.maxSide, 65_535)))
-        heif_context_set_max_decoding_threads(context, 0)
         try bytes.withUnsafeBufferPointer { buffer in
-            try check(heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil), "read")
-            var handle: OpaquePointer?
-            try check(heif_context_get_primary_image_handle(context, &handle), "find the primary image in")
-            defer { heif_image_handle_release(handle) }
-            guard let options = heif_decoding_options_alloc() else { throw ImageDecodeError(.pastLimit, "libheif could not start") }
-            defer { heif_decoding_options_free(options) }
-            options.pointee.ignore_transformations = 1
-            options.pointee.strict_decoding = 1
-            var image: OpaquePointer?
-            // Undefined colorspace and chroma: planes (libheif 1.15 converts YCbCr to planar RGB).
-            try check(heif_decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, options), "decode")
+            let image = try decodePrimaryImage(buffer, limits: limits)
             defer { heif_image_release(image) }
             let planes = try HEIFPlanes(image, width: width, height: height)
             planes.convert(rows: rows)
         }
     }
 
-    private static func check(_ error: heif_error, _ step: String) throws {
+    /// The primary image of the HEIF in `buffer`, decoded as every decode here is: libheif's size
+    /// limit set, tiles decoded on the calling thread, strict (its warnings are errors), its own
+    /// transforms off (the caller turns the image by the geometry), and no colourspace or
+    /// chroma asked for, so that libheif 1.15 gives planar RGB for `HEIFPlanes`. `tile` names
+    /// the grid tile the file holds, for messages. The caller releases the image.
+    static func decodePrimaryImage(_ buffer: UnsafeBufferPointer<UInt8>, limits: DecodeLimits,
+                                   tile: UInt64? = nil) throws -> OpaquePointer? {
+        let of = tile.map { " tile \($0) of" } ?? ""
+        guard let context = heif_context_alloc() else { throw ImageDecodeError(.pastLimit, "libheif could not start") }
+        defer { heif_context_free(context) }
+        heif_context_set_maximum_image_size_limit(context, Int32(min(limits.maxSide, 65_535)))
+        heif_context_set_max_decoding_threads(context, 0)
+        try check(heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil), "read" + of)
+        var handle: OpaquePointer?
+        try check(heif_context_get_primary_image_handle(context, &handle), tile == nil ? "find the primary image in" : "find" + of)
+        defer { heif_image_handle_release(handle) }
+        guard let options = heif_decoding_options_alloc() else { throw ImageDecodeError(.pastLimit, "libheif could not start") }
+        defer { heif_decoding_options_free(options) }
+        options.pointee.ignore_transformations = 1
+        options.pointee.strict_decoding = 1
+        var image: OpaquePointer?
+        try check(heif_decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, options), "decode" + of)
+        return image
+    }
+
+    static func check(_ error: heif_error, _ step: String) throws {
         guard error.code != heif_error_Ok else { return }
         let reason = error.message.map(libraryMessage) ?? "error \(error.code.rawValue)"
         let pastLimit = isPastLimit(memory: error.code == heif_error_Memory_allocation_error,

@@ -17,17 +17,7 @@ import Testing
 @Suite("Hostile corpus: every command")
 struct HostileCorpusTests {
     @Test func everyCommandEndsEveryFileCleanly() async throws {
-        let binary = try TestPaths.staticBinary()
-        let scratch = try TemporaryDirectory()
-        let report = scratch.file("report.json")
-        let arguments = [TestPaths.repository + "/scripts/check-hostile-commands.py", TestPaths.fixture("hostile"),
-                         "--binary", binary, "--jobs", "2", "--timeout", "10", "--max-as-mb", "256",
-                         "--max-rss-mb", "256", "--json", report]
-        let result = try await Blocking.run { try Subprocess.run("/usr/bin/python3", arguments) }
-        // The script prints its summary first, then every problem with the file and its stderr.
-        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-        let shown = lines.prefix(300).joined(separator: "\n") + (lines.count > 300 ? "\n… (\(report))" : "")
-        #expect(result.status == 0, "check-hostile-commands.py failed:\n\(shown)\n\(result.stderr)")
+        try await Self.check(TestPaths.fixture("hostile"), scratch: try TemporaryDirectory())
     }
 
     /// The rest of the full corpus: the files Fixtures/hostile leaves out for their size (about
@@ -36,18 +26,25 @@ struct HostileCorpusTests {
     /// then every command over each, as above: about 150 runs, 3 minutes on 2 cores, most of it
     /// extract writing 100,000 files.
     @Test func everyCommandEndsTheLargeFilesCleanly() async throws {
-        let binary = try TestPaths.staticBinary()
         let scratch = try TemporaryDirectory()
         let corpus = scratch.file("large")
         let written = try await Blocking.run {
             try Subprocess.run("/usr/bin/python3", [TestPaths.repository + "/scripts/make-hostile-corpus.py", corpus, "--large"])
         }
         try #require(written.status == 0, "make-hostile-corpus.py --large failed: \(written.stderr)")
+        try await Self.check(corpus, scratch: scratch)
+    }
+
+    /// Runs check-hostile-commands.py over `corpus` with the release binary, as the suite's
+    /// comment says, and expects no problem.
+    static func check(_ corpus: String, scratch: TemporaryDirectory) async throws {
+        let binary = try TestPaths.staticBinary()
         let report = scratch.file("report.json")
         let arguments = [TestPaths.repository + "/scripts/check-hostile-commands.py", corpus,
                          "--binary", binary, "--jobs", "2", "--timeout", "10", "--max-as-mb", "256",
                          "--max-rss-mb", "256", "--json", report]
         let result = try await Blocking.run { try Subprocess.run("/usr/bin/python3", arguments) }
+        // The script prints its summary first, then every problem with the file and its stderr.
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let shown = lines.prefix(300).joined(separator: "\n") + (lines.count > 300 ? "\n… (\(report))" : "")
         #expect(result.status == 0, "check-hostile-commands.py failed:\n\(shown)\n\(result.stderr)")
