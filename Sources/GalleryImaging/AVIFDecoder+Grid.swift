@@ -10,16 +10,10 @@ import GalleryFormat
 /// place in a strip of the output's width, cropped at the right and bottom edges. The grid's
 /// `irot` and `imir` are applied by the caller, as for any image.
 extension AVIFDecoder {
-    /// The primary item's grid, when it is one this walk decodes: no alpha, every tile with its
-    /// `pixi` (libavif's strict mode wants it), and the output size the `ispe` size. Nil otherwise.
+    /// The primary item's grid, when it is one this walk decodes (`HEIFBoxes.walkableGrid`), with
+    /// every tile's `pixi`, which libavif's strict mode wants.
     static func gridLayout(of bytes: [UInt8], geometry: ImageGeometry) throws -> HEIFGridLayout? {
-        guard !geometry.hasAlpha else { return nil }
-        let layout = try ImageHeaderError.asDecodeError {
-            try ImageGeometry.heifGrid(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
-        }
-        guard let layout, layout.width == geometry.width, layout.height == geometry.height,
-              layout.tiles.allSatisfy({ $0.properties.contains { Array($0[4 ..< 8]) == Array("pixi".utf8) } }) else { return nil }
-        return layout
+        try HEIFBoxes.walkableGrid(of: bytes, geometry: geometry, tilesNeed: "pixi")
     }
 
     /// What a tile-by-tile decode holds at most: our copy of the file, a strip of RGBA of the
@@ -53,14 +47,8 @@ extension AVIFDecoder {
                     view.height = UInt32(count)
                     view.imageOwnsYUVPlanes = AVIF_FALSE
                     view.imageOwnsAlphaPlane = AVIF_FALSE
-                    var rgb = avifRGBImage()
-                    avifRGBImageSetDefaults(&rgb, &view)
-                    rgb.format = AVIF_RGB_FORMAT_RGBA
-                    rgb.depth = 8
-                    rgb.rowBytes = UInt32(width * 4)
                     try strip.withUnsafeMutableBufferPointer { output in
-                        rgb.pixels = output.baseAddress! + left * 4
-                        try check(avifImageYUVToRGB(&view, &rgb), "convert")
+                        try convert(&view, into: output.baseAddress! + left * 4, rowBytes: width * 4)
                     }
                 }
             }

@@ -19,15 +19,9 @@ package enum AVIFDecoder {
         configure(decoder, limits: limits)
         let bitmap = try bytes.withUnsafeBufferPointer { buffer -> Bitmap in
             let image = try decodeFirst(decoder, buffer, width: width, height: height)
-            var rgb = avifRGBImage()
-            avifRGBImageSetDefaults(&rgb, image)
-            rgb.format = AVIF_RGB_FORMAT_RGBA
-            rgb.depth = 8
-            rgb.rowBytes = UInt32(width * 4)
             var pixels = [UInt8](repeating: 0, count: width * height * 4)
             try pixels.withUnsafeMutableBufferPointer { output in
-                rgb.pixels = output.baseAddress
-                try check(avifImageYUVToRGB(image, &rgb), "convert")
+                try convert(image, into: output.baseAddress!, rowBytes: width * 4)
             }
             return Bitmap(width: width, height: height, pixels: pixels)
         }
@@ -74,14 +68,8 @@ package enum AVIFDecoder {
                 view.yuvPlanes.1 = view.yuvPlanes.1.map { $0 + (start >> shift) * Int(view.yuvRowBytes.1) }
                 view.yuvPlanes.2 = view.yuvPlanes.2.map { $0 + (start >> shift) * Int(view.yuvRowBytes.2) }
                 view.alphaPlane = view.alphaPlane.map { $0 + start * Int(view.alphaRowBytes) }
-                var rgb = avifRGBImage()
-                avifRGBImageSetDefaults(&rgb, &view)
-                rgb.format = AVIF_RGB_FORMAT_RGBA
-                rgb.depth = 8
-                rgb.rowBytes = UInt32(width * 4)
                 try pixels.withUnsafeMutableBufferPointer { output in
-                    rgb.pixels = output.baseAddress
-                    try check(avifImageYUVToRGB(&view, &rgb), "convert")
+                    try convert(&view, into: output.baseAddress!, rowBytes: width * 4)
                     for row in 0 ..< count {
                         rows(UnsafeBufferPointer(rebasing: UnsafeBufferPointer(output)[row * width * 4 ..< (row + 1) * width * 4]))
                     }
@@ -90,6 +78,18 @@ package enum AVIFDecoder {
             }
         }
         return geometry
+    }
+
+    /// Converts `image` (or a view of part of it) to 8-bit RGBA at `pixels`, `rowBytes` apart.
+    static func convert(_ image: UnsafeMutablePointer<avifImage>, into pixels: UnsafeMutablePointer<UInt8>,
+                        rowBytes: Int) throws {
+        var rgb = avifRGBImage()
+        avifRGBImageSetDefaults(&rgb, image)
+        rgb.format = AVIF_RGB_FORMAT_RGBA
+        rgb.depth = 8
+        rgb.rowBytes = UInt32(rowBytes)
+        rgb.pixels = pixels
+        try check(avifImageYUVToRGB(image, &rgb), "convert")
     }
 
     /// What a banded decode holds at most: our copy of the file, the codec's planes (4:4:4 at
@@ -140,6 +140,22 @@ package enum AVIFDecoder {
 
 /// The box reader's verdict on an AVIF or HEIC file, and the codec it must have.
 enum HEIFBoxes {
+    /// The primary item's grid, when it is one the tile-by-tile walks decode: no alpha (an alpha
+    /// grid is decoded whole), the grid's output size the `ispe` size, and every tile with the
+    /// property `tilesNeed` names, if any. Nil otherwise.
+    static func walkableGrid(of bytes: [UInt8], geometry: ImageGeometry, tilesNeed property: String? = nil) throws -> HEIFGridLayout? {
+        guard !geometry.hasAlpha else { return nil }
+        let layout = try ImageHeaderError.asDecodeError {
+            try ImageGeometry.heifGrid(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
+        }
+        guard let layout, layout.width == geometry.width, layout.height == geometry.height else { return nil }
+        if let property {
+            let type = Array(property.utf8)
+            guard layout.tiles.allSatisfy({ $0.properties.contains { Array($0[4 ..< 8]) == type } }) else { return nil }
+        }
+        return layout
+    }
+
     static func geometry(of bytes: [UInt8], expecting codec: ImageGeometry.HEIFCodec) throws -> ImageGeometry {
         let (geometry, found) = try ImageHeaderError.asDecodeError {
             try ImageGeometry.heif(size: UInt64(bytes.count), read: bytes.bytes(at:count:))

@@ -17,15 +17,9 @@ import GalleryFormat
 /// output size at the right and bottom edges. The grid's own `irot` and `imir` are applied by
 /// the caller from the geometry, as for any image.
 extension HEIFDecoder {
-    /// The primary item's grid, when it is one this walk decodes: no alpha (an alpha grid is
-    /// decoded whole), and the grid's output size is the `ispe` size. Nil otherwise.
+    /// The primary item's grid, when it is one this walk decodes (`HEIFBoxes.walkableGrid`).
     static func gridLayout(of bytes: [UInt8], geometry: ImageGeometry) throws -> HEIFGridLayout? {
-        guard !geometry.hasAlpha else { return nil }
-        let layout = try ImageHeaderError.asDecodeError {
-            try ImageGeometry.heifGrid(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
-        }
-        guard let layout, layout.width == geometry.width, layout.height == geometry.height else { return nil }
-        return layout
+        try HEIFBoxes.walkableGrid(of: bytes, geometry: geometry)
     }
 
     /// What a tile-by-tile decode holds at most: our copy of the file; a row of decoded tiles
