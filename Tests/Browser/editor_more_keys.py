@@ -178,6 +178,8 @@ class KeyboardScenarios:
         path = self.galleries["Large"]
         images = self.images(path)
         ids = [image["id"] for image in images]
+        # A page of its own, at the top, whatever the scenario before left.
+        self.page.navigate("about:blank")
         self.page.navigate(self.origin + f"/#gallery={gallery_key(path)}")
         state = self.page.wait_for("the first screen of the large gallery",
                                    lambda s: not s["galleryHidden"] and s["cells"] and s["cells"][0]["id"] == ids[0]
