@@ -216,21 +216,9 @@ function drawGrid(doc, again = true) {
   // Drawn from an estimate, or from cells of another size: once more with the cells as laid out.
   if (again && range.columns) {
     const now = visibleRange(doc.images.length);
-    if (!range.measured || Math.abs(now.height - range.height) > 0.001 || now.columns !== range.columns) drawGrid(doc, false);
+    if (!range.measured || Math.abs(now.height - range.height) > 0.01 || now.columns !== range.columns) drawGrid(doc, false);
   }
-  cellWatch.disconnect();
-  const sample = range.columns && grid.querySelector('.image-cell[data-id]');
-  if (sample) cellWatch.observe(sample);
 }
-
-/// A cell can change size after the grid measured it (a font or a thumbnail that arrives late,
-/// on a busy machine): the spacers are then drawn again with its size as laid out, or the page
-/// would keep a height the rows no longer have (a clean-clone run's 10,000 images: 38 px).
-const cellWatch = new ResizeObserver(() => {
-  if (!state.doc || !drawnRange.columns || $('gallery-view').hidden) return;
-  const now = visibleRange(state.doc.images.length);
-  if (Math.abs(now.height - drawnRange.height) > 0.001 || now.columns !== drawnRange.columns) drawGrid(state.doc);
-});
 
 function imageCell(image) {
   const img = element('img', {src: `/api/documents/${state.key}/images/${image.id}/thumbnail`, alt: '', loading: 'lazy', draggable: 'false'});
