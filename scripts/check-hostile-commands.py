@@ -24,8 +24,8 @@ every command, the binary runs with a fresh, empty workspace as its current fold
 
 Each run gets RLIMIT_AS (--max-as-mb, default 256 MiB: an allocation past it crashes the run, which
 counts as a crash), RLIMIT_CPU (--max-thumbnail-cpu-s, default 2 s, for thumbnail and thumbnailer:
-no input may cost a thumbnail path more; the timeout's seconds for the rest; SIGXCPU counts as a
-"CPU limit" problem), RLIMIT_CORE 0, a new session (killed whole at the timeout, default 10 s),
+no input may cost a thumbnail path more; --max-cpu-s, by default the timeout's seconds, for the
+rest; SIGXCPU counts as a "CPU limit" problem), RLIMIT_CORE 0, a new session (killed whole at the timeout, default 10 s),
 HOME, XDG_CACHE_HOME, XDG_STATE_HOME, XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_RUNTIME_DIR and TMPDIR
 inside its own scratch folder, and a copy of the input in a folder of its own. Checked per run:
 
@@ -217,9 +217,13 @@ class Runner:
 
     def cpu_limit(self, label, timeout):
         """The CPU seconds a run may take: a thumbnail path's bound (issue 28: no input may cost one
-        more than 2 s), else its timeout's (which grows for extract with the files it writes)."""
+        more than 2 s), else --max-cpu-s, else its timeout's (each grows for extract with the files
+        it writes)."""
         if label in ("thumbnail", "thumbnailer"):
             return self.a.max_thumbnail_cpu_s
+        if self.a.max_cpu_s is not None:
+            # extract's allowance grows with its files in CPU as in wall-clock time.
+            return max(1, int(self.a.max_cpu_s + (timeout - self.a.timeout)))
         return max(1, int(timeout))
 
     def execute(self, argv, slot, timeout=None, cpu_seconds=None):
@@ -563,7 +567,11 @@ def main():
     ap.add_argument("--max-as-mb", type=float, default=256.0, help="RLIMIT_AS of every run, MiB")
     ap.add_argument("--max-rss-mb", type=float, default=256.0, help="peak resident memory allowed, MiB")
     ap.add_argument("--max-thumbnail-cpu-s", type=int, default=2,
-                    help="RLIMIT_CPU of thumbnail and thumbnailer runs, seconds (every other run gets the timeout's)")
+                    help="RLIMIT_CPU of thumbnail and thumbnailer runs, seconds (every other run gets --max-cpu-s)")
+    ap.add_argument("--max-cpu-s", type=float, default=None,
+                    help="RLIMIT_CPU of every other run, seconds (default: the timeout's). CPU is the bound on "
+                         "work; with a longer --timeout the wall clock only catches hangs, so a busy machine "
+                         "does not fail a run")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--commands", default=",".join(DEFAULT_COMMANDS),
                     help="comma-separated, of " + ", ".join(ALL_COMMANDS))

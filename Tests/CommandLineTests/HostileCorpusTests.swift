@@ -5,15 +5,17 @@ import Testing
 /// Every command that reads input, over the committed hostile corpus (`Fixtures/hostile`, written
 /// by `scripts/make-hostile-corpus.py --fixtures`): `scripts/check-hostile-commands.py` runs
 /// validate, info, list, extract, thumbnail and convert on each of its files, each run in an empty
-/// workspace with its own HOME and TMPDIR, under RLIMIT_AS 256 MiB and a 10 s timeout. It checks
+/// workspace with its own HOME and TMPDIR, under RLIMIT_AS 256 MiB and RLIMIT_CPU. It checks
 /// that no run crashes or hangs, that each ends with an exit code the README gives it and a
 /// message naming the file, peak memory under 256 MB, the outputs (a thumbnail is a PNG, a
 /// converted gallery is valid, foreign archives give what expected.json says), and that nothing
 /// is written outside the named output, the input included. The release binary that `make test`
 /// builds (IMAGEGALLERY_STATIC_BINARY; without it the test fails): the bounds are the shipped
-/// build's. About 7,200 runs: 2 to 4 minutes on 2 cores. Each run is also under RLIMIT_CPU: 2 s
-/// for thumbnail and the thumbnailer (no input may cost a thumbnail path more), the timeout's for
-/// the rest.
+/// build's. About 7,200 runs: 2 to 4 minutes on 2 cores. The bound on work is CPU time: 2 s for
+/// thumbnail and the thumbnailer (no input may cost a thumbnail path more), 10 s for the rest
+/// (extract's grows with the files it writes). The wall clock only catches hangs (60 s): CI's
+/// machine, busy with the other suites, took 10.2 s of wall time to list the 100,000-image
+/// manifest, which is not the input's fault.
 @Suite("Hostile corpus: every command")
 struct HostileCorpusTests {
     @Test func everyCommandEndsEveryFileCleanly() async throws {
@@ -41,7 +43,7 @@ struct HostileCorpusTests {
         let binary = try TestPaths.staticBinary()
         let report = scratch.file("report.json")
         let arguments = [TestPaths.repository + "/scripts/check-hostile-commands.py", corpus,
-                         "--binary", binary, "--jobs", "2", "--timeout", "10", "--max-as-mb", "256",
+                         "--binary", binary, "--jobs", "2", "--timeout", "60", "--max-cpu-s", "10", "--max-as-mb", "256",
                          "--max-rss-mb", "256", "--json", report]
         let result = try await Blocking.run { try Subprocess.run("/usr/bin/python3", arguments) }
         // The script prints its summary first, then every problem with the file and its stderr.
