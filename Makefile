@@ -89,7 +89,7 @@ test-large: deps
 # Creates, describes, lists, unpacks, validates and thumbnails a gallery of the bundled sample images,
 # edits it, adds images by URL from a server on loopback, and converts it (unpacked, CBZ, tar, web).
 # Only the two programs it runs are built (the tool and the fetch helper): the editor's server
-# (Hummingbird, swift-crypto) doubled the demo's time on a fresh machine and the demo never runs it.
+# (Hummingbird and its dependencies) doubled the demo's time on a fresh machine and the demo never runs it.
 demo: deps
 	$(SWIFT) build --product imagegallery
 	$(SWIFT) build --product imagegallery-fetch

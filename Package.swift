@@ -27,9 +27,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        // SHA-256 (content addressing) and SHA-1 (UUIDv5) through BoringSSL, which uses the
-        // CPU's SHA extensions; a pure-Swift hash was far slower (see Benchmarks/RESULTS.md).
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         // HTTP for fetching images (issue 6). Chosen over FoundationNetworking's URLSession on
         // measured grounds: a configurable redirect cap with loop detection, a connect timeout,
         // no libcurl (and its 35 shared libraries) in the static binary, less memory and a
@@ -129,7 +126,6 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 // The connection a refused body arrives on is closed (Routes' BodyLimits).
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

@@ -1,4 +1,3 @@
-import Crypto
 import Testing
 @testable import GalleryEditor
 
@@ -13,7 +12,7 @@ import Testing
     }
 
     @Test func aKeyMadeWithAnotherSecretIsRefused() {
-        let key = EditorAccess.launchKey(secret: SymmetricKey(size: .bits256))
+        let key = EditorAccess.launchKey(secret: EditorAccess.newSecret())
         #expect(!access.redeem(key))
     }
 

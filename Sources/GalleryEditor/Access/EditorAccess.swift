@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import GalleryFormat
 import Synchronization
 
 /// Who may talk to the editor's server, and how they prove it (Specs/security.md, "The editor").
@@ -13,18 +13,16 @@ import Synchronization
 /// record without asking the server.
 package final class EditorAccess: Sendable {
     /// The secret that signs launch keys (kept in the record file, mode 0600).
-    package var launchSecret: SymmetricKey { SymmetricKey(data: secretBytes) }
-    /// The secret's bytes (`SymmetricKey` is not `Sendable`).
-    package let secretBytes: [UInt8]
+    package let launchSecret: [UInt8]
     /// The cookie's value, the same for every page of this server.
     let sessionToken: String
     /// The port the server listens on, in the names it accepts in `Host`.
     package let port: Int
     private let usedNonces = Mutex<Set<String>>([])
 
-    package init(port: Int, launchSecret: SymmetricKey = SymmetricKey(size: .bits256)) {
+    package init(port: Int, launchSecret: [UInt8] = EditorAccess.newSecret()) {
         self.port = port
-        secretBytes = launchSecret.withUnsafeBytes { Array($0) }
+        self.launchSecret = launchSecret
         sessionToken = Self.randomHex(bytes: 32)
     }
 
@@ -33,11 +31,13 @@ package final class EditorAccess: Sendable {
     package var cookieName: String { "imagegallery_editor_\(port)" }
 
     /// The launch URL's key: a fresh nonce and its MAC under `secret`.
-    package static func launchKey(secret: SymmetricKey) -> String {
+    package static func launchKey(secret: [UInt8]) -> String {
         let nonce = randomHex(bytes: 16)
-        let mac = HMAC<SHA256>.authenticationCode(for: Data(nonce.utf8), using: secret)
-        return nonce + "." + hex(mac)
+        return nonce + "." + hex(LaunchKeyMAC.code(for: Array(nonce.utf8), key: secret))
     }
+
+    /// A fresh 256-bit launch secret.
+    package static func newSecret() -> [UInt8] { randomBytes(32) }
 
     /// Accepts `key` once: a nonce of ours, not used before, with a valid MAC.
     func redeem(_ key: String) -> Bool {
@@ -45,7 +45,7 @@ package final class EditorAccess: Sendable {
         guard parts.count == 2, parts[0].count == 32, parts[1].count == 64,
               parts[0].allSatisfy(\.isHexDigit), let mac = Self.bytes(fromHex: parts[1]) else { return false }
         let nonce = String(parts[0])
-        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data(nonce.utf8), using: launchSecret) else { return false }
+        guard LaunchKeyMAC.isValid(mac, for: Array(nonce.utf8), key: launchSecret) else { return false }
         return usedNonces.withLock { $0.insert(nonce).inserted }
     }
 
@@ -70,6 +70,7 @@ package final class EditorAccess: Sendable {
     /// The `Set-Cookie` value that a redeemed launch key answers with.
     var sessionCookie: String { "\(cookieName)=\(sessionToken); Path=/; HttpOnly; SameSite=Strict" }
 
+    /// Whether `a` and `b` hold the same bytes, in time that depends on their length alone.
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
@@ -77,9 +78,12 @@ package final class EditorAccess: Sendable {
         return difference == 0
     }
 
-    package static func randomHex(bytes count: Int) -> String {
+    package static func randomHex(bytes count: Int) -> String { hex(randomBytes(count)) }
+
+    /// `count` bytes from the system's generator (getrandom(2) on Linux: cryptographically secure).
+    static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        return hex((0 ..< count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        return (0 ..< count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 
     package static func hex(_ bytes: some Sequence<UInt8>) -> String {

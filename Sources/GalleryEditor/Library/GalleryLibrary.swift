@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GalleryFormat
 import GallerySystem
@@ -30,7 +29,7 @@ package actor GalleryLibrary {
 
     /// The key of a resolved path.
     package static func key(of resolvedPath: String) -> String {
-        EditorAccess.hex(SHA256.hash(data: Data(resolvedPath.utf8)).prefix(12))
+        EditorAccess.hex(SHA256Hasher.of(Array(resolvedPath.utf8)).bytes.prefix(12))
     }
 
     /// Every gallery now, in file-name order.

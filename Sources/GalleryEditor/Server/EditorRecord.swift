@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import GalleryFormat
 import GallerySystem
 
 /// Word a running editor leaves for the user's next `imagegallery edit` of the same paths:
@@ -14,7 +14,7 @@ package struct EditorRecord: Codable, Sendable {
 
     /// `$XDG_RUNTIME_DIR/imagegallery/editor-<digest of the roots>.json`.
     package static func path(for roots: EditorRoots, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let digest = EditorAccess.hex(SHA256.hash(data: Data(roots.identity.utf8)).prefix(12))
+        let digest = EditorAccess.hex(SHA256Hasher.of(Array(roots.identity.utf8)).bytes.prefix(12))
         return UserFolders.runtime(environment) + "/editor-\(digest).json"
     }
 
@@ -53,6 +53,6 @@ package struct EditorRecord: Codable, Sendable {
     /// A launch URL for one more page on this server.
     package func launchURL(landing: String? = nil) -> String? {
         guard let secret = EditorAccess.bytes(fromHex: secret) else { return nil }
-        return EditorServer.launchURL(port: port, key: EditorAccess.launchKey(secret: SymmetricKey(data: secret)))
+        return EditorServer.launchURL(port: port, key: EditorAccess.launchKey(secret: secret))
     }
 }

@@ -51,7 +51,7 @@ package enum EditorServer {
 
         let listening = ListeningCount(expected: 2) {
             do {
-                try EditorRecord(pid: .current, port: port, secret: EditorAccess.hex(access.secretBytes),
+                try EditorRecord(pid: .current, port: port, secret: EditorAccess.hex(access.launchSecret),
                                  roots: configuration.roots.roots.map(\.path)).write(for: configuration.roots)
             } catch {
                 logger.warning("\(error); a second imagegallery edit will start another server")
