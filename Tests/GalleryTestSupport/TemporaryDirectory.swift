@@ -4,8 +4,9 @@ import Foundation
 public final class TemporaryDirectory: @unchecked Sendable {
     public let path: String
 
-    public init() throws {
-        var template = Array((NSTemporaryDirectory() + "/imagegallery-test-XXXXXX").utf8CString)
+    /// A fresh folder in `parent`, by default the system temporary folder.
+    public init(in parent: String = NSTemporaryDirectory()) throws {
+        var template = Array((parent + "/imagegallery-test-XXXXXX").utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw CocoaError(.fileWriteUnknown)
         }
