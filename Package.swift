@@ -108,7 +108,13 @@ let package = Package(
         ),
         // Conversion to and from folders, archives (through libarchive), comic books, the seed
         // apps' JSON and a static web gallery (issue 7).
-        .target(name: "GalleryConvert", dependencies: ["GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem", "CArchive", "COnDemand"]),
+        .target(
+            name: "GalleryConvert",
+            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem", "CArchive", "COnDemand"],
+            // The web gallery's style sheet and script (WebGallery/gallery.css and gallery.js), every
+            // file of the folder compiled into the binary.
+            resources: [.embedInCode("WebGallery")]
+        ),
         // What imagegallery, the editor and the fetch helper say to each other, and how each finds
         // and runs the companion programs; no networking in it.
         .target(name: "GalleryFetchHelper", dependencies: ["GallerySystem", "GalleryFormat", "GalleryImaging", "GalleryBuilder"]),

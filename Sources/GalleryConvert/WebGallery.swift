@@ -61,8 +61,8 @@ public enum WebGalleryWriter {
             try output.write(site.pagePath(position), text: site.imagePage(at: position, written))
         }
         try output.write("assets/gallery-data.js", text: site.dataScript(written))
-        try output.write("assets/gallery.css", text: WebGalleryAssets.stylesheet)
-        try output.write("assets/gallery.js", text: WebGalleryAssets.script)
+        try output.write("assets/gallery.css", bytes: WebGalleryAssets.stylesheet)
+        try output.write("assets/gallery.js", bytes: WebGalleryAssets.script)
         try output.commit()
 
         let target = output.destination
