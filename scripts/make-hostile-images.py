@@ -627,22 +627,37 @@ def large_gif_files(out):
                 " every pixel: a thumbnail path must refuse it by the codec's cost per pixel.")
 
 
-def heif_files(out):
-    sunset_avif = Heif.parse((SAMPLES / "sunset.avif").read_bytes())
-    grid_avif = Heif.parse((SAMPLES / "grid.avif").read_bytes())
-    sunset_heic = Heif.parse((SAMPLES / "sunset.heic").read_bytes())
+def set_ispe(heif, item, width, height):
+    """HEIF with the ispe property of ITEM saying WIDTH x HEIGHT."""
+    heif.items[item].props = [(ispe(width, height), e) if p[4:8] == b"ispe" else (p, e)
+                              for p, e in heif.items[item].props]
+    return heif
+
+
+def heif_samples():
+    """The committed samples every HEIF case starts from: sunset.avif, grid.avif and sunset.heic parsed,
+    and a HEIC grid built by hand, bubbles.heic's colour image (320 x 320, no alpha) as every tile."""
     bubbles_heic = Heif.parse((SAMPLES / "bubbles.heic").read_bytes())
-
-    def set_ispe(heif, item, width, height):
-        heif.items[item].props = [(ispe(width, height), e) if p[4:8] == b"ispe" else (p, e)
-                                  for p, e in heif.items[item].props]
-        return heif
-
-    # A HEIC grid built by hand: bubbles.heic's colour image (320 x 320, no alpha) as every tile.
     tile = bubbles_heic.items[1]
     heic_grid = Heif(bubbles_heic.brands, bubbles_heic.hdlr, 1, {
         1: Item(b"grid", grid_payload(2, 2, 640, 640), [(ispe(640, 640), False)]),
         2: Item(b"hvc1", tile.data, tile.props, hidden=True)}, [(b"dimg", 1, [2, 2, 2, 2])])
+    return (Heif.parse((SAMPLES / "sunset.avif").read_bytes()), Heif.parse((SAMPLES / "grid.avif").read_bytes()),
+            Heif.parse((SAMPLES / "sunset.heic").read_bytes()), heic_grid)
+
+
+def heif_files(out):
+    samples = heif_samples()
+    for files in (rewritten_box_files, grid_files, lying_box_size_files, refused_item_type_files,
+                  inconsistent_item_files):
+        files(out, samples)
+    # Last in the list, so that the files before them keep their galleries' bytes.
+    contradicted_size_files(out, samples)
+
+
+def rewritten_box_files(out, samples):
+    """Valid files rewritten with other box layouts, and ispe properties that lie about the size."""
+    sunset_avif, _, sunset_heic, heic_grid = samples
     out.add("heic-grid-handmade.heic", heic_grid.build(), "valid",
             "A 2x2 HEIC grid written by hand whose four tiles are one 320 x 320 hvc1 item (bubbles.heic's colour"
             " image), 640 x 640.", (640, 640))
@@ -665,7 +680,10 @@ def heif_files(out):
                 f"sunset.heic whose ispe says {side[0]} x {side[1]} while its HEVC sequence parameter set codes 800 x 600"
                 " (IG-BLB-019, found without decoding).", header_id="IG-BLB-019")
 
-    # Grids of thousands of tiles, and dimg loops.
+
+def grid_files(out, samples):
+    """Grids of thousands of tiles, and dimg loops."""
+    _, grid_avif, _, heic_grid = samples
     for kind, base, tile_ids, tile_size in (("avif", grid_avif, [2, 3, 4, 5], (400, 300)),
                                             ("heic", heic_grid, [2], (320, 320))):
         for n, absent in ((100, True), (64, False)):
@@ -694,7 +712,10 @@ def heif_files(out):
         out.add(f"{kind}-grid-mutual-ref.{kind}", heif.build(), "refused",
                 "Two 2x2 grids, items 1 and 6, each listing the other as its first tile (a loop).")
 
-    # Box sizes that lie.
+
+def lying_box_size_files(out, samples):
+    """Box sizes, item locations and properties that lie."""
+    sunset_avif, _, sunset_heic, _ = samples
     for kind, heif in (("avif", sunset_avif), ("heic", sunset_heic)):
         good = heif.build()
         out.add(f"{kind}-box-past-eof.{kind}", patch_size(good, [b"meta"], len(good) + 4096), "refused",
@@ -729,7 +750,10 @@ def heif_files(out):
         out.add(f"{kind}-no-ispe.{kind}", bad.build(), "refused",
                 f"sunset.{kind} without the ispe property HEIF requires, so the header states no size.")
 
-    # Primary items of types format 2.0 refuses, and brands that contradict the codec.
+
+def refused_item_type_files(out, samples):
+    """Primary items of types format 2.0 refuses, and brands that contradict the codec."""
+    sunset_avif, _, sunset_heic, _ = samples
     neutral = (b"mif1", 0, [b"mif1", b"miaf"])
     jpeg = SUNSET_JPEG.read_bytes()
     heif = Heif(neutral, sunset_heic.hdlr, 1, {1: Item(b"jpeg", jpeg, [(ispe(800, 600), False)])}, [])
@@ -755,8 +779,11 @@ def heif_files(out):
     out.add("heic-brand-av01.heic", heif.build(), "refused",
             "sunset.avif's items under the brands heic, mif1: a HEIC-branded file whose primary item is av01.")
 
-    # Items that do not hold together, which the box reader refuses without decoding (IG-BLB-017,
-    # issue 28): an iloc extent of 4 GiB, a grid short of a tile, an empty irot.
+
+def inconsistent_item_files(out, samples):
+    """Items that do not hold together, which the box reader refuses without decoding (IG-BLB-017,
+    issue 28): an iloc extent of 4 GiB, a grid short of a tile, an empty irot."""
+    sunset_avif, grid_avif, sunset_heic, heic_grid = samples
     for kind, heif in (("avif", sunset_avif), ("heic", sunset_heic)):
         good = heif.build()
         bad = bytearray(good)
@@ -777,8 +804,11 @@ def heif_files(out):
     out.add("avif-irot-empty.avif", heif.build(), "refused",
             "rotated.avif whose irot property is empty (a box of 8 bytes, no angle).", header_id="IG-BLB-017")
 
-    # Declared sizes that the coded image contradicts, and one that real encoders write (IG-BLB-019,
-    # issue 28). Last in the list, so that the files before them keep their galleries' bytes.
+
+def contradicted_size_files(out, samples):
+    """Declared sizes that the coded image contradicts, and one that real encoders write (IG-BLB-019,
+    issue 28)."""
+    _, grid_avif, sunset_heic, heic_grid = samples
     out.add("heic-ispe-padded.heic", set_ispe(sunset_heic.copy(), 1, 799, 599).build(), "valid",
             "sunset.heic whose ispe says 799 x 599: an odd size that a 4:2:0 picture cannot crop to, so its 800 x 600"
             " picture is the encoder's padding of one column and row, which a decoder leaves out.", (799, 599))

@@ -154,95 +154,114 @@ def build(entries, dt=DEFAULT_DT, prefix=b"", prefix_in_offsets=True, cd_order=N
     o = Out(fmap)
     o.raw(prefix, "prefix", None, "data")
     base = 0 if prefix_in_offsets else len(prefix)
-    offs = []
-    for e in entries:
-        k = e.kw
-        if k.get("cd_only"):
-            offs.append(None)
-            continue
-        en = e.name.decode("utf-8", "replace")
-        o.raw(k.get("pre", b""), "gap", en, "data")
-        offs.append(len(o.b) - base)
-        dd = k.get("dd")
-        crc = crc32(e.data) if "crc_real" not in k else k["crc_real"]
-        usize = len(e.data) if "usize_real" not in k else k["usize_real"]
-        csize = len(e.payload)
-        lv = dict(sig=LOCAL_SIG, ver=20, flags=UTF8, method=e.method, time=dt[0], date=dt[1],
-                  crc=crc, csize=csize, usize=usize)
-        zero = dd is not None and dd.get("zero", True)
-        if dd is not None:
-            lv["flags"] |= 8
-            if zero:
-                lv["crc"] = lv["csize"] = lv["usize"] = 0
-        lextra = b""
-        if k.get("z64local"):
-            u, c = (0, 0) if zero else (usize, csize)
-            lextra += struct.pack("<HHQQ", 1, 16, k.get("z64l_usize", u), k.get("z64l_csize", c))
-            lv["ver"] = 45
-            if not k.get("z64local_keep"):
-                lv["csize"] = lv["usize"] = 0xFFFFFFFF
-        lextra += k.get("extra", b"") + k.get("lextra", b"")
-        lname = k.get("lname", e.name)
-        e.ov(lv, "l_")
-        if "l_nlen" not in k and "h_nlen" not in k:
-            lv["nlen"] = len(lname)
-        if "l_xlen" not in k and "h_xlen" not in k:
-            lv["xlen"] = len(lextra)
-        o.rec(LOCAL, lv, "local", en)
-        o.raw(lname, "local", en, "name")
-        o.raw(lextra, "local", en, "extra")
-        o.raw(e.payload, "data", en, "data")
-        if dd is not None:
-            o.raw(data_descriptor(dd.get("crc", crc), dd.get("csize", csize), dd.get("usize", usize),
-                                  dd.get("sig", True), dd.get("wide")), "dd", en, "dd")
-        o.raw(k.get("post", b""), "gap", en, "data")
+    offs = [write_local_entry(o, e, dt, base) for e in entries]
     o.raw(gap_before_cd, "gap", None, "data")
     cd_start = len(o.b)
     order = list(range(len(entries))) if cd_order is None else cd_order
     for i in order:
-        e = entries[i]
-        k = e.kw
-        en = e.name.decode("utf-8", "replace")
-        dd = k.get("dd")
-        crc = crc32(e.data) if "crc_real" not in k else k["crc_real"]
-        usize = len(e.data) if "usize_real" not in k else k["usize_real"]
-        csize = len(e.payload)
-        off = offs[i]
-        cv = dict(sig=CENTRAL_SIG, made=0x0314, ver=20, flags=UTF8 | (8 if dd is not None else 0),
-                  method=e.method, time=dt[0], date=dt[1], crc=crc, csize=csize, usize=usize,
-                  disk=0, iattr=0, eattr=REG, offset=off)
-        if k.get("z64local"):
-            cv["ver"] = 45
-        cextra = b""
-        z = k.get("z64central")
-        if z:
-            vals = {"usize": usize, "csize": csize, "offset": off}
-            vals.update(k.get("z64c_vals", {}))
-            fields = [f for f in ("usize", "csize", "offset") if f in z]
-            cextra += struct.pack("<HH", 1, 8 * len(fields)) + b"".join(struct.pack("<Q", vals[f]) for f in fields)
-            cv["ver"] = 45
-            cv["made"] = 0x032D
-            if not k.get("z64central_keep"):
-                for f in fields:
-                    cv[f] = 0xFFFFFFFF
-        cextra += k.get("extra", b"") + k.get("cextra", b"")
-        comment_e = k.get("comment", b"")
-        cname = k.get("cname", e.name)
-        e.ov(cv, "c_")
-        if "c_nlen" not in k and "h_nlen" not in k:
-            cv["nlen"] = len(cname)
-        if "c_xlen" not in k and "h_xlen" not in k:
-            cv["xlen"] = len(cextra)
-        if "c_clen" not in k:
-            cv["clen"] = len(comment_e)
-        o.rec(CENTRAL, cv, "central", en)
-        o.raw(cname, "central", en, "name")
-        o.raw(cextra, "central", en, "extra")
-        o.raw(comment_e, "central", en, "comment")
+        write_central_record(o, entries[i], offs[i], dt)
     o.raw(cd_raw, "central", None, "raw")
-    cd_end = len(o.b)
-    n = len(order)
-    cd_size = cd_end - cd_start
+    write_end_records(o, len(order), cd_start, base, z64, eocd, comment)
+    o.raw(trailing, "trailing", None, "data")
+    if fmap:
+        return bytes(o.b), o.fmap
+    return bytes(o.b)
+
+
+def declared_sizes(e):
+    """The CRC-32, uncompressed and compressed sizes the headers of entry E declare."""
+    k = e.kw
+    crc = crc32(e.data) if "crc_real" not in k else k["crc_real"]
+    usize = len(e.data) if "usize_real" not in k else k["usize_real"]
+    return crc, usize, len(e.payload)
+
+
+def write_local_entry(o, e, dt, base):
+    """Entry E's local header, data and data descriptor (and the bytes around them); where its
+    local header starts (counted from BASE), or None for an entry only the central directory lists."""
+    k = e.kw
+    if k.get("cd_only"):
+        return None
+    en = e.name.decode("utf-8", "replace")
+    o.raw(k.get("pre", b""), "gap", en, "data")
+    offset = len(o.b) - base
+    dd = k.get("dd")
+    crc, usize, csize = declared_sizes(e)
+    lv = dict(sig=LOCAL_SIG, ver=20, flags=UTF8, method=e.method, time=dt[0], date=dt[1],
+              crc=crc, csize=csize, usize=usize)
+    zero = dd is not None and dd.get("zero", True)
+    if dd is not None:
+        lv["flags"] |= 8
+        if zero:
+            lv["crc"] = lv["csize"] = lv["usize"] = 0
+    lextra = b""
+    if k.get("z64local"):
+        u, c = (0, 0) if zero else (usize, csize)
+        lextra += struct.pack("<HHQQ", 1, 16, k.get("z64l_usize", u), k.get("z64l_csize", c))
+        lv["ver"] = 45
+        if not k.get("z64local_keep"):
+            lv["csize"] = lv["usize"] = 0xFFFFFFFF
+    lextra += k.get("extra", b"") + k.get("lextra", b"")
+    lname = k.get("lname", e.name)
+    e.ov(lv, "l_")
+    if "l_nlen" not in k and "h_nlen" not in k:
+        lv["nlen"] = len(lname)
+    if "l_xlen" not in k and "h_xlen" not in k:
+        lv["xlen"] = len(lextra)
+    o.rec(LOCAL, lv, "local", en)
+    o.raw(lname, "local", en, "name")
+    o.raw(lextra, "local", en, "extra")
+    o.raw(e.payload, "data", en, "data")
+    if dd is not None:
+        o.raw(data_descriptor(dd.get("crc", crc), dd.get("csize", csize), dd.get("usize", usize),
+                              dd.get("sig", True), dd.get("wide")), "dd", en, "dd")
+    o.raw(k.get("post", b""), "gap", en, "data")
+    return offset
+
+
+def write_central_record(o, e, off, dt):
+    """Entry E's central directory record, pointing at OFF."""
+    k = e.kw
+    en = e.name.decode("utf-8", "replace")
+    dd = k.get("dd")
+    crc, usize, csize = declared_sizes(e)
+    cv = dict(sig=CENTRAL_SIG, made=0x0314, ver=20, flags=UTF8 | (8 if dd is not None else 0),
+              method=e.method, time=dt[0], date=dt[1], crc=crc, csize=csize, usize=usize,
+              disk=0, iattr=0, eattr=REG, offset=off)
+    if k.get("z64local"):
+        cv["ver"] = 45
+    cextra = b""
+    z = k.get("z64central")
+    if z:
+        vals = {"usize": usize, "csize": csize, "offset": off}
+        vals.update(k.get("z64c_vals", {}))
+        fields = [f for f in ("usize", "csize", "offset") if f in z]
+        cextra += struct.pack("<HH", 1, 8 * len(fields)) + b"".join(struct.pack("<Q", vals[f]) for f in fields)
+        cv["ver"] = 45
+        cv["made"] = 0x032D
+        if not k.get("z64central_keep"):
+            for f in fields:
+                cv[f] = 0xFFFFFFFF
+    cextra += k.get("extra", b"") + k.get("cextra", b"")
+    comment_e = k.get("comment", b"")
+    cname = k.get("cname", e.name)
+    e.ov(cv, "c_")
+    if "c_nlen" not in k and "h_nlen" not in k:
+        cv["nlen"] = len(cname)
+    if "c_xlen" not in k and "h_xlen" not in k:
+        cv["xlen"] = len(cextra)
+    if "c_clen" not in k:
+        cv["clen"] = len(comment_e)
+    o.rec(CENTRAL, cv, "central", en)
+    o.raw(cname, "central", en, "name")
+    o.raw(cextra, "central", en, "extra")
+    o.raw(comment_e, "central", en, "comment")
+
+
+def write_end_records(o, n, cd_start, base, z64, eocd, comment):
+    """The ZIP64 end record and locator (with z64), then the end record, for a central directory
+    of N records from CD_START to here."""
+    cd_size = len(o.b) - cd_start
     cd_off = cd_start - base
     ev = dict(sig=EOCD_SIG, disk=0, cddisk=0, n_disk=min(n, 0xFFFF), n_total=min(n, 0xFFFF),
               cd_size=cd_size, cd_offset=cd_off, clen=len(comment))
@@ -261,10 +280,6 @@ def build(entries, dt=DEFAULT_DT, prefix=b"", prefix_in_offsets=True, cd_order=N
     ev.update(eocd or {})
     o.rec(EOCD, ev, "eocd", None)
     o.raw(comment, "eocd", None, "comment")
-    o.raw(trailing, "trailing", None, "data")
-    if fmap:
-        return bytes(o.b), o.fmap
-    return bytes(o.b)
 
 
 def locals_of(entries, dt=DEFAULT_DT):

@@ -38,21 +38,42 @@ def comic_info(title, pages=None, extra=b""):
     return x + extra + b"</ComicInfo>\n"
 
 
-def fam_foreign():
-    F = "foreign"
-    j1, p1, j2 = std_image("j1")[0], std_image("p1")[0], std_image("j2")[0]
-    html = b"<!DOCTYPE html><html><body>404 Not Found</body></html>\n"
+F = "foreign"
+HTML = b"<!DOCTYPE html><html><body>404 Not Found</body></html>\n"
 
-    def A(name, ext, data, exit_codes, images, note, q=False, outside=(), **more):
-        conv = {"exit": list(exit_codes), "images": images}
-        if outside:
-            conv["outside"] = list(outside)
-        emit(name, data, "invalid", "PKG", [], False, F, note, q=q, ext=ext, convert=conv, **more)
 
-    ok = [0]
-    bad = [65]
+def A(name, ext, data, exit_codes, images, note, q=False, outside=(), **more):
+    """The file NAME+EXT, not a gallery, whose conversion must end with one of EXIT_CODES and IMAGES
+    images (None: not predictable), writing none of the OUTSIDE paths."""
+    conv = {"exit": list(exit_codes), "images": images}
+    if outside:
+        conv["outside"] = list(outside)
+    emit(name, data, "invalid", "PKG", [], False, F, note, q=q, ext=ext, convert=conv, **more)
+
+
+def sample_images():
+    """The three images the archives hold: two JPEGs and a PNG, as (j1, p1, j2)."""
+    return std_image("j1")[0], std_image("p1")[0], std_image("j2")[0]
+
+
+def good_archives(j1, p1, j2):
+    """A tar and a zip of the three sample images, which every bound lets through."""
     good_tar = tar(tar_member("pages/1.jpg", j1), tar_member("pages/2.png", p1), tar_member("pages/10.jpg", j2))
     good_zip = foreign_zip([("pages/1.jpg", j1), ("pages/2.png", p1, 0), ("pages/10.jpg", j2)])
+    return good_tar, good_zip
+
+
+def fam_foreign():
+    for cases in (good_cases, escaping_name_cases, link_cases, odd_name_cases, bomb_cases, tar_size_cases,
+                  truncated_and_garbage_cases, not_an_image_cases, comic_info_cases, entry_count_cases):
+        cases()
+
+
+def good_cases():
+    """Good archives of every kind convert reads: every bound met, every entry an image."""
+    j1, p1, j2 = sample_images()
+    ok = [0]
+    good_tar, good_zip = good_archives(j1, p1, j2)
     # --- good ones: every bound met, every entry an image
     A("a-good", ".zip", good_zip, ok, 3, "a zip of three images (deflated and stored)", q=True)
     A("a-good", ".tar", good_tar, ok, 3, "a ustar tar of three images", q=True)
@@ -64,7 +85,12 @@ def fam_foreign():
       ok, 3, "a CBZ with ComicInfo.xml (title, pages in reverse order)", q=True)
     A("a-good", ".cbt", tar(tar_member("ComicInfo.xml", ci), tar_member("01.jpg", j1), tar_member("02.png", p1),
                             tar_member("03.jpg", j2)), ok, 3, "a CBT (tar comic) with ComicInfo.xml")
-    # --- names that would escape an extraction folder: skipped, the rest imported
+
+
+def escaping_name_cases():
+    """Names that would escape an extraction folder: skipped, the rest imported."""
+    j1, p1, j2 = sample_images()
+    ok = [0]
     trav = ["../imagegallery-hostile-corpus-dotdot.jpg", "a/../../imagegallery-hostile-corpus-dotdot2.jpg",
             "../../../../../../../../../../tmp/imagegallery-hostile-corpus-deep.jpg", "..\\..\\windows.jpg"]
     absn = [OUTSIDE + "absolute.jpg", "//" + OUTSIDE[1:] + "double-slash.jpg"]
@@ -78,7 +104,12 @@ def fam_foreign():
       "absolute names (/tmp/..., //tmp/...): skipped", q=True, outside=outs)
     A("a-absolute", ".zip", foreign_zip([(n, j1) for n in absn] + [("good.jpg", p1)]), ok, 1,
       "absolute names in a zip: skipped", outside=outs)
-    # --- links
+
+
+def link_cases():
+    """Symbolic and hard links, inside and outside the archive."""
+    j1, p1, j2 = sample_images()
+    ok = [0]
     A("a-symlinks-outside", ".tar",
       tar(tar_member("link.jpg", kind=b"2", link="/etc/passwd"),
           tar_member("up.jpg", kind=b"2", link="../../imagegallery-hostile-corpus-up.jpg"),
@@ -100,7 +131,12 @@ def fam_foreign():
           tar_member("good.jpg", p1)), ok, 2,
       "hard links to a path in /tmp, to ../.., to an entry; then a file under the first link's name: links "
       "skipped, the two files imported", q=True, outside=[OUTSIDE + "hardlink-target.jpg"])
-    # --- names that read as options, devices, odd names
+
+
+def odd_name_cases():
+    """Names that read as options, devices, odd names."""
+    j1, p1, j2 = sample_images()
+    ok = [0]
     opts = ["--checkpoint=1", "--checkpoint-action=exec=touch imagegallery-hostile-corpus-pwned.jpg",
             "-rf.jpg", "--to-command=sh.jpg", "dir/-n.jpg"]
     A("a-option-names", ".tar", tar(*[tar_member(n, j1) for n in opts], tar_member("good.jpg", p1)), ok, 1,
@@ -123,7 +159,12 @@ def fam_foreign():
           pax_file(long_name, j1), tar_member("__MACOSX/pages/._1.jpg", j1), tar_member("._2.jpg", j1),
           tar_member("good.jpg", p1)), ok, 1,
       "control characters in names, a 5,004-byte pax name, __MACOSX/ and ._ AppleDouble names: skipped", q=True)
-    # --- bombs
+
+
+def bomb_cases():
+    """Compression bombs and entries that lie about their size."""
+    j1, p1, j2 = sample_images()
+    bad = [65]
     zb = 200 << 20
     hdr = tar_member("a.jpg", j1) + tar_header("zeros.bin", size=zb)
     A("a-bomb-200MiB", ".tar.gz", gz_zeros(zb, prefix=hdr, suffix=bytes(1024)), bad, None,
@@ -154,7 +195,12 @@ def fam_foreign():
                                      crc_real=crc_zeros(2000))]), [0, 65], None,
       "an entry declaring 2000 bytes whose deflate stream gives 50 MiB: inflation stops at the declared size "
       "(0, the liar skipped as not an image) or the archive is refused (65); never 50 MiB in memory")
-    # --- lying tar sizes
+
+
+def tar_size_cases():
+    """Tar headers whose size field lies, or whose checksum is wrong."""
+    j1, p1, j2 = sample_images()
+    bad = [65]
     A("a-tar-size-8GiB", ".tar", tar(tar_member("good.jpg", p1), tar_header("huge.jpg", size=0o77777777777) + j1),
       bad, None, "a tar header declaring 8 GiB - 1 (octal) followed by a small file: over the 1 GiB entry bound, "
       "refused before reading")
@@ -172,7 +218,13 @@ def fam_foreign():
     A("a-tar-bad-checksum", ".tar",
       tar(tar_member("good.jpg", p1), tar_member("x.jpg", j1)[:148] + b"000000\x00 " + tar_member("x.jpg", j1)[156:]),
       bad, None, "the second header's checksum is wrong: a damaged archive, refused")
-    # --- truncated and garbage
+
+
+def truncated_and_garbage_cases():
+    """Archives cut short, garbage, and empty archives."""
+    j1, p1, j2 = sample_images()
+    ok, bad = [0], [65]
+    good_tar, good_zip = good_archives(j1, p1, j2)
     A("a-truncated", ".tar.gz", gz(good_tar)[:len(gz(good_tar)) // 2], bad, None, "a tar.gz cut in half", q=True)
     A("a-truncated", ".zip", good_zip[:len(good_zip) // 2], bad, None, "a zip cut in half (no central directory)")
     A("a-truncated", ".tar", good_tar[:len(good_tar) - 1500], bad, None, "a tar cut inside its last file")
@@ -185,10 +237,16 @@ def fam_foreign():
     A("a-empty", ".zip", end_record(), bad, None, "an empty zip: no image")
     A("a-empty", ".tar", bytes(1024), bad, None, "an empty tar (two zero blocks): no image")
     A("a-zero-bytes", ".tar.gz", b"", bad, None, "an empty file named .tar.gz")
-    # --- entries that are not images
-    A("a-html-as-jpg", ".tar.gz", gz(tar(tar_member("cover.jpg", html), tar_member("1.jpg", j1))), ok, 1,
+
+
+def not_an_image_cases():
+    """Entries that are not images, or not images convert may read."""
+    j1, p1, j2 = sample_images()
+    ok, bad = [0], [65]
+    good_tar, good_zip = good_archives(j1, p1, j2)
+    A("a-html-as-jpg", ".tar.gz", gz(tar(tar_member("cover.jpg", HTML), tar_member("1.jpg", j1))), ok, 1,
       "an HTML page named cover.jpg beside a JPEG: skipped as not a JPEG or PNG", q=True)
-    A("a-html-only", ".zip", foreign_zip([("cover.jpg", html), ("page.png", html)]), bad, None,
+    A("a-html-only", ".zip", foreign_zip([("cover.jpg", HTML), ("page.png", HTML)]), bad, None,
       "only HTML pages named .jpg and .png: no image, refused", q=True)
     A("a-nested-archive", ".tar.gz", gz(tar(tar_member("inner.tar.gz", gz(good_tar)), tar_member("inner.zip", good_zip),
                                             tar_member("1.jpg", j1))), ok, 1,
@@ -204,7 +262,13 @@ def fam_foreign():
       foreign_zip([("good.jpg", p1), ("listed.jpg", j1, 8, {"lname": b"../imagegallery-hostile-corpus-local.jpg"})]),
       ok, None, "the local header names ../..., the central directory listed.jpg: imported or skipped, never "
       "written under either name")
-    # --- comic information
+
+
+def comic_info_cases():
+    """ComicInfo.xml that is hostile, huge or wrong."""
+    j1, p1, j2 = sample_images()
+    ok, bad = [0], [65]
+    ci = comic_info("Hostile Comic", pages=[2, 1, 0])
     laughs = (b'<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n'
               + b"".join(b' <!ENTITY lol%d "%s">\n' % (i, (b"&lol%d;" % (i - 1) if i > 1 else b"&lol;") * 10)
                          for i in range(1, 10))
@@ -221,6 +285,12 @@ def fam_foreign():
                    ("1.jpg", j1, 0), ("2.png", p1, 0)]),
       ok, 2, "Page Image indexes 10^20, -1, a repeat and 'x': noted and ignored, every image kept")
     A("a-comic-only-info", ".cbt", tar(tar_member("ComicInfo.xml", ci)), bad, None, "a comic of ComicInfo.xml alone")
+
+
+def entry_count_cases():
+    """More entries than the 200,000 bound."""
+    j1, p1, j2 = sample_images()
+    bad = [65]
     if want(False):
         # 200,001 entries (limit 200,000), xz-compressed
         tmpl = bytearray(tar_header("", size=0))

@@ -67,23 +67,47 @@ def progressive_many_scans(w, h, nscans, ahal=0x00):
     return body + dht + (sos + scan) * nscans + b"\xff\xd9"
 
 
+F = "blob"
+
+
+def B(name, cat, ids, note, add_fn, q=False, deep=False, bmethod=0, kind="X", **more):
+    """The file NAME: a gallery of the image `add_fn` adds, invalid (kind X, category CAT), valid (V) or
+    open (U), in family deep when DEEP."""
+    if not want(q):
+        return
+    gg = G(f"img-{name}", ("j1",))
+    add_fn(gg)
+    data = build(gg.entries(bmethod=bmethod), gg.dt())
+    fam = "deep" if deep else F
+    if kind == "V":
+        V(name, data, note, deep=deep, family=fam, q=True, **more)
+    elif kind == "U":
+        U(name, data, note, deep=deep, family=fam, q=True, **more)
+    else:
+        X(name, data, cat, ids, note, deep=deep, family=fam, q=True, **more)
+
+
+def dpng(name, note, q=False, kind="X", ids=("IG-BLB-008",), w=64, h=48, **kw):
+    """A --deep case of a PNG that png_with makes with KW (invalid, IG-BLB-008, unless told)."""
+    b = png_with(w, h, name, **kw)
+    B(name, "BLB" if kind == "X" else None, list(ids) if kind == "X" else [], note,
+      lambda gg: gg.add(b, "image/png", w, h), q=q, deep=True, kind=kind)
+
+
+def djpeg(name, note, b, w, h, q=False, kind="X"):
+    """A --deep case of the JPEG B (invalid, IG-BLB-008, unless told)."""
+    B(name, "BLB" if kind == "X" else None, ["IG-BLB-008"] if kind == "X" else [], note,
+      lambda gg: gg.add(b, "image/jpeg", w, h), q=q, deep=True, kind=kind)
+
+
 def fam_blobs():
-    F = "blob"
+    for cases in (blob_reference_cases, unreadable_header_cases, header_only_cases, png_pixel_cases,
+                  big_image_cases, jpeg_pixel_cases):
+        cases()
 
-    def B(name, cat, ids, note, add_fn, q=False, deep=False, bmethod=0, kind="X", **more):
-        if not want(q):
-            return
-        gg = G(f"img-{name}", ("j1",))
-        add_fn(gg)
-        data = build(gg.entries(bmethod=bmethod), gg.dt())
-        fam = "deep" if deep else F
-        if kind == "V":
-            V(name, data, note, deep=deep, family=fam, q=True, **more)
-        elif kind == "U":
-            U(name, data, note, deep=deep, family=fam, q=True, **more)
-        else:
-            X(name, data, cat, ids, note, deep=deep, family=fam, q=True, **more)
 
+def blob_reference_cases():
+    """Blobs that are missing, or disagree with their image record: digest, size, media type, dimensions (5)."""
     p1 = std_image("p1")
     j2 = std_image("j2")
     B("b-blob-missing", "BLB", ["IG-BLB-001"], "an image whose blob is not in the container",
@@ -126,6 +150,11 @@ def fam_blobs():
       lambda gg: gg.add(make_jpeg(48, 32, 11, orient=6), "image/jpeg", 32, 48))
     B("b-shared-blob-inconsistent", "BLB", ["IG-BLB-006"], "two images list one blob; the second says width 65",
       lambda gg: gg.add(*std_image("j1")[:2], 65, 48))
+
+
+def unreadable_header_cases():
+    """PNG and JPEG blobs whose header cannot be read (5)."""
+    p1 = std_image("p1")
     bad_pngs = [("sig-only", PNG_SIG, 1, 1, True),
                 ("no-ihdr", PNG_SIG + png_chunk(b"IEND", b""), 1, 1, False),
                 ("ihdr-short", PNG_SIG + png_chunk(b"IHDR", struct.pack(">IIBBBB", 40, 30, 8, 2, 0, 0)) + png_chunk(b"IEND", b""), 40, 30, False),
@@ -158,7 +187,9 @@ def fam_blobs():
       "JPEG frame header with height 0 (DNL-style), manifest height 48",
       lambda gg: gg.add(jpeg_set_dims(make_jpeg(64, 48, 1), 64, 0), "image/jpeg", 64, 48))
 
-    # consistent headers, bad pixels: only --deep can tell
+
+def header_only_cases():
+    """Consistent headers over too few pixels: valid without --deep, past the pixel budget with it."""
     hj = jpeg_set_dims(make_jpeg(16, 16, 41), 65500, 65500)
     B("b-jpeg-65500x65500-header-only", None, [], "JPEG frame 65500x65500 with 16x16 worth of data; header, size, "
       "hash consistent: conforming without --deep (5 checks the header only)",
@@ -173,11 +204,9 @@ def fam_blobs():
       "pixel budget, not decoded: IG-BLB-009 warning (validation-report --deep: limits before any decode)",
       lambda gg: gg.add(hp, "image/png", 50000, 50000), kind="V", deep=True)
 
-    def dpng(name, note, q=False, kind="X", ids=("IG-BLB-008",), w=64, h=48, **kw):
-        b = png_with(w, h, name, **kw)
-        B(name, "BLB" if kind == "X" else None, list(ids) if kind == "X" else [], note,
-          lambda gg: gg.add(b, "image/png", w, h), q=q, deep=True, kind=kind)
 
+def png_pixel_cases():
+    """PNGs whose header is right and whose pixel data is not, or is costly to reach (--deep)."""
     dpng("d-png-truncated-idat", "IDAT zlib stream cut in half (chunk CRC right)", q=True,
          mutate_z=lambda z: z[:len(z) // 2])
     dpng("d-png-bad-idat-crc", "IDAT chunk CRC wrong", q=True,
@@ -217,7 +246,10 @@ def fam_blobs():
         dpng("d-png-valid-palette", "4-bit palette", kind="V", depth=4, ctype=3)
         B("d-png-valid-interlaced", None, [], "Adam7 interlaced blob, correct",
           lambda gg: gg.add(make_png(33, 17, 8, 2, 1, seed=23), "image/png", 33, 17), deep=True, kind="V")
-    # big but correct images: decode within limits or BLB-009 (a warning); never more than 100 MB
+
+
+def big_image_cases():
+    """Big but correct images: decoded within limits or IG-BLB-009 (a warning); never more than 100 MB."""
     side = 20000 if output.QUICK else 50000
     big1 = png_zero_big(side, side, 1, 0)
     B(f"d-png-{side}x{side}-1bit-correct", None, [], f"a correct all-black {side}x{side} 1-bit PNG ({len(big1)} bytes): "
@@ -232,10 +264,9 @@ def fam_blobs():
     B(f"d-png-{rs}x{rs}-rgba-correct", None, [], f"a correct {rs}x{rs} RGBA PNG ({rs * rs * 4 >> 20} MiB decoded)",
       lambda gg: gg.add(brgba, "image/png", rs, rs), deep=True, kind="V", q=True)
 
-    def djpeg(name, note, b, w, h, q=False, kind="X"):
-        B(name, "BLB" if kind == "X" else None, ["IG-BLB-008"] if kind == "X" else [], note,
-          lambda gg: gg.add(b, "image/jpeg", w, h), q=q, deep=True, kind=kind)
 
+def jpeg_pixel_cases():
+    """JPEGs whose header is right and whose scans are damaged or costly (--deep)."""
     jb = make_jpeg(64, 48, 42)
     djpeg("d-jpeg-truncated", "JPEG cut at 60% (no EOI)", jb[:len(jb) * 6 // 10], 64, 48, q=True)
     segs, rest = jpeg_split(jb)

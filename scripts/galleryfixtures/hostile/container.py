@@ -15,17 +15,28 @@ from .gallery import G, base
 from .images import make_png
 from .output import U, X, want
 
+F = "container"
+
 
 def fam_container():
-    F = "container"
     g = base()
-    es = lambda **kw: g.entries(**kw)
+    for cases in (mimetype_cases, method_and_header_cases, stored_descriptor_cases, damaged_data_cases,
+                  size_lie_and_bomb_cases, overlap_cases, end_record_cases, central_record_cases):
+        cases(g)
 
+
+def case_writer(g):
+    """Z(name, entries, category, ids, note, q=False, **build options): the file NAME, the archive of
+    ENTRIES with G's dates, when the run wants it (q: the quick corpus does too)."""
     def Z(name, entries, category, ids, note, q=False, **bkw):
         if want(q):
             X(name, build(entries, g.dt(), **bkw), category, ids, note, family=F, q=True)
+    return Z
 
-    # --- mimetype rules (4.4)
+
+def mimetype_cases(g):
+    """The mimetype entry against the rules of section 4.4, and bytes before it."""
+    es, Z = g.entries, case_writer(g)
     e = es()
     Z("c-mimetype-missing", e[1:], "PKG", ["IG-PKG-004"], "no mimetype entry", q=True)
     e = es()
@@ -77,7 +88,10 @@ def fam_container():
     Z("c-prepended-cat", e, "PKG", ["IG-PKG-017", "IG-PKG-005", "IG-PKG-018", "IG-PKG-030", "IG-PKG-015"],
       "bytes prepended with cat: offsets not adjusted", prefix=stub, prefix_in_offsets=False)
 
-    # --- methods, encryption, header agreement
+
+def method_and_header_cases(g):
+    """Methods and encryption the format refuses, and local headers that disagree with the central directory."""
+    es, Z = g.entries, case_writer(g)
     e = es()
     e[3] = E(e[3].name, e[3].data, 0, h_flags=0x0801)
     Z("c-encrypted-blob", e, "PKG", ["IG-PKG-013"], "a blob flagged encrypted (bit 0)", q=True)
@@ -102,7 +116,10 @@ def fam_container():
         U("u-descriptor-flag-but-none", build(e, g.dt()),
           "a deflated blob with flag bit 3 set, real header values and no descriptor bytes after its data", family=F)
 
-    # --- stored entries with a data descriptor (IG-PKG-033): a streaming reader can end stored data
+
+def stored_descriptor_cases(g):
+    """Stored entries with a data descriptor (IG-PKG-033)."""
+    es, Z = g.entries, case_writer(g)
     # only by searching it for a descriptor signature (libarchive) or refuses it (Java's ZipInputStream)
     def stored_dd(e, **dd):
         """e (the manifest deflated, the others stored, as es() makes them) with a data descriptor."""
@@ -128,7 +145,10 @@ def fam_container():
         Z("c-stored-descriptor-flag-but-none", e, "PKG", ["IG-PKG-033"],
           "a stored blob with flag bit 3 set, real header values and no descriptor bytes after its data")
 
-    # --- data problems
+
+def damaged_data_cases(g):
+    """Entry data that is damaged or does not match its declared CRC and sizes."""
+    es, Z = g.entries, case_writer(g)
     e = es()
     e[3] = E(e[3].name, e[3].data, 0, h_crc=crc32(e[3].data) ^ 0x80)
     Z("c-crc-mismatch-blob", e, "PKG", ["IG-PKG-020"], "blob CRC-32 wrong in both headers", q=True)
@@ -157,7 +177,10 @@ def fam_container():
           "8 bytes after the final deflate block inside the compressed size ('ends within the declared compressed size')",
           family=F)
 
-    # --- lying sizes and ratio bombs (section 10, 12)
+
+def size_lie_and_bomb_cases(g):
+    """Lying sizes and ratio bombs (sections 10 and 12)."""
+    es, Z = g.entries, case_writer(g)
     big = (20 if output.QUICK else 200) << 20
     e = es() + [E("bomb.bin", b"", 8, payload=deflate_zeros(big), usize_real=big, crc_real=crc_zeros(big))]
     Z("c-ratio-bomb", e, "PKG", ["IG-PKG-027"], f"unknown entry: {big >> 20} MiB of zeros deflated ~1000:1", q=True)
@@ -209,7 +232,10 @@ def fam_container():
                       z64l_usize=1 << 62, z64l_csize=1 << 62, z64c_vals={"usize": 1 << 62, "csize": 1 << 62})]
         Z("c-zip64-stored-2^62", e, "PKG", ["IG-PKG-003", "IG-PKG-027", "IG-PKG-016"], "a STORED ZIP64 entry declaring 2^62 bytes")
 
-    # --- overlapping entries (12)
+
+def overlap_cases(g):
+    """Entries that overlap each other or the central directory (section 12)."""
+    es, Z = g.entries, case_writer(g)
     e = es()
     nrec = 50 if output.QUICK else 1000
     extra = b""
@@ -251,7 +277,10 @@ def fam_container():
     Z("c-overlap-into-cd", e, "PKG", ["IG-PKG-016", "IG-PKG-020", "IG-PKG-021"],
       "the last entry's declared size reaches into the central directory")
 
-    # --- end of central directory and ZIP64 abuse
+
+def end_record_cases(g):
+    """End of central directory and ZIP64 end records that lie."""
+    es, Z = g.entries, case_writer(g)
     for nm, ov, ids, q in [
             ("disk-1", {"disk": 1}, ["IG-PKG-018"], True),
             ("cddisk-1", {"cddisk": 1}, ["IG-PKG-018"], False),
@@ -285,7 +314,10 @@ def fam_container():
             ("disagrees-with-classic", {"rec": {"cd_offset": 100}}, ["IG-PKG-019", "IG-PKG-018", "IG-PKG-030"], False)]:
         Z(f"c-zip64-{nm}", es(), "PKG", ids, f"ZIP64 end records: {z}", q=q, z64=z)
 
-    # --- central directory records
+
+def central_record_cases(g):
+    """Central directory records that are malformed or point where no local header is."""
+    es, Z = g.entries, case_writer(g)
     data = build(es(), g.dt())
     cd = data.index(b"PK\x01\x02")
     second = data.index(b"PK\x01\x02", cd + 4)

@@ -91,23 +91,30 @@ def fam_concat():
 # Tests/CommandLineTests/StreamingViewTests.swift compares it with what our reader sees.
 
 
+F = "hidden"
+
+
+def unlisted(g, es, at, e, name, note, ids=("IG-PKG-031",), q=False):
+    """es with the entry e written at position `at` but listed by no central record."""
+    es = list(es)
+    es.insert(at, e)
+    X(name, build(es, g.dt(), cd_order=[i for i in range(len(es)) if i != at]), "PKG", list(ids), note,
+      family=F, q=q)
+
+
 def fam_hidden():
-    F = "hidden"
     g = base()
     gh = base()
     gh.m["title"] = "The hidden manifest a streaming reader sees"
     hidden_manifest = gh.text()
-    other = make_png(7, 5, seed=77)
-    other_path = f"images/{hashlib.sha256(other).hexdigest()}.png"
+    plain_byte_cases(g)
+    unlisted_header_cases(g, hidden_manifest)
+    smuggled_header_cases(g, hidden_manifest)
 
-    def unlisted(es, at, e, name, note, ids=("IG-PKG-031",), q=False):
-        """es with the entry e written at position `at` but listed by no central record."""
-        es = list(es)
-        es.insert(at, e)
-        X(name, build(es, g.dt(), cd_order=[i for i in range(len(es)) if i != at]), "PKG", list(ids), note,
-          family=F, q=q)
 
-    # bytes with no local header signature
+
+def plain_byte_cases(g):
+    """Bytes with no local header signature, between entries and before the central directory."""
     es = g.entries()
     es[2].kw["pre"] = b"\x00hidden bytes between entries\x00" * 3
     X("c-hidden-bytes-between", build(es, g.dt()), "PKG", ["IG-PKG-032"],
@@ -121,12 +128,17 @@ def fam_hidden():
     V("v-hidden-bytes-before-cd", g.zip(gap_before_cd=b"\x00hidden bytes after the last entry\x00" * 2),
       "bytes without a signature after the last entry, before the central directory: every streaming reader has "
       "seen every entry by then (IG-PKG-025, a warning)", family=F, q=True)
-    # complete local headers no central record lists
-    unlisted(g.entries(), 1, E("manifest.json", hidden_manifest, 8), "c-hidden-manifest-between-mimetype-and-manifest",
+
+
+def unlisted_header_cases(g, hidden_manifest):
+    """Complete local headers that no central record lists."""
+    other = make_png(7, 5, seed=77)
+    other_path = f"images/{hashlib.sha256(other).hexdigest()}.png"
+    unlisted(g, g.entries(), 1, E("manifest.json", hidden_manifest, 8), "c-hidden-manifest-between-mimetype-and-manifest",
              "a complete deflated manifest.json with another title between mimetype and the real manifest.json, "
              "listed by no central record: `cat FILE | bsdtar -xOf - manifest.json` prints the hidden one first "
              "(IG-PKG-031)", q=True)
-    unlisted(g.entries(), 4, E(other_path, other, 0), "c-hidden-blob-between-blobs",
+    unlisted(g, g.entries(), 4, E(other_path, other, 0), "c-hidden-blob-between-blobs",
              "a complete stored blob (another image, named by its own digest) between the two blobs, listed by no "
              "central record: a streaming reader extracts an image the gallery does not have (IG-PKG-031)")
     X("c-hidden-header-before-cd", g.zip(gap_before_cd=locals_of([E("manifest.json", hidden_manifest, 8)])),
@@ -142,15 +154,19 @@ def fam_hidden():
     es = g.entries()
     blob_name = es[3].name.decode()
     fake = make_jpeg(64, 48, 99)
-    unlisted(es, 3, E(blob_name, fake, 0), "c-hidden-header-with-a-blob-name",
+    unlisted(g, es, 3, E(blob_name, fake, 0), "c-hidden-header-with-a-blob-name",
              "a complete local entry named like the first blob, with another image's bytes, just before it and listed "
              "by no central record: a streaming reader meets the blob's name twice, the hidden bytes first; one that "
              "keeps the first (bsdtar -k, a scanner) checks the wrong image (IG-PKG-031)", q=True)
-    unlisted(g.entries(), 2, E("manifest.json", hidden_manifest, 8, dd=dict()), "c-hidden-header-data-descriptor",
+    unlisted(g, g.entries(), 2, E("manifest.json", hidden_manifest, 8, dd=dict()), "c-hidden-header-data-descriptor",
              "a hidden deflated manifest.json with flag bit 3 (CRC and sizes 0 in its local header, a signed data "
              "descriptor after its data) after the real manifest: a streaming reader inflates it to find its end and "
              "goes on to the listed entries; a reader of the unreferenced bytes must find the signature, not rely on "
              "sizes (IG-PKG-031)")
+
+
+def smuggled_header_cases(g, hidden_manifest):
+    """Hidden headers inside the data of listed entries, and unlisted headers that swallow listed ones."""
     # A stored entry with a data descriptor has no size a streaming reader can use: libarchive ends
     # it at the first PK\x07\x08 followed by the CRC-32 of the bytes before it. A fake descriptor
     # inside a listed entry's data ends it early, and what follows is read as further entries:
@@ -167,7 +183,7 @@ def fam_hidden():
       "is refused for that (IG-PKG-033, 12)",
       family=F, q=True)
     if want(False):
-        unlisted(g.entries(), 2, E("manifest.json", hidden_manifest, 0, dd=dict()), "c-hidden-header-stored-data-descriptor",
+        unlisted(g, g.entries(), 2, E("manifest.json", hidden_manifest, 0, dd=dict()), "c-hidden-header-stored-data-descriptor",
                  "a hidden stored manifest.json with flag bit 3 and a signed data descriptor after the real manifest: "
                  "libarchive scans for the descriptor signature to find its end. No central record lists it, so it is "
                  "not IG-PKG-033 but unreferenced bytes holding a local header (IG-PKG-031)")

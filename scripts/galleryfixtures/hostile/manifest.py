@@ -34,14 +34,23 @@ def S(path, value):
 
 
 def fam_manifest():
-    # required members (6.3, 6.4)
+    for cases in (required_member_cases, json_type_cases, format_version_cases, uuid_cases, string_cases,
+                  date_time_cases, integer_cases, blob_reference_cases):
+        cases()
+
+
+def required_member_cases():
+    """Required members (6.3, 6.4) left out, one at a time."""
     for k in ["format", "formatVersion", "id", "revision", "title", "created", "modified", "images"]:
         ids = {"format": ["IG-MAN-006", "IG-MAN-009"], "formatVersion": ["IG-MAN-006", "IG-MAN-010"]}.get(k, ["IG-MAN-006"])
         M(f"missing-{k}", "MAN", ids, f"required member {k} missing", S((k,), DELETE), q=(k == "title"))
     for k in ["id", "path", "mediaType", "width", "height", "byteSize", "sha256"]:
         M(f"missing-image-{k}", "MAN", ["IG-MAN-006"], f"images[0].{k} missing", S(("images", 0, k), DELETE),
           q=(k == "sha256"))
-    # JSON types
+
+
+def json_type_cases():
+    """Members of the wrong JSON type, and a top level that is not an object."""
     types = [(("format",), 1, ["IG-MAN-007", "IG-MAN-009"]), (("formatVersion",), R("1.0"), ["IG-MAN-007", "IG-MAN-010"]),
              (("id",), None, []), (("revision",), 5, []), (("title",), ["x"], []), (("title",), None, []),
              (("created",), 1, []), (("modified",), True, []), (("generator",), 3, []), (("images",), {}, []),
@@ -59,7 +68,10 @@ def fam_manifest():
     for raw in [b"[]\n", b'"imagegallery"\n', b"1\n", b"null\n", b"true\n"]:
         M(f"top-level-{raw.strip().decode().strip(chr(34)) or 'array'}", "MAN", ["IG-MAN-007", "IG-MAN-001"],
           f"top-level value {raw.strip()!r}", text=lambda gg, raw=raw: raw, q=(raw == b"[]\n"))
-    # format and version (6.3, 8)
+
+
+def format_version_cases():
+    """Another format, or a format version this reader must refuse (6.3, 8)."""
     for i, v in enumerate(["ImageGallery", "imagegallery ", "", "imagegallery\u0000", "image gallery"]):
         M(f"format-{i}", "MAN", ["IG-MAN-009"], f"format {v!r}", S(("format",), v), q=(i == 0))
     for i, (v, ids) in enumerate([("2.0", ["IG-MAN-010"]), ("0.9", ["IG-MAN-010"]), ("10.0", ["IG-MAN-010"]),
@@ -82,7 +94,10 @@ def fam_manifest():
         m["created"] = 5
     M("format-version-3-rest-broken", "MAN", ["IG-MAN-010"],
       "formatVersion 3.0 and a broken rest: MAN-010 is reported 'without interpreting the rest' (8)", major3_broken, q=True)
-    # UUIDs (6.5.1)
+
+
+def uuid_cases():
+    """Document, revision and image ids that are not UUIDs as 6.5.1 spells them."""
     bad_uuids = ["6f1d2c3b4a595e8f9a0b1c2d3e4f5a6b", "{6f1d2c3b-4a59-5e8f-9a0b-1c2d3e4f5a6b}",
                  "urn:uuid:6f1d2c3b-4a59-5e8f-9a0b-1c2d3e4f5a6b", "6f1d2c3b-4a59-5e8f-9a0b-1c2d3e4f5a6",
                  "6f1d2c3b-4a59-5e8f-9a0b-1c2d3e4f5a6b0", "6f1d2c3b-4a59-5e8f-9a0b-1c2d3e4f5g6b",
@@ -92,7 +107,10 @@ def fam_manifest():
     for i, u in enumerate(bad_uuids):
         t = targets[i % 3]
         M(f"uuid-{i:02d}", "MAN", ["IG-MAN-008"], f"{'/'.join(map(str, t))} = {u!r}", S(t, u), q=(i == 0))
-    # strings and limits
+
+
+def string_cases():
+    """Strings past their limits, or holding what they must not."""
     strs = [(("title",), "x" * 1001, True, "title of 1001 characters"),
             (("title",), "a\u0000b", True, "title with U+0000"),
             (("title",), "\U0001F600" * 1001, False, "title of 1001 astral characters"),
@@ -131,7 +149,10 @@ def fam_manifest():
     if want(False):
         M("title-1e6-characters", "MAN", ["IG-MAN-008"], "title of 1,000,000 characters (manifest < 1 MiB)",
           S(("title",), "t" * 1000000))
-    # date-times (6.5.2)
+
+
+def date_time_cases():
+    """Date-times that are not RFC 3339 or not real dates (6.5.2)."""
     bad_dates = ["2026-02-29T00:00:00Z", "2100-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-11-22T24:00:00Z",
                  "2026-11-22T23:60:00Z", "2026-11-22T23:59:61Z", "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z",
                  "2026-11-00T00:00:00Z", "2026-11-22T10:00:00", "2026-11-22 10:00:00Z", "2026-11-22T10:00:00.1234567890Z",
@@ -143,7 +164,10 @@ def fam_manifest():
     for i, d in enumerate(bad_dates):
         t = dtargets[i % 3]
         M(f"date-{i:02d}", "MAN", ["IG-MAN-008"], f"{'/'.join(map(str, t))} = {d!r}", S(t, d), q=(i in (0, 9)))
-    # integers (6.5.3, B.8)
+
+
+def integer_cases():
+    """Integers out of range or not integers (6.5.3, B.8)."""
     j1len = len(std_image("j1")[0])
     ints = [(("images", 0, "width"), "0", "MAN", ["IG-MAN-008"], True),
             (("images", 0, "width"), "64.0", "MAN", ["IG-MAN-008"], True),
@@ -174,7 +198,10 @@ def fam_manifest():
     if want(False):
         M("int-width-100000-digits", "MAN", ["IG-MAN-008"], "width is a 100,001-digit integer",
           S(("images", 0, "width"), R("1" + "0" * 100000)))
-    # sha256 and path (5, 6.4)
+
+
+def blob_reference_cases():
+    """Blob references (5, 6.4): digests and paths that do not name the blob, media types, image ids."""
     ja = std_image("j1")[0]
     sha = hashlib.sha256(ja).hexdigest()
     other = hashlib.sha256(b"other").hexdigest()

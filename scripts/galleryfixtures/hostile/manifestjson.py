@@ -39,8 +39,45 @@ def pad_manifest(target, seed="pad"):
     return gg, t
 
 
+def deep_text(n, opener, closer, p):
+    """n nested values with sparse random white space, so the manifest deflates below 100:1 and reaches the
+    parser rather than the ratio bound (10)."""
+    rng = random.Random(f"deep:{n}:{opener}")
+    ws = [b" ", b"\n", b"\t", b"\r"]
+    parts = []
+    for _ in range(n):
+        parts.append(opener)
+        if rng.random() < p:
+            parts.append(rng.choice(ws))
+    parts.append(b"0")
+    for _ in range(n):
+        parts.append(closer)
+        if rng.random() < p:
+            parts.append(rng.choice(ws))
+    return b"".join(parts).decode()
+
+
+def under_ratio(t):
+    """The manifest text T, its raw members substituted, checked to deflate under 100:1."""
+    c = zlib.compressobj(6, zlib.DEFLATED, -15)
+    tt = raw_subst(t)
+    assert len(tt) / len(c.compress(tt) + c.flush()) < 100
+    return tt
+
+
+def tx(f):
+    """A text= function: F applied to the gallery's manifest text."""
+    return lambda gg: f(gg.text())
+
+
 def fam_manifest_json():
-    # image count (10)
+    for cases in (image_count_cases, nesting_cases, huge_number_cases, duplicate_key_cases, encoding_cases,
+                  syntax_cases, size_cases):
+        cases()
+
+
+def image_count_cases():
+    """Manifests with more images than section 10 allows, and exactly as many."""
     M("images-100001-zeros", "MAN", ["IG-MAN-014", "IG-MAN-007"], "images has 100,001 elements (all 0)",
       S(("images",), R("[" + ",".join(["0"] * 100001) + "]")), q=True)
     if want(False):
@@ -64,7 +101,10 @@ def fam_manifest_json():
                   family=F, extractFiles=n)
             else:
                 X(f"m-images-{n}-real", data, "MAN", ["IG-MAN-014"], f"{n} images, one shared blob", family=F)
-    # nesting (10)
+
+
+def nesting_cases():
+    """JSON nested past the depth bound of section 10, in ways that reach the parser past the ratio bound."""
     M("depth-33", "MAN", ["IG-MAN-004"], "unknown member nested to depth 33",
       S(("x-deep",), R("[" * 32 + "]" * 32)), q=True)
     M("depth-33-in-images", "MAN", ["IG-MAN-004"], "images nested to depth 33",
@@ -83,28 +123,6 @@ def fam_manifest_json():
     M("depth-1e4-in-images", "MAN", ["IG-MAN-004"], "images: 10,000 nested arrays where the image list goes",
       S(("images",), R("[" * 10000 + "]" * 10000)))
 
-    def deep_text(n, opener, closer, p):
-        """n nested values with sparse random white space, so the manifest deflates below 100:1 and reaches the
-        parser rather than the ratio bound (10)."""
-        rng = random.Random(f"deep:{n}:{opener}")
-        ws = [b" ", b"\n", b"\t", b"\r"]
-        parts = []
-        for _ in range(n):
-            parts.append(opener)
-            if rng.random() < p:
-                parts.append(rng.choice(ws))
-        parts.append(b"0")
-        for _ in range(n):
-            parts.append(closer)
-            if rng.random() < p:
-                parts.append(rng.choice(ws))
-        return b"".join(parts).decode()
-
-    def under_ratio(t):
-        c = zlib.compressobj(6, zlib.DEFLATED, -15)
-        tt = raw_subst(t)
-        assert len(tt) / len(c.compress(tt) + c.flush()) < 100
-        return tt
     if want(True):
         M("depth-1e6", "MAN", ["IG-MAN-004"], "unknown member nested 1,000,000 deep (arrays, 2 MB of manifest "
           "deflated about 80:1, under the ratio bound): the parser must stop at depth 33, not recurse",
@@ -118,7 +136,10 @@ def fam_manifest_json():
     if want(False):
         M("depth-1e6-stored", "MAN", ["IG-MAN-004"], "1,000,000 nested arrays, manifest STORED (2 MB)",
           S(("x-deep",), R("[" * 1000000 + "]" * 1000000)), stored=True)
-    # huge numbers where integers are required (6.5.3), and anywhere else (valid JSON, 9.1)
+
+
+def huge_number_cases():
+    """Huge numbers where integers are required (6.5.3), and anywhere else (valid JSON, 9.1)."""
     for i, (path, raw, q) in enumerate([(("images", 0, "width"), "1e308", True),
                                         (("images", 0, "width"), "-1e400", True),
                                         (("images", 0, "height"), "1e400", False),
@@ -141,10 +162,10 @@ def fam_manifest_json():
     M("numbers-unknown-members", None, [], "unknown members holding -1e400, 1e-400, 1e308, a 100,000-digit "
       "integer, a fraction of 100,001 digits and -0.0e-0: valid JSON, ignored (8, 9.1)", number_edges,
       valid=True, q=True)
-    # duplicate keys (6.1)
 
-    def tx(f):
-        return lambda gg: f(gg.text())
+
+def duplicate_key_cases():
+    """Duplicate keys (6.1), also when equal only after unescaping."""
     M("dup-key-title", "MAN", ["IG-MAN-003"], "title twice",
       text=tx(lambda t: t.replace(b'\n  "title": ', b'\n  "title": "dup",\n  "title": ')), q=True)
     M("dup-key-escaped", "MAN", ["IG-MAN-003"], "title and titl\\u0065 (equal after unescaping)",
@@ -157,7 +178,10 @@ def fam_manifest_json():
       text=tx(lambda t: t.replace(b'\n  "title": ', b'\n  "x": {"a": {"b": 1, "b": 1}},\n  "title": ')))
     M("dup-key-surrogate-escape", "MAN", ["IG-MAN-003"], "keys \\ud83d\\ude00 and the raw emoji",
       text=tx(lambda t: t.replace(b'\n  "title": ', '\n  "\\ud83d\\ude00": 1,\n  "\U0001F600": 2,\n  "title": '.encode())))
-    # encoding (6.1, B.11)
+
+
+def encoding_cases():
+    """Text that is not UTF-8, or escapes that are not Unicode (6.1, B.11)."""
     for i, (raw, q, note) in enumerate([(b'"\\ud800"', True, "lone high surrogate"), (b'"\\udc00x"', False, "lone low surrogate"),
                                         (b'"a\\ud800\\u0041"', False, "high surrogate then \\u0041"),
                                         (b'"\\ude00\\ud83d"', False, "reversed pair"),
@@ -183,7 +207,10 @@ def fam_manifest_json():
       text=tx(lambda t: b"\xff\xfe" + t.decode().encode("utf-16-le")))
     M("utf16be", "MAN", ["IG-MAN-001", "IG-MAN-002"], "manifest in UTF-16BE without BOM",
       text=tx(lambda t: t.decode().encode("utf-16-be")))
-    # syntax (6.1)
+
+
+def syntax_cases():
+    """JSON syntax errors (6.1)."""
     syn = [("trailing-comma", lambda t: t.rstrip()[:-1].rstrip() + b",\n}\n", True),
            ("line-comment", lambda t: b"// manifest\n" + t, False),
            ("block-comment", lambda t: t.replace(b'\n  "title": ', b'\n  /* c */ "title": '), False),
@@ -225,7 +252,10 @@ def fam_manifest_json():
            ("key-not-string", lambda t: t.replace(b'\n  "title": ', b'\n  1: 2,\n  "title": '), False)]
     for nm, f, q in syn:
         M(f"syntax-{nm}", "MAN", ["IG-MAN-001"], f"JSON syntax error: {nm}", text=tx(f), q=q)
-    # size (10)
+
+
+def size_cases():
+    """Manifests at and past the 64 MiB bound of section 10, and one that only declares to be."""
     if want(False):
         gg, t = pad_manifest(64 << 20)
         p = deflate(t)

@@ -7,17 +7,27 @@ from .gallery import base
 from .output import U, V, X, slug, want
 
 
+F = "names"
+
+
+def add_entry(g, name, verdict_ids, note, q=False, data=b"payload\n", **kw):
+    """The gallery G with one more entry NAME (E keywords KW), invalid with one of VERDICT_IDS."""
+    if not want(q):
+        return
+    es = g.entries() + [E(name, data, 0, **kw)]
+    nm = name if isinstance(name, str) else name.decode("latin-1")
+    X(f"n-{slug(note)}", build(es, g.dt()), "PKG", verdict_ids, f"extra entry {nm[:60]!r}: {note}", family=F, q=True)
+
+
 def fam_names():
-    F = "names"
     g = base()
+    for cases in (unsafe_path_cases, unsafe_character_cases, duplicate_name_cases, length_and_type_cases,
+                  local_name_cases):
+        cases(g)
 
-    def add_entry(name, verdict_ids, note, q=False, data=b"payload\n", **kw):
-        if not want(q):
-            return
-        es = g.entries() + [E(name, data, 0, **kw)]
-        nm = name if isinstance(name, str) else name.decode("latin-1")
-        X(f"n-{slug(note)}", build(es, g.dt()), "PKG", verdict_ids, f"extra entry {nm[:60]!r}: {note}", family=F, q=True)
 
+def unsafe_path_cases(g):
+    """Names that would leave the extraction folder or name no file: traversal, absolute, drive, empty (4.3)."""
     for name, note, q in [("../evil.txt", "dotdot", True), ("images/../../x.txt", "dotdot-inside", False),
                           ("a/../b.txt", "dotdot-middle", False), ("..", "dotdot-only", False),
                           ("x/..", "dotdot-last", False), ("./x.txt", "dot-first", False),
@@ -28,9 +38,13 @@ def fam_names():
                           ("c:/windows/x.txt", "drive-letter-slash", False), ("Z:\\x", "drive-backslash", False),
                           ("a//b.txt", "empty-component", True), ("a//", "empty-component-dir", False),
                           ("", "empty-name", False), ("/", "root-dir", False), ("../", "dotdot-dir", False)]:
-        add_entry(name, ["IG-PKG-010", "IG-PKG-011", "IG-PKG-030"] if name == "" else ["IG-PKG-010"], note, q=q,
+        add_entry(g, name, ["IG-PKG-010", "IG-PKG-011", "IG-PKG-030"] if name == "" else ["IG-PKG-010"], note, q=q,
                   data=b"" if name.endswith("/") else b"payload\n",
                   c_eattr=DIRMODE if name.endswith("/") else REG)
+
+
+def unsafe_character_cases(g):
+    """Names with control characters, bad UTF-8, or bytes without the UTF-8 flag (4.3)."""
     for name, note, q in [(b"a\x00b.txt", "nul", True), (b"\x1b[31mred.txt", "escape", False), (b"del\x7f.txt", "del", False),
                           ("c1\u0085.txt".encode(), "c1-nel", False), ("c1\u009f.txt".encode(), "c1-apc", False),
                           (b"tab\t.txt", "tab", False), (b"nl\n.txt", "newline", False),
@@ -38,7 +52,11 @@ def fam_names():
                           (b"sur\xed\xa0\x80.txt", "surrogate-utf8", False), (b"cut\xe2\x82", "truncated-utf8", False),
                           (b"big\xf4\x90\x80\x80.txt", "above-10ffff-utf8", False),
                           (b"cp437-\x82t\x82.txt", "cp437-no-flag", False)]:
-        add_entry(name, ["IG-PKG-011"], note, q=q, h_flags=0 if note == "cp437-no-flag" else 0x0800)
+        add_entry(g, name, ["IG-PKG-011"], note, q=q, h_flags=0 if note == "cp437-no-flag" else 0x0800)
+
+
+def duplicate_name_cases(g):
+    """Names equal as bytes, or after NFC and case folding (4.3.4), and some that only look alike."""
     if want(True):
         es = g.entries() + [E("dup.txt", b"1", 0), E("dup.txt", b"2", 0)]
         X("n-duplicate-name", build(es, g.dt()), "PKG", ["IG-PKG-009"], "two entries named dup.txt", family=F, q=True)
@@ -78,14 +96,18 @@ def fam_names():
         V("n-unusual-but-safe", build(es, g.dt()),
           "'1:x' (not a letter), 'ab:c', 'images/C:x' (not at the start), bidi override, CJK, UTF-8 without flag 11 (B.16)",
           family=F)
-    add_entry("d/" + "n" * 1023, ["IG-PKG-024"], "name-1025-bytes", q=True)
+
+
+def length_and_type_cases(g):
+    """Names past 1,024 bytes, and entries that are links, devices or other non-files."""
+    add_entry(g, "d/" + "n" * 1023, ["IG-PKG-024"], "name-1025-bytes", q=True)
     if want(False):
-        add_entry("d/" + "n" * 65533, ["IG-PKG-024"], "name-65535-bytes")
-        add_entry("\u00e9" * 513, ["IG-PKG-024"], "name-1026-bytes-513-chars")
+        add_entry(g, "d/" + "n" * 65533, ["IG-PKG-024"], "name-65535-bytes")
+        add_entry(g, "\u00e9" * 513, ["IG-PKG-024"], "name-1026-bytes-513-chars")
     for mode, note, q in [(0o120777, "symlink", True), (0o010644, "fifo", False), (0o020644, "char-device", False),
                           (0o060644, "block-device", False), (0o140755, "socket", False),
                           (0o040755, "directory-mode-without-slash", False), (0o110644, "bogus-type", False)]:
-        add_entry("link" if mode == 0o120777 else "special", ["IG-PKG-012"], note, q=q,
+        add_entry(g, "link" if mode == 0o120777 else "special", ["IG-PKG-012"], note, q=q,
                   data=b"/etc/passwd" if mode == 0o120777 else b"", c_eattr=mode << 16)
     if want(True):
         es = g.entries()
@@ -98,6 +120,10 @@ def fam_names():
         X("n-thumbnail-is-symlink", build(es, g.dt()), "PKG", ["IG-PKG-012"], "thumbnail.png is a symbolic link", family=F)
         es = g.entries() + [E("dir-with-data/", b"data in a directory", 0, c_eattr=DIRMODE)]
         U("u-directory-with-data", build(es, g.dt()), "a directory entry (trailing /) with 19 bytes of data", family=F)
+
+
+def local_name_cases(g):
+    """Local header names that differ from the central record's."""
     if want(True):
         es = g.entries()
         es[4] = E(es[4].name, es[4].data, 0, lname=b"../" + es[4].name[3:])

@@ -11,17 +11,32 @@ from .images import jpeg_set_dims, make_jpeg
 from .output import U, V, X, want
 
 
-def fam_overflow():
-    """Values at the edges of 16-, 32- and 64-bit arithmetic, where sums and products overflow."""
-    F = "overflow"
-    g = base()
-    es = g.entries
-    M64 = (1 << 64) - 1
+F = "overflow"
+M64 = (1 << 64) - 1
 
+
+def case_writer(g):
+    """Z(name, entries, ids, note, q=False, cat="PKG", **build options): the file NAME, the archive of
+    ENTRIES with G's dates, when the run wants it (q: the quick corpus does too)."""
     def Z(name, entries, ids, note, q=False, cat="PKG", **bkw):
         if want(q):
             X(name, build(entries, g.dt(), **bkw), cat, ids, note, family=F, q=True)
+    return Z
 
+
+def fam_overflow():
+    """Values at the edges of 16-, 32- and 64-bit arithmetic, where sums and products overflow."""
+    g = base()
+    zip64_entry_cases(g)
+    record_field_cases(g)
+    image_header_cases()
+    manifest_integer_cases()
+    entry_count_cases(g)
+
+
+def zip64_entry_cases(g):
+    """Offsets and sizes at 2^32, 2^63 and 2^64 - 1 in ZIP64 extras and data descriptors."""
+    es, Z = g.entries, case_writer(g)
     for i, v in enumerate([1 << 63, (1 << 63) - 1, M64, M64 - 29, (1 << 64) - 70, 1 << 32]):
         e = es()
         e[3] = E(e[3].name, e[3].data, 0, z64central=["offset"], z64c_vals={"offset": v})
@@ -39,6 +54,11 @@ def fam_overflow():
     e = es()
     e[3] = E(e[3].name, e[3].data, 8, dd={"wide": True, "csize": M64, "usize": M64}, z64local=True)
     Z("o-descriptor-sizes-max", e, ["IG-PKG-015"], "a deflated blob's 8-byte data descriptor with sizes 2^64-1")
+
+
+def record_field_cases(g):
+    """End records, lengths and offsets whose sums wrap at 2^16, 2^32 or 2^64."""
+    es, Z = g.entries, case_writer(g)
     for nm, z in [("cd-offset-max", {"rec": {"cd_offset": M64}}), ("cd-size-max", {"rec": {"cd_size": M64}}),
                   ("cd-offset-plus-size-wraps", {"rec": {"cd_offset": M64 - 9, "cd_size": 20}}),
                   ("count-max", {"rec": {"n_disk": M64, "n_total": M64}}),
@@ -70,7 +90,10 @@ def fam_overflow():
     e[3].kw["z64central"] = []
     Z("o-offset-sentinel-without-extra", e, ["IG-PKG-019", "IG-PKG-003", "IG-PKG-030", "IG-PKG-015"],
       "central offset 0xFFFFFFFF and no ZIP64 extra to resolve it")
-    # image headers at the edges
+
+
+def image_header_cases():
+    """Image and thumbnail headers whose sizes overflow when multiplied out."""
     big = PNG_SIG + ihdr(2147483647, 2147483647, 16, 6) + png_chunk(b"IDAT", zlib.compress(bytes(64))) + png_chunk(b"IEND", b"")
     gg = base()
     gg.add(big, "image/png", 2147483647, 2147483647)
@@ -98,7 +121,10 @@ def fam_overflow():
     gg.add(hj, "image/jpeg", 65535, 65535)
     V("o-jpeg-65535-squared-deep", build(gg.entries(), gg.dt()),
       "JPEG frame 65535 x 65535 with --deep: past the pixel budget, IG-BLB-009 (warning), not decoded", deep=True, family=F)
-    # manifest integers at the edges of Int64/UInt64/Double
+
+
+def manifest_integer_cases():
+    """Manifest integers at the edges of Int64, UInt64 and Double."""
     for i, (path, raw) in enumerate([(("images", 0, "byteSize"), "9223372036854775807"),
                                      (("images", 0, "byteSize"), "9223372036854775808"),
                                      (("images", 0, "byteSize"), "18446744073709551615"),
@@ -117,6 +143,11 @@ def fam_overflow():
         setp(gg.m, path, R(raw))
         X(f"o-int-{i:02d}-{path[-1]}", build(gg.entries(mtext=raw_subst(gg.text())), gg.dt()), "MAN", ["IG-MAN-008"],
           f"{'/'.join(map(str, path))} = {raw}", family=F, q=True)
+
+
+def entry_count_cases(g):
+    """Exactly 65,535 entries and no ZIP64 records: the count 0xFFFF is the value 65,535 (B.4)."""
+    es = g.entries
     if want(False):
         # exactly 65,535 entries and no ZIP64 records: the count 0xFFFF is the value 65,535 (B.4)
         e = es()

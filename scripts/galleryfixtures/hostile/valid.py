@@ -40,9 +40,24 @@ def py_zipfile(g, force_zip64=True, stream=False, deflate_all=True, attrs=REG):
     return bytes(sink.buf) if stream else sink.getvalue()
 
 
+def with_dd(es, **dd):
+    """The entries ES with a data descriptor (options DD) on every one but mimetype."""
+    out = [es[0]]
+    for e in es[1:]:
+        out.append(E(e.name, e.data, e.method, payload=e.payload, dd=dict(dd)))
+    return out
+
+
 def fam_valid():
     """The ZIP container in the forms of 9.1 (the manifest texts follow in validmanifest.py)."""
     g = base()
+    for cases in (gallery_shape_cases, layout_and_method_cases, data_descriptor_cases, extra_field_cases, zip64_cases,
+                  comment_and_directory_cases, attribute_and_flag_cases, unknown_entry_cases):
+        cases(g)
+
+
+def gallery_shape_cases(g):
+    """Galleries of no image, shared blobs and many images."""
     V("v-canonical", g.zip(), "canonical document (sections 4, 6.2)", family=F, q=True)
     ge = G("empty", ())
     V("v-empty-gallery", ge.zip(), "zero images, 256x256 placeholder (section 6.6, 7)", family=F)
@@ -72,6 +87,10 @@ def fam_valid():
               f"{', minified JSON' if minified else ''}: a {len(t) >> 20} MiB manifest in a small file; every "
               "command stays within its bounds (list --json printed all of it from one document in memory)",
               family=F, extractFiles=n)
+
+
+def layout_and_method_cases(g):
+    """Entries in another order, and other compression choices for the manifest and the blobs."""
     V("v-manifest-last", build(g.entries(order="manifest-last"), g.dt()),
       "manifest stored last (9.1)", family=F)
     if want(False):
@@ -102,12 +121,9 @@ def fam_valid():
         es[1] = E("manifest.json", t, 8, payload=b"".join(parts))
         V("v-manifest-deflate-many-blocks", build(es, g.dt()), "manifest deflate stream with full flushes", family=F)
 
-    def with_dd(es, **dd):
-        out = [es[0]]
-        for e in es[1:]:
-            out.append(E(e.name, e.data, e.method, payload=e.payload, dd=dict(dd)))
-        return out
 
+def data_descriptor_cases(g):
+    """Data descriptors, on deflated entries only (9.1)."""
     # Data descriptors on deflated entries only: the deflate stream marks where the data ends. A
     # stored entry with one is IG-PKG-033 (the c-stored-data-descriptor-* files of fam_container).
     deflated = functools.partial(g.entries, tmethod=8, bmethod=8)
@@ -125,6 +141,10 @@ def fam_valid():
         U("u-data-descriptors-wide-no-zip64-extra", build(with_dd(deflated(), wide=True), g.dt()),
           "8-byte descriptor sizes without a local ZIP64 extra, on deflated entries: 9.1 says 4- or 8-byte sizes are "
           "tolerated, APPNOTE 4.3.9 reads 8-byte sizes only with the ZIP64 extra; ambiguous", family=F)
+
+
+def extra_field_cases(g):
+    """Extra fields a reader must skip."""
     es = g.entries()
     for i in range(1, len(es)):
         e = es[i]
@@ -139,6 +159,10 @@ def fam_valid():
             e = es[i]
             es[i] = E(e.name, e.data, e.method, payload=e.payload, extra=struct.pack("<HH", 0xD935, 6) + bytes(6))
         V("v-extra-android-align", build(es, g.dt()), "Android alignment extra (0xD935) in both headers", family=F)
+
+
+def zip64_cases(g):
+    """ZIP64 records where nothing needs them."""
     # ZIP64 where not needed
     es = [g.entries()[0]] + [E(e.name, e.data, e.method, payload=e.payload, z64local=True)
                              for e in g.entries()[1:]]
@@ -167,6 +191,10 @@ def fam_valid():
                                                             z64central=["usize", "csize", "offset"])
                                                           for e in g.entries()[1:]], g.dt(), z64={"sentinels": True}),
           "ZIP64 on every entry but mimetype and in the end records", family=F)
+
+
+def comment_and_directory_cases(g):
+    """Archive and file comments, and directory entries."""
     V("v-archive-comment", g.zip(comment=b"written by some other zip tool\r\n"), "archive comment (9.1)",
       family=F, q=True)
     if want(False):
@@ -189,6 +217,10 @@ def fam_valid():
         es.insert(3, E("images/", b"", 0, c_eattr=0x10, c_made=0x0014))
         es.insert(3, E("extra/dir/", b"", 0, c_eattr=0x10, c_made=0x0014))
         V("v-directory-entries-msdos", build(es, g.dt()), "MS-DOS directory entries (attribute 0x10) (9.1)", family=F)
+
+
+def attribute_and_flag_cases(g):
+    """Other hosts, versions, attributes and flags in the headers."""
     es = g.entries()
     for i in range(len(es)):
         e = es[i]
@@ -214,6 +246,10 @@ def fam_valid():
         e = es[i]
         es[i] = E(e.name, e.data, e.method, payload=e.payload, h_flags=0)
     V("v-no-utf8-flag", build(es, g.dt()), "flag bit 11 clear on ASCII names (Appendix B.16)", family=F, q=True)
+
+
+def unknown_entry_cases(g):
+    """Entries the format does not name, and bytes no entry accounts for."""
     es = g.entries()
     es += [E("META-INF/container.xml", b"<container/>", 8), E("readme.txt", b"hello\n", 0)]
     V("v-unknown-entries", build(es, g.dt()), "entries the format does not name (9.1, B.9)", family=F, q=True)
@@ -230,8 +266,12 @@ def fam_valid():
 def fam_valid_images():
     """Images, thumbnails and other writers (after the manifest texts of validmanifest.py)."""
     g = base()
+    for cases in (image_cases, thumbnail_cases, other_writer_cases):
+        cases(g)
 
-    # images
+
+def image_cases(g):
+    """Images at the edges of what the header may say, JPEG and PNG variants, blobs that are more than an image."""
     big = PNG_SIG + ihdr(2147483647, 1, 1, 0) + png_chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + png_chunk(b"IEND", b"")
     gg = base()
     gg.add(big, "image/png", 2147483647, 1)
@@ -297,7 +337,9 @@ def fam_valid_images():
         es = g.entries() + [E("nested.zip", inner, 0)]
         V("v-nested-zip-unknown-entry", build(es, g.dt()), "an unknown entry that is itself a 6-level nested zip", family=F)
 
-    # thumbnails
+
+def thumbnail_cases(g):
+    """Thumbnails of every size and colour type the format allows."""
     for (tw, th, depth, ct, note, q) in [(1024, 1, 8, 2, "1024x1 thumbnail (longer side 1..1024)", True),
                                          (1, 1, 8, 0, "1x1 gray thumbnail", False),
                                          (1024, 1024, 8, 6, "1024x1024 RGBA thumbnail", False),
@@ -313,7 +355,9 @@ def fam_valid_images():
         gg.thumb = make_png(256, 192, 8, 2, seed="tz", before=(png_chunk(b"zTXt", b"bomb\x00\x00" + zlib.compress(bytes(5 << 20), 9)),))
         V("v-thumb-with-ztxt", build(gg.entries(), gg.dt()), "thumbnail with a 5 MB zTXt chunk (not decoded)", family=F)
 
-    # other writers
+
+def other_writer_cases(g):
+    """Files written by Python's zipfile, and sizes at the bounds of 4.3 and 10."""
     V("v-python-zipfile-force-zip64", py_zipfile(g), "written by Python zipfile, force_zip64, deflated (9.1)",
       family=F, q=True)
     if want(False):

@@ -11,16 +11,25 @@ from .output import V, want
 F = "valid"
 
 
+def mv(name, mutate, note, q=False, text_fn=None, imgs=("j1", "p1")):
+    """The valid file NAME: the base gallery (of IMGS) whose manifest MUTATE changed, written as
+    text_fn makes it (default: the canonical text)."""
+    if not want(q):
+        return
+    gg = base(imgs=imgs)
+    mutate(gg)
+    mt = gg.text() if text_fn is None else text_fn(gg)
+    V(name, build(gg.entries(mtext=mt), gg.dt()), note, family=F, q=True)
+
+
 def fam_valid_manifest():
     """Manifest-level tolerance: each case changes the base gallery's manifest or its text."""
-    def mv(name, mutate, note, q=False, text_fn=None, imgs=("j1", "p1")):
-        if not want(q):
-            return
-        gg = base(imgs=imgs)
-        mutate(gg)
-        mt = gg.text() if text_fn is None else text_fn(gg)
-        V(name, build(gg.entries(mtext=mt), gg.dt()), note, family=F, q=True)
+    for cases in (id_date_and_version_cases, unknown_member_cases, json_spelling_cases, string_cases):
+        cases()
 
+
+def id_date_and_version_cases():
+    """UUIDs, date-times and minor versions in every form 6.5 and 8 allow."""
     def upper_ids(gg):
         gg.m["id"] = gg.m["id"].upper()
         gg.m["revision"] = gg.m["revision"][:9] + gg.m["revision"][9:].upper()
@@ -67,6 +76,9 @@ def fam_valid_manifest():
         mv(f"v-format-version-{ver[:12]}", setv, f"formatVersion {ver}: any 1.x is read (8), unknown members are info",
            q=(ver == "1.7"))
 
+
+def unknown_member_cases():
+    """Unknown members a reader ignores, nested up to the depth bound."""
     def unknowns(gg):
         gg.m["x-null"] = None
         gg.m["x-bool"] = True
@@ -106,6 +118,9 @@ def fam_valid_manifest():
         gg.m["x-big-string"] = "x" * 900000
         V("v-unknown-string-900k", build(gg.entries(), gg.dt()), "unknown member: 900,000-character string", family=F)
 
+
+def json_spelling_cases():
+    """The same manifest spelt as other JSON writers do (9.1)."""
     def noncanon_min(gg):
         pass
     mv("v-json-minified", noncanon_min, "minified JSON (9.1)", q=True,
@@ -116,6 +131,9 @@ def fam_valid_manifest():
     mv("v-json-escapes", noncanon_min, "every string character escaped as \\uXXXX, '/' as '\\/' (9.1)",
        text_fn=lambda gg: escape_all(gg.m))
 
+
+def string_cases():
+    """Strings at their limits, counted in scalar values, with escapes, controls and odd names and sources."""
     def astral(gg):
         gg.m["title"] = "\U0001F600" * 1000
         gg.m["images"][0]["caption"] = "\U0001D11E" * 10000
