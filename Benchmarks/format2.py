@@ -107,39 +107,57 @@ def main():
               "peak RSS ours (MiB) | peak RSS vips (MiB) |", "|---|---:|---:|---:|---:|---:|"]
     commands_seen = []
     for kind in () if options.create_only else ("webp", "gif", "avif", "heic"):
-        image = os.path.join(WORK, f"photo-24mp.{kind}")
-        encode(large, kind, image)
-        gallery = os.path.join(WORK, f"bare-{kind}.imagegallery")
-        if os.path.exists(gallery):
-            os.unlink(gallery)
-        run([ig, "create", gallery, image])
-        run(["zip", "-q", "-d", gallery, "thumbnail.png"])
-        ours = [ig, "thumbnail", "-s", "256", gallery, os.path.join(WORK, f"ours-{kind}.png")]
-        vips = ["vipsthumbnail", image, "-s", "256", "-o", os.path.join(WORK, f"vips-{kind}.png")]
-        label = f"{kind.upper() if kind != 'webp' else 'WebP'} ({os.path.getsize(image):,} bytes)"
-        refused = subprocess.run(ours, capture_output=True, text=True)
-        if refused.returncode != 0:
-            # Recorded as it is: a figure that fails is a finding, not a reason to stop the run.
-            timed, arguments = hyperfine(f"thumb-{kind}", [("vips", " ".join(vips))], options.runs)
-            commands_seen.append(" ".join(f"'{a}'" if " " in a else a for a in arguments))
-            reason = refused.stderr.strip().split(": IG-")[-1]
-            lines.append(f"| {label} | refused, exit {refused.returncode}: IG-{reason} | {timed[0][1]:.3f} | – | – | "
-                         f"{peak_rss(vips):.1f} |")
-            continue
-        timed, arguments = hyperfine(f"thumb-{kind}", [("ours", " ".join(ours)), ("vips", " ".join(vips))], options.runs)
-        commands_seen.append(" ".join(f"'{a}'" if " " in a else a for a in arguments))
-        median = {label: m for label, m, _, _ in timed}
-        lines.append(f"| {label} | {median['ours']:.3f} | {median['vips']:.3f} | {median['ours'] / median['vips']:.2f} | "
-                     f"{peak_rss(ours):.1f} | {peak_rss(vips):.1f} |")
+        lines.append(thumbnail_row(options, ig, large, kind, commands_seen))
+    files = webp_photos()
+    median = time_create(options, ig, files, commands_seen)
+    lines += create_table(options, median, files, commands_seen)
+    text = "\n".join(lines) + "\n"
+    with open(options.markdown, "w") as handle:
+        handle.write(text)
+    print(text)
 
-    # create of 200 WebP photos against bsdtar storing them.
+
+def thumbnail_row(options, ig, large, kind, commands_seen):
+    """The table row of `thumbnail -s 256` of a gallery of the 24 MP photo as KIND, against vipsthumbnail."""
+    image = os.path.join(WORK, f"photo-24mp.{kind}")
+    encode(large, kind, image)
+    gallery = os.path.join(WORK, f"bare-{kind}.imagegallery")
+    if os.path.exists(gallery):
+        os.unlink(gallery)
+    run([ig, "create", gallery, image])
+    run(["zip", "-q", "-d", gallery, "thumbnail.png"])
+    ours = [ig, "thumbnail", "-s", "256", gallery, os.path.join(WORK, f"ours-{kind}.png")]
+    vips = ["vipsthumbnail", image, "-s", "256", "-o", os.path.join(WORK, f"vips-{kind}.png")]
+    label = f"{kind.upper() if kind != 'webp' else 'WebP'} ({os.path.getsize(image):,} bytes)"
+    refused = subprocess.run(ours, capture_output=True, text=True)
+    if refused.returncode != 0:
+        # Recorded as it is: a figure that fails is a finding, not a reason to stop the run.
+        timed, arguments = hyperfine(f"thumb-{kind}", [("vips", " ".join(vips))], options.runs)
+        commands_seen.append(" ".join(f"'{a}'" if " " in a else a for a in arguments))
+        reason = refused.stderr.strip().split(": IG-")[-1]
+        return (f"| {label} | refused, exit {refused.returncode}: IG-{reason} | {timed[0][1]:.3f} | – | – | "
+                f"{peak_rss(vips):.1f} |")
+    timed, arguments = hyperfine(f"thumb-{kind}", [("ours", " ".join(ours)), ("vips", " ".join(vips))], options.runs)
+    commands_seen.append(" ".join(f"'{a}'" if " " in a else a for a in arguments))
+    median = {label: m for label, m, _, _ in timed}
+    return (f"| {label} | {median['ours']:.3f} | {median['vips']:.3f} | {median['ours'] / median['vips']:.2f} | "
+            f"{peak_rss(ours):.1f} | {peak_rss(vips):.1f} |")
+
+
+def webp_photos():
+    """The 200 small photos as WebP, made once: their paths, sorted."""
     webps = os.path.join(WORK, "webp-200")
     os.makedirs(webps, exist_ok=True)
     for name in sorted(os.listdir(os.path.join(CORPUS, "small")))[:200]:
         target = os.path.join(webps, os.path.splitext(name)[0] + ".webp")
         if not os.path.exists(target):
             run(["cwebp", "-quiet", "-q", "80", os.path.join(CORPUS, "small", name), "-o", target])
-    files = sorted(os.path.join(webps, n) for n in os.listdir(webps))
+    return sorted(os.path.join(webps, n) for n in os.listdir(webps))
+
+
+def time_create(options, ig, files, commands_seen):
+    """`create` of the WebP photos against bsdtar storing them, and the floors beside them: medians by label."""
+    webps = os.path.dirname(files[0])
     gallery = os.path.join(WORK, "webp-200.imagegallery")
     archive = os.path.join(WORK, "webp-200.zip")
     # Neither flushes (--no-sync; bsdtar never does); each starts with no output (--prepare).
@@ -158,11 +176,16 @@ def main():
                                  prepare=f"rm -rf {gallery} {archive} {copied} {baseline_gallery}")
     commands_seen.append(" ".join(f"'{a}'" if " " in a else a for a in arguments))
     median = {label: m for label, m, _, _ in timed}
+    return median
+
+
+def create_table(options, median, files, commands_seen):
+    """The table of the create figures, and how to reproduce them."""
     total = sum(os.path.getsize(f) for f in files)
     ratio = lambda label: f"{median[label] / median['bsdtar']:.2f}"  # noqa: E731
-    lines += ["", "| `create` of 200 WebP photos | median (s) | ratio to bsdtar |", "|---|---:|---:|",
-              f"| `imagegallery create --no-sync` | {median['ours']:.3f} | {ratio('ours')} |",
-              f"| `bsdtar --format zip` storing them (anchor) | {median['bsdtar']:.3f} | 1.00 |"]
+    lines = ["", "| `create` of 200 WebP photos | median (s) | ratio to bsdtar |", "|---|---:|---:|",
+             f"| `imagegallery create --no-sync` | {median['ours']:.3f} | {ratio('ours')} |",
+             f"| `bsdtar --format zip` storing them (anchor) | {median['bsdtar']:.3f} | 1.00 |"]
     if options.baseline:
         lines.append(f"| the baseline build's `create --no-sync` ({options.baseline}) | {median['baseline']:.3f} | {ratio('baseline')} |")
     lines += [
@@ -179,10 +202,7 @@ def main():
               "", f"{len(files)} files, {total:,} bytes. {options.runs} timed runs per command after 2 warm-ups.",
               "", "Reproduce: `Benchmarks/format2.py --bin .build/release` (after `make bench` has made the corpus); "
               "the hyperfine lines it ran:", "", "```sh"] + commands_seen + ["```"]
-    text = "\n".join(lines) + "\n"
-    with open(options.markdown, "w") as handle:
-        handle.write(text)
-    print(text)
+    return lines
 
 
 if __name__ == "__main__":

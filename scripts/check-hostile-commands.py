@@ -376,8 +376,18 @@ class Runner:
         return results
 
     def judge(self, r, label, rc, timed_out, rss, out, errs, name, inp, exp, slot, target):
-        P = r["problems"]
         cmd = label.split()[0]
+        abnormal = timed_out or rc < 0
+        self.judge_ending(r, cmd, rc, timed_out, rss, errs, name)
+        report_valid = self.judge_printed(r, label, cmd, rc, abnormal, out)
+        if exp is not None:
+            self.judge_expectations(r, cmd, rc, abnormal, exp, report_valid)
+        self.judge_workspace(r, cmd, rc, timed_out, exp, slot, target)
+        self.judge_scratch(r, exp, slot)
+
+    def judge_ending(self, r, cmd, rc, timed_out, rss, errs, name):
+        """How the run ended: signals, timeouts, crash text, memory, and an exit code this input allows."""
+        P = r["problems"]
         if timed_out:
             P.append(f"timeout: killed after {r['timeout']:g} s")
         elif rc == -signal.SIGXCPU:
@@ -407,7 +417,10 @@ class Runner:
                 P.append(f"exit {rc} with nothing on stderr")
             elif os.path.basename(name) not in errs:
                 P.append(f"exit {rc}: stderr does not name the input")
-        # what the command printed
+
+    def judge_printed(self, r, label, cmd, rc, abnormal, out):
+        """What the command printed: validate's report (whether it says valid, or None), info's and list's JSON."""
+        P = r["problems"]
         report_valid = None
         if cmd == "validate" and rc in (0, 1) and not abnormal:
             try:
@@ -425,21 +438,27 @@ class Runner:
                 json.loads(out)
             except ValueError:
                 P.append(f"{label}: stdout is not JSON")
-        # expectations from expected.json
-        if exp is not None:
-            known_valid = exp.get("verdict") == "valid" and not exp.get("deep") and not exp.get("verdictUnknown")
-            if cmd == "validate" and report_valid is not None and not exp.get("verdictUnknown"):
-                want = exp.get("verdict") == "valid"
-                if report_valid != want:
-                    msg = f"verdict: expected {exp.get('verdict')}, got {'valid' if report_valid else 'invalid'}"
-                    (P if self.a.verdicts else r["notes"]).append(msg)
-            if known_valid and cmd in ("info", "list", "extract", "convert", "unpack") and rc != 0 and not abnormal:
-                P.append(f"a valid gallery (expected.json) refused: exit {rc}")
-            conv = exp.get("convert")
-            if conv is not None and cmd == "convert" and rc not in conv["exit"] and not abnormal:
-                P.append(f"convert: exit {rc}, expected {'/'.join(map(str, conv['exit']))}")
-        # the workspace: only the named output, and only after success. What a run killed at the
-        # timeout leaves (a temporary file it was writing) is a note: nothing can clean up after SIGKILL.
+        return report_valid
+
+    def judge_expectations(self, r, cmd, rc, abnormal, exp, report_valid):
+        """What expected.json says of the file: its verdict, valid galleries read, convert's exit codes."""
+        P = r["problems"]
+        known_valid = exp.get("verdict") == "valid" and not exp.get("deep") and not exp.get("verdictUnknown")
+        if cmd == "validate" and report_valid is not None and not exp.get("verdictUnknown"):
+            want = exp.get("verdict") == "valid"
+            if report_valid != want:
+                msg = f"verdict: expected {exp.get('verdict')}, got {'valid' if report_valid else 'invalid'}"
+                (P if self.a.verdicts else r["notes"]).append(msg)
+        if known_valid and cmd in ("info", "list", "extract", "convert", "unpack") and rc != 0 and not abnormal:
+            P.append(f"a valid gallery (expected.json) refused: exit {rc}")
+        conv = exp.get("convert")
+        if conv is not None and cmd == "convert" and rc not in conv["exit"] and not abnormal:
+            P.append(f"convert: exit {rc}, expected {'/'.join(map(str, conv['exit']))}")
+
+    def judge_workspace(self, r, cmd, rc, timed_out, exp, slot, target):
+        """The workspace holds only the named output, and only after success. What a run killed at the
+        timeout leaves (a temporary file it was writing) is a note: nothing can clean up after SIGKILL."""
+        P = r["problems"]
         W = []
         ws = os.path.join(slot, "ws")
         listing = walk(ws)
@@ -469,7 +488,10 @@ class Runner:
             r["notes"] += ["after the timeout kill: " + w for w in W]
         else:
             P += W
-        # the rest of the scratch folder, HOME and the world outside
+
+    def judge_scratch(self, r, exp, slot):
+        """The rest of the scratch folder, HOME and the world outside: nothing written there."""
+        P = r["problems"]
         home = walk(os.path.join(slot, "home"))
         bad_home = [p for p in home if not (p in (".cache/", ".cache/imagegallery/")
                                             or p.startswith(".cache/imagegallery/"))]
@@ -565,7 +587,7 @@ class Runner:
                         P.append(f"unpack wrote a link {p!r}")
 
 
-def main():
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("corpus")
     ap.add_argument("--binary", default=os.environ.get("IMAGEGALLERY", ".build/release/imagegallery"))
@@ -602,7 +624,11 @@ def main():
     beside = os.path.join(os.path.dirname(os.path.abspath(a.binary)), THUMBNAILER)
     if "thumbnailer" in a.commands and not os.access(beside, os.X_OK):
         sys.exit(f"check-hostile-commands: {beside}: not an executable (the thumbnailer command runs the one beside --binary)")
-    corpus = os.path.abspath(a.corpus)
+    return a
+
+
+def corpus_files(a, corpus):
+    """The corpus's expected.json (None when it has none) and the names of the files to check."""
     expected = None
     ej = os.path.join(corpus, "expected.json")
     if os.path.isfile(ej):
@@ -617,6 +643,12 @@ def main():
     missing = [n for n in names if not os.path.isfile(os.path.join(corpus, n))]
     if missing:
         sys.exit(f"check-hostile-commands: {len(missing)} files of expected.json are missing: {missing[:5]}")
+    return expected, names
+
+
+def run_all(a, corpus, expected, names):
+    """Every command on every named file: the runs' results, the seconds they took, and the corpus
+    files that changed on the way."""
     before = {n: sha256_file(os.path.join(corpus, n)) for n in names}
     runner = Runner(a, corpus, expected)
     t0 = time.monotonic()
@@ -633,12 +665,11 @@ def main():
     wall = time.monotonic() - t0
     changed = [n for n in names if not os.path.isfile(os.path.join(corpus, n))
                or sha256_file(os.path.join(corpus, n)) != before[n]]
+    return results, wall, changed
 
-    # summary
-    labels = []
-    for r in results:
-        if r["command"] not in labels:
-            labels.append(r["command"])
+
+def summarise_commands(a, names, results, labels, wall):
+    """Print a line per command (runs, time, exit codes, memory, the slowest file); the same as a dict."""
     print(f"hostile commands: {len(names)} files x {len(labels)} commands = {len(results)} runs, {a.binary}, "
           f"{a.jobs} jobs, {wall:.1f} s; RLIMIT_AS {a.max_as_mb:g} MiB, timeout {a.timeout:g} s, "
           f"RSS limit {a.max_rss_mb:g} MB")
@@ -664,6 +695,11 @@ def main():
     print("  slowest runs: " + ", ".join(f"{r['command']} {r['file']} {r['time']:.2f} s" for r in slowest))
     heaviest = sorted(results, key=lambda r: -r["rssKB"])[:5]
     print("  most memory: " + ", ".join(f"{r['command']} {r['file']} {r['rssKB'] / 1024:.1f} MB" for r in heaviest))
+    return summary
+
+
+def print_findings(results, changed):
+    """Print the notes, the known issues and the problems of the runs; the runs known and with problems."""
     notes = {}
     for r in results:
         for n in r["notes"]:
@@ -689,6 +725,20 @@ def main():
             tail = r["stderrTail"].strip().replace("\n", " | ")[-400:]
             if tail:
                 print(f"      stderr: {tail}")
+    return known, bad
+
+
+def main():
+    a = parse_args()
+    corpus = os.path.abspath(a.corpus)
+    expected, names = corpus_files(a, corpus)
+    results, wall, changed = run_all(a, corpus, expected, names)
+    labels = []
+    for r in results:
+        if r["command"] not in labels:
+            labels.append(r["command"])
+    summary = summarise_commands(a, names, results, labels, wall)
+    known, bad = print_findings(results, changed)
     if a.report:
         with open(a.report, "w") as f:
             json.dump({"summary": {"files": len(names), "runs": len(results), "wallSeconds": round(wall, 2),

@@ -129,7 +129,7 @@ def analyse(name, exp, r, max_rss_kb):
     return res
 
 
-def main():
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("outdir")
     ap.add_argument("--binary", default=os.environ.get("IMAGEGALLERY", ".build/debug/imagegallery"))
@@ -139,12 +139,11 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default=None, help="check only files whose name contains this")
     ap.add_argument("--results", default=None, help="where to write the results (default OUTDIR/results.json)")
-    a = ap.parse_args()
-    if not os.access(a.binary, os.X_OK):
-        sys.exit(f"check-hostile-corpus: {a.binary}: not an executable")
-    with open(os.path.join(a.outdir, "expected.json")) as f:
-        expected = json.load(f)
-    names = sorted(n for n in expected if a.only is None or a.only in n)
+    return ap.parse_args()
+
+
+def check_all(a, expected, names):
+    """Validate every named file of the corpus, A.jobs at a time: {name: result}, and the seconds it took."""
     max_rss_kb = a.max_rss_mb * 1024
     t0 = time.monotonic()
     results = {}
@@ -156,53 +155,65 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         for n, res in ex.map(job, names):
             results[n] = res
-    wall = time.monotonic() - t0
+    return results, time.monotonic() - t0
 
-    rs = [results[n] for n in names]
-    vk = [r for r in rs if r["verdictOK"] is not None]
-    vok = sum(1 for r in vk if r["verdictOK"])
-    ck = [r for r in rs if r["categoryOK"] is not None]
-    cok = sum(1 for r in ck if r["categoryOK"])
-    ik = [r for r in rs if r["idOK"] is not None]
-    iok = sum(1 for r in ik if r["idOK"])
-    crashes = [r for r in rs if any(p.startswith("crash") or p.startswith("exit code") or p.startswith("report")
-                                    or p.startswith("readFailure") for p in r["problems"])]
-    hangs = [r for r in rs if "hang" in r["problems"]]
-    mem = [r for r in rs if any(p.startswith("memory") for p in r["problems"])]
-    acc = 100.0 * vok / len(vk) if vk else 100.0
-    rss = [r for r in rs if r["rssKB"] is not None]
-    maxrss = max(rss, key=lambda r: r["rssKB"]) if rss else None
-    slow = sorted(rs, key=lambda r: -r["time"])[:5]
 
-    def fmt_exp(e):
-        if e.get("verdictUnknown"):
-            return "open"
-        if e["verdict"] == "valid":
-            return "valid"
-        cats = e.get("categories") or [e.get("category")]
-        s = "invalid " + "/".join(c for c in cats if c) if cats and cats[0] else "invalid ?"
-        if e.get("ids"):
-            s += " [" + ",".join(i[3:] for i in e["ids"]) + "]"
-        return s
+class Tally:
+    """What the results RS add up to: verdicts, categories and ids right, crashes, hangs, memory."""
 
-    def fmt_got(r):
-        g = r["got"]
-        if g is None:
-            return "no report"
-        if g["valid"]:
-            extra = " ".join(i for i in g["ids"][:4])
-            return "valid" + (f" ({extra})" if extra else "")
-        return f"invalid {g['firstId']} ({g['messages']} msgs: {' '.join(g['ids'][:5])})"
+    def __init__(self, rs):
+        self.vk = [r for r in rs if r["verdictOK"] is not None]
+        self.vok = sum(1 for r in self.vk if r["verdictOK"])
+        self.ck = [r for r in rs if r["categoryOK"] is not None]
+        self.cok = sum(1 for r in self.ck if r["categoryOK"])
+        self.ik = [r for r in rs if r["idOK"] is not None]
+        self.iok = sum(1 for r in self.ik if r["idOK"])
+        self.crashes = [r for r in rs if any(p.startswith("crash") or p.startswith("exit code")
+                                             or p.startswith("report") or p.startswith("readFailure")
+                                             for p in r["problems"])]
+        self.hangs = [r for r in rs if "hang" in r["problems"]]
+        self.mem = [r for r in rs if any(p.startswith("memory") for p in r["problems"])]
+        self.acc = 100.0 * self.vok / len(self.vk) if self.vk else 100.0
+        rss = [r for r in rs if r["rssKB"] is not None]
+        self.maxrss = max(rss, key=lambda r: r["rssKB"]) if rss else None
+        self.slow = sorted(rs, key=lambda r: -r["time"])[:5]
 
+
+def fmt_exp(e):
+    if e.get("verdictUnknown"):
+        return "open"
+    if e["verdict"] == "valid":
+        return "valid"
+    cats = e.get("categories") or [e.get("category")]
+    s = "invalid " + "/".join(c for c in cats if c) if cats and cats[0] else "invalid ?"
+    if e.get("ids"):
+        s += " [" + ",".join(i[3:] for i in e["ids"]) + "]"
+    return s
+
+
+def fmt_got(r):
+    g = r["got"]
+    if g is None:
+        return "no report"
+    if g["valid"]:
+        extra = " ".join(i for i in g["ids"][:4])
+        return "valid" + (f" ({extra})" if extra else "")
+    return f"invalid {g['firstId']} ({g['messages']} msgs: {' '.join(g['ids'][:5])})"
+
+
+def print_summary(a, rs, t, wall):
     print(f"hostile corpus: {len(rs)} files, {a.binary}, {a.jobs} jobs, {wall:.1f} s")
-    print(f"  verdicts right:   {vok}/{len(vk)} ({acc:.1f}%)  [{len(rs) - len(vk)} open verdicts not counted]")
-    print(f"  categories right: {cok}/{len(ck)} (first fatal/error of invalid files with a known category)")
-    print(f"  first ids listed: {iok}/{len(ik)} (informative)")
-    print(f"  crashes/bad exit: {len(crashes)}   hangs (> {a.timeout:g} s): {len(hangs)}   "
-          f"memory > {a.max_rss_mb:g} MB: {len(mem)}")
-    if maxrss:
-        print(f"  max RSS: {maxrss['rssKB'] / 1024:.1f} MB ({maxrss['file']})")
-    print("  slowest: " + ", ".join(f"{r['file']} {r['time']:.2f} s" for r in slow))
+    print(f"  verdicts right:   {t.vok}/{len(t.vk)} ({t.acc:.1f}%)  [{len(rs) - len(t.vk)} open verdicts not counted]")
+    print(f"  categories right: {t.cok}/{len(t.ck)} (first fatal/error of invalid files with a known category)")
+    print(f"  first ids listed: {t.iok}/{len(t.ik)} (informative)")
+    print(f"  crashes/bad exit: {len(t.crashes)}   hangs (> {a.timeout:g} s): {len(t.hangs)}   "
+          f"memory > {a.max_rss_mb:g} MB: {len(t.mem)}")
+    if t.maxrss:
+        print(f"  max RSS: {t.maxrss['rssKB'] / 1024:.1f} MB ({t.maxrss['file']})")
+    print("  slowest: " + ", ".join(f"{r['file']} {r['time']:.2f} s" for r in t.slow))
+
+
+def print_mismatches(rs):
     bad = [r for r in rs if r["problems"] or r["verdictOK"] is False or r["categoryOK"] is False]
     if bad:
         print(f"\nmismatches and problems ({len(bad)}):")
@@ -229,19 +240,38 @@ def main():
         print(f"\nopen verdicts ({len(opens)}, only crash/hang/memory count):")
         for r in opens:
             print(f"  {r['file']}: {fmt_got(r)}  {r['time']:.2f} s  {(r['rssKB'] or 0) / 1024:.0f} MB")
+
+
+def write_results(a, results, rs, t, wall):
     summary = {"files": len(rs), "wallSeconds": round(wall, 2), "binary": a.binary,
-               "verdictsRight": vok, "verdictsCounted": len(vk), "verdictAccuracy": round(acc, 2),
-               "categoriesRight": cok, "categoriesCounted": len(ck), "idsRight": iok, "idsCounted": len(ik),
-               "crashes": [r["file"] for r in crashes], "hangs": [r["file"] for r in hangs],
-               "memory": [r["file"] for r in mem],
-               "maxRssKB": maxrss["rssKB"] if maxrss else None, "maxRssFile": maxrss["file"] if maxrss else None,
-               "slowest": [[r["file"], r["time"]] for r in slow]}
+               "verdictsRight": t.vok, "verdictsCounted": len(t.vk), "verdictAccuracy": round(t.acc, 2),
+               "categoriesRight": t.cok, "categoriesCounted": len(t.ck), "idsRight": t.iok, "idsCounted": len(t.ik),
+               "crashes": [r["file"] for r in t.crashes], "hangs": [r["file"] for r in t.hangs],
+               "memory": [r["file"] for r in t.mem],
+               "maxRssKB": t.maxrss["rssKB"] if t.maxrss else None,
+               "maxRssFile": t.maxrss["file"] if t.maxrss else None,
+               "slowest": [[r["file"], r["time"]] for r in t.slow]}
     with open(a.results or os.path.join(a.outdir, "results.json"), "w") as f:
         json.dump({"summary": summary, "files": results}, f, indent=1, sort_keys=True)
         f.write("\n")
-    fail = bool(crashes or hangs or mem) or acc < a.min_accuracy
-    print(f"\n{'FAIL' if fail else 'PASS'}: verdict accuracy {acc:.1f}% (minimum {a.min_accuracy:g}%), "
-          f"{len(crashes)} crashes, {len(hangs)} hangs, {len(mem)} memory breaches")
+
+
+def main():
+    a = parse_args()
+    if not os.access(a.binary, os.X_OK):
+        sys.exit(f"check-hostile-corpus: {a.binary}: not an executable")
+    with open(os.path.join(a.outdir, "expected.json")) as f:
+        expected = json.load(f)
+    names = sorted(n for n in expected if a.only is None or a.only in n)
+    results, wall = check_all(a, expected, names)
+    rs = [results[n] for n in names]
+    t = Tally(rs)
+    print_summary(a, rs, t, wall)
+    print_mismatches(rs)
+    write_results(a, results, rs, t, wall)
+    fail = bool(t.crashes or t.hangs or t.mem) or t.acc < a.min_accuracy
+    print(f"\n{'FAIL' if fail else 'PASS'}: verdict accuracy {t.acc:.1f}% (minimum {a.min_accuracy:g}%), "
+          f"{len(t.crashes)} crashes, {len(t.hangs)} hangs, {len(t.mem)} memory breaches")
     return 1 if fail else 0
 
 
