@@ -66,6 +66,88 @@ class Editor:
         return self.process.wait(timeout=30)
 
 
+def caption(options, gallery, environment, text, wait):
+    """`imagegallery caption` of the gallery's first image, waiting up to WAIT seconds for its lock."""
+    return subprocess.run([options.imagegallery, "caption", str(gallery), "1", text, "--wait", str(wait)],
+                          capture_output=True, env=environment)
+
+
+def first_caption(options, gallery):
+    """The caption of the gallery's first image on disk, as `imagegallery list --json` reads it."""
+    listed = json.loads(subprocess.run([options.imagegallery, "list", "--json", str(gallery)], capture_output=True,
+                                       check=True).stdout)
+    return listed[0].get("caption")
+
+
+def digest(gallery):
+    return hashlib.sha256(gallery.read_bytes()).hexdigest()
+
+
+def check_first_editor(check, options, first, gallery, environment):
+    """The editor that opens the gallery first holds it: the CLI waits for it or gives up. The
+    gallery's key."""
+    status, _, body = first.request("GET", "/api/galleries")
+    key = json.loads(body)["galleries"][0]["key"]
+    status, _, body = first.request("GET", f"/api/documents/{key}?page=one")
+    view = json.loads(body) if status == 200 else {}
+    check("the first editor opens the gallery for editing", status == 200 and view.get("state") == "normal", f"{status} {view.get('state')}")
+
+    before = digest(gallery)
+    result = caption(options, gallery, environment, "from the shell", 0)
+    check("a CLI edit while the page has it open exits 75", result.returncode == 75,
+          f"status {result.returncode}: {result.stderr.decode().strip()}")
+    check("and changes nothing", digest(gallery) == before)
+
+    # A writer that waits is let in, as an NSFilePresenter relinquishes to a writer: the
+    # editor lets the lock go, takes it back once the CLI is done, and reads its file.
+    result = caption(options, gallery, environment, "while the page has it open", 60)
+    check("with --wait, a CLI edit while the page has it open goes through", result.returncode == 0,
+          f"status {result.returncode}: {result.stderr.decode().strip()}")
+    on_disk = first_caption(options, gallery)
+    check("its caption is on disk", on_disk == "while the page has it open", f"{on_disk}")
+    view, captions = view_once_captioned(first, key, "while the page has it open")
+    check("the page's view reads the CLI's file and is editable again", view.get("state") == "normal"
+          and captions[:1] == ["while the page has it open"], f"{view.get('state')} {captions[:1]} {view.get('message')}")
+    return key
+
+
+def view_once_captioned(editor, key, text):
+    """The page's view of the gallery once it is editable with TEXT as its first caption, or after a
+    minute: the view and its captions."""
+    deadline = time.monotonic() + 60
+    while True:
+        status, _, body = editor.request("GET", f"/api/documents/{key}?page=one")
+        view = json.loads(body) if status == 200 else {}
+        captions = [image.get("caption") for image in view.get("images", [])]
+        if (view.get("state") == "normal" and captions[:1] == [text]) or time.monotonic() > deadline:
+            return view, captions
+        time.sleep(0.1)
+
+
+def check_second_editor(check, second, key, gallery, before):
+    """A second editor gets the gallery read-only, says who holds it, and refuses edits: the file
+    stays as it was BEFORE (its digest, taken before the second editor started)."""
+    status, _, body = second.request("GET", f"/api/documents/{key}?page=two")
+    view = json.loads(body) if status == 200 else {}
+    check("a second editor opens it read-only and says who holds it",
+          status == 200 and view.get("state") == "editing disabled" and "is editing this gallery" in (view.get("message") or ""),
+          f"{status} {view.get('state')} {view.get('message')}")
+    status, _, body = second.request("POST", f"/api/documents/{key}/edits?page=two",
+                                     body=json.dumps({"op": "title", "title": "Not allowed"}))
+    check("an edit there is refused with 409", status == 409, f"{status} {body[:200]!r}")
+    check("and changes nothing either", digest(gallery) == before)
+
+
+def check_after_close(check, options, first, key, gallery, environment):
+    """The page leaves the gallery: the lock goes with the document's close."""
+    first.request("POST", f"/api/documents/{key}/close?page=one")
+    result = caption(options, gallery, environment, "from the shell", 10)
+    check("once the page has closed it, the CLI edit goes through", result.returncode == 0,
+          f"status {result.returncode}: {result.stderr.decode().strip()}")
+    on_disk = first_caption(options, gallery)
+    check("the caption is on disk", on_disk == "from the shell", f"{on_disk}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--editor", required=True)
@@ -86,68 +168,14 @@ def main():
         subprocess.run([options.imagegallery, "create", str(gallery), "--title", "Shared", options.fixtures],
                        check=True, capture_output=True)
         environment = dict(os.environ, XDG_STATE_HOME=str(work / "state"))
-
-        def caption(text, wait):
-            return subprocess.run([options.imagegallery, "caption", str(gallery), "1", text, "--wait", str(wait)],
-                                  capture_output=True, env=environment)
-
-        def digest():
-            return hashlib.sha256(gallery.read_bytes()).hexdigest()
-
         first = Editor(options.editor, folder, work, "first")
         editors.append(first)
-        status, _, body = first.request("GET", "/api/galleries")
-        key = json.loads(body)["galleries"][0]["key"]
-        status, _, body = first.request("GET", f"/api/documents/{key}?page=one")
-        view = json.loads(body) if status == 200 else {}
-        check("the first editor opens the gallery for editing", status == 200 and view.get("state") == "normal", f"{status} {view.get('state')}")
-
-        before = digest()
-        result = caption("from the shell", 0)
-        check("a CLI edit while the page has it open exits 75", result.returncode == 75,
-              f"status {result.returncode}: {result.stderr.decode().strip()}")
-        check("and changes nothing", digest() == before)
-
-        # A writer that waits is let in, as an NSFilePresenter relinquishes to a writer: the
-        # editor lets the lock go, takes it back once the CLI is done, and reads its file.
-        result = caption("while the page has it open", 60)
-        check("with --wait, a CLI edit while the page has it open goes through", result.returncode == 0,
-              f"status {result.returncode}: {result.stderr.decode().strip()}")
-        listed = json.loads(subprocess.run([options.imagegallery, "list", "--json", str(gallery)], capture_output=True,
-                                           check=True).stdout)
-        check("its caption is on disk", listed[0].get("caption") == "while the page has it open", f"{listed[0].get('caption')}")
-        deadline = time.monotonic() + 60
-        while True:
-            status, _, body = first.request("GET", f"/api/documents/{key}?page=one")
-            view = json.loads(body) if status == 200 else {}
-            captions = [image.get("caption") for image in view.get("images", [])]
-            if (view.get("state") == "normal" and captions[:1] == ["while the page has it open"]) or time.monotonic() > deadline:
-                break
-            time.sleep(0.1)
-        check("the page's view reads the CLI's file and is editable again", view.get("state") == "normal"
-              and captions[:1] == ["while the page has it open"], f"{view.get('state')} {captions[:1]} {view.get('message')}")
-        before = digest()
-
+        key = check_first_editor(check, options, first, gallery, environment)
+        before = digest(gallery)
         second = Editor(options.editor, folder, work, "second")
         editors.append(second)
-        status, _, body = second.request("GET", f"/api/documents/{key}?page=two")
-        view = json.loads(body) if status == 200 else {}
-        check("a second editor opens it read-only and says who holds it",
-              status == 200 and view.get("state") == "editing disabled" and "is editing this gallery" in (view.get("message") or ""),
-              f"{status} {view.get('state')} {view.get('message')}")
-        status, _, body = second.request("POST", f"/api/documents/{key}/edits?page=two",
-                                         body=json.dumps({"op": "title", "title": "Not allowed"}))
-        check("an edit there is refused with 409", status == 409, f"{status} {body[:200]!r}")
-        check("and changes nothing either", digest() == before)
-
-        # The page leaves the gallery: the lock goes with the document's close.
-        first.request("POST", f"/api/documents/{key}/close?page=one")
-        result = caption("from the shell", 10)
-        check("once the page has closed it, the CLI edit goes through", result.returncode == 0,
-              f"status {result.returncode}: {result.stderr.decode().strip()}")
-        listed = json.loads(subprocess.run([options.imagegallery, "list", "--json", str(gallery)], capture_output=True,
-                                           check=True).stdout)
-        check("the caption is on disk", listed[0].get("caption") == "from the shell", f"{listed[0].get('caption')}")
+        check_second_editor(check, second, key, gallery, before)
+        check_after_close(check, options, first, key, gallery, environment)
         codes = [editor.stop() for editor in editors]
         check("both editors stop with status 0", codes == [0, 0], f"{codes}")
     except Exception as error:

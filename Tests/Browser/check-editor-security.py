@@ -148,6 +148,221 @@ def listening_addresses(port):
     return found
 
 
+def origin_of(port):
+    """The Origin of the editor's own page."""
+    return f"http://127.0.0.1:{port}"
+
+
+def upload_path(inside_key):
+    """Where the page uploads an image (big.png, at the first place) into the inside gallery."""
+    return f"/api/documents/{inside_key}/images?page=security&at=0&name=big.png"
+
+
+def edits_path(inside_key):
+    """Where the page sends the inside gallery's edits."""
+    return f"/api/documents/{inside_key}/edits?page=security"
+
+
+def make_galleries(options, work):
+    """The opened folder with its own gallery and a link to a gallery outside it: (folder, inside, outside)."""
+    opened = work / "opened"
+    outside = work / "outside"
+    opened.mkdir()
+    outside.mkdir()
+    inside_gallery = opened / "inside.imagegallery"
+    outside_gallery = outside / "secret.imagegallery"
+    for target, title in ((inside_gallery, "Inside"), (outside_gallery, "Secret")):
+        subprocess.run([options.imagegallery, "create", str(target), "--title", title, options.fixtures],
+                       check=True, capture_output=True)
+    (opened / "link.imagegallery").symlink_to(outside_gallery)
+    return opened, inside_gallery, outside_gallery
+
+
+def launch(options, opened, work):
+    """The editor on the opened folder, its state, cache and runtime folders in WORK."""
+    environment = dict(os.environ, XDG_STATE_HOME=str(work / "state"), XDG_CACHE_HOME=str(work / "cache"),
+                       XDG_RUNTIME_DIR=str(work / "run"))
+    editor = subprocess.Popen([options.editor, "--no-open", "--json", "--first-page-seconds", "120",
+                               "--read-timeout-seconds", str(READ_TIMEOUT_SECONDS), str(opened)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
+    return editor
+
+
+def check_launch_link(check, session, port, path_and_query):
+    """The launch link: its key forged, another Host, the cookie it sets, used twice."""
+    forged = re.sub(r"key=([0-9a-f]{32})\.", lambda m: "key=" + "0" * 32 + ".", path_and_query)
+    status, _, _ = session.request("GET", forged)
+    check("a forged launch key is refused", status == 403, f"status {status}")
+    status, headers, _ = session.request("GET", path_and_query, host=f"evil.example:{port}")
+    check("the launch link with another Host is refused", status == 421 and "set-cookie" not in headers, f"status {status}")
+    status, headers, _ = session.request("GET", path_and_query)
+    cookie = headers.get("set-cookie", "")
+    check("the launch link sets an HttpOnly SameSite=Strict cookie and leaves the address bar",
+          status == 303 and "HttpOnly" in cookie and "SameSite=Strict" in cookie and headers.get("location", "").startswith("/")
+          and "key=" not in headers.get("location", ""), f"status {status}, cookie {cookie!r}")
+    session.cookie = cookie.split(";", 1)[0]
+    status, _, _ = session.request("GET", path_and_query, cookie=False)
+    check("a launch key works once", status == 403, f"status {status}")
+
+
+def check_listing_and_hosts(check, session, port):
+    """The listing, its headers, and requests with another Host or cookie; the inside gallery's key."""
+    status, headers, body = session.request("GET", "/api/galleries")
+    listing = json.loads(body) if status == 200 else {}
+    names = sorted(g["fileName"] for g in listing.get("galleries", []))
+    check("the listing shows the folder's own gallery and not the link out of it", names == ["inside.imagegallery"], f"{names}")
+    check("every response has the strict CSP and nosniff",
+          "script-src 'self'" in headers.get("content-security-policy", "") and "unsafe" not in headers.get("content-security-policy", "")
+          and headers.get("x-content-type-options") == "nosniff", json.dumps(headers))
+    inside_key = listing["galleries"][0]["key"] if listing.get("galleries") else ""
+
+    for host in (f"evil.example:{port}", f"127.0.0.1:{port + 1}", "127.0.0.1", f"localhost.evil.example:{port}"):
+        status, headers, _ = session.request("GET", "/api/galleries", host=host)
+        check(f"Host {host} is refused", status == 421, f"status {status}")
+    status, _, _ = session.request("GET", "/api/galleries", cookie=False)
+    check("no cookie is refused", status == 403, f"status {status}")
+    status, _, _ = session.request("GET", "/api/galleries", cookie=session.cookie[:-1] + ("0" if session.cookie[-1] != "0" else "1"))
+    check("a wrong cookie is refused", status == 403, f"status {status}")
+    status, _, _ = session.request("GET", "/", cookie=False)
+    check("the page itself needs the cookie", status == 403, f"status {status}")
+    return inside_key
+
+
+def check_document(check, session, inside_key):
+    """The opened gallery and one image of it, served with its checked type; that image."""
+    status, _, body = session.request("GET", f"/api/documents/{inside_key}?page=security")
+    document = json.loads(body) if status == 200 else {"images": []}
+    check("the opened folder's gallery opens", status == 200 and len(document["images"]) > 1, f"status {status}")
+    image = document["images"][0] if document["images"] else {"id": "", "mediaType": ""}
+    status, headers, _ = session.request("GET", f"/api/documents/{inside_key}/images/{image['id']}")
+    check("an image comes with its checked type and nosniff",
+          status == 200 and headers.get("content-type") == image["mediaType"] and headers.get("x-content-type-options") == "nosniff",
+          f"status {status}, {headers.get('content-type')}")
+    return image
+
+
+def check_origins(check, session, port, inside_key, image, opened):
+    """Edits and new galleries from another Origin, or none, are refused."""
+    move = json.dumps({"op": "move", "id": image["id"], "to": 1})
+    for label, origin in (("no Origin", None), ("another site's Origin", "http://evil.example"),
+                          ("another port's Origin", f"http://127.0.0.1:{port + 1}"), ("a null Origin", "null")):
+        status, _, _ = session.request("POST", f"/api/documents/{inside_key}/edits?page=security", origin=origin, body=move)
+        check(f"an edit with {label} is refused", status == 403, f"status {status}")
+    status, _, _ = session.request("POST", "/api/galleries", origin="http://evil.example", body=json.dumps({"title": "Planted"}))
+    check("a cross-site new gallery is refused", status == 403 and not (opened / "Planted.imagegallery").exists(), f"status {status}")
+
+
+def check_body_bounds(check, session, port, inside_key):
+    """Uploads and JSON bodies are bounded and sniffed."""
+    own_origin = origin_of(port)
+    # Uploads are bounded and sniffed as `add`'s inputs are: nothing reaches the gallery.
+    upload = upload_path(inside_key)
+    try:
+        status, _, body = session.request("POST", upload, origin=own_origin, body=b"\x89PNG\r\n\x1a\n" + bytes(50_000_001))
+    except (ConnectionError, http.client.HTTPException) as error:
+        status, body = None, str(error).encode()  # refused before the body was all sent
+    check("an upload over 50 MB is refused with 413", status == 413, f"status {status}: {body[:200]!r}")
+    status, _, body = session.request("POST", upload.replace("big.png", "page.png"), origin=own_origin,
+                                      body=b"<!doctype html><script>alert(1)</script>")
+    check("an upload that is not an image (HTML named .png) is refused with 422", status == 422, f"status {status}: {body[:200]!r}")
+
+    # Bodies are bounded: a JSON body over 1 MiB is 413 (not NIO's internal error), declared or not.
+    edits = edits_path(inside_key)
+    big_title = json.dumps({"op": "title", "title": "x" * (1 << 20)}).encode()
+    try:
+        status, _, body = session.request("POST", edits, origin=own_origin, body=big_title)
+    except (ConnectionError, http.client.HTTPException) as error:
+        status, body = None, str(error).encode()
+    check("a JSON body over 1 MiB is refused with 413", status == 413 and b"TooManyBytes" not in body,
+          f"status {status}: {body[:200]!r}")
+    status, data, closed = raw_request(port, upload_head(port, session.cookie, edits, chunked=True), chunked(big_title))
+    check("a chunked JSON body over 1 MiB is refused with 413, and its connection closed",
+          status == 413 and closed and b"TooManyBytes" not in data, f"status {status}, closed {closed}: {data[:300]!r}")
+
+
+def check_declared_sizes(check, session, port, inside_key, opened):
+    """Bodies that declare too much, stop arriving or cannot be read."""
+    own_origin = origin_of(port)
+    upload = upload_path(inside_key)
+    edits = edits_path(inside_key)
+    # A client that declares 10 GB and sends a few bytes: answered 413 before the body is read,
+    # the connection closed, nothing written into the folder.
+    huge = f"/api/import?folder=0&name=huge.zip"
+    status, data, closed = raw_request(port, upload_head(port, session.cookie, huge, length=10_000_000_000), b"PK\x03\x04" + bytes(100))
+    check("an import declaring 10 GB is refused with 413 at once and its connection closed",
+          status == 413 and closed and not spools(opened), f"status {status}, closed {closed}, spools {spools(opened)}: {data[:300]!r}")
+    status, data, closed = raw_request(port, upload_head(port, session.cookie, upload.replace("big.png", "huge.png"),
+                                                         length=10_000_000_000), b"\x89PNG")
+    check("an image declaring 10 GB is refused with 413 at once and its connection closed", status == 413 and closed,
+          f"status {status}, closed {closed}: {data[:300]!r}")
+    # One that declares a small body and stops sending it: cut off by the read timeout.
+    status, data, closed = raw_request(port, upload_head(port, session.cookie, edits, length=1000), b'{"op": "ti')
+    check("a body that stops arriving is cut off by the read timeout", closed, f"status {status}, closed {closed}: {data[:300]!r}")
+    # An archive that cannot be read is the file's fault: 422, naming it as the user did.
+    status, _, body = session.request("POST", "/api/import?folder=0&name=broken.zip", origin=own_origin,
+                                      body=b"PK\x03\x04" + bytes(range(256)) * 64)
+    check("an archive that cannot be read is refused with 422, by its name, leaving nothing",
+          status == 422 and b"broken.zip" in body and b".imagegallery-import-" not in body and not spools(opened),
+          f"status {status}: {body[:300]!r}")
+
+
+def check_outside_paths(check, session, port, outside_gallery):
+    """Nothing outside the opened folder is served or edited, and the server listens on loopback only."""
+    own_origin = origin_of(port)
+    outside_key = hashlib.sha256(str(outside_gallery.resolve()).encode()).hexdigest()[:24]
+    for path in (f"/api/galleries/{outside_key}/thumbnail", f"/api/documents/{outside_key}?page=security",
+                 "/api/galleries/../../../../etc/passwd", "/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd",
+                 "/api/galleries/..%2F..%2Foutside%2Fsecret.imagegallery/thumbnail"):
+        status, _, body = session.request("GET", path)
+        check(f"{path} is not served", status in (400, 403, 404) and b"root:" not in body and b"Secret" not in body,
+              f"status {status}")
+    status, _, _ = session.request("POST", f"/api/documents/{outside_key}/edits?page=security", origin=own_origin,
+                                   body=json.dumps({"op": "title", "title": "Owned"}))
+    check("an edit of the gallery behind the link is refused", status == 404, f"status {status}")
+
+    addresses = listening_addresses(port)
+    loopback = {"0100007F", "00000000000000000000000001000000"}
+    check("the server listens on 127.0.0.1 and ::1 only", addresses and set(addresses) <= loopback, f"{addresses}")
+
+
+def check_shutdown(check, editor, opened, before, inside_gallery, outside_gallery):
+    """SIGTERM stops the editor, and nothing changed or appeared on disk."""
+    editor.send_signal(signal.SIGTERM)
+    code = editor.wait(timeout=30)
+    check("SIGTERM stops the editor with status 0", code == 0, f"status {code}: {editor.stderr.read().decode()}")
+    after = {str(p): digest(p) for p in (inside_gallery, outside_gallery)}
+    check("nothing changed on disk", after == before, "")
+    check("no gallery was planted", sorted(p.name for p in opened.iterdir()) == ["inside.imagegallery", "link.imagegallery"],
+          f"{sorted(p.name for p in opened.iterdir())}")
+
+
+def check_import_limits(check, options, opened, work):
+    """--max-import-bytes and --import-free-space-margin bound an import."""
+    # An import is bounded by --max-import-bytes: declared, and as it arrives (chunked).
+    limited, port, cookie = start_editor(options.editor, opened, work, "limited", "--max-import-bytes", "1000000")
+    status, data, closed = raw_request(port, upload_head(port, cookie, "/api/import?folder=0&name=two.zip", length=2_000_000), bytes(10))
+    check("--max-import-bytes 1000000: an import declaring 2 MB is refused with 413 at once",
+          status == 413 and closed, f"status {status}, closed {closed}: {data[:300]!r}")
+    status, data, closed = raw_request(port, upload_head(port, cookie, "/api/import?folder=0&name=two.zip", chunked=True),
+                                       chunked(bytes(2_000_000)))
+    check("--max-import-bytes 1000000: a chunked import of 2 MB is refused with 413, leaving nothing",
+          status == 413 and not spools(opened), f"status {status}, spools {spools(opened)}: {data[:300]!r}")
+    limited.send_signal(signal.SIGTERM)
+    limited.wait(timeout=30)
+    # ...and never beyond the free space less a margin: here a margin of all but 2 MiB of it.
+    free = os.statvfs(opened)
+    margin = free.f_bavail * free.f_frsize - (2 << 20)
+    cramped, port, cookie = start_editor(options.editor, opened, work, "cramped", "--import-free-space-margin", str(margin))
+    status, data, closed = raw_request(port, upload_head(port, cookie, "/api/import?folder=0&name=three.zip", length=3 << 30), bytes(10))
+    check("an import larger than the free space less the margin is refused with 413, saying so",
+          status == 413 and closed and b"free" in data, f"status {status}, closed {closed}: {data[:300]!r}")
+    cramped.send_signal(signal.SIGTERM)
+    cramped.wait(timeout=30)
+    check("the refused imports left nothing in the folder",
+          sorted(p.name for p in opened.iterdir()) == ["inside.imagegallery", "link.imagegallery"],
+          f"{sorted(p.name for p in opened.iterdir())}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--editor", required=True)
@@ -163,173 +378,25 @@ def main():
     work = Path(tempfile.mkdtemp(prefix="editor-security-"))
     editor = None
     try:
-        opened = work / "opened"
-        outside = work / "outside"
-        opened.mkdir()
-        outside.mkdir()
-        inside_gallery = opened / "inside.imagegallery"
-        outside_gallery = outside / "secret.imagegallery"
-        for target, title in ((inside_gallery, "Inside"), (outside_gallery, "Secret")):
-            subprocess.run([options.imagegallery, "create", str(target), "--title", title, options.fixtures],
-                           check=True, capture_output=True)
-        (opened / "link.imagegallery").symlink_to(outside_gallery)
+        opened, inside_gallery, outside_gallery = make_galleries(options, work)
         before = {str(p): digest(p) for p in (inside_gallery, outside_gallery)}
-
-        environment = dict(os.environ, XDG_STATE_HOME=str(work / "state"), XDG_CACHE_HOME=str(work / "cache"),
-                           XDG_RUNTIME_DIR=str(work / "run"))
-        editor = subprocess.Popen([options.editor, "--no-open", "--json", "--first-page-seconds", "120",
-                                   "--read-timeout-seconds", str(READ_TIMEOUT_SECONDS), str(opened)],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
+        editor = launch(options, opened, work)
         line = editor.stdout.readline().decode()
         if not line:
             print(json.dumps({"ok": False, "error": "the editor printed nothing: " + editor.stderr.read().decode()}))
             return 2
         url = json.loads(line)["url"]
         port = int(re.search(r":(\d+)/", url).group(1))
-        path_and_query = url.split(str(port), 1)[1]
         session = Session(port)
-
-        forged = re.sub(r"key=([0-9a-f]{32})\.", lambda m: "key=" + "0" * 32 + ".", path_and_query)
-        status, _, _ = session.request("GET", forged)
-        check("a forged launch key is refused", status == 403, f"status {status}")
-        status, headers, _ = session.request("GET", path_and_query, host=f"evil.example:{port}")
-        check("the launch link with another Host is refused", status == 421 and "set-cookie" not in headers, f"status {status}")
-        status, headers, _ = session.request("GET", path_and_query)
-        cookie = headers.get("set-cookie", "")
-        check("the launch link sets an HttpOnly SameSite=Strict cookie and leaves the address bar",
-              status == 303 and "HttpOnly" in cookie and "SameSite=Strict" in cookie and headers.get("location", "").startswith("/")
-              and "key=" not in headers.get("location", ""), f"status {status}, cookie {cookie!r}")
-        session.cookie = cookie.split(";", 1)[0]
-        status, _, _ = session.request("GET", path_and_query, cookie=False)
-        check("a launch key works once", status == 403, f"status {status}")
-
-        status, headers, body = session.request("GET", "/api/galleries")
-        listing = json.loads(body) if status == 200 else {}
-        names = sorted(g["fileName"] for g in listing.get("galleries", []))
-        check("the listing shows the folder's own gallery and not the link out of it", names == ["inside.imagegallery"], f"{names}")
-        check("every response has the strict CSP and nosniff",
-              "script-src 'self'" in headers.get("content-security-policy", "") and "unsafe" not in headers.get("content-security-policy", "")
-              and headers.get("x-content-type-options") == "nosniff", json.dumps(headers))
-        inside_key = listing["galleries"][0]["key"] if listing.get("galleries") else ""
-
-        for host in (f"evil.example:{port}", f"127.0.0.1:{port + 1}", "127.0.0.1", f"localhost.evil.example:{port}"):
-            status, headers, _ = session.request("GET", "/api/galleries", host=host)
-            check(f"Host {host} is refused", status == 421, f"status {status}")
-        status, _, _ = session.request("GET", "/api/galleries", cookie=False)
-        check("no cookie is refused", status == 403, f"status {status}")
-        status, _, _ = session.request("GET", "/api/galleries", cookie=session.cookie[:-1] + ("0" if session.cookie[-1] != "0" else "1"))
-        check("a wrong cookie is refused", status == 403, f"status {status}")
-        status, _, _ = session.request("GET", "/", cookie=False)
-        check("the page itself needs the cookie", status == 403, f"status {status}")
-
-        status, _, body = session.request("GET", f"/api/documents/{inside_key}?page=security")
-        document = json.loads(body) if status == 200 else {"images": []}
-        check("the opened folder's gallery opens", status == 200 and len(document["images"]) > 1, f"status {status}")
-        image = document["images"][0] if document["images"] else {"id": "", "mediaType": ""}
-        status, headers, _ = session.request("GET", f"/api/documents/{inside_key}/images/{image['id']}")
-        check("an image comes with its checked type and nosniff",
-              status == 200 and headers.get("content-type") == image["mediaType"] and headers.get("x-content-type-options") == "nosniff",
-              f"status {status}, {headers.get('content-type')}")
-
-        move = json.dumps({"op": "move", "id": image["id"], "to": 1})
-        own_origin = f"http://127.0.0.1:{port}"
-        for label, origin in (("no Origin", None), ("another site's Origin", "http://evil.example"),
-                              ("another port's Origin", f"http://127.0.0.1:{port + 1}"), ("a null Origin", "null")):
-            status, _, _ = session.request("POST", f"/api/documents/{inside_key}/edits?page=security", origin=origin, body=move)
-            check(f"an edit with {label} is refused", status == 403, f"status {status}")
-        status, _, _ = session.request("POST", "/api/galleries", origin="http://evil.example", body=json.dumps({"title": "Planted"}))
-        check("a cross-site new gallery is refused", status == 403 and not (opened / "Planted.imagegallery").exists(), f"status {status}")
-
-        # Uploads are bounded and sniffed as `add`'s inputs are: nothing reaches the gallery.
-        upload = f"/api/documents/{inside_key}/images?page=security&at=0&name=big.png"
-        try:
-            status, _, body = session.request("POST", upload, origin=own_origin, body=b"\x89PNG\r\n\x1a\n" + bytes(50_000_001))
-        except (ConnectionError, http.client.HTTPException) as error:
-            status, body = None, str(error).encode()  # refused before the body was all sent
-        check("an upload over 50 MB is refused with 413", status == 413, f"status {status}: {body[:200]!r}")
-        status, _, body = session.request("POST", upload.replace("big.png", "page.png"), origin=own_origin,
-                                          body=b"<!doctype html><script>alert(1)</script>")
-        check("an upload that is not an image (HTML named .png) is refused with 422", status == 422, f"status {status}: {body[:200]!r}")
-
-        # Bodies are bounded: a JSON body over 1 MiB is 413 (not NIO's internal error), declared or not.
-        edits = f"/api/documents/{inside_key}/edits?page=security"
-        big_title = json.dumps({"op": "title", "title": "x" * (1 << 20)}).encode()
-        try:
-            status, _, body = session.request("POST", edits, origin=own_origin, body=big_title)
-        except (ConnectionError, http.client.HTTPException) as error:
-            status, body = None, str(error).encode()
-        check("a JSON body over 1 MiB is refused with 413", status == 413 and b"TooManyBytes" not in body,
-              f"status {status}: {body[:200]!r}")
-        status, data, closed = raw_request(port, upload_head(port, session.cookie, edits, chunked=True), chunked(big_title))
-        check("a chunked JSON body over 1 MiB is refused with 413, and its connection closed",
-              status == 413 and closed and b"TooManyBytes" not in data, f"status {status}, closed {closed}: {data[:300]!r}")
-
-        # A client that declares 10 GB and sends a few bytes: answered 413 before the body is read,
-        # the connection closed, nothing written into the folder.
-        huge = f"/api/import?folder=0&name=huge.zip"
-        status, data, closed = raw_request(port, upload_head(port, session.cookie, huge, length=10_000_000_000), b"PK\x03\x04" + bytes(100))
-        check("an import declaring 10 GB is refused with 413 at once and its connection closed",
-              status == 413 and closed and not spools(opened), f"status {status}, closed {closed}, spools {spools(opened)}: {data[:300]!r}")
-        status, data, closed = raw_request(port, upload_head(port, session.cookie, upload.replace("big.png", "huge.png"),
-                                                             length=10_000_000_000), b"\x89PNG")
-        check("an image declaring 10 GB is refused with 413 at once and its connection closed", status == 413 and closed,
-              f"status {status}, closed {closed}: {data[:300]!r}")
-        # One that declares a small body and stops sending it: cut off by the read timeout.
-        status, data, closed = raw_request(port, upload_head(port, session.cookie, edits, length=1000), b'{"op": "ti')
-        check("a body that stops arriving is cut off by the read timeout", closed, f"status {status}, closed {closed}: {data[:300]!r}")
-        # An archive that cannot be read is the file's fault: 422, naming it as the user did.
-        status, _, body = session.request("POST", "/api/import?folder=0&name=broken.zip", origin=own_origin,
-                                          body=b"PK\x03\x04" + bytes(range(256)) * 64)
-        check("an archive that cannot be read is refused with 422, by its name, leaving nothing",
-              status == 422 and b"broken.zip" in body and b".imagegallery-import-" not in body and not spools(opened),
-              f"status {status}: {body[:300]!r}")
-
-        outside_key = hashlib.sha256(str(outside_gallery.resolve()).encode()).hexdigest()[:24]
-        for path in (f"/api/galleries/{outside_key}/thumbnail", f"/api/documents/{outside_key}?page=security",
-                     "/api/galleries/../../../../etc/passwd", "/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd",
-                     "/api/galleries/..%2F..%2Foutside%2Fsecret.imagegallery/thumbnail"):
-            status, _, body = session.request("GET", path)
-            check(f"{path} is not served", status in (400, 403, 404) and b"root:" not in body and b"Secret" not in body,
-                  f"status {status}")
-        status, _, _ = session.request("POST", f"/api/documents/{outside_key}/edits?page=security", origin=own_origin,
-                                       body=json.dumps({"op": "title", "title": "Owned"}))
-        check("an edit of the gallery behind the link is refused", status == 404, f"status {status}")
-
-        addresses = listening_addresses(port)
-        loopback = {"0100007F", "00000000000000000000000001000000"}
-        check("the server listens on 127.0.0.1 and ::1 only", addresses and set(addresses) <= loopback, f"{addresses}")
-
-        editor.send_signal(signal.SIGTERM)
-        code = editor.wait(timeout=30)
-        check("SIGTERM stops the editor with status 0", code == 0, f"status {code}: {editor.stderr.read().decode()}")
-        after = {str(p): digest(p) for p in (inside_gallery, outside_gallery)}
-        check("nothing changed on disk", after == before, "")
-        check("no gallery was planted", sorted(p.name for p in opened.iterdir()) == ["inside.imagegallery", "link.imagegallery"],
-              f"{sorted(p.name for p in opened.iterdir())}")
-
-        # An import is bounded by --max-import-bytes: declared, and as it arrives (chunked).
-        limited, port, cookie = start_editor(options.editor, opened, work, "limited", "--max-import-bytes", "1000000")
-        status, data, closed = raw_request(port, upload_head(port, cookie, "/api/import?folder=0&name=two.zip", length=2_000_000), bytes(10))
-        check("--max-import-bytes 1000000: an import declaring 2 MB is refused with 413 at once",
-              status == 413 and closed, f"status {status}, closed {closed}: {data[:300]!r}")
-        status, data, closed = raw_request(port, upload_head(port, cookie, "/api/import?folder=0&name=two.zip", chunked=True),
-                                           chunked(bytes(2_000_000)))
-        check("--max-import-bytes 1000000: a chunked import of 2 MB is refused with 413, leaving nothing",
-              status == 413 and not spools(opened), f"status {status}, spools {spools(opened)}: {data[:300]!r}")
-        limited.send_signal(signal.SIGTERM)
-        limited.wait(timeout=30)
-        # ...and never beyond the free space less a margin: here a margin of all but 2 MiB of it.
-        free = os.statvfs(opened)
-        margin = free.f_bavail * free.f_frsize - (2 << 20)
-        cramped, port, cookie = start_editor(options.editor, opened, work, "cramped", "--import-free-space-margin", str(margin))
-        status, data, closed = raw_request(port, upload_head(port, cookie, "/api/import?folder=0&name=three.zip", length=3 << 30), bytes(10))
-        check("an import larger than the free space less the margin is refused with 413, saying so",
-              status == 413 and closed and b"free" in data, f"status {status}, closed {closed}: {data[:300]!r}")
-        cramped.send_signal(signal.SIGTERM)
-        cramped.wait(timeout=30)
-        check("the refused imports left nothing in the folder",
-              sorted(p.name for p in opened.iterdir()) == ["inside.imagegallery", "link.imagegallery"],
-              f"{sorted(p.name for p in opened.iterdir())}")
+        check_launch_link(check, session, port, url.split(str(port), 1)[1])
+        inside_key = check_listing_and_hosts(check, session, port)
+        image = check_document(check, session, inside_key)
+        check_origins(check, session, port, inside_key, image, opened)
+        check_body_bounds(check, session, port, inside_key)
+        check_declared_sizes(check, session, port, inside_key, opened)
+        check_outside_paths(check, session, port, outside_gallery)
+        check_shutdown(check, editor, opened, before, inside_gallery, outside_gallery)
+        check_import_limits(check, options, opened, work)
     except Exception as error:  # a crash of the checker is a failure to check, reported as such
         print(json.dumps({"ok": False, "error": f"{type(error).__name__}: {error}", "checks": checks}))
         return 2

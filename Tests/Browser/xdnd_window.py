@@ -128,58 +128,70 @@ def source(path, x, y, size):
 DIRECT_SAVE = "XdndDirectSave0"
 
 
-def target(folder, x, y, size):
-    folder = Path(folder)
-    xlib = X()
-    folder.mkdir(parents=True, exist_ok=True)
-    win, area = window("Drop target", x, y, size, (1.0, 0.95, 0.8, 1.0))
-    area.drag_dest_set(0, [], Gdk.DragAction.COPY | Gdk.DragAction.MOVE | Gdk.DragAction.LINK)
-    pending = {}
+class DropTarget:
+    """A drop target's state across a drag: what it was offered, what it asked for, what came."""
 
-    def motion(_widget, context, _x, _y, time):
+    def __init__(self, folder):
+        self.folder = folder
+        self.xlib = X()
+        folder.mkdir(parents=True, exist_ok=True)
+        self.pending = {}
+
+    def motion(self, _widget, context, _x, _y, time):
         Gdk.drag_status(context, Gdk.DragAction.COPY, time)
-        if pending.get("motion") is not context:  # once a drag: the caller waits for it before letting go
-            pending["motion"] = context
+        if self.pending.get("motion") is not context:  # once a drag: the caller waits for it before letting go
+            self.pending["motion"] = context
             say({"motion": True, "targets": [atom.name() for atom in context.list_targets()]})
         return True
 
-    def drop(widget, context, _x, _y, time):
+    def drop(self, widget, context, _x, _y, time):
         names = [atom.name() for atom in context.list_targets()]
         record = {"drop": True, "targets": names, "action": int(context.get_suggested_action()),
                   "uris": [], "saved": [], "directSave": None, "texts": {}}
-        pending["record"] = record
-        pending["context"] = context
-        pending["time"] = time
+        self.pending["record"] = record
+        self.pending["context"] = context
+        self.pending["time"] = time
         wanted = []
         if DIRECT_SAVE in names:
-            # XdndDirectSave: the source's suggested name is a property on its window; we answer
-            # with the full URI of a file in our folder, then ask for the XdndDirectSave0 target.
-            source_window = context.get_source_window().get_xid()
-            suggested = (xlib.get(source_window, DIRECT_SAVE, "text/plain") or b"").decode(errors="replace")
-            record["suggested"] = suggested
-            name = os.path.basename(suggested) or "dropped"
-            destination = (folder / name).as_uri()
-            record["directSaveTo"] = destination
-            xlib.set(source_window, DIRECT_SAVE, "text/plain", destination.encode())
+            self.offer_direct_save(context, record)
             wanted.append(DIRECT_SAVE)
         for name in ("text/uri-list", "text/x-moz-url", "application/x-moz-file-promise-url",
                      "application/x-moz-file-promise-dest-filename", "DownloadURL", "text/plain"):
             if name in names:
                 wanted.append(name)
-        pending["wanted"] = list(wanted)
+        self.pending["wanted"] = list(wanted)
         if not wanted:
-            finish(False)
+            self.finish(False)
             return True
         for name in wanted:
             widget.drag_get_data(context, Gdk.Atom.intern(name, False), time)
         return True
 
-    def received(widget, context, _x, _y, data, _info, time):
-        record = pending.get("record")
+    def offer_direct_save(self, context, record):
+        """XdndDirectSave: the source's suggested name is a property on its window; we answer with
+        the full URI of a file in our folder, then ask for the XdndDirectSave0 target."""
+        source_window = context.get_source_window().get_xid()
+        suggested = (self.xlib.get(source_window, DIRECT_SAVE, "text/plain") or b"").decode(errors="replace")
+        record["suggested"] = suggested
+        name = os.path.basename(suggested) or "dropped"
+        destination = (self.folder / name).as_uri()
+        record["directSaveTo"] = destination
+        self.xlib.set(source_window, DIRECT_SAVE, "text/plain", destination.encode())
+
+    def received(self, widget, context, _x, _y, data, _info, time):
+        record = self.pending.get("record")
         if record is None:
             return
         name = data.get_target().name()
         raw = data.get_data() or b""
+        self.keep(widget, context, time, record, name, raw)
+        if name in self.pending["wanted"]:
+            self.pending["wanted"].remove(name)
+        if not self.pending["wanted"]:
+            self.finish(True)
+
+    def keep(self, widget, context, time, record, name, raw):
+        """Put what came for the target NAME in the record, or ask for the bytes it stands for."""
         if name == DIRECT_SAVE:
             record["directSave"] = bytes(raw).decode(errors="replace")
             # "S": the source writes the file, perhaps later (Firefox downloads it): the caller waits for it.
@@ -188,7 +200,7 @@ def target(folder, x, y, size):
             # "F": the source asks the target to save the bytes itself, from application/octet-stream
             # (the XDS fallback; Chromium gives an image so, and Nautilus takes it so).
             elif record["directSave"] == "F" and "application/octet-stream" in record["targets"]:
-                pending["wanted"].append("application/octet-stream")
+                self.pending["wanted"].append("application/octet-stream")
                 widget.drag_get_data(context, Gdk.Atom.intern("application/octet-stream", False), time)
         elif name == "application/octet-stream":
             local = Path(urllib.parse.unquote(urllib.parse.urlparse(record["directSaveTo"]).path))
@@ -202,14 +214,10 @@ def target(folder, x, y, size):
         else:
             record["texts"][name] = bytes(raw).decode("utf-16" if name == "text/x-moz-url" else "utf-8",
                                                       errors="replace")[:2000]
-        if name in pending["wanted"]:
-            pending["wanted"].remove(name)
-        if not pending["wanted"]:
-            finish(True)
 
-    def finish(success):
-        record = pending.pop("record")
-        context = pending.pop("context")
+    def finish(self, success):
+        record = self.pending.pop("record")
+        context = self.pending.pop("context")
         # A file offered by URI is copied in, as a file manager's folder would copy it.
         if not record["saved"]:
             for uri in record["uris"]:
@@ -217,15 +225,20 @@ def target(folder, x, y, size):
                 if parsed.scheme == "file":
                     local = Path(urllib.parse.unquote(parsed.path))
                     if local.is_file():
-                        copy = folder / local.name
+                        copy = self.folder / local.name
                         shutil.copyfile(local, copy)
                         record["saved"].append(str(copy))
-        Gtk.drag_finish(context, success and bool(record["saved"]), False, pending.pop("time"))
+        Gtk.drag_finish(context, success and bool(record["saved"]), False, self.pending.pop("time"))
         say(record)
 
-    area.connect("drag-motion", motion)
-    area.connect("drag-drop", drop)
-    area.connect("drag-data-received", received)
+
+def target(folder, x, y, size):
+    drop_target = DropTarget(Path(folder))
+    win, area = window("Drop target", x, y, size, (1.0, 0.95, 0.8, 1.0))
+    area.drag_dest_set(0, [], Gdk.DragAction.COPY | Gdk.DragAction.MOVE | Gdk.DragAction.LINK)
+    area.connect("drag-motion", drop_target.motion)
+    area.connect("drag-drop", drop_target.drop)
+    area.connect("drag-data-received", drop_target.received)
     announce(win)
     win.show_all()
     Gtk.main()
