@@ -144,6 +144,18 @@ class E:
                 vals[k[len(prefix):]] = v
 
 
+def same_entry(e, **kw):
+    """Entry E again with the keywords KW (header overrides, extras, comments, a data descriptor)
+    instead of its own: its name, data and stored bytes as they are, so nothing is compressed again."""
+    return E(e.name, e.data, e.method, payload=e.payload, **kw)
+
+
+def with_descriptors(entries, **dd):
+    """ENTRIES with a data descriptor (options DD, see E) on every one but the first, mimetype,
+    which may not have one (format section 4.4)."""
+    return entries[:1] + [same_entry(e, dd=dict(dd)) for e in entries[1:]]
+
+
 def build(entries, dt=DEFAULT_DT, prefix=b"", prefix_in_offsets=True, cd_order=None,
           cd_raw=b"", gap_before_cd=b"", z64=None, eocd=None, comment=b"", trailing=b"", fmap=False):
     """The archive of `entries`: their local records in order, then the central directory

@@ -8,7 +8,6 @@ import zlib
 
 from ..compression import crc32, deflate
 from ..png import PNG_SIG, ihdr, png_chunk
-from ..zipwriting import build
 from . import output
 from .gallery import G, std_image, uuid4
 from .images import (gif_bytes, jpeg_join, jpeg_set_dims, jpeg_split, make_jpeg, make_png, png_raw, png_zero_big,
@@ -77,7 +76,7 @@ def B(name, cat, ids, note, add_fn, q=False, deep=False, bmethod=0, kind="X", **
         return
     gg = G(f"img-{name}", ("j1",))
     add_fn(gg)
-    data = build(gg.entries(bmethod=bmethod), gg.dt())
+    data = gg.zip(bmethod=bmethod)
     fam = "deep" if deep else F
     if kind == "V":
         V(name, data, note, deep=deep, family=fam, q=True, **more)

@@ -9,7 +9,7 @@ import zlib
 from ..compression import crc32, crc_zeros, deflate, deflate_zeros, ratio_exact
 from ..png import png_chunk
 from ..zipwriting import (MIMETYPE, E, build, central_header, end_record, ext_ut, fifield_overlap, local_header,
-                          locals_of, zip64_end_record, zip64_locator)
+                          locals_of, same_entry, with_descriptors, zip64_end_record, zip64_locator)
 from . import output
 from .gallery import G, base
 from .images import make_png
@@ -118,22 +118,18 @@ def method_and_header_cases(g):
 
 
 def stored_descriptor_cases(g):
-    """Stored entries with a data descriptor (IG-PKG-033)."""
+    """Stored entries with a data descriptor (IG-PKG-033): a streaming reader can end stored data only
+    by searching it for a descriptor signature (libarchive) or refuses it (Java's ZipInputStream)."""
     es, Z = g.entries, case_writer(g)
-    # only by searching it for a descriptor signature (libarchive) or refuses it (Java's ZipInputStream)
-    def stored_dd(e, **dd):
-        """e (the manifest deflated, the others stored, as es() makes them) with a data descriptor."""
-        return E(e.name, e.data, e.method, payload=e.payload, dd=dict(dd))
-
-    Z("c-stored-data-descriptor-sig", [e if i == 0 else stored_dd(e) for i, e in enumerate(es())], "PKG",
+    Z("c-stored-data-descriptor-sig", with_descriptors(es()), "PKG",
       ["IG-PKG-033"], "data descriptors with signature on every entry but mimetype, the thumbnail and blobs stored "
       "(formerly tolerated; 9.2)", q=True)
     if want(False):
-        Z("c-stored-data-descriptor-nosig", [e if i == 0 else stored_dd(e, sig=False) for i, e in enumerate(es())],
+        Z("c-stored-data-descriptor-nosig", with_descriptors(es(), sig=False),
           "PKG", ["IG-PKG-033"], "data descriptors without signature on every entry but mimetype, the thumbnail and "
           "blobs stored: libarchive on a pipe cannot find where their data ends")
         e = es()
-        e[3] = stored_dd(e[3], zero=False)
+        e[3] = same_entry(e[3], dd=dict(zero=False))
         Z("c-stored-data-descriptor-realvalues", e, "PKG", ["IG-PKG-033"],
           "a stored blob with flag bit 3, a signed descriptor and the real CRC and sizes in its local header too")
         e = es()
@@ -209,11 +205,11 @@ def size_lie_and_bomb_cases(g):
         pbig = make_png(8, 8, seed=30, before=(png_chunk(b"tEXt", b"pad\x00" + bytes(30 << 20)),))
         gb = G("ratio-blob", ())
         gb.add(pbig, "image/png", 8, 8)
-        X("c-ratio-bomb-blob", build(gb.entries(bmethod=8), gb.dt()), "PKG", ["IG-PKG-027"],
+        X("c-ratio-bomb-blob", gb.zip(bmethod=8), "PKG", ["IG-PKG-027"],
           "a consistent 30 MiB PNG blob deflated ~1000:1", family=F)
         gt = base()
         gt.thumb = make_png(256, 192, seed=31, before=(png_chunk(b"tEXt", b"pad\x00" + bytes(20 << 20)),))
-        X("c-ratio-bomb-thumbnail", build(gt.entries(tmethod=8), gt.dt()), "PKG", ["IG-PKG-027"],
+        X("c-ratio-bomb-thumbnail", gt.zip(tmethod=8), "PKG", ["IG-PKG-027"],
           "a 20 MiB thumbnail deflated ~1000:1", family=F)
     # huge declared sizes
     e = es() + [E("huge.bin", b"x" * 100, 0, h_csize=0xFFFFFFFE, h_usize=0xFFFFFFFE)]
@@ -365,5 +361,5 @@ def central_record_cases(g):
     for lvl in range(5):
         inner = build([E(f"l{lvl}.zip", inner, 8), E("mimetype", MIMETYPE)])
     gz.add(inner, "image/png", 64, 64)
-    X("c-nested-zip-as-png-blob", build(gz.entries(), gz.dt()), "BLB", ["IG-BLB-005"],
+    X("c-nested-zip-as-png-blob", gz.zip(), "BLB", ["IG-BLB-005"],
       "a 5-level nested zip stored as an image/png blob (sha, size consistent)", family=F, q=True)

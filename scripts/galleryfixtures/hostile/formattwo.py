@@ -20,7 +20,6 @@ import hashlib
 import importlib.util
 from pathlib import Path
 
-from ..zipwriting import build
 from .gallery import G
 from .images import make_png
 from .output import U, V, X, want
@@ -69,7 +68,7 @@ def fam_format_two():
                                   sha256=sha))
         g.blobs[f"images/{sha}.{ext}"] = data
         g.thumb = thumbnail
-        gallery = build(g.entries(), g.dt())
+        gallery = g.zip()
         note = f"{name} from make-hostile-images.py: {why}"
         if verdict == "valid":
             V(f"i-{stem}-{ext}", gallery, note, deep=True, family="format-two", q=True)

@@ -124,6 +124,14 @@ def base(seed="base", imgs=("j1", "p1"), **kw):
     return G(seed, imgs, **kw)
 
 
+def base_with_thumbnail(**kw):
+    """The base gallery with its thumbnail made now, from its images as they are: a case that then
+    changes the manifest keeps the thumbnail of the images it lists."""
+    gg = base(**kw)
+    gg.thumb = gg.thumbnail()
+    return gg
+
+
 def uuid4(rng):
     """A version-4 UUID from rng (seeded: the corpus is deterministic)."""
     b = bytearray(rng.getrandbits(8) for _ in range(16))

@@ -4,8 +4,7 @@ JSON text (sizes, nesting, numbers, keys, encodings, syntax) follows in manifest
 
 import hashlib
 
-from ..zipwriting import build
-from .gallery import DELETE, R, base, raw_subst, setp, std_image
+from .gallery import DELETE, R, base_with_thumbnail, raw_subst, setp, std_image
 from .output import V, X, slug, want
 
 F = "manifest"
@@ -16,12 +15,11 @@ def M(name, cat, ids, note, mutate=None, text=None, q=False, valid=False, stored
     invalid with category `cat` (ids: acceptable first ids) unless `valid`."""
     if not want(q):
         return
-    gg = base()
-    gg.thumb = gg.thumbnail()
+    gg = base_with_thumbnail()
     if mutate is not None:
         mutate(gg.m)
     t = raw_subst(gg.text()) if text is None else text(gg)
-    data = build(gg.entries(mtext=t, mmethod=0 if stored else 8), gg.dt())
+    data = gg.zip(mtext=t, mmethod=0 if stored else 8)
     if valid:
         V(f"m-{name}", data, note, family=F, q=True)
     else:

@@ -6,7 +6,7 @@ import zlib
 
 from ..compression import deflate
 from ..zipwriting import E, build
-from .gallery import R, base, raw_subst, uuid4
+from .gallery import R, base_with_thumbnail, raw_subst, uuid4
 from .manifest import F, M, S
 from .output import V, X, slug, want
 
@@ -14,8 +14,7 @@ from .output import V, X, slug, want
 def pad_manifest(target, seed="pad"):
     """A manifest of exactly `target` bytes, padded by an unknown member whose array is spread
     out with white space (so the parser need not keep it), compressing well below 100:1."""
-    gg = base()
-    gg.thumb = gg.thumbnail()
+    gg = base_with_thumbnail()
     gg.m["x-pad"] = R("@@PAD@@")
     t = raw_subst(gg.text())
     ph = b"@@PAD@@"
@@ -84,8 +83,7 @@ def image_count_cases():
         M("images-1e6-zeros-stored", "MAN", ["IG-MAN-014", "IG-MAN-007"], "images has 1,000,000 elements (all 0), STORED",
           S(("images",), R("[" + ",".join(["0"] * 1000000) + "]")), stored=True)
         for n, valid in [(100000, True), (100001, False)]:
-            gg = base(imgs=("j1",))
-            gg.thumb = gg.thumbnail()
+            gg = base_with_thumbnail(imgs=("j1",))
             im0 = gg.m["images"][0]
             rng = random.Random(f"n{n}")
             ims = [im0]
@@ -95,7 +93,7 @@ def image_count_cases():
                 ims.append(d)
             gg.m["images"] = ims
             t = gg.text()
-            data = build(gg.entries(mtext=t), gg.dt())
+            data = gg.zip(mtext=t)
             if valid:
                 V(f"m-images-{n}-real", data, f"{n} images (the maximum), one shared blob; manifest {len(t)} bytes",
                   family=F, extractFiles=n)
@@ -260,15 +258,14 @@ def size_cases():
         gg, t = pad_manifest(64 << 20)
         p = deflate(t)
         assert len(t) / len(p) < 100, len(t) / len(p)
-        V("m-size-64MiB-exactly", build(gg.entries(mtext=t), gg.dt()),
+        V("m-size-64MiB-exactly", gg.zip(mtext=t),
           f"manifest of exactly 64 MiB (limit; 'exceeds' is strict), ratio {len(t) / len(p):.1f}:1", family=F)
         gg, t = pad_manifest((64 << 20) + 1, seed="pad2")
         p = deflate(t)
         assert len(t) / len(p) < 100
-        X("m-size-64MiB-plus-1", build(gg.entries(mtext=t), gg.dt()), "MAN", ["IG-MAN-005"],
+        X("m-size-64MiB-plus-1", gg.zip(mtext=t), "MAN", ["IG-MAN-005"],
           f"manifest of 64 MiB + 1 byte, ratio {len(t) / len(p):.1f}:1", family=F)
-    gg = base()
-    gg.thumb = gg.thumbnail()
+    gg = base_with_thumbnail()
     es = gg.entries()
     es[1] = E("manifest.json", es[1].data, 8, h_usize=(64 << 20) + 1)
     X("m-size-declared-64MiB-plus-1", build(es, gg.dt()), "MAN", ["IG-MAN-005", "IG-PKG-021", "IG-PKG-027"],

@@ -6,7 +6,7 @@ import zlib
 
 from ..png import PNG_SIG, ihdr, png_chunk
 from ..zipwriting import DIRMODE, E, build
-from .gallery import R, base, raw_subst, setp
+from .gallery import R, base, base_with_thumbnail, raw_subst, setp
 from .images import jpeg_set_dims, make_jpeg
 from .output import U, V, X, want
 
@@ -97,29 +97,29 @@ def image_header_cases():
     big = PNG_SIG + ihdr(2147483647, 2147483647, 16, 6) + png_chunk(b"IDAT", zlib.compress(bytes(64))) + png_chunk(b"IEND", b"")
     gg = base()
     gg.add(big, "image/png", 2147483647, 2147483647)
-    V("o-png-2^31-1-squared-16bit-rgba", build(gg.entries(), gg.dt()),
+    V("o-png-2^31-1-squared-16bit-rgba", gg.zip(),
       "PNG IHDR 2147483647 x 2147483647, 16-bit RGBA (8 bytes/pixel: 3.7e19 bytes overflow 64 bits); "
       "consistent with the manifest: conforming without --deep", family=F, q=True)
-    V("o-png-2^31-1-squared-16bit-rgba-deep", build(gg.entries(), gg.dt()),
+    V("o-png-2^31-1-squared-16bit-rgba-deep", gg.zip(),
       "the same with --deep: 4.6e18 pixels, past the budget, which is checked from the header before any decode: "
       "IG-BLB-009 (warning); must not overflow", deep=True, family=F, q=True)
     huge = PNG_SIG + ihdr(0xFFFFFFFF, 0xFFFFFFFF, 8, 2) + png_chunk(b"IDAT", zlib.compress(bytes(64))) + png_chunk(b"IEND", b"")
     gg = base()
     gg.add(huge, "image/png", 2147483647, 2147483647)
-    X("o-png-ihdr-ffffffff", build(gg.entries(), gg.dt()), "BLB", ["IG-BLB-007", "IG-BLB-006"],
+    X("o-png-ihdr-ffffffff", gg.zip(), "BLB", ["IG-BLB-007", "IG-BLB-006"],
       "PNG IHDR 0xFFFFFFFF x 0xFFFFFFFF (past the PNG maximum 2^31-1)", family=F, q=True)
     gg = base()
     gg.thumb = huge
-    X("o-thumbnail-ihdr-ffffffff", build(gg.entries(), gg.dt()), "THM", ["IG-THM-005", "IG-THM-006"],
+    X("o-thumbnail-ihdr-ffffffff", gg.zip(), "THM", ["IG-THM-005", "IG-THM-006"],
       "thumbnail IHDR 0xFFFFFFFF x 0xFFFFFFFF", family=F, q=True)
     gg = base()
     gg.thumb = PNG_SIG + ihdr(2147483647, 2147483647, 16, 6) + png_chunk(b"IDAT", zlib.compress(bytes(64))) + png_chunk(b"IEND", b"")
-    X("o-thumbnail-2^31-1-squared-deep", build(gg.entries(), gg.dt()), "THM", ["IG-THM-003", "IG-THM-005"],
+    X("o-thumbnail-2^31-1-squared-deep", gg.zip(), "THM", ["IG-THM-003", "IG-THM-005"],
       "thumbnail IHDR 2147483647^2 16-bit, --deep", family=F, deep=True)
     hj = jpeg_set_dims(make_jpeg(16, 16, 41), 65535, 65535)
     gg = base()
     gg.add(hj, "image/jpeg", 65535, 65535)
-    V("o-jpeg-65535-squared-deep", build(gg.entries(), gg.dt()),
+    V("o-jpeg-65535-squared-deep", gg.zip(),
       "JPEG frame 65535 x 65535 with --deep: past the pixel budget, IG-BLB-009 (warning), not decoded", deep=True, family=F)
 
 
@@ -138,8 +138,7 @@ def manifest_integer_cases():
                                      (("images", 0, "height"), "1.7976931348623157e309")]):
         if not want(i in (1, 3)):
             continue
-        gg = base()
-        gg.thumb = gg.thumbnail()
+        gg = base_with_thumbnail()
         setp(gg.m, path, R(raw))
         X(f"o-int-{i:02d}-{path[-1]}", build(gg.entries(mtext=raw_subst(gg.text())), gg.dt()), "MAN", ["IG-MAN-008"],
           f"{'/'.join(map(str, path))} = {raw}", family=F, q=True)

@@ -13,7 +13,8 @@ import zlib
 
 from ..compression import ratio_exact
 from ..png import PNG_SIG, ihdr, png_chunk
-from ..zipwriting import MIMETYPE, REG, DIRMODE, E, UnseekableSink, build, ext_ut, ext_unknown, ext_ux
+from ..zipwriting import (MIMETYPE, REG, DIRMODE, E, UnseekableSink, build, ext_ut, ext_unknown, ext_ux, same_entry,
+                          with_descriptors)
 from .gallery import G, base, std_image
 from .images import jpeg_join, jpeg_set_dims, jpeg_split, make_jpeg, make_png
 from .output import U, V, X, want
@@ -38,14 +39,6 @@ def py_zipfile(g, force_zip64=True, stream=False, deflate_all=True, attrs=REG):
             with z.open(zi, "w", force_zip64=force_zip64) as f:
                 f.write(data)
     return bytes(sink.buf) if stream else sink.getvalue()
-
-
-def with_dd(es, **dd):
-    """The entries ES with a data descriptor (options DD) on every one but mimetype."""
-    out = [es[0]]
-    for e in es[1:]:
-        out.append(E(e.name, e.data, e.method, payload=e.payload, dd=dict(dd)))
-    return out
 
 
 def fam_valid():
@@ -82,7 +75,7 @@ def gallery_shape_cases(g):
             gn.m["images"] = [dict(im0, id="00000000-0000-4000-8000-%012x" % i) for i in range(n)]
             t = (json.dumps(gn.m, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode() if minified
                  else gn.text())
-            V(f"v-images-{n}-sequential-ids{'-minified' if minified else ''}", build(gn.entries(mtext=t), gn.dt()),
+            V(f"v-images-{n}-sequential-ids{'-minified' if minified else ''}", gn.zip(mtext=t),
               f"{n} images sharing one blob, ids 00000000-0000-4000-8000-000000000000 upwards"
               f"{', minified JSON' if minified else ''}: a {len(t) >> 20} MiB manifest in a small file; every "
               "command stays within its bounds (list --json printed all of it from one document in memory)",
@@ -91,13 +84,13 @@ def gallery_shape_cases(g):
 
 def layout_and_method_cases(g):
     """Entries in another order, and other compression choices for the manifest and the blobs."""
-    V("v-manifest-last", build(g.entries(order="manifest-last"), g.dt()),
+    V("v-manifest-last", g.zip(order="manifest-last"),
       "manifest stored last (9.1)", family=F)
     if want(False):
-        V("v-blobs-before-manifest", build(g.entries(order="blobs-first"), g.dt()),
+        V("v-blobs-before-manifest", g.zip(order="blobs-first"),
           "blobs, thumbnail, then manifest (9.1)", family=F)
-    V("v-manifest-stored", build(g.entries(mmethod=0), g.dt()), "manifest STORED (9.1)", family=F, q=True)
-    V("v-blobs-thumb-deflated", build(g.entries(tmethod=8, bmethod=8), g.dt()),
+    V("v-manifest-stored", g.zip(mmethod=0), "manifest STORED (9.1)", family=F, q=True)
+    V("v-blobs-thumb-deflated", g.zip(tmethod=8, bmethod=8),
       "thumbnail and blobs DEFLATED (9.1)", family=F, q=True)
     if want(False):
         es = g.entries()
@@ -127,18 +120,18 @@ def data_descriptor_cases(g):
     # Data descriptors on deflated entries only: the deflate stream marks where the data ends. A
     # stored entry with one is IG-PKG-033 (the c-stored-data-descriptor-* files of fam_container).
     deflated = functools.partial(g.entries, tmethod=8, bmethod=8)
-    V("v-data-descriptors-sig", build(with_dd(deflated()), g.dt()),
+    V("v-data-descriptors-sig", build(with_descriptors(deflated()), g.dt()),
       "data descriptors with signature on every entry but mimetype, all of them deflated (9.1)", family=F, q=True)
     if want(False):
-        V("v-data-descriptors-nosig", build(with_dd(deflated(), sig=False), g.dt()),
+        V("v-data-descriptors-nosig", build(with_descriptors(deflated(), sig=False), g.dt()),
           "data descriptors without signature on every entry but mimetype, all of them deflated (9.1)", family=F)
-        V("v-data-descriptors-realvalues", build(with_dd(deflated(), zero=False), g.dt()),
+        V("v-data-descriptors-realvalues", build(with_descriptors(deflated(), zero=False), g.dt()),
           "data descriptors on deflated entries, local header also holding the real CRC and sizes", family=F)
-        es = [g.entries()[0]] + [E(e.name, e.data, e.method, payload=e.payload, dd=dict(wide=True), z64local=True)
+        es = [g.entries()[0]] + [same_entry(e, dd=dict(wide=True), z64local=True)
                                  for e in deflated()[1:]]
         V("v-data-descriptors-zip64", build(es, g.dt()),
           "local ZIP64 extra and 8-byte data descriptors on deflated entries (9.1)", family=F)
-        U("u-data-descriptors-wide-no-zip64-extra", build(with_dd(deflated(), wide=True), g.dt()),
+        U("u-data-descriptors-wide-no-zip64-extra", build(with_descriptors(deflated(), wide=True), g.dt()),
           "8-byte descriptor sizes without a local ZIP64 extra, on deflated entries: 9.1 says 4- or 8-byte sizes are "
           "tolerated, APPNOTE 4.3.9 reads 8-byte sizes only with the ZIP64 extra; ambiguous", family=F)
 
@@ -146,49 +139,42 @@ def data_descriptor_cases(g):
 def extra_field_cases(g):
     """Extra fields a reader must skip."""
     es = g.entries()
-    for i in range(1, len(es)):
-        e = es[i]
-        es[i] = E(e.name, e.data, e.method, payload=e.payload,
-                  lextra=ext_ut() + ext_ux() + ext_unknown(),
-                  cextra=ext_ut() + ext_unknown(0x6375, b"\x01" + struct.pack("<I", 0) + b"x"))
+    es = es[:1] + [same_entry(e, lextra=ext_ut() + ext_ux() + ext_unknown(),
+                              cextra=ext_ut() + ext_unknown(0x6375, b"\x01" + struct.pack("<I", 0) + b"x"))
+                   for e in es[1:]]
     V("v-foreign-extra-fields", build(es, g.dt()), "UT, ux and unknown extra fields on entries but mimetype (9.1)",
       family=F, q=True)
     if want(False):
         es = g.entries()
-        for i in range(1, len(es)):
-            e = es[i]
-            es[i] = E(e.name, e.data, e.method, payload=e.payload, extra=struct.pack("<HH", 0xD935, 6) + bytes(6))
+        es = es[:1] + [same_entry(e, extra=struct.pack("<HH", 0xD935, 6) + bytes(6)) for e in es[1:]]
         V("v-extra-android-align", build(es, g.dt()), "Android alignment extra (0xD935) in both headers", family=F)
 
 
 def zip64_cases(g):
     """ZIP64 records where nothing needs them."""
-    # ZIP64 where not needed
-    es = [g.entries()[0]] + [E(e.name, e.data, e.method, payload=e.payload, z64local=True)
-                             for e in g.entries()[1:]]
+    es = [g.entries()[0]] + [same_entry(e, z64local=True) for e in g.entries()[1:]]
     V("v-zip64-local-sentinels", build(es, g.dt()),
       "local ZIP64 extras with 0xFFFFFFFF sentinels where nothing overflows, as Python's force_zip64 (9.1)",
       family=F, q=True)
     if want(False):
-        es = [g.entries()[0]] + [E(e.name, e.data, e.method, payload=e.payload, z64local=True,
-                                   z64central=["usize", "csize", "offset"]) for e in g.entries()[1:]]
+        es = [g.entries()[0]] + [same_entry(e, z64local=True, z64central=["usize", "csize", "offset"])
+                                 for e in g.entries()[1:]]
         V("v-zip64-central-all", build(es, g.dt()),
           "central ZIP64 extras for sizes and offset, sentinels in the classic fields (9.1)", family=F)
-        es = [g.entries()[0]] + [E(e.name, e.data, e.method, payload=e.payload, z64local=True, z64local_keep=True,
-                                   z64central=["usize", "csize"], z64central_keep=True) for e in g.entries()[1:]]
+        es = [g.entries()[0]] + [same_entry(e, z64local=True, z64local_keep=True, z64central=["usize", "csize"],
+                                            z64central_keep=True) for e in g.entries()[1:]]
         V("v-zip64-extras-no-sentinels", build(es, g.dt()),
           "ZIP64 extras although the classic fields hold the real values (9.1: ZIP64 extras where no value overflows)",
           family=F)
-        es = [g.entries()[0]] + [E(e.name, e.data, e.method, payload=e.payload, z64central=["offset"])
-                                 for e in g.entries()[1:]]
+        es = [g.entries()[0]] + [same_entry(e, z64central=["offset"]) for e in g.entries()[1:]]
         V("v-zip64-central-offset-only", build(es, g.dt()), "central ZIP64 extra holding only the offset", family=F)
     V("v-zip64-end-records", g.zip(z64={}), "ZIP64 end record and locator with 4 entries, classic EOCD real values (9.1)",
       family=F, q=True)
     if want(False):
         V("v-zip64-end-records-sentinels", g.zip(z64={"sentinels": True}),
           "ZIP64 end records; classic EOCD holds 0xFFFF/0xFFFFFFFF sentinels, resolved through them", family=F)
-        V("v-zip64-everything", build([g.entries()[0]] + [E(e.name, e.data, e.method, payload=e.payload, z64local=True,
-                                                            z64central=["usize", "csize", "offset"])
+        V("v-zip64-everything", build([g.entries()[0]] + [same_entry(e, z64local=True,
+                                                                     z64central=["usize", "csize", "offset"])
                                                           for e in g.entries()[1:]], g.dt(), z64={"sentinels": True}),
           "ZIP64 on every entry but mimetype and in the end records", family=F)
 
@@ -204,10 +190,7 @@ def comment_and_directory_cases(g):
           "archive comment of 65,535 bytes: EOCD found by searching back 22+65,535 bytes (9.1)", family=F)
         U("u-archive-comment-fake-eocd", g.zip(comment=b"PK\x05\x06" + bytes(18)),
           "the archive comment holds a second, fake EOCD signature: which EOCD wins is not specified", family=F)
-    es = g.entries()
-    for i in range(len(es)):
-        e = es[i]
-        es[i] = E(e.name, e.data, e.method, payload=e.payload, comment=f"comment {i} \u00e9".encode())
+    es = [same_entry(e, comment=f"comment {i} \u00e9".encode()) for i, e in enumerate(g.entries())]
     V("v-file-comments", build(es, g.dt()), "file comments in the central directory (9.1)", family=F, q=True)
     es = g.entries()
     es.insert(3, E("images/", b"", 0, c_eattr=DIRMODE))
@@ -221,30 +204,18 @@ def comment_and_directory_cases(g):
 
 def attribute_and_flag_cases(g):
     """Other hosts, versions, attributes and flags in the headers."""
-    es = g.entries()
-    for i in range(len(es)):
-        e = es[i]
-        es[i] = E(e.name, e.data, e.method, payload=e.payload, c_made=0x0014, c_eattr=0x20)
+    es = [same_entry(e, c_made=0x0014, c_eattr=0x20) for e in g.entries()]
     V("v-made-by-msdos", build(es, g.dt()), "version made by MS-DOS, archive attribute only (9.1)", family=F, q=True)
     if want(False):
-        es = g.entries()
-        for i in range(len(es)):
-            e = es[i]
-            es[i] = E(e.name, e.data, e.method, payload=e.payload, c_eattr=0)
+        es = [same_entry(e, c_eattr=0) for e in g.entries()]
         V("v-unix-no-type-bits", build(es, g.dt()),
           "made by Unix, external attributes 0: no Unix file-type bits, a regular file (9.1)", family=F)
-        es = g.entries()
-        for i in range(len(es)):
-            e = es[i]
-            es[i] = E(e.name, e.data, e.method, payload=e.payload, c_made=0x033F, h_ver=63,
-                      c_eattr=(0o100600 << 16) | 0x01, h_time=0xFFFF, h_date=0xFFFF)
+        es = [same_entry(e, c_made=0x033F, h_ver=63, c_eattr=(0o100600 << 16) | 0x01, h_time=0xFFFF, h_date=0xFFFF)
+              for e in g.entries()]
         V("v-odd-versions-attrs-times", build(es, g.dt()),
           "version 6.3, mode 0600 + DOS read-only bit, DOS time/date 0xFFFF: timestamps carry no information (4.8, 9.1)",
           family=F)
-    es = g.entries()
-    for i in range(len(es)):
-        e = es[i]
-        es[i] = E(e.name, e.data, e.method, payload=e.payload, h_flags=0)
+    es = [same_entry(e, h_flags=0) for e in g.entries()]
     V("v-no-utf8-flag", build(es, g.dt()), "flag bit 11 clear on ASCII names (Appendix B.16)", family=F, q=True)
 
 
@@ -275,10 +246,10 @@ def image_cases(g):
     big = PNG_SIG + ihdr(2147483647, 1, 1, 0) + png_chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + png_chunk(b"IEND", b"")
     gg = base()
     gg.add(big, "image/png", 2147483647, 1)
-    V("v-png-width-2147483647", build(gg.entries(), gg.dt()),
+    V("v-png-width-2147483647", gg.zip(),
       "PNG IHDR width 2^31-1 = manifest width (max of 6.4); no pixel decoding without --deep", family=F)
     gg = base(imgs=("j3",))
-    V("v-jpeg-progressive", build(gg.entries(), gg.dt()), "progressive JPEG (SOF2)", family=F, q=True)
+    V("v-jpeg-progressive", gg.zip(), "progressive JPEG (SOF2)", family=F, q=True)
     if want(False):
         gg = G("jpegs", ())
         gg.add(make_jpeg(31, 23, 7, mode="L"), "image/jpeg", 31, 23)
@@ -286,10 +257,10 @@ def image_cases(g):
         gg.add(make_jpeg(40, 16, 9, subsampling=2), "image/jpeg", 40, 16)
         gg.add(make_jpeg(40, 16, 9, subsampling=0), "image/jpeg", 40, 16)
         gg.add(jpeg_set_dims(make_jpeg(24, 16, 10), 24, 16, sof=0xC1), "image/jpeg", 24, 16)
-        V("v-jpeg-variants", build(gg.entries(), gg.dt()), "grayscale, CMYK, 4:2:0, 4:4:4 and SOF1 JPEGs", family=F)
+        V("v-jpeg-variants", gg.zip(), "grayscale, CMYK, 4:2:0, 4:4:4 and SOF1 JPEGs", family=F)
     gg = G("exif", ())
     gg.add(make_jpeg(48, 32, 11, orient=6), "image/jpeg", 48, 32)
-    V("v-jpeg-exif-rotated", build(gg.entries(), gg.dt()),
+    V("v-jpeg-exif-rotated", gg.zip(),
       "Exif orientation 6: width/height are the frame header's, before orientation (5)", family=F, q=True)
     if want(False):
         segs, rest = jpeg_split(make_jpeg(48, 32, 12))
@@ -304,7 +275,7 @@ def image_cases(g):
         b = b[:j] + b"\xff\xff\xff" + b[j:]
         gg = G("tricky-jpeg", ())
         gg.add(b, "image/jpeg", 48, 32)
-        V("v-jpeg-tricky-markers", build(gg.entries(), gg.dt()),
+        V("v-jpeg-tricky-markers", gg.zip(),
           "DHT before SOF, fill bytes before SOF, a fake SOF inside APP1: the frame header says 48x32", family=F)
         # embedded Exif thumbnail with another size
         thumbj = make_jpeg(16, 12, 13)
@@ -312,7 +283,7 @@ def image_cases(g):
         segs.insert(1, (0xE1, b"Exif\x00\x00MM\x00*\x00\x00\x00\x08" + thumbj))
         gg = G("exif-thumb", ())
         gg.add(jpeg_join(segs, rest), "image/jpeg", 48, 32)
-        V("v-jpeg-embedded-thumbnail", build(gg.entries(), gg.dt()),
+        V("v-jpeg-embedded-thumbnail", gg.zip(),
           "a JPEG whose APP1 holds another (16x12) JPEG: the frame header of the outer image counts", family=F)
         gg = G("pngs", ())
         gg.add(make_png(13, 7, 16, 6, seed=20), "image/png", 13, 7)
@@ -323,13 +294,13 @@ def image_cases(g):
         gg.add(make_png(20, 20, 8, 2, 0, seed=25, before=(png_chunk(b"tEXt", b"Comment\x00" + b"x" * 200000),
                                                           png_chunk(b"zTXt", b"Big\x00\x00" + zlib.compress(b"y" * 100000)))),
                "image/png", 20, 20)
-        V("v-png-variants", build(gg.entries(), gg.dt()),
+        V("v-png-variants", gg.zip(),
           "16-bit RGBA, 1-bit gray, palette, interlaced blob (only the thumbnail must not be), 40 IDATs, big text chunks",
           family=F)
         poly = make_jpeg(32, 32, 15) + build([E("inner.txt", b"polyglot", 0)])
         gg = G("polyglot", ())
         gg.add(poly, "image/jpeg", 32, 32)
-        V("v-jpeg-zip-polyglot-blob", build(gg.entries(), gg.dt()),
+        V("v-jpeg-zip-polyglot-blob", gg.zip(),
           "a JPEG blob with a ZIP appended after EOI: the blob is opaque bytes; header, size and hash agree", family=F)
         inner = b"innermost"
         for lvl in range(6):
@@ -349,11 +320,11 @@ def thumbnail_cases(g):
             continue
         gg = base()
         gg.thumb = make_png(tw, th, depth, ct, seed=f"t{tw}x{th}{ct}") if tw * th < 5000 else make_png(tw, th, depth, ct, fill=7)
-        V(f"v-thumb-{tw}x{th}-c{ct}", build(gg.entries(), gg.dt()), note, family=F, q=True)
+        V(f"v-thumb-{tw}x{th}-c{ct}", gg.zip(), note, family=F, q=True)
     if want(False):
         gg = base()
         gg.thumb = make_png(256, 192, 8, 2, seed="tz", before=(png_chunk(b"zTXt", b"bomb\x00\x00" + zlib.compress(bytes(5 << 20), 9)),))
-        V("v-thumb-with-ztxt", build(gg.entries(), gg.dt()), "thumbnail with a 5 MB zTXt chunk (not decoded)", family=F)
+        V("v-thumb-with-ztxt", gg.zip(), "thumbnail with a 5 MB zTXt chunk (not decoded)", family=F)
 
 
 def other_writer_cases(g):

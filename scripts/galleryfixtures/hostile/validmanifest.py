@@ -4,7 +4,6 @@ unusual dates, UUIDs and strings."""
 
 import json
 
-from ..zipwriting import build
 from .gallery import R, base, escape_all, raw_subst, std_image
 from .output import V, want
 
@@ -19,7 +18,7 @@ def mv(name, mutate, note, q=False, text_fn=None, imgs=("j1", "p1")):
     gg = base(imgs=imgs)
     mutate(gg)
     mt = gg.text() if text_fn is None else text_fn(gg)
-    V(name, build(gg.entries(mtext=mt), gg.dt()), note, family=F, q=True)
+    V(name, gg.zip(mtext=mt), note, family=F, q=True)
 
 
 def fam_valid_manifest():
@@ -108,15 +107,15 @@ def unknown_member_cases():
         gg = base()
         gg.m["x-big-array"] = R("[" + ",".join(["0"] * 100000) + "]")
         mt = raw_subst(gg.text())
-        V("v-unknown-array-100k", build(gg.entries(mtext=mt), gg.dt()), "unknown member: 100,000-element array", family=F)
+        V("v-unknown-array-100k", gg.zip(mtext=mt), "unknown member: 100,000-element array", family=F)
         gg = base()
         gg.m["x-huge-array"] = R("[" + ",".join(["0"] * 1000000) + "]")
         mt = raw_subst(gg.text())
-        V("v-unknown-array-1e6-stored", build(gg.entries(mtext=mt, mmethod=0), gg.dt()),
+        V("v-unknown-array-1e6-stored", gg.zip(mtext=mt, mmethod=0),
           "unknown member: 1,000,000-element array (manifest 2 MB, STORED)", family=F)
         gg = base()
         gg.m["x-big-string"] = "x" * 900000
-        V("v-unknown-string-900k", build(gg.entries(), gg.dt()), "unknown member: 900,000-character string", family=F)
+        V("v-unknown-string-900k", gg.zip(), "unknown member: 900,000-character string", family=F)
 
 
 def json_spelling_cases():
