@@ -122,7 +122,7 @@ let package = Package(
         // the HTTP stack then costs nothing to the commands that only read.
         .executableTarget(name: "imagegallery-fetch", dependencies: ["GalleryFormat", "GalleryFetch", "GalleryFetchHelper"]),
         // The gallery editor: a local web app over the document layer (issue 17). Its front end
-        // (plain HTML, CSS and JavaScript, no build step) is compiled into the binary.
+        // (plain HTML, CSS and JavaScript as ES modules, no build step) is compiled into the binary.
         .target(
             name: "GalleryEditor",
             dependencies: [
@@ -135,18 +135,9 @@ let package = Package(
                 // The connection a refused body arrives on is closed (Routes' BodyLimits).
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
-            resources: [
-                .embedInCode("FrontEnd/index.html"),
-                .embedInCode("FrontEnd/editor.css"),
-                .embedInCode("FrontEnd/editor.js"),
-                .embedInCode("FrontEnd/editor-browser.js"),
-                .embedInCode("FrontEnd/editor-grid.js"),
-                .embedInCode("FrontEnd/editor-keys.js"),
-                .embedInCode("FrontEnd/editor-drops.js"),
-                .embedInCode("FrontEnd/editor-detail.js"),
-                .embedInCode("FrontEnd/editor-start.js"),
-                .embedInCode("FrontEnd/refused.html"),
-            ]
+            // Every file of FrontEnd/, each a PackageResources member: EditorRoutes.frontEndFiles is
+            // the one list of them, which FrontEndFilesTests holds to the folder.
+            resources: [.embedInCode("FrontEnd")]
         ),
         .executableTarget(
             name: "imagegallery-editor",

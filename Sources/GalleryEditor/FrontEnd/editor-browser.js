@@ -1,10 +1,13 @@
 // The document browser: the opened folders' galleries, their actions, and imports.
-// A part of the page's script: editor.js has the shared state and helpers.
-'use strict';
+// A module of the page's script (editor.js says how they fit together).
+
+import {page, state, $, element, showMessage, api} from './editor.js';
+import {setStatus, drawNotice} from './editor-grid.js';
+import {upload} from './editor-drops.js';
 
 // MARK: The document browser
 
-async function showBrowser() {
+export async function showBrowser() {
   if (state.key) {
     api(`/api/documents/${state.key}/close`, {method: 'POST'}).catch(() => {});
   }
@@ -24,7 +27,7 @@ async function showBrowser() {
   }
 }
 
-function drawListing(listing) {
+export function drawListing(listing) {
   state.listing = listing;
   if ($('browser-view').hidden) return;
   const order = $('sort-order').value;
@@ -119,7 +122,7 @@ function formatSize(bytes) {
 
 // MARK: Import: a folder of images, an archive, a comic book, seed JSON or a gallery
 
-async function importFile(file) {
+export async function importFile(file) {
   $('import-status').textContent = `Importing ${file.name}…`;
   try {
     const response = await fetch(`/api/import?page=${page}&folder=0&name=${encodeURIComponent(file.name)}`, {
@@ -177,7 +180,7 @@ async function importFolder(entry) {
   drawListing(await api('/api/galleries'));
 }
 
-function importDrop(event) {
+export function importDrop(event) {
   event.preventDefault();
   $('import-zone').classList.remove('drop-target');
   const entries = [...event.dataTransfer.items].map((item) => item.webkitGetAsEntry && item.webkitGetAsEntry());
@@ -189,7 +192,7 @@ function importDrop(event) {
   if (!files.length) showMessage('Nothing to import: drop a folder or a file.');
 }
 
-async function createGallery(event) {
+export async function createGallery(event) {
   event.preventDefault();
   const field = $('new-gallery-title');
   try {

@@ -1,12 +1,14 @@
 // The detail view: one image at full size, zoom and pan, the paging strip, the download.
-// A part of the page's script: editor.js has the shared state and helpers.
-'use strict';
+// A module of the page's script (editor.js says how they fit together).
+
+import {state, $, element, showMessage, api} from './editor.js';
+import {drawStatus} from './editor-grid.js';
 
 // MARK: The detail view: the image at full size, zoom and pan, a centred paging strip
 
 const view = {id: null, scale: 1, fitted: true, x: 0, y: 0};
 
-async function openDetail(key, id) {
+export async function openDetail(key, id) {
   if (state.key !== key || !state.doc) {
     state.key = key;
     try {
@@ -129,7 +131,7 @@ function detailKey(event) {
   if (action && !event.ctrlKey && !event.metaKey && !event.altKey) { event.preventDefault(); action(); }
 }
 
-function startDetail() {
+export function startDetail() {
   const stage = $('stage');
   const picture = $('detail-image');
   stage.addEventListener('wheel', (event) => {

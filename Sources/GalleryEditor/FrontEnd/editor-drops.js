@@ -1,10 +1,13 @@
 // Two galleries side by side, and drops from other programs (files, images and links).
-// A part of the page's script: editor.js has the shared state and helpers.
-'use strict';
+// A module of the page's script (editor.js says how they fit together).
+
+import {page, state, $, element, showMessage, api} from './editor.js';
+import {drawDocument, drawGrid, edit} from './editor-grid.js';
+import {dropIndex, dragEnd} from './editor-keys.js';
 
 // MARK: Two galleries side by side: a drag moves images between them, Ctrl+drag copies
 
-async function openBeside(key) {
+export async function openBeside(key) {
   const previous = state.beside;
   if (previous && previous.key !== key) {
     api(`/api/documents/${previous.key}/close`, {method: 'POST'}).catch(() => {});
@@ -37,7 +40,7 @@ async function fillBesideChoices() {
   select.replaceChildren(element('option', {value: '', text: 'No other gallery'}), ...options);
 }
 
-function drawBeside(doc) {
+export function drawBeside(doc) {
   if (!state.beside || doc.key !== state.beside.key) return;
   state.beside.doc = doc;
   $('beside-pane').hidden = false;
@@ -55,33 +58,33 @@ function drawBeside(doc) {
       event.dataTransfer.effectAllowed = 'copyMove';
       event.dataTransfer.setData('application/x-imagegallery-images', JSON.stringify({key: doc.key, ids: state.dragIds}));
       cell.classList.add('dragging');
-      placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+      state.placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
     });
     cell.addEventListener('dragend', dragEnd);
     return cell;
   }));
 }
 
-function besideDragOver(event) {
+export function besideDragOver(event) {
   if (!state.beside || !state.dragIds || state.dragSource !== state.key) return;
   event.preventDefault();
   event.dataTransfer.dropEffect = event.ctrlKey ? 'copy' : 'move';
-  if (!placeholder) placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  if (!state.placeholder) state.placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
   placeDropPlaceholder(event, $('beside-grid'));
 }
 
-function besideDrop(event) {
+export function besideDrop(event) {
   if (!state.beside || !state.dragIds || state.dragSource !== state.key) return;
   event.preventDefault();
   const grid = $('beside-grid');
   const order = [...grid.children];
-  const index = order.indexOf(placeholder);
+  const index = order.indexOf(state.placeholder);
   const at = index === -1 ? state.beside.doc.images.length : order.slice(0, index).filter((cell) => cell.dataset.id).length;
-  placeholder?.remove();
+  state.placeholder?.remove();
   transfer(state.key, state.beside.key, state.dragIds, at, event.ctrlKey);
 }
 
-async function transfer(from, to, ids, at, copy) {
+export async function transfer(from, to, ids, at, copy) {
   try {
     const doc = await api(`/api/documents/${from}/edits`, {method: 'POST', body: JSON.stringify({op: 'transfer', ids, target: to, to: at, copy})});
     if (from === state.key) drawDocument(doc); else drawBeside(doc);
@@ -92,26 +95,26 @@ async function transfer(from, to, ids, at, copy) {
 
 // MARK: Drops from other programs: files, and images or links from other pages
 
-function isExternal(event) {
+export function isExternal(event) {
   const types = [...event.dataTransfer.types];
   return !state.dragIds && (types.includes('Files') || types.includes('text/uri-list') || types.includes('text/html'));
 }
 
-function externalDragOver(event) {
+export function externalDragOver(event) {
   event.preventDefault();
   event.dataTransfer.dropEffect = 'copy';
-  if (!placeholder) placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  if (!state.placeholder) state.placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
   placeDropPlaceholder(event);
 }
 
-function placeDropPlaceholder(event, grid = $('image-grid')) {
+export function placeDropPlaceholder(event, grid = $('image-grid')) {
   const cells = [...grid.querySelectorAll('.image-cell')];
   const before = cells.find((cell) => {
     const box = cell.getBoundingClientRect();
     return event.clientY < box.top + box.height / 2 && event.clientX < box.left + box.width / 2
       || event.clientY < box.top;
   });
-  if (before) grid.insertBefore(placeholder, before); else grid.append(placeholder);
+  if (before) grid.insertBefore(state.placeholder, before); else grid.append(state.placeholder);
 }
 
 /// The links a drop from another page carries: an <img src> of its HTML first (a dragged image),
@@ -132,12 +135,12 @@ function droppedLinks(transfer) {
   return [...new Set(links)].filter((link) => /^https?:\/\//i.test(link));
 }
 
-function externalDrop(event) {
+export function externalDrop(event) {
   event.preventDefault();
   const grid = $('image-grid');
   const at = dropIndex(grid);
-  placeholder?.remove();
-  placeholder = null;
+  state.placeholder?.remove();
+  state.placeholder = null;
   const files = [...event.dataTransfer.files];
   const links = files.length ? [] : droppedLinks(event.dataTransfer);
   if (!files.length && !links.length) {
@@ -151,7 +154,7 @@ function externalDrop(event) {
 /// then go in one after another, each before the image the drop landed on (wherever edits
 /// meanwhile have moved it), so that they land in the order they were dropped, whichever would
 /// have finished first. Other drops run beside them.
-function addInOrder(at, files, links) {
+export function addInOrder(at, files, links) {
   const anchor = state.doc?.images[at]?.id ?? null;
   const position = () => {
     const images = state.doc?.images ?? [];
@@ -163,6 +166,9 @@ function addInOrder(at, files, links) {
   let previous = Promise.resolve();
   items.forEach((item, offset) => { previous = addPending(at + offset, item.label, item.send, previous); });
 }
+
+/// The next placeholder cell's token.
+let nextToken = 1;
 
 /// A placeholder cell shows at once; it becomes the image when the server has it, or goes with
 /// a message saying why not. Several can be on their way at once.
@@ -186,7 +192,7 @@ async function addPending(at, label, send, after = Promise.resolve()) {
   }
 }
 
-async function upload(file, at) {
+export async function upload(file, at) {
   const response = await fetch(`/api/documents/${state.key}/images?page=${page}&at=${at}&name=${encodeURIComponent(file.name)}`, {
     method: 'POST', credentials: 'same-origin', headers: {'Content-Type': 'application/octet-stream'}, body: file,
   });
@@ -199,14 +205,14 @@ function fetchLink(url, at) {
   return api(`/api/documents/${state.key}/fetch`, {method: 'POST', body: JSON.stringify({url, at})});
 }
 
-function trashDragOver(event) {
+export function trashDragOver(event) {
   if (!state.dragIds) return;
   event.preventDefault();
   event.dataTransfer.dropEffect = 'move';
   $('trash').classList.add('drop-target');
 }
 
-function trashDrop(event) {
+export function trashDrop(event) {
   if (!state.dragIds) return;
   event.preventDefault();
   $('trash').classList.remove('drop-target');

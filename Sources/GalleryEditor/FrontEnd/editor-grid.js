@@ -1,10 +1,12 @@
 // The gallery: its grid (virtualised for large galleries), the status, and conflicts to settle.
-// A part of the page's script: editor.js has the shared state and helpers.
-'use strict';
+// A module of the page's script (editor.js says how they fit together).
+
+import {state, $, element, showMessage, api} from './editor.js';
+import {select, focusCell, dragStart, dragEnd} from './editor-keys.js';
 
 // MARK: The gallery
 
-async function openGallery(key) {
+export async function openGallery(key) {
   $('browser-view').hidden = true;
   $('detail-view').hidden = true;
   $('gallery-view').hidden = false;
@@ -27,13 +29,13 @@ async function openGallery(key) {
   }
 }
 
-function setStatus(text, kind) {
+export function setStatus(text, kind) {
   const status = $('status');
   status.textContent = text;
   status.dataset.state = kind;
 }
 
-function drawStatus(doc) {
+export function drawStatus(doc) {
   if (doc.saving) setStatus('Saving…', 'saving');
   else if (doc.message) setStatus(doc.state === 'editing disabled' ? 'Read only' : 'Not saved', 'problem');
   else if (doc.edited) setStatus('Edited', 'edited');
@@ -41,7 +43,7 @@ function drawStatus(doc) {
 }
 
 /// Sends the title typed in the field, once, if it differs from the gallery's.
-function commitTitle() {
+export function commitTitle() {
   const field = $('gallery-title');
   if (!field.dataset.typing) return;
   delete field.dataset.typing;
@@ -51,7 +53,7 @@ function commitTitle() {
 /// What the document says the user must know now (why a save failed, who holds the file, a
 /// conflict): one notice that follows the document's view and goes once the view no longer
 /// says it, unlike the messages of single actions, which stay until dismissed.
-function drawNotice(text) {
+export function drawNotice(text) {
   let notice = document.querySelector('#messages .notice');
   if (!text || text === state.dismissedNotice) {
     notice?.remove();
@@ -68,7 +70,7 @@ function drawNotice(text) {
   notice.querySelector('span').textContent = text;
 }
 
-function drawDocument(doc) {
+export function drawDocument(doc) {
   if (doc.key !== state.key) return;
   state.doc = doc;
   document.title = doc.title || doc.fileName;
@@ -92,8 +94,8 @@ function drawDocument(doc) {
 // scroll as smoothly as ten.
 
 /// Galleries smaller than this draw every cell: the simplest page where it costs nothing.
-const VIRTUAL_FROM = 300;
-let drawnRange = {first: 0, last: 0};
+export const VIRTUAL_FROM = 300;
+export let drawnRange = {first: 0, last: 0};
 
 /// One cell's box and the gap between cells, as laid out (fractions of a pixel kept: an error
 /// of one pixel a row is 1,700 pixels over 10,000 images); estimated from the slider until a
@@ -123,7 +125,7 @@ function usedSize(node) {
 /// The images to draw: all of a small gallery, else the rows in view and three on each side,
 /// between two spacers that make the grid exactly as tall as all its rows would be, wherever
 /// it is scrolled to.
-function visibleRange(count) {
+export function visibleRange(count) {
   if (count < VIRTUAL_FROM) return {first: 0, last: count, top: 0, bottom: 0};
   const grid = $('image-grid');
   const metrics = cellMetrics(grid);
@@ -146,7 +148,7 @@ function visibleRange(count) {
 }
 
 /// Scrolls the page so that the image at `index` is in view (a virtualised grid may not have drawn it).
-function revealIndex(index) {
+export function revealIndex(index) {
   const range = visibleRange(state.doc.images.length);
   if (!range.columns || (index >= range.first && index < range.last)) return;
   const grid = $('image-grid');
@@ -178,7 +180,7 @@ function spacer(height) {
   return node;
 }
 
-function drawGrid(doc, again = true) {
+export function drawGrid(doc, again = true) {
   const grid = $('image-grid');
   const hadFocus = grid.contains(document.activeElement) && document.activeElement.classList.contains('image-cell');
   const editing = document.activeElement && document.activeElement.closest && document.activeElement.closest('.image-cell input');
@@ -283,7 +285,7 @@ function drawConflicts(doc) {
   }
 }
 
-async function edit(request) {
+export async function edit(request) {
   if (!state.key) return;
   try {
     const doc = await api(`/api/documents/${state.key}/edits`, {method: 'POST', body: JSON.stringify(request)});

@@ -1,10 +1,13 @@
 // The grid without a mouse, selection, and drags that start inside the page (reorder, trash).
-// A part of the page's script: editor.js has the shared state and helpers.
-'use strict';
+// A module of the page's script (editor.js says how they fit together).
+
+import {state, $, element, showMessage} from './editor.js';
+import {revealIndex, drawGrid, edit} from './editor-grid.js';
+import {transfer, isExternal, externalDragOver, placeDropPlaceholder, externalDrop} from './editor-drops.js';
 
 // MARK: Selection and keyboard
 
-function select(id, event) {
+export function select(id, event) {
   const ids = state.doc.images.map((image) => image.id);
   if (event && event.shiftKey && state.anchor) {
     const [from, to] = [ids.indexOf(state.anchor), ids.indexOf(id)].sort((a, b) => a - b);
@@ -22,22 +25,22 @@ function select(id, event) {
   focusCell(id);
 }
 
-function focusCell(id) {
+export function focusCell(id) {
   const cell = [...$('image-grid').children].find((node) => node.dataset.id === id);
   if (cell) { cell.tabIndex = 0; cell.focus(); }
 }
 
 /// Where a drop lands, as an index in the whole gallery: before the image cell that follows the
 /// placeholder (the grid may show only some of the images), counting only the images that stay.
-function dropIndex(grid, moving = []) {
+export function dropIndex(grid, moving = []) {
   const images = state.doc ? state.doc.images.map((image) => image.id) : [];
-  let next = placeholder && placeholder.parentNode === grid ? placeholder.nextElementSibling : null;
+  let next = state.placeholder && state.placeholder.parentNode === grid ? state.placeholder.nextElementSibling : null;
   while (next && !next.dataset.id) next = next.nextElementSibling;
   let limit = next ? images.indexOf(next.dataset.id) : -1;
   if (limit === -1) {
     const drawn = [...grid.querySelectorAll('.image-cell[data-id]')];
     const last = drawn.length ? images.indexOf(drawn[drawn.length - 1].dataset.id) : -1;
-    limit = placeholder && placeholder.parentNode === grid && last !== -1 ? last + 1 : images.length;
+    limit = state.placeholder && state.placeholder.parentNode === grid && last !== -1 ? last + 1 : images.length;
   }
   return images.slice(0, limit).filter((id) => !moving.includes(id)).length;
 }
@@ -50,7 +53,7 @@ function columns() {
   return index === -1 ? cells.length : index;
 }
 
-function gridKey(event) {
+export function gridKey(event) {
   if (!state.doc || $('gallery-view').hidden) return;
   const ids = state.doc.images.map((image) => image.id);
   const index = ids.indexOf(state.focusId);
@@ -83,7 +86,7 @@ function gridKey(event) {
 
 /// The keyboard's way (and the beside pane's buttons') to do what a drag onto the other
 /// gallery does: the selection, or else the focused image, to the end of the gallery beside.
-function sendBeside(copy) {
+export function sendBeside(copy) {
   if (!state.beside || !state.beside.doc) {
     showMessage(`Choose a gallery to show beside this one first, then ${copy ? 'copy' : 'move'} images to it.`);
     return;
@@ -93,12 +96,12 @@ function sendBeside(copy) {
   transfer(state.key, state.beside.key, ids, state.beside.doc.images.length, copy);
 }
 
-function removeSelected() {
+export function removeSelected() {
   const ids = state.selected.size ? [...state.selected] : (state.focusId ? [state.focusId] : []);
   if (ids.length) edit({op: 'remove', ids});
 }
 
-function documentKey(event) {
+export function documentKey(event) {
   if (!state.key) return;
   const control = event.ctrlKey || event.metaKey;
   if (control && event.key.toLowerCase() === 'z') {
@@ -115,9 +118,7 @@ function documentKey(event) {
 
 // MARK: Dragging inside the page: reorder, and the trash
 
-let placeholder = null;
-
-function dragStart(event) {
+export function dragStart(event) {
   const id = event.currentTarget.dataset.id;
   if (!state.selected.has(id)) { state.selected = new Set([id]); state.anchor = id; }
   // The dragged image first: a reorder moves it; the trash and a transfer take the whole selection.
@@ -126,43 +127,43 @@ function dragStart(event) {
   event.dataTransfer.effectAllowed = 'copyMove';
   event.dataTransfer.setData('application/x-imagegallery-images', JSON.stringify({key: state.key, ids: state.dragIds}));
   event.currentTarget.classList.add('dragging');
-  placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  state.placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
 }
 
-function dragEnd(event) {
+export function dragEnd(event) {
   event.currentTarget.classList.remove('dragging');
-  placeholder?.remove();
-  placeholder = null;
+  state.placeholder?.remove();
+  state.placeholder = null;
   state.dragIds = null;
   state.dragSource = null;
   $('trash').classList.remove('drop-target');
 }
 
-function gridDragOver(event) {
+export function gridDragOver(event) {
   if (isExternal(event)) { externalDragOver(event); return; }
   if (!state.dragIds) return;
   event.preventDefault();
   event.dataTransfer.dropEffect = state.dragSource !== state.key && event.ctrlKey ? 'copy' : 'move';
-  if (!placeholder) placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  if (!state.placeholder) state.placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
   placeDropPlaceholder(event, $('image-grid'));
 }
 
-function gridDrop(event) {
+export function gridDrop(event) {
   if (isExternal(event)) { externalDrop(event); return; }
   if (!state.dragIds) return;
   event.preventDefault();
   const grid = $('image-grid');
-  if (!placeholder || placeholder.parentNode !== grid) return;
+  if (!state.placeholder || state.placeholder.parentNode !== grid) return;
   const moving = state.dragIds;
   const external = state.dragSource && state.dragSource !== state.key;
   // The target index counts only the images that stay where they are.
   const before = dropIndex(grid, external ? [] : moving);
   if (state.dragSource && state.dragSource !== state.key) {
-    placeholder.remove();
+    state.placeholder.remove();
     transfer(state.dragSource, state.key, moving, before, event.ctrlKey);
     return;
   }
   const id = moving[0];
-  placeholder.remove();
+  state.placeholder.remove();
   edit({op: 'move', id, to: before});
 }

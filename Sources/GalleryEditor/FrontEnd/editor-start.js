@@ -1,7 +1,13 @@
-// Events from the server, and the page's start: every listener is attached here, once,
-// after the other scripts (loaded in order, deferred) have declared what it uses.
-// A part of the page's script: editor.js has the shared state and helpers.
-'use strict';
+// The page's entry module, the one index.html loads (it imports the others): the routing,
+// events from the server, and the start, which attaches every listener, once.
+// A module of the page's script (editor.js says how they fit together).
+
+import {page, state, $} from './editor.js';
+import {showBrowser, drawListing, importFile, importDrop, createGallery} from './editor-browser.js';
+import {openGallery, drawStatus, commitTitle, drawDocument, VIRTUAL_FROM, drawnRange, visibleRange, drawGrid, edit} from './editor-grid.js';
+import {gridKey, sendBeside, removeSelected, documentKey, gridDragOver, gridDrop} from './editor-keys.js';
+import {openBeside, drawBeside, besideDragOver, besideDrop, addInOrder, trashDragOver, trashDrop} from './editor-drops.js';
+import {openDetail, startDetail} from './editor-detail.js';
 
 // MARK: Events from the server
 
@@ -17,6 +23,15 @@ function listen() {
     const galleries = JSON.parse(event.data);
     if (state.listing) drawListing({...state.listing, galleries});
   });
+}
+
+// MARK: Routing
+
+function route() {
+  const match = /^#gallery=([0-9a-f]+)(?:&image=([0-9a-f-]+))?(?:&beside=([0-9a-f]+))?$/.exec(location.hash);
+  if (match && match[2]) openDetail(match[1], match[2]);
+  else if (match) openGallery(match[1]).then(() => openBeside(match[3] ?? null));
+  else { openBeside(null); showBrowser(); }
 }
 
 // MARK: Start
@@ -71,7 +86,7 @@ function start() {
   $('image-grid').addEventListener('dragover', gridDragOver);
   $('image-grid').addEventListener('drop', gridDrop);
   $('image-grid').addEventListener('dragleave', (event) => {
-    if (!state.dragIds && placeholder && !$('image-grid').contains(event.relatedTarget)) { placeholder.remove(); placeholder = null; }
+    if (!state.dragIds && state.placeholder && !$('image-grid').contains(event.relatedTarget)) { state.placeholder.remove(); state.placeholder = null; }
   });
   $('add-files-button').addEventListener('click', () => $('add-files').click());
   $('add-files').addEventListener('change', (event) => {

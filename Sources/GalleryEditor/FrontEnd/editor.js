@@ -5,14 +5,16 @@
 // Text from files (titles, captions, file names) only ever reaches the page through
 // textContent and value, never through markup, so it cannot become markup.
 //
-// This file holds the shared state, the helpers and the routing; each part of the page has a
-// file of its own (editor-browser, -grid, -keys, -drops, -detail), and editor-start.js, loaded
-// last, attaches the listeners and starts. They are classic deferred scripts: one global scope,
-// run in the order index.html lists them.
-'use strict';
+// The script is ES modules. This one holds the shared state and the helpers and imports
+// nothing; each part of the page is a module of its own (editor-browser, -grid, -keys, -drops,
+// -detail), which exports what the others use and imports what it needs; editor-start.js, the
+// one module index.html loads, imports them all, attaches the listeners and starts. No module
+// runs anything at its top level but declarations, except editor-start.js's start(), so the
+// order in which the browser evaluates them does not matter. Nothing is put on `window`: the
+// browser tests read the page through the DOM alone.
 
-const page = crypto.randomUUID();
-const state = {
+export const page = crypto.randomUUID();
+export const state = {
   listing: null,        // {folders, galleries}
   key: null,            // the open gallery's key
   doc: null,            // its view
@@ -23,14 +25,14 @@ const state = {
   pending: [],          // drops on their way in: {token, at, label}, drawn as placeholder cells
   beside: null,         // the gallery shown beside this one: {key, doc}
   dragSource: null,     // the key of the gallery a drag inside the page started in
+  placeholder: null,    // the cell a drag shows where it would drop (a drag inside the page, or from outside)
   renaming: null,       // the key of the gallery whose rename form is open
   dismissedNotice: null, // the document's notice the user dismissed (shown again if it changes)
 };
-let nextToken = 1;
 
-const $ = (id) => document.getElementById(id);
+export const $ = (id) => document.getElementById(id);
 
-function element(tag, attributes = {}, ...children) {
+export function element(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (name === 'text') node.textContent = value;
@@ -41,7 +43,7 @@ function element(tag, attributes = {}, ...children) {
   return node;
 }
 
-function showMessage(text) {
+export function showMessage(text) {
   const box = element('div', {class: 'message'}, element('span', {text}));
   const dismiss = element('button', {type: 'button', text: 'Dismiss'});
   dismiss.addEventListener('click', () => box.remove());
@@ -49,7 +51,7 @@ function showMessage(text) {
   $('messages').append(box);
 }
 
-async function api(path, options = {}) {
+export async function api(path, options = {}) {
   const separator = path.includes('?') ? '&' : '?';
   const response = await fetch(`${path}${separator}page=${page}`, {
     credentials: 'same-origin',
@@ -59,13 +61,4 @@ async function api(path, options = {}) {
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(body.error || `${response.status} ${response.statusText}`);
   return body;
-}
-
-// MARK: Routing
-
-function route() {
-  const match = /^#gallery=([0-9a-f]+)(?:&image=([0-9a-f-]+))?(?:&beside=([0-9a-f]+))?$/.exec(location.hash);
-  if (match && match[2]) openDetail(match[1], match[2]);
-  else if (match) openGallery(match[1]).then(() => openBeside(match[3] ?? null));
-  else { openBeside(null); showBrowser(); }
 }

@@ -30,20 +30,47 @@ enum EditorRoutes {
 
     // MARK: The page
 
+    /// Every file of `FrontEnd/`, which Package.swift compiles into the binary as a whole folder
+    /// (`.embedInCode("FrontEnd")`): this table is the one list of them, by name. A test
+    /// (FrontEndFilesTests) holds it to the folder, file for file and byte for byte, and every
+    /// module's imports to the files served, so a module added to the folder and not here, or
+    /// named here and not in the folder, fails it. The page's script is ES modules: index.html
+    /// loads editor-start.js, which imports the others.
+    static let frontEndFiles: [(name: String, bytes: [UInt8])] = [
+        ("index.html", PackageResources.index_html),
+        ("editor.css", PackageResources.editor_css),
+        ("editor.js", PackageResources.editor_js),
+        ("editor-browser.js", PackageResources.editor_browser_js),
+        ("editor-grid.js", PackageResources.editor_grid_js),
+        ("editor-keys.js", PackageResources.editor_keys_js),
+        ("editor-drops.js", PackageResources.editor_drops_js),
+        ("editor-detail.js", PackageResources.editor_detail_js),
+        ("editor-start.js", PackageResources.editor_start_js),
+        // Not served at a path of its own: AccessGuard answers a refused request with it.
+        ("refused.html", PackageResources.refused_html),
+    ]
+
+    /// Where each served file of `frontEndFiles` is: index.html at `/`, the others at `/name`.
+    static func frontEndPath(_ name: String) -> String? {
+        switch name {
+        case "index.html": "/"
+        case "refused.html": nil
+        default: "/" + name
+        }
+    }
+
+    /// The content type of a front-end file, by its extension.
+    static func frontEndType(_ name: String) -> String {
+        if name.hasSuffix(".html") { return "text/html; charset=utf-8" }
+        if name.hasSuffix(".js") { return "text/javascript; charset=utf-8" }
+        if name.hasSuffix(".css") { return "text/css; charset=utf-8" }
+        return "application/octet-stream"
+    }
+
     static func addPages(to router: Router<EditorRequestContext>) {
-        let files: [(String, [UInt8], String)] = [
-            ("/", PackageResources.index_html, "text/html; charset=utf-8"),
-            // The page's script, one file per part of the page (index.html loads them in order).
-            ("/editor.js", PackageResources.editor_js, "text/javascript; charset=utf-8"),
-            ("/editor-browser.js", PackageResources.editor_browser_js, "text/javascript; charset=utf-8"),
-            ("/editor-grid.js", PackageResources.editor_grid_js, "text/javascript; charset=utf-8"),
-            ("/editor-keys.js", PackageResources.editor_keys_js, "text/javascript; charset=utf-8"),
-            ("/editor-drops.js", PackageResources.editor_drops_js, "text/javascript; charset=utf-8"),
-            ("/editor-detail.js", PackageResources.editor_detail_js, "text/javascript; charset=utf-8"),
-            ("/editor-start.js", PackageResources.editor_start_js, "text/javascript; charset=utf-8"),
-            ("/editor.css", PackageResources.editor_css, "text/css; charset=utf-8"),
-        ]
-        for (path, bytes, type) in files {
+        for (name, bytes) in frontEndFiles {
+            guard let path = frontEndPath(name) else { continue }
+            let type = frontEndType(name)
             router.get(RouterPath(path)) { _, _ in Responses.bytes(bytes, type: type) }
         }
     }
