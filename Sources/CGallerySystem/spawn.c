@@ -11,7 +11,7 @@
 
 extern char **environ;
 
-int ig_spawn(const char *path, char *const argv[], int input, int output, pid_t *child) {
+int ig_spawn(const char *path, char *const argv[], int input, int output, int error_output, pid_t *child) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attributes;
     int error = posix_spawn_file_actions_init(&actions);
@@ -26,6 +26,7 @@ int ig_spawn(const char *path, char *const argv[], int input, int output, pid_t 
     sigfillset(&all);
     if (input >= 0 && error == 0) error = posix_spawn_file_actions_adddup2(&actions, input, 0);
     if (output >= 0 && error == 0) error = posix_spawn_file_actions_adddup2(&actions, output, 1);
+    if (error_output >= 0 && error == 0) error = posix_spawn_file_actions_adddup2(&actions, error_output, 2);
     if (error == 0) error = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     if (error == 0) error = posix_spawnattr_setsigmask(&attributes, &none);
     if (error == 0) error = posix_spawnattr_setsigdefault(&attributes, &all);

@@ -44,9 +44,11 @@ package final class ChildProcess {
     package var pipeEnds: [FileDescriptor] { [input, output].compactMap { $0 } }
 
     /// Starts `executable` (a path) with `arguments` (not counting its name) and this
-    /// process's environment. The error names the program.
+    /// process's environment. The error names the program. `error` is the child's standard
+    /// error: ours, or /dev/null (`.nothing`); a pipe is not offered for it.
     package init(_ executable: String, arguments: [String], input: Stream = .inherited,
-                 output: Stream = .inherited) throws(FileSystemError) {
+                 output: Stream = .inherited, error: Stream = .inherited) throws(FileSystemError) {
+        precondition(error != .pipe, "a child's standard error is ours or /dev/null")
         self.executable = executable
         // The child's ends are closed once it has its copies; ours only if it cannot start.
         var childEnds: [FileDescriptor] = []
@@ -73,8 +75,10 @@ package final class ChildProcess {
         do throws(FileSystemError) {
             let inputEnds = try ends(input, childReads: true)
             let outputEnds = try ends(output, childReads: false)
+            // Our standard error is the child's already: only /dev/null needs a descriptor.
+            let errorEnds = error == .nothing ? try ends(.nothing, childReads: false) : (child: nil, ours: nil)
             processID = try Syscalls.spawn(executable, arguments: [executable] + arguments, input: inputEnds.child,
-                                           output: outputEnds.child).get(path: executable, operation: "run")
+                                           output: outputEnds.child, error: errorEnds.child).get(path: executable, operation: "run")
             self.input = inputEnds.ours
             self.output = outputEnds.ours
         } catch {

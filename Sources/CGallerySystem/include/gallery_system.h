@@ -45,12 +45,12 @@ int ig_fit_malloc_to_address_limit(void);
  * would make one each. */
 int ig_syncfs(int fd);
 
-/* posix_spawn(3) of `path` with `argv` (NULL-terminated) and this environment. `input` and
- * `output` become the child's descriptors 0 and 1 (-1 leaves the parent's). Every descriptor
- * above 2 is closed in the child (closefrom, which glibc offers only under _GNU_SOURCE), so
- * that one opened without O_CLOEXEC never reaches a helper; signals are unblocked and at their
- * defaults. Returns 0 with the child's pid, or the error number (posix_spawn sets no errno). */
-int ig_spawn(const char *path, char *const argv[], int input, int output, pid_t *child);
+/* posix_spawn(3) of `path` with `argv` (NULL-terminated) and this environment. `input`,
+ * `output` and `error` become the child's descriptors 0, 1 and 2 (-1 leaves the parent's).
+ * Every descriptor above 2 is closed in the child (closefrom, which glibc offers only under
+ * _GNU_SOURCE), so that one opened without O_CLOEXEC never reaches a helper; signals are
+ * unblocked and at their defaults. Returns 0 with the child's pid, or the error number (posix_spawn sets no errno). */
+int ig_spawn(const char *path, char *const argv[], int input, int output, int error, pid_t *child);
 
 /* pipe2(2) with O_CLOEXEC: neither end reaches a program another thread starts meanwhile
  * (posix_spawn's dup2 clears the flag on the copy a child is meant to have). */

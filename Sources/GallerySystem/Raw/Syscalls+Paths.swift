@@ -87,3 +87,16 @@ extension Syscalls {
         return errno == 0 ? .success(names) : .failure(lastError)
     }
 }
+
+extension Syscalls {
+    static func rmdir(_ path: String) -> Result<Void, Errno> {
+        retryingVoid { Glibc.rmdir(path) }
+    }
+
+    /// The bytes an unprivileged user may still write on the file system that holds `path`
+    /// (statvfs: available blocks times the fragment size).
+    static func availableBytes(_ path: String) -> Result<UInt64, Errno> {
+        var info = statvfs()
+        return retryingVoid { statvfs(path, &info) }.map { UInt64(info.f_bavail) * UInt64(info.f_frsize) }
+    }
+}

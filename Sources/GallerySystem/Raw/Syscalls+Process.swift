@@ -107,3 +107,20 @@ extension Syscalls {
         return .success(signal == 0 ? ((status >> 8) & 0xFF, nil) : (nil, signal))
     }
 }
+
+extension Syscalls {
+    /// Ends the process (exit(3): atexit handlers run, stdio is flushed).
+    static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
+
+    /// C.UTF-8 for LC_CTYPE, made once; nil where the C library lacks it.
+    nonisolated(unsafe) private static let utf8CharacterLocale: locale_t? = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
+
+    /// Runs `body` with the calling thread's LC_CTYPE set to C.UTF-8 (uselocale, which leaves
+    /// the process's locale and other threads alone); as it is where C.UTF-8 is missing.
+    static func withUTF8CharacterLocale<Value>(_ body: () throws -> Value) rethrows -> Value {
+        guard let utf8CharacterLocale else { return try body() }
+        let previous = uselocale(utf8CharacterLocale)
+        defer { uselocale(previous) }
+        return try body()
+    }
+}

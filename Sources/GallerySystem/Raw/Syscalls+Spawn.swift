@@ -5,12 +5,13 @@ import SystemPackage
 // Starting other programs. See Syscalls.swift.
 
 extension Syscalls {
-    /// posix_spawn with `input` and `output` as the child's descriptors 0 and 1 (nil: ours).
+    /// posix_spawn with `input`, `output` and `error` as the child's descriptors 0, 1 and 2
+    /// (nil: ours).
     static func spawn(_ executable: String, arguments: [String], input: FileDescriptor?,
-                      output: FileDescriptor?) -> Result<Int32, Errno> {
+                      output: FileDescriptor?, error errorOutput: FileDescriptor? = nil) -> Result<Int32, Errno> {
         var child: pid_t = 0
         let error = withArgumentVector(arguments) {
-            ig_spawn(executable, $0, input?.rawValue ?? -1, output?.rawValue ?? -1, &child)
+            ig_spawn(executable, $0, input?.rawValue ?? -1, output?.rawValue ?? -1, errorOutput?.rawValue ?? -1, &child)
         }
         return error == 0 ? .success(child) : .failure(Errno(rawValue: error))
     }
