@@ -55,7 +55,7 @@ public struct GalleryBuilder: Sendable {
     /// of `$SOURCE_DATE_EPOCH` or the clock).
     public func gallery() -> Gallery {
         let time = date
-            ?? ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap { Int64($0) }.map { Timestamp(seconds: $0) }
+            ?? CurrentProcess.environment["SOURCE_DATE_EPOCH"].flatMap { Int64($0) }.map { Timestamp(seconds: $0) }
             ?? images.compactMap { $0.modified.map { Timestamp(seconds: $0) } }.max()
             ?? Timestamp(seconds: Int64(Date().timeIntervalSince1970))
         let documentID = id ?? UUID.nameBased(

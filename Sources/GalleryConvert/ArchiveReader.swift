@@ -1,5 +1,4 @@
 import CArchive
-import Glibc
 internal import COnDemand
 import GalleryFormat
 
@@ -54,20 +53,14 @@ final class ArchiveReader {
 
     deinit { archive_read_free(handle) }
 
-    /// C.UTF-8 for LC_CTYPE, made once; nil where the C library lacks it.
-    nonisolated(unsafe) private static let utf8Locale: locale_t? = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
-
     /// Runs `body` with this thread's character set UTF-8. libarchive gives names in the current
     /// locale's character set, and a program that never called setlocale is in "C", plain ASCII:
     /// every non-ASCII name in a ZIP (UTF-8 flagged), 7-Zip or RAR archive failed to convert and
     /// came back empty, so a comic book with pages named in Japanese had no pages. libarchive
     /// settles an archive's character set the first time it converts a name, which is in `open`
-    /// or `next`; uselocale leaves the process's locale and other threads alone.
+    /// or `next`; the thread's own locale leaves the process's and other threads alone.
     private static func withUTF8Names<T>(_ body: () throws -> T) rethrows -> T {
-        guard let utf8Locale else { return try body() }
-        let previous = uselocale(utf8Locale)
-        defer { uselocale(previous) }
-        return try body()
+        try CurrentProcess.withUTF8CharacterSet(body)
     }
 
     var errorText: String {

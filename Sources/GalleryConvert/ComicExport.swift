@@ -31,7 +31,7 @@ public enum ComicExport {
         let spool = GalleryFileSystem.directory(of: output).isEmpty ? "." : GalleryFileSystem.directory(of: output)
         let pagesFolder = spool + "/." + GalleryFileSystem.fileName(of: output) + ".pages-" + UUID().uuidString.prefix(8)
         var made: [Int: (path: String, width: Int, height: Int, size: UInt64)] = [:]
-        defer { try? FileManager.default.removeItem(atPath: pagesFolder) }
+        defer { try? GalleryFileSystem.removeTree(pagesFolder) }
         for (index, image) in gallery.images.enumerated() where !keepOriginals && !readersShow.contains(image.mediaType) {
             if made.isEmpty { try GalleryFileSystem.makeFolder(pagesFolder, permissions: .ownerReadWriteExecute) }
             made[index] = try jpegPage(of: image, at: index, from: reader, gallery: path, into: pagesFolder)

@@ -34,7 +34,7 @@ public final class FolderOutput: Sendable {
     }
 
     deinit {
-        if !committed.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: staging) }
+        if !committed.withLock({ $0 }) { try? GalleryFileSystem.removeTree(staging) }
     }
 
     /// What `init` checks first, for a caller with long work to do (fetching, say) before it
@@ -118,7 +118,7 @@ public final class FolderOutput: Sendable {
         }
         committed.withLock { $0 = true }
         // The new folder is in place: what remains of the old one is only in the way.
-        if let old { try? FileManager.default.removeItem(atPath: old) }
+        if let old { try? GalleryFileSystem.removeTree(old) }
         // A failed flush of the parent does not undo a finished output, so it is not an error.
         let parent = GalleryFileSystem.directory(of: destination)
         try? GalleryFileSystem.synchronizeDirectory(parent.isEmpty ? "." : parent)
@@ -256,6 +256,6 @@ extension FolderOutput {
 
     /// The names in a folder, hidden ones included; nil when it cannot be listed.
     public static func entries(of folder: String) -> [String]? {
-        try? FileManager.default.contentsOfDirectory(atPath: folder)
+        try? GalleryFileSystem.entries(ofFolder: folder)
     }
 }

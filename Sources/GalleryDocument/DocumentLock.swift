@@ -41,17 +41,21 @@ public struct LockOwner: Sendable, Codable, Hashable, CustomStringConvertible {
         return start == processStart
     }
 
-    static let currentBootID: String = ((try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)) ?? "")
-        .trimmingWhitespace()
+    static let currentBootID: String = (text(of: "/proc/sys/kernel/random/boot_id") ?? "").trimmingWhitespace()
 
     /// Field 22 of /proc/PID/stat, counted after the command name (which may hold spaces).
     static func processStartTime(_ pid: ProcessID) -> UInt64? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        guard let stat = text(of: "/proc/\(pid)/stat"),
               let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // fields[0] is field 3 (state); field 22 is fields[19].
         guard fields.count > 19 else { return nil }
         return UInt64(fields[19])
+    }
+
+    /// A /proc file's text; nil when it cannot be read or is not UTF-8.
+    private static func text(of path: String) -> String? {
+        (try? GalleryFileSystem.contents(of: path)).flatMap { String(validating: $0, as: UTF8.self) }
     }
 }
 

@@ -115,8 +115,8 @@ extension GalleryDocument {
         for version in pending {
             let other = try readVersion(version)
             let base = try version.baseManifest.flatMap { path -> Gallery? in
-                guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
-                return try Manifest.decodeOrThrow([UInt8](bytes)).0
+                guard let bytes = try? GalleryFileSystem.contents(of: path) else { return nil }
+                return try Manifest.decodeOrThrow(bytes).0
             } ?? Self.commonBase(before, other.gallery)
             let outcome = try GalleryMerge.merge(base: base, ours: merged, theirs: other.gallery)
             merged = outcome.gallery

@@ -299,7 +299,7 @@ public actor GalleryDocument {
         guard let target = try? GalleryFileSystem.resolvedPath(path) else { return }
         let folder = GalleryFileSystem.directory(of: target)
         let prefix = "." + GalleryFileSystem.fileName(of: target) + ".save-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        guard let names = try? GalleryFileSystem.entries(ofFolder: folder) else { return }
         for name in names where name.hasPrefix(prefix) { GalleryFileSystem.remove(folder + "/" + name) }
     }
 }

@@ -74,14 +74,14 @@ public enum SyncConflictCopies {
     /// in name order; each is opened to read its id, so a folder full of lookalikes costs a
     /// read each.
     ///
-    /// - Throws: Foundation's error when the folder cannot be listed; without `documentID`,
+    /// - Throws: `FileSystemError` when the folder cannot be listed; without `documentID`,
     ///   the reader's error for the document.
     public static func copies(of document: String, documentID: UUID? = nil) throws -> [Copy] {
         let folder = GalleryFileSystem.directory(of: document)
         let name = GalleryFileSystem.fileName(of: document)
         let id = try documentID ?? GalleryReader(path: document).gallery.id
         var found: [Copy] = []
-        for candidate in try FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder).sorted() {
+        for candidate in try GalleryFileSystem.entries(ofFolder: folder.isEmpty ? "." : folder).sorted() {
             guard let client = client(of: candidate, forDocument: name) else { continue }
             let path = (folder.isEmpty ? "" : folder + "/") + candidate
             // Unreadable, or another document that happens to share the name: not a version.

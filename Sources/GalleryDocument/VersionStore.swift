@@ -68,22 +68,21 @@ public struct VersionStore: Sendable, Hashable {
     /// The document's folder, made (private to the user) if needed.
     private func existingFolder(for documentID: UUID) throws -> String {
         let folder = folder(for: documentID)
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try GalleryFileSystem.makeFolders(folder, permissions: .ownerReadWriteExecute)
         return folder
     }
 
     /// The versions kept for one document file, oldest first.
     public func versions(documentID: UUID, documentPath: String) -> [DocumentVersion] {
         let folder = folder(for: documentID)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        guard let names = try? GalleryFileSystem.entries(ofFolder: folder) else { return [] }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return names.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".base.json") }.compactMap { name in
             // A record that does not decode is someone else's file or half-written by an old
             // version of this tool: it is passed over, not trusted.
-            guard let data = FileManager.default.contents(atPath: folder + "/" + name),
-                  let version = try? decoder.decode(DocumentVersion.self, from: data),
+            guard let bytes = try? GalleryFileSystem.contents(of: folder + "/" + name),
+                  let version = try? decoder.decode(DocumentVersion.self, from: Data(bytes)),
                   version.documentPath == documentPath else { return nil }
             return version
         }.sorted { ($0.time, $0.id.uuidString) < ($1.time, $1.id.uuidString) }
@@ -91,7 +90,7 @@ public struct VersionStore: Sendable, Hashable {
 
     /// Where a new version's bytes go; the caller writes them, then calls `record`.
     ///
-    /// - Throws: Foundation's error when the document's folder cannot be made.
+    /// - Throws: `FileSystemError` when the document's folder cannot be made.
     public func newFile(documentID: UUID, version: UUID) throws -> String {
         let folder = try existingFolder(for: documentID)
         return folder + "/" + version.manifestString + ".imagegallery"
@@ -109,7 +108,7 @@ public struct VersionStore: Sendable, Hashable {
 
     /// Writes (or rewrites) a version's record, by temporary file and rename.
     ///
-    /// - Throws: Foundation's error when the folder cannot be made; `FileSystemError` when the
+    /// - Throws: `FileSystemError` when the folder cannot be made, or when the
     ///   record cannot be written.
     public func record(_ version: DocumentVersion) throws {
         let folder = try existingFolder(for: version.documentID)

@@ -26,11 +26,12 @@ public enum FetchHelperClient {
     /// Runs the helper with `arguments`, writes `input` to it, and hands each line of its
     /// output to `line` as it comes. Returns the helper's exit status (128 + the signal when a
     /// signal ended it). An error thrown by `line` is rethrown once the helper has ended.
+    /// `environment` is where the helper is looked for; nil, this process's.
     public static func run(_ arguments: [String], input: Data = Data(),
-                           environment: [String: String] = ProcessInfo.processInfo.environment,
+                           environment: [String: String]? = nil,
                            line: (Data) throws -> Void) throws -> Int32 {
         let helper: String
-        switch FetchHelper.program.locate(environment: environment) {
+        switch FetchHelper.program.locate(environment: environment ?? CurrentProcess.environment) {
         case .success(let path): helper = path
         case .failure(let failure): throw Failure.notFound(failure)
         }
@@ -75,7 +76,7 @@ public enum FetchHelperClient {
     /// - Returns: the results, and the helper's exit status; a status other than 0, or no
     ///   `end` event, means the helper failed (it said why on standard error).
     public static func fetch(_ request: FetchHelperRequest,
-                             environment: [String: String] = ProcessInfo.processInfo.environment,
+                             environment: [String: String]? = nil,
                              event: (FetchHelperEvent) throws -> Void = { _ in }) throws -> (run: FetchRun, status: Int32) {
         var run = FetchRun()
         var ended = false

@@ -61,7 +61,7 @@ public struct FetchRun: Sendable {
 
     /// Called by the command when it is done with the images.
     public func removeSpool() {
-        if let spool { try? FileManager.default.removeItem(atPath: spool) }
+        if let spool { try? GalleryFileSystem.removeTree(spool) }
     }
 
     /// The URL without its fragment, which is never sent.

@@ -10,16 +10,14 @@ final class FuzzScratch: @unchecked Sendable {
     let folder: String
 
     private init() {
-        let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-        var template = Array("\(base)/imagegallery-fuzz-XXXXXX".utf8CString)
-        folder = template.withUnsafeMutableBufferPointer { buffer in
-            guard let made = mkdtemp(buffer.baseAddress!) else {
-                fatalError("imagegallery fuzz: cannot make a scratch folder under \(base)")
-            }
-            return String(cString: made)
+        let base = CurrentProcess.environment["TMPDIR"] ?? "/tmp"
+        do throws(FileSystemError) {
+            folder = try GalleryFileSystem.makeTemporaryFolder("\(base)/imagegallery-fuzz-XXXXXX")
+        } catch {
+            fatalError("imagegallery fuzz: cannot make a scratch folder under \(base): \(error.reason)")
         }
         // The folder goes when the fuzzer exits normally; a crash leaves it for inspection.
-        atexit { try? FileManager.default.removeItem(atPath: FuzzScratch.shared.folder) }
+        atexit { try? GalleryFileSystem.removeTree(FuzzScratch.shared.folder) }
     }
 
     private let counter = Mutex(0)
@@ -37,8 +35,8 @@ final class FuzzScratch: @unchecked Sendable {
     /// Runs `body` with an empty folder for the archive importer's spool files, removed afterwards.
     func withSpool<T>(_ body: (String) throws -> T) throws -> T {
         let spool = folder + "/spool-\(counter.withLock { $0 += 1; return $0 })"
-        try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(atPath: spool) }
+        try GalleryFileSystem.makeFolder(spool)
+        defer { try? GalleryFileSystem.removeTree(spool) }
         return try body(spool)
     }
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+import func Glibc.memchr
 #endif
 
 /// The layout of a JPEG file that decides what decoding it costs: its frame, its components'

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+import func Glibc.sin
 #endif
 
 /// Downscales RGBA images with a Lanczos-3 filter, streaming: input rows go in top to bottom

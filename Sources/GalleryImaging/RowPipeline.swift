@@ -1,6 +1,17 @@
 #if canImport(Glibc)
 import GallerySystem
-import Glibc
+// The mutex and conditions of this compute code, named one by one: the rest of the C library
+// (files, processes, the clock) is GallerySystem's alone.
+import struct Glibc.pthread_cond_t
+import struct Glibc.pthread_mutex_t
+import func Glibc.pthread_cond_destroy
+import func Glibc.pthread_cond_init
+import func Glibc.pthread_cond_signal
+import func Glibc.pthread_cond_wait
+import func Glibc.pthread_mutex_destroy
+import func Glibc.pthread_mutex_init
+import func Glibc.pthread_mutex_lock
+import func Glibc.pthread_mutex_unlock
 #endif
 
 /// Rows handed from a decoder on the calling thread to a consumer (a thumbnail's filter) on a

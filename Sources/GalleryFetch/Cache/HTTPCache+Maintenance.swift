@@ -31,10 +31,9 @@ extension HTTPCache {
     /// Every entry file on disk, with its size and last use (modification time, in ns).
     func scan() -> [DiskEntry] {
         var result: [DiskEntry] = []
-        let fileManager = FileManager.default
-        for folder in (try? fileManager.contentsOfDirectory(atPath: entriesFolder)) ?? [] {
+        for folder in (try? GalleryFileSystem.entries(ofFolder: entriesFolder)) ?? [] {
             let folderPath = entriesFolder + "/" + folder
-            for name in (try? fileManager.contentsOfDirectory(atPath: folderPath)) ?? [] where name.hasSuffix(".entry") {
+            for name in (try? GalleryFileSystem.entries(ofFolder: folderPath)) ?? [] where name.hasSuffix(".entry") {
                 let path = folderPath + "/" + name
                 guard let status = try? FileStatus.of(path, followingLinks: false), status.kind == .regularFile else { continue }
                 result.append(DiskEntry(path: path, size: Int(status.size), lastUse: status.modifiedNanoseconds))
@@ -57,7 +56,7 @@ extension HTTPCache {
         }
         state.withLock { $0.diskBytesEstimate = total }
         let hourAgo = (Int64(Date().timeIntervalSince1970) - 3600) * 1_000_000_000
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder)) ?? [] {
+        for name in (try? GalleryFileSystem.entries(ofFolder: temporaryFolder)) ?? [] {
             let path = temporaryFolder + "/" + name
             if let status = try? FileStatus.of(path, followingLinks: false), status.modifiedNanoseconds < hourAgo {
                 GalleryFileSystem.remove(path)
@@ -76,9 +75,8 @@ extension HTTPCache {
     @discardableResult
     public func clear() throws -> HTTPCacheInfo {
         let before = info()
-        let fileManager = FileManager.default
-        for folder in [entriesFolder, temporaryFolder] where fileManager.fileExists(atPath: folder) {
-            try fileManager.removeItem(atPath: folder)
+        for folder in [entriesFolder, temporaryFolder] {
+            try GalleryFileSystem.removeTree(folder)
         }
         state.withLock { state in
             state.memory = [:]

@@ -1,4 +1,4 @@
-import Glibc
+import func Glibc.memcmp
 
 /// Reading entry data, with the local header, the sizes and the CRC checked on the way.
 extension ZipArchive {

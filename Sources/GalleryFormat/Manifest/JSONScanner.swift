@@ -1,5 +1,8 @@
 #if canImport(Glibc)
-import Glibc
+import func Glibc.free
+import func Glibc.malloc
+import func Glibc.memcmp
+import func Glibc.realloc
 #endif
 
 /// A strict, allocation-light JSON pull parser over bytes (RFC 8259).

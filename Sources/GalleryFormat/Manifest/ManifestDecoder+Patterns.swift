@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import func Glibc.memcmp
 
 /// The schema's string patterns (blob paths, absolute URIs), checked on bytes.
 extension ManifestDecoder {
