@@ -98,29 +98,27 @@ struct EditorCommand: AsyncParsableCommand {
         if json {
             let object: [String: Any] = ["url": url, "pid": Int(pid.rawValue)]
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-            FileHandle.standardOutput.write(data + Data("\n".utf8))
+            StandardStream.output.write(Array(data) + Array("\n".utf8))
         } else {
-            FileHandle.standardOutput.write(Data("\(url)\n".utf8))
+            StandardStream.output.write("\(url)\n")
         }
         guard !noOpen else { return }
-        let opener = Process()
-        opener.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        opener.arguments = ["xdg-open", url]
-        opener.standardOutput = FileHandle.nullDevice
-        opener.standardError = FileHandle.nullDevice
-        do {
-            try opener.run()
+        do throws(FileSystemError) {
+            // Not waited for here: the browser may keep xdg-open as long as it likes. Its words
+            // (and those of whatever xdg-open starts) stay out of the editor's output.
+            try ChildProcess("/usr/bin/env", arguments: ["xdg-open", url], output: .nothing, error: .nothing)
+                .waitInBackground()
         } catch {
-            Self.message("cannot open the browser (\(error.localizedDescription)); open the link above")
+            Self.message("cannot open the browser (\(error.reason)); open the link above")
         }
     }
 
     static func message(_ text: String) {
-        FileHandle.standardError.write(Data("imagegallery-editor: \(text)\n".utf8))
+        StandardStream.error.write("imagegallery-editor: \(text)\n")
     }
 
     static func fail(_ text: String, status: Int32) -> Never {
         message(text)
-        Foundation.exit(status)
+        CurrentProcess.exit(status)
     }
 }

@@ -48,8 +48,8 @@ package final class ImageThumbnails: Sendable {
                            bytes: @escaping @Sendable () async throws -> [UInt8]) async throws -> Rendition {
         let stem = folder + "/\(sha256)-\(longSide)."
         for kind in Self.kinds {
-            if let cached = FileManager.default.contents(atPath: stem + kind.suffix), cached.starts(with: kind.signature) {
-                return Rendition(bytes: [UInt8](cached), mediaType: kind.mediaType)
+            if let cached = try? GalleryFileSystem.contents(of: stem + kind.suffix), cached.starts(with: kind.signature) {
+                return Rendition(bytes: cached, mediaType: kind.mediaType)
             }
         }
         await slots.acquire()
@@ -65,10 +65,10 @@ package final class ImageThumbnails: Sendable {
                 })
             }
         }
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try? GalleryFileSystem.makeFolders(folder)
         // Written whole under another name, then renamed: a reader never sees half a file.
         let suffix = made.mediaType == "image/jpeg" ? "jpeg" : "png"
-        try? Data(made.bytes).write(to: URL(fileURLWithPath: stem + suffix), options: .atomic)
+        try? GalleryFileSystem.writeWhole(made.bytes, to: stem + suffix)
         return made
     }
 }

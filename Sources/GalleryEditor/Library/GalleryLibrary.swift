@@ -85,7 +85,7 @@ package actor GalleryLibrary {
                 paths.append(root.path)
                 continue
             }
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+            let names = (try? GalleryFileSystem.entries(ofFolder: root.path)) ?? []
             for name in names where name.lowercased().hasSuffix(".imagegallery") && !GalleryFileSystem.isHidden(name) {
                 paths.append(root.path + "/" + name)
             }

@@ -86,10 +86,10 @@ extension EditorRoutes {
                     }
                     switch run[url] {
                     case .success(let image):
-                        guard let data = FileManager.default.contents(atPath: image.path) else {
+                        guard let data = try? GalleryFileSystem.contents(of: image.path) else {
                             throw EditorError.badRequest("\(url): the fetched image could not be read back from \(image.path)")
                         }
-                        return ([UInt8](data), image)
+                        return (data, image)
                     case .failure(let failure):
                         throw EditorError.badRequest(failure.description)
                     }

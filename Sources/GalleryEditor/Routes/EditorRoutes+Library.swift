@@ -82,7 +82,7 @@ extension EditorRoutes {
                 // The upload goes to disk beside its destination, never into memory: an archive
                 // may be large. The spool is private (mkdtemp) and removed whatever happens.
                 let spool = try GalleryFileSystem.makeTemporaryFolder(folder + "/.imagegallery-import-XXXXXX")
-                defer { try? FileManager.default.removeItem(atPath: spool) }
+                defer { try? GalleryFileSystem.removeTree(spool) }
                 let upload = spool + "/upload"
                 try await receive(request.body, to: upload, limit: limit.bytes, name: name, why: limit.freeSpace)
                 let images = spool + "/images"
@@ -123,11 +123,9 @@ extension EditorRoutes {
 extension EditorRoutes {
     /// Writes a request body to `path` as it arrives, refusing it past `limit` bytes.
     static func receive(_ body: RequestBody, to path: String, limit: Int, name: String, why: String? = nil) async throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: path) else {
+        guard let file = try? GalleryFile.create(path, permissions: .ownerReadWrite) else {
             throw EditorError.badRequest("\(path): cannot write the upload")
         }
-        defer { try? handle.close() }
         var received = 0
         for try await buffer in body {
             received += buffer.readableBytes
@@ -135,7 +133,8 @@ extension EditorRoutes {
                 throw HTTPError(.contentTooLarge, message: "\(name): larger than the \(EditorLimits.megabytes(limit)) an import may be"
                                 + (why.map { " (\($0))" } ?? ""))
             }
-            try handle.write(contentsOf: Data(buffer.readableBytesView))
+            let offset = UInt64(received - buffer.readableBytes)
+            try buffer.withUnsafeReadableBytes { try file.write($0, at: offset) }
         }
     }
 }

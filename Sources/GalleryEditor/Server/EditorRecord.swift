@@ -13,7 +13,7 @@ package struct EditorRecord: Codable, Sendable {
     package var roots: [String]
 
     /// `$XDG_RUNTIME_DIR/imagegallery/editor-<digest of the roots>.json`.
-    package static func path(for roots: EditorRoots, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func path(for roots: EditorRoots, environment: [String: String] = CurrentProcess.environment) -> String {
         let digest = EditorAccess.hex(SHA256Hasher.of(Array(roots.identity.utf8)).bytes.prefix(12))
         return UserFolders.runtime(environment) + "/editor-\(digest).json"
     }
@@ -22,10 +22,10 @@ package struct EditorRecord: Codable, Sendable {
     /// is not an editor: a pid reused since).
     package static func running(for roots: EditorRoots) -> EditorRecord? {
         let path = path(for: roots)
-        guard let data = FileManager.default.contents(atPath: path),
-              let record = try? JSONDecoder().decode(EditorRecord.self, from: data),
+        guard let data = try? GalleryFileSystem.contents(of: path),
+              let record = try? JSONDecoder().decode(EditorRecord.self, from: Data(data)),
               record.pid.isRunning, record.pid != .current,
-              let commandLine = FileManager.default.contents(atPath: "/proc/\(record.pid)/cmdline"),
+              let commandLine = try? GalleryFileSystem.contents(of: "/proc/\(record.pid)/cmdline"),
               String(decoding: commandLine.prefix(4096), as: UTF8.self).contains(EditorServer.programName) else { return nil }
         return record
     }
@@ -34,19 +34,20 @@ package struct EditorRecord: Codable, Sendable {
     package func write(for roots: EditorRoots) throws {
         let path = Self.path(for: roots)
         let folder = GalleryFileSystem.directory(of: path)
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = folder + "/.editor-\(pid).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: try JSONEncoder().encode(self), attributes: [.posixPermissions: 0o600]) else {
-            throw EditorError.cannotListen("\(temporary): cannot write the editor's record")
+        try GalleryFileSystem.makeFolders(folder, permissions: .ownerReadWriteExecute)
+        let bytes = Array(try JSONEncoder().encode(self))
+        do throws(FileSystemError) {
+            try GalleryFileSystem.writeWhole(bytes, to: path, permissions: .ownerReadWrite)
+        } catch {
+            throw EditorError.cannotListen("\(error.path): cannot write the editor's record: \(error.reason)")
         }
-        try GalleryFileSystem.rename(temporary, to: path)
     }
 
     /// Removes the record if it is still this process's.
     package static func remove(for roots: EditorRoots) {
         let path = path(for: roots)
-        guard let data = FileManager.default.contents(atPath: path),
-              let record = try? JSONDecoder().decode(EditorRecord.self, from: data), record.pid == .current else { return }
+        guard let data = try? GalleryFileSystem.contents(of: path),
+              let record = try? JSONDecoder().decode(EditorRecord.self, from: Data(data)), record.pid == .current else { return }
         GalleryFileSystem.remove(path)
     }
 
