@@ -1,6 +1,7 @@
 import Foundation
 import GalleryFetch
 import GalleryFetchHelper
+import GallerySystem
 import Synchronization
 
 /// `imagegallery-fetch`: the part of imagegallery that talks to the network, run by
@@ -23,11 +24,11 @@ struct FetchHelperMain {
                                     + "(it is run by imagegallery, not by hand)", status: 64)
             }
         } catch let failure as HelperFailure {
-            FileHandle.standardError.write(Data("\(FetchHelper.name): \(failure.message)\n".utf8))
-            exit(failure.status)
+            StandardStream.error.write("\(FetchHelper.name): \(failure.message)\n")
+            CurrentProcess.exit(failure.status)
         } catch {
-            FileHandle.standardError.write(Data("\(FetchHelper.name): \(error)\n".utf8))
-            exit(1)
+            StandardStream.error.write("\(FetchHelper.name): \(error)\n")
+            CurrentProcess.exit(1)
         }
     }
 
@@ -35,9 +36,12 @@ struct FetchHelperMain {
         let request: FetchHelperRequest
         do {
             // The request comes from imagegallery itself; the bound only stops a runaway pipe.
-            let input = try FileHandle.standardInput.readToEnd() ?? Data()
-            guard input.count <= 256 << 20 else { throw HelperFailure(message: "the request is too large", status: 64) }
-            request = try JSONDecoder().decode(FetchHelperRequest.self, from: input)
+            var input: [UInt8] = []
+            try StandardInput.readChunks { chunk in
+                guard input.count + chunk.count <= 256 << 20 else { throw HelperFailure(message: "the request is too large", status: 64) }
+                input += chunk
+            }
+            request = try JSONDecoder().decode(FetchHelperRequest.self, from: Data(input))
         } catch let failure as HelperFailure {
             throw failure
         } catch {
@@ -78,7 +82,7 @@ struct FetchHelperMain {
         do {
             try printJSON(summary(HTTPCache().clear()))
         } catch {
-            throw HelperFailure(message: "\(HTTPCache.defaultDirectory): cannot clear the cache: \(error.localizedDescription)",
+            throw HelperFailure(message: "\(HTTPCache.defaultDirectory): cannot clear the cache: \(FileSystemError.reason(of: error))",
                                 status: 74)
         }
     }
@@ -89,7 +93,7 @@ struct FetchHelperMain {
     }
 
     static func printJSON(_ value: some Encodable) throws {
-        FileHandle.standardOutput.write(try JSONEncoder().encode(value) + Data("\n".utf8))
+        StandardStream.output.write(Array(try JSONEncoder().encode(value)) + Array("\n".utf8))
     }
 }
 
@@ -99,7 +103,7 @@ final class EventWriter: Sendable {
 
     func write(_ event: FetchHelperEvent) {
         guard let line = try? JSONEncoder().encode(event) else { return }
-        lock.withLock { _ in FileHandle.standardOutput.write(line + Data("\n".utf8)) }
+        lock.withLock { _ in StandardStream.output.write(Array(line) + Array("\n".utf8)) }
     }
 }
 

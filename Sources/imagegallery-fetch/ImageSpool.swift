@@ -2,6 +2,7 @@ import Foundation
 import GalleryFetch
 import GalleryFetchHelper
 import GalleryFormat
+import GallerySystem
 
 /// A private folder for fetched images until they are in the gallery, under the cache folder
 /// (on disk, unlike a /tmp that may be memory), removed when the command ends. A folder left by
@@ -20,14 +21,12 @@ final class ImageSpool: Sendable {
             try HTTPCache.makePrivateFolder(name)
             folder = name
             return
-        } catch {
-            var template = Array((NSTemporaryDirectory() + "/imagegallery-spool-XXXXXX").utf8CString)
-            guard let made = template.withUnsafeMutableBufferPointer({ buffer in
-                mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
-            }) else {
-                throw HelperFailure(message: "\(error.localizedDescription): cannot make a folder for fetched images", status: 73)
+        } catch let cacheFailure {
+            do throws(FileSystemError) {
+                folder = try GalleryFileSystem.makeTemporaryFolder(UserFolders.temporary() + "/imagegallery-spool-XXXXXX")
+            } catch {
+                throw HelperFailure(message: "\(cacheFailure.localizedDescription): cannot make a folder for fetched images", status: 73)
             }
-            folder = made
         }
     }
 
@@ -44,12 +43,11 @@ final class ImageSpool: Sendable {
     }
 
     private static func removeStale(in root: String) {
-        let hourAgo = Date().addingTimeInterval(-3600)
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
+        let hourAgo = (WallClock.now.seconds - 3600) * 1_000_000_000
+        for name in (try? GalleryFileSystem.entries(ofFolder: root)) ?? [] {
             let path = root + "/" + name
-            if let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-               modified < hourAgo {
-                try? FileManager.default.removeItem(atPath: path)
+            if let status = try? FileStatus.of(path, followingLinks: false), status.modifiedNanoseconds < hourAgo {
+                try? GalleryFileSystem.removeTree(path)
             }
         }
     }

@@ -1,6 +1,6 @@
 import GalleryFormat
 import GalleryImaging
-import Glibc
+import GallerySystem
 
 /// One thumbnail, made by a process that has shut itself in first (Specs/security.md, "The
 /// confined thumbnailer"). The order is the design:
@@ -69,7 +69,7 @@ struct ConfinedThumbnail {
         // On a failure, a supervising parent removes an OUTPUT this run made; one that was
         // there stays as it was, since nothing was written to it.
         let (source, target, limits) = try confine()
-        setenv("JPEGMEM", "\(limits.maxBytes >> 20)M", 1)
+        CurrentProcess.setEnvironment("JPEGMEM", "\(limits.maxBytes >> 20)M", replacing: true)
         let reader: GalleryReader
         do { reader = try GalleryReader(archive: ZipArchive(file: source)) } catch { throw .data(error) }
         GalleryThumbnail.loadDecoder(for: reader)

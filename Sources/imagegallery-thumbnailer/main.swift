@@ -1,6 +1,6 @@
 import GalleryFormat
 import GallerySystem
-import Glibc
+import func Glibc.strsignal
 
 // imagegallery-thumbnailer: the freedesktop thumbnailer for .imagegallery files, a program of
 // its own so that what runs unasked on every downloaded file links only the container reader,
@@ -8,7 +8,7 @@ import Glibc
 
 func fail(_ message: String, _ status: Int32) -> Never {
     StandardStream.error.write("imagegallery-thumbnailer: \(message)\n")
-    exit(status)
+    CurrentProcess.exit(status)
 }
 
 switch ThumbnailerLine(Array(CommandLine.arguments.dropFirst())) {
@@ -22,7 +22,7 @@ case .probe(let input, let output):
     // Each wall seen on its own: first Landlock with opening still allowed by the filter, then
     // the second filter, as before a decoder runs.
     func attempts(_ stage: String) {
-        for (attempt, outcome) in Confinement.probe(readable: "/etc/passwd", creatable: "/tmp/imagegallery-probe-\(getpid())",
+        for (attempt, outcome) in Confinement.probe(readable: "/etc/passwd", creatable: "/tmp/imagegallery-probe-\(ProcessID.current)",
                                                     port: 9, program: "/bin/true") {
             print("\(stage): \(attempt): \(outcome)")
         }
@@ -44,7 +44,7 @@ case .thumbnail(let size, let input, let output):
         case .output(let error): fail("\(error)", 73)
         case .confinement(let error): fail("\(error); nothing was read", 71)
         case .data(let error): fail("\(error)", 65)
-        case .childEnded(.exited(let status)): exit(status)
+        case .childEnded(.exited(let status)): CurrentProcess.exit(status)
         case .childEnded(.signalled(let signal)):
             fail("\(input): the confined thumbnailer was stopped by signal \(signal) (\(String(cString: strsignal(signal))))", 65)
         }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
 import GalleryFormat
-import Glibc
 
 @main
 struct ImageGallery: AsyncParsableCommand {
@@ -77,13 +76,13 @@ struct ImageGallery: AsyncParsableCommand {
     private static func fail(_ error: any Error) -> Never {
         let failure = CommandFailure(error)
         Terminal.error(failure.message)
-        Glibc.exit(failure.status)
+        CurrentProcess.exit(failure.status)
     }
 
     private static func exitForUsage(_ error: any Error, _ arguments: [String]) -> Never {
         if arguments.first == "validate", exitCode(for: error) == .validationFailure {
             Terminal.writeError(fullMessage(for: error) + "\n")
-            Glibc.exit(2)
+            CurrentProcess.exit(2)
         }
         exit(withError: error)
     }

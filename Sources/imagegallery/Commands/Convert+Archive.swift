@@ -63,5 +63,5 @@ struct ConversionSpool {
         }
     }
 
-    func remove() { try? FileManager.default.removeItem(atPath: folder) }
+    func remove() { try? GalleryFileSystem.removeTree(folder) }
 }

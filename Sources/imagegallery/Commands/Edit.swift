@@ -42,7 +42,7 @@ extension ImageGallery {
 
         func run() throws {
             let editor: String
-            switch EditorProgram.program.locate(environment: ProcessInfo.processInfo.environment) {
+            switch EditorProgram.program.locate(environment: CurrentProcess.environment) {
             case .success(let path): editor = path
             case .failure(let failure): throw CommandFailure(message: "cannot edit: \(failure)", status: ExitStatus.unavailable)
             }

@@ -52,8 +52,12 @@ extension ImageGallery {
                                          status: ExitStatus.cannotCreate)
                 }
             }
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            do throws(FileSystemError) {
+                try GalleryFileSystem.makeFolders(directory)
+                // As mkdir -p: a file of that name is not the folder asked for.
+                guard PathKind.of(directory) == .directory else {
+                    throw FileSystemError(kind: .alreadyExists, path: directory, operation: "create the folder", code: .fileExists)
+                }
             } catch {
                 throw CommandFailure(message: "\(directory): cannot create the folder", status: ExitStatus.cannotCreate)
             }

@@ -63,7 +63,7 @@ struct IntegrationPlaces {
     let magicFile: String
 
     init(system: Bool, prefix: String) {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = CurrentProcess.environment
         let home = UserFolders.home(environment)
         if system {
             dataHome = prefix + "/share"
@@ -89,8 +89,7 @@ struct IntegrationPlaces {
     func install() throws {
         for (relative, content) in files {
             let path = dataHome + "/" + relative
-            try FileManager.default.createDirectory(atPath: GalleryFileSystem.directory(of: path),
-                                                    withIntermediateDirectories: true)
+            try GalleryFileSystem.makeFolders(GalleryFileSystem.directory(of: path))
             try GalleryFileSystem.saveSafely(to: path, replacing: true, durable: false) { file in
                 try file.write(content, at: 0)
             }
@@ -102,7 +101,7 @@ struct IntegrationPlaces {
     func uninstall() throws {
         for (relative, _) in files {
             let path = dataHome + "/" + relative
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+            try GalleryFileSystem.removeTree(path)
         }
         try writeMagicBlock(nil)
         refreshCaches()
@@ -111,7 +110,7 @@ struct IntegrationPlaces {
     /// Puts `block` between the markers of the magic file (or removes the markers and what is
     /// between), keeping every other line as it was.
     func writeMagicBlock(_ block: String?) throws {
-        let existing = (try? String(contentsOfFile: magicFile, encoding: .utf8)) ?? ""
+        let existing = Self.text(of: magicFile) ?? ""
         var lines = existing.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if let begin = lines.firstIndex(of: Self.magicBegin),
            let end = lines[begin...].firstIndex(of: Self.magicEnd) {
@@ -123,7 +122,7 @@ struct IntegrationPlaces {
                 .filter { !$0.isEmpty } + [Self.magicEnd]
         }
         let text = lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
-        if text.isEmpty && !FileManager.default.fileExists(atPath: magicFile) { return }
+        if text.isEmpty && PathKind.of(magicFile) == .missing { return }
         try GalleryFileSystem.saveSafely(to: magicFile, replacing: true, durable: false) { file in
             try file.write(Array(text.utf8), at: 0)
         }
@@ -150,11 +149,17 @@ struct IntegrationPlaces {
     }
 
     static func which(_ name: String) -> String? {
-        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        for folder in (CurrentProcess.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let candidate = "\(folder)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            if PathKind.of(candidate) == .regularFile, GalleryFileSystem.isExecutable(candidate) { return candidate }
         }
         return nil
+    }
+
+    /// The file's text, nil when it cannot be read or is not UTF-8 (as Foundation's
+    /// `String(contentsOfFile:encoding:)` gives nothing then).
+    static func text(of path: String) -> String? {
+        (try? GalleryFileSystem.contents(of: path)).flatMap { String(validating: $0, as: UTF8.self) }
     }
 
     struct Status: Encodable {
@@ -173,10 +178,10 @@ struct IntegrationPlaces {
     func status() -> Status {
         var states: [Status.File] = files.map { relative, content in
             let path = dataHome + "/" + relative
-            guard let data = FileManager.default.contents(atPath: path) else { return .init(path: path, state: .missing) }
-            return .init(path: path, state: Array(data) == content ? .current : .outdated)
+            guard let data = try? GalleryFileSystem.contents(of: path) else { return .init(path: path, state: .missing) }
+            return .init(path: path, state: data == content ? .current : .outdated)
         }
-        let magic = (try? String(contentsOfFile: magicFile, encoding: .utf8)) ?? ""
+        let magic = Self.text(of: magicFile) ?? ""
         let installedMagic = magic.contains(Self.magicBegin)
         let currentMagic = magic.contains(String(decoding: PackageResources.imagegallery_magic, as: UTF8.self)
             .split(separator: "\n").filter { !$0.isEmpty && !$0.hasPrefix("#") }.joined(separator: "\n"))

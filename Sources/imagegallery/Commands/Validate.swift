@@ -88,7 +88,7 @@ extension ImageGallery {
             }
             if let output {
                 do {
-                    try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                    try GalleryFileSystem.writeWhole(Array(text.utf8), to: output)
                 } catch {
                     Terminal.error("\(output): cannot write the report: \(FileSystemError.reason(of: error))")
                     throw ExitCode(2)

@@ -43,7 +43,7 @@ extension ImageGallery {
                 // The folder is new and empty: the writer replaces it whole.
                 report = try WebExport.write(gallery: gallery.file, to: folder, overwrite: true)
             } catch {
-                try? FileManager.default.removeItem(atPath: folder)
+                try? GalleryFileSystem.removeTree(folder)
                 throw error
             }
             var warnings = report.warnings
@@ -87,10 +87,9 @@ extension ImageGallery {
         /// an absolute path, so xdg-open and the printed path work from anywhere.
         static func freshFolder(for galleryPath: String) throws -> String {
             var parent = UserFolders.cache() + "/view"
-            if (try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)) == nil
-                || !GalleryFileSystem.isWritable(parent) {
-                parent = FileManager.default.temporaryDirectory.path + "/imagegallery-view"
-                try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            if (try? GalleryFileSystem.makeFolders(parent)) == nil || !GalleryFileSystem.isWritable(parent) {
+                parent = UserFolders.temporary() + "/imagegallery-view"
+                try? GalleryFileSystem.makeFolders(parent)
             }
             removeStale(in: parent)
             do throws(FileSystemError) {
@@ -115,13 +114,12 @@ extension ImageGallery {
 
         /// Removes earlier views older than `staleDays`; only folders this command made there.
         static func removeStale(in parent: String) {
-            let cutoff = Date().addingTimeInterval(-Double(staleDays) * 86_400)
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] {
+            let cutoff = (WallClock.now.seconds - Int64(staleDays) * 86_400) * 1_000_000_000
+            for name in (try? GalleryFileSystem.entries(ofFolder: parent)) ?? [] {
                 let path = parent + "/" + name
-                guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-                      attributes[.type] as? FileAttributeType == .typeDirectory,
-                      let modified = attributes[.modificationDate] as? Date, modified < cutoff else { continue }
-                try? FileManager.default.removeItem(atPath: path)
+                guard let status = try? FileStatus.of(path, followingLinks: false),
+                      status.kind == .directory, status.modifiedNanoseconds < cutoff else { continue }
+                try? GalleryFileSystem.removeTree(path)
             }
         }
     }
