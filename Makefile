@@ -47,6 +47,7 @@ test: deps
 	  $(SWIFT) test --skip-build
 	/usr/bin/python3 scripts/check-doc-comments Sources/GalleryFormat Sources/GalleryBuilder Sources/GalleryDocument Sources/GallerySystem
 	/usr/bin/python3 scripts/check-front-end
+	/usr/bin/python3 scripts/check-os-boundary
 	/usr/bin/python3 scripts/make-hostile-corpus.py $(HOSTILE_DIR) --quick
 	/usr/bin/python3 scripts/check-hostile-corpus.py $(HOSTILE_DIR) --binary $(BIN_DEBUG)
 	scripts/fuzz --seconds 30
