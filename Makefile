@@ -46,6 +46,8 @@ test: deps
 	IMAGEGALLERY_THUMBNAILER_BINARY=$(CURDIR)/$(THUMBNAILER_RELEASE) \
 	  $(SWIFT) test --skip-build
 	/usr/bin/python3 scripts/check-doc-comments Sources/GalleryFormat Sources/GalleryBuilder Sources/GalleryDocument Sources/GallerySystem
+	/usr/bin/python3 scripts/check-python --self-test
+	/usr/bin/python3 scripts/check-python
 	/usr/bin/python3 scripts/check-front-end
 	/usr/bin/python3 scripts/check-os-boundary
 	/usr/bin/python3 scripts/make-hostile-corpus.py $(HOSTILE_DIR) --quick
