@@ -32,27 +32,32 @@ release:
 	@scripts/install-deps build
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-# The tests, then the quick hostile corpus (about 100 files written from the spec, apart from
-# the fixtures): no crash, hang or memory breach, and nearly every verdict right. The tests run
-# the programs named here, just built (a test that needs one fails when its variable is unset).
+# The checks that need no build first (they fail in seconds), then the builds, the tests, the
+# quick hostile corpus (about 100 files written from the spec, apart from the fixtures: no
+# crash, hang or memory breach, and nearly every verdict right) and the fuzz smoke. The tests
+# run the programs named here, just built (a test that needs one fails when its variable is
+# unset). Each step is timed (scripts/step), and the run ends with the table of where its
+# minutes went; the log stays in $(STEP_LOG).
+STEP_LOG ?= .build/test-steps.tsv
+STEP      = /usr/bin/python3 scripts/step --log $(STEP_LOG)
 test: deps
-	$(SWIFT) build --build-tests
-	$(SWIFT) build $(RELEASE_FLAGS) --product imagegallery
-	$(SWIFT) build $(RELEASE_FLAGS) --product imagegallery-fetch
-	$(SWIFT) build $(RELEASE_FLAGS) --product imagegallery-thumbnailer
-	IMAGEGALLERY_BINARY=$(CURDIR)/$(BIN_DEBUG) IMAGEGALLERY_FETCH_BINARY=$(CURDIR)/$(HELPER_DEBUG) \
-	IMAGEGALLERY_EDITOR_BINARY=$(CURDIR)/$(EDITOR_DEBUG) \
-	IMAGEGALLERY_STATIC_BINARY=$(CURDIR)/$(BIN_RELEASE) IMAGEGALLERY_STATIC_FETCH_BINARY=$(CURDIR)/$(HELPER_RELEASE) \
-	IMAGEGALLERY_THUMBNAILER_BINARY=$(CURDIR)/$(THUMBNAILER_RELEASE) \
+	@$(STEP) --start
+	$(STEP) "doc comments" -- /usr/bin/python3 scripts/check-doc-comments Sources/GalleryFormat Sources/GalleryBuilder Sources/GalleryDocument Sources/GallerySystem
+	$(STEP) "front end parses" -- /usr/bin/python3 scripts/check-front-end
+	$(STEP) "OS boundary" -- /usr/bin/python3 scripts/check-os-boundary
+	$(STEP) "debug build with the tests" -- $(SWIFT) build --build-tests
+	$(STEP) "release build: imagegallery" -- $(SWIFT) build $(RELEASE_FLAGS) --product imagegallery
+	$(STEP) "release build: imagegallery-fetch" -- $(SWIFT) build $(RELEASE_FLAGS) --product imagegallery-fetch
+	$(STEP) "release build: imagegallery-thumbnailer" -- $(SWIFT) build $(RELEASE_FLAGS) --product imagegallery-thumbnailer
+	$(STEP) "swift test" -- env IMAGEGALLERY_BINARY=$(CURDIR)/$(BIN_DEBUG) IMAGEGALLERY_FETCH_BINARY=$(CURDIR)/$(HELPER_DEBUG) \
+	  IMAGEGALLERY_EDITOR_BINARY=$(CURDIR)/$(EDITOR_DEBUG) \
+	  IMAGEGALLERY_STATIC_BINARY=$(CURDIR)/$(BIN_RELEASE) IMAGEGALLERY_STATIC_FETCH_BINARY=$(CURDIR)/$(HELPER_RELEASE) \
+	  IMAGEGALLERY_THUMBNAILER_BINARY=$(CURDIR)/$(THUMBNAILER_RELEASE) \
 	  $(SWIFT) test --skip-build
-	/usr/bin/python3 scripts/check-doc-comments Sources/GalleryFormat Sources/GalleryBuilder Sources/GalleryDocument Sources/GallerySystem
-	/usr/bin/python3 scripts/check-python --self-test
-	/usr/bin/python3 scripts/check-python
-	/usr/bin/python3 scripts/check-front-end
-	/usr/bin/python3 scripts/check-os-boundary
-	/usr/bin/python3 scripts/make-hostile-corpus.py $(HOSTILE_DIR) --quick
-	/usr/bin/python3 scripts/check-hostile-corpus.py $(HOSTILE_DIR) --binary $(BIN_DEBUG)
-	scripts/fuzz --seconds 30
+	$(STEP) "quick hostile corpus: write" -- /usr/bin/python3 scripts/make-hostile-corpus.py $(HOSTILE_DIR) --quick
+	$(STEP) "quick hostile corpus: check" -- /usr/bin/python3 scripts/check-hostile-corpus.py $(HOSTILE_DIR) --binary $(BIN_DEBUG)
+	$(STEP) "fuzz smoke (build and run)" -- scripts/fuzz --seconds 30
+	@$(STEP) --summary
 
 # The full hostile corpus (about 1,040 files) against the release build: verdicts, then every
 # command that reads input under a 256 MiB address-space limit.
