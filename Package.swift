@@ -18,6 +18,9 @@ let package = Package(
         .executable(name: "imagegallery-fetch", targets: ["imagegallery-fetch"]),
         .executable(name: "imagegallery-editor", targets: ["imagegallery-editor"]),
         .executable(name: "imagegallery-thumbnailer", targets: ["imagegallery-thumbnailer"]),
+        // The types of the operating-system layer that the libraries' API takes and throws
+        // (GalleryFile, FileIdentity, FileSystemError, ProcessID); the rest of it is package-only.
+        .library(name: "GallerySystem", targets: ["GallerySystem"]),
         .library(name: "GalleryFormat", targets: ["GalleryFormat"]),
         .library(name: "GalleryImaging", targets: ["GalleryImaging"]),
         .library(name: "GalleryBuilder", targets: ["GalleryBuilder"]),
@@ -188,21 +191,21 @@ let package = Package(
         ),
         .testTarget(
             name: "GalleryFormatTests",
-            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport", "CArchive"],
+            dependencies: ["GalleryFormat", "GalleryImaging", "GallerySystem", "GalleryTestSupport", "CArchive"],
             // These tests read our ZIPs with libarchive as another reader would, linked as usual.
             linkerSettings: [.linkedLibrary("archive")]
         ),
         .testTarget(
             name: "GalleryImagingTests",
-            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport", "CTurboJPEG"]
+            dependencies: ["GalleryFormat", "GalleryImaging", "GallerySystem", "GalleryTestSupport", "CTurboJPEG"]
         ),
         .testTarget(
             name: "GalleryBuilderTests",
-            dependencies: ["GalleryFormat", "GalleryBuilder", "GalleryTestSupport"]
+            dependencies: ["GalleryFormat", "GalleryBuilder", "GallerySystem", "GalleryTestSupport"]
         ),
         .testTarget(
             name: "GalleryDocumentTests",
-            dependencies: ["GalleryFormat", "GalleryDocument", "GalleryTestSupport"]
+            dependencies: ["GalleryFormat", "GalleryDocument", "GallerySystem", "GalleryTestSupport"]
         ),
         .testTarget(
             name: "GalleryFetchTests",
@@ -221,14 +224,14 @@ let package = Package(
         .testTarget(name: "GalleryEditorTests", dependencies: ["GalleryEditor", "GalleryDocument", "GalleryFormat", "GallerySystem", "GalleryTestSupport"]),
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport"]
+            dependencies: ["GalleryFormat", "GalleryImaging", "GallerySystem", "GalleryTestSupport"]
         ),
         // The DocC articles' code, compiled and run as a library user would: the public
         // products only, no @testable, no test support. A test there fails when an article's
         // code block is not in these sources verbatim.
         .testTarget(
             name: "LibraryExampleTests",
-            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument"]
+            dependencies: ["GallerySystem", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument"]
         ),
     ],
     swiftLanguageModes: [.v6]

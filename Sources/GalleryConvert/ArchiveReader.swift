@@ -1,6 +1,7 @@
 import CArchive
 internal import COnDemand
 import GalleryFormat
+import GallerySystem
 
 /// libarchive, read entry by entry, with its C types kept inside. Only the formats and filters
 /// named here are enabled: `archive_read_support_filter_all` would let an archive start external

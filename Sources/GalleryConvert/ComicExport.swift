@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 
 /// A gallery as a CBZ comic book: the images stored under numbered names in gallery order,
 /// with a `ComicInfo.xml` holding the title and one page per image, so that comic readers show

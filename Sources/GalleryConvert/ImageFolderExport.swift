@@ -1,4 +1,5 @@
 import GalleryFormat
+import GallerySystem
 
 /// A gallery's images as numbered files in a new folder: `NNN-NAME.EXT`, where NNN is the
 /// position (zero-padded, so the names sort in gallery order however they are listed), NAME

@@ -1,4 +1,5 @@
 import GalleryFormat
+import GallerySystem
 
 /// One image of a seed gallery: where it was fetched from and, when the app recorded it, its
 /// width divided by its height.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 
 /// The pages of a web gallery: names by position, and the HTML and the data script, every
 /// gallery text (title, captions, file names) escaped where it lands.

@@ -1,4 +1,5 @@
 import GalleryFormat
+import GallerySystem
 
 /// Where the bytes of a blob the document refers to can be had, at save time.
 enum BlobSupply: Sendable {

@@ -1,4 +1,5 @@
 import GalleryFormat
+import GallerySystem
 
 /// What a document last read or wrote on disk, to tell later whether someone else wrote since.
 ///

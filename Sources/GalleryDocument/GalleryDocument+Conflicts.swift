@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleryFormat
+import GallerySystem
 
 // When someone else wrote the file since we read it: their file stays where it is (it is the
 // current version), a copy of it and our edits go to the version store, and the document

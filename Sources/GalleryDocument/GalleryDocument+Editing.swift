@@ -2,6 +2,7 @@ import FoundationEssentials
 import GalleryBuilder
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 
 // Edits: each makes a new snapshot of the content, so undo and redo are a move along the
 // history, and undoing back to the saved snapshot is clean again.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleryFormat
+import GallerySystem
 
 // NSFilePresenter's part: an open document hears of changes others make to its file (another
 // editor's save, `imagegallery add`, a sync client's download or conflict copy) and acts on

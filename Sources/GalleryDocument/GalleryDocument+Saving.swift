@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import GalleryFormat
+import GallerySystem
 
 // Safe saves: a new file beside the old one, flushed, swapped in, the folder flushed; the old
 // file checked before and after the swap, so that another writer's bytes are never lost.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleryFormat
+import GallerySystem
 
 // NSFileVersion's questions and answers: which versions there are, which are unresolved, and
 // how a conflict is settled (keep one, or merge them all).

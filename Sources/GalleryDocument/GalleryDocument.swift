@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleryFormat
+import GallerySystem
 
 /// A gallery file open for editing: UIDocument's lifecycle, carried to a Linux folder that two
 /// shells, a file manager and a sync client may all touch.

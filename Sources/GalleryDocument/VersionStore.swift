@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleryFormat
+import GallerySystem
 
 /// One kept state of a document, outside the document itself: NSFileVersion's counterpart.
 public struct DocumentVersion: Sendable, Codable, Hashable, Identifiable {

@@ -39,5 +39,5 @@ public struct FetchOptions: Sendable {
 }
 
 enum GalleryFetchVersion {
-    static let string = "0.1.0"
+    static let string = "0.2.0"
 }

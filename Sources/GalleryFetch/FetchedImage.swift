@@ -33,3 +33,4 @@ public struct FetchedImage: Sendable {
 }
 
 import Foundation
+import GallerySystem

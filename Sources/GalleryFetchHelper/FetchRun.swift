@@ -2,6 +2,7 @@ import FoundationEssentials
 import GalleryBuilder
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 
 /// A fetched image, written to the spool by the fetch helper: what `create` and `add` hold per
 /// URL instead of its bytes, so that memory stays bounded however many URLs are given.

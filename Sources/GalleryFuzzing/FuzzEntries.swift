@@ -1,6 +1,7 @@
 import GalleryConvert
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 
 /// The bodies of the fuzz targets. Each bounds what it reads the way the command that meets
 /// such bytes does, so that a report is a bug a user could meet.

@@ -1,5 +1,6 @@
 import Foundation
 import GalleryFormat
+import GallerySystem
 import Synchronization
 
 /// A private folder for the targets that read files: each input is written to a file there,

@@ -1,5 +1,6 @@
 import Dispatch
 import GalleryFormat
+import GallerySystem
 import Synchronization
 
 /// An image file examined for a gallery: its header, size, SHA-256 and on-disk identity.

@@ -1,6 +1,7 @@
 import Foundation
 import GalleryBuilder
 import GalleryFormat
+import GallerySystem
 import GalleryTestSupport
 import Testing
 

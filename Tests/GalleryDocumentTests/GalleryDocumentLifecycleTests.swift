@@ -1,6 +1,7 @@
 import Foundation
 @testable import GalleryDocument
 import GalleryFormat
+import GallerySystem
 import GalleryTestSupport
 import Testing
 

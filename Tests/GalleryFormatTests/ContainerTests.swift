@@ -1,8 +1,9 @@
 import CArchive
 import Foundation
 @testable import GalleryFormat
-import GalleryTestSupport
 import GalleryImaging
+import GallerySystem
+import GalleryTestSupport
 import Testing
 
 /// A gallery of `count` small distinct blobs held in memory.

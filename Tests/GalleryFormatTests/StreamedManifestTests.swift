@@ -1,6 +1,7 @@
 import Foundation
 @testable import GalleryFormat
 import GalleryImaging
+import GallerySystem
 import GalleryTestSupport
 import Testing
 

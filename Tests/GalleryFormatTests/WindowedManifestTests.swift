@@ -1,5 +1,6 @@
 import Foundation
 @testable import GalleryFormat
+import GallerySystem
 import GalleryTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 import GalleryTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import GalleryFormat
 @testable import GalleryImaging
+import GallerySystem
 import GalleryTestSupport
 import Testing
 

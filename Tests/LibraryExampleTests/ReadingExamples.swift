@@ -1,6 +1,7 @@
 import Foundation
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 import Testing
 
 /// The code of "Reading a gallery" (GalleryFormat.docc/ReadingAGallery.md), run on the fixtures.

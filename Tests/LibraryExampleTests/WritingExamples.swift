@@ -1,6 +1,7 @@
 import Foundation
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 import Testing
 
 /// The code of "Writing a gallery" (GalleryFormat.docc/WritingAGallery.md): galleries written

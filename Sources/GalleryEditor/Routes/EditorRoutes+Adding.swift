@@ -2,6 +2,7 @@ import Foundation
 import GalleryDocument
 import GalleryFetchHelper
 import GalleryFormat
+import GallerySystem
 import Hummingbird
 
 // Images dropped on a gallery: files from the file manager (uploaded as they are) and links

@@ -1,4 +1,5 @@
 import FoundationEssentials
+internal import GallerySystem
 
 /// An entry's bytes handed from a reading thread to a consumer, a few chunks at a time: the
 /// consumer sees the data as it is inflated and never holds all of it. Read errors (a CRC or a

@@ -1,3 +1,5 @@
+public import GallerySystem
+
 extension GalleryFile {
     /// Copies all of standard input into a nameless temporary file (it vanishes when closed),
     /// refusing more than `limit` bytes: a gallery read from a pipe is then read by position,

@@ -1,4 +1,5 @@
 import FoundationEssentials
+internal import GallerySystem
 
 /// Parsing the central directory into entries, with the checks each record must pass.
 extension ZipArchive {

@@ -1,3 +1,5 @@
+internal import GallerySystem
+
 /// Finding the central directory from the end records (classic and ZIP64), with their checks.
 extension ZipArchive {
     struct Layout {

@@ -1,5 +1,6 @@
-import FoundationEssentials
 import Dispatch
+import FoundationEssentials
+public import GallerySystem
 import Synchronization
 
 /// A ZIP archive opened for reading by its central directory.

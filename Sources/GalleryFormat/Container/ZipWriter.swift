@@ -1,3 +1,5 @@
+package import GallerySystem
+
 /// Writes a ZIP archive the way the spec's canonical form requires: no data descriptors,
 /// no extra fields but ZIP64 where needed, fixed times and attributes, so that the same
 /// content always gives the same bytes.

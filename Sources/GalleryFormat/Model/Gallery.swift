@@ -14,7 +14,7 @@ public struct Gallery: Sendable, Hashable {
     public var created: Timestamp
     /// When the content was last saved; also the time of every ZIP entry.
     public var modified: Timestamp
-    /// The program that wrote the file ("imagegallery 0.1.0"), for diagnosing files in the wild.
+    /// The program that wrote the file ("imagegallery 0.2.0"), for diagnosing files in the wild.
     public var generator: String?
     /// Gallery order.
     public var images: [GalleryImage]
@@ -125,5 +125,5 @@ public struct GalleryImage: Sendable, Hashable, Identifiable {
 /// This implementation's version.
 package enum GalleryVersion {
     /// The version number, as ``Gallery/generatorName`` gives it.
-    package static let string = "0.1.0"
+    package static let string = "0.2.0"
 }

@@ -1,3 +1,5 @@
+public import GallerySystem
+
 /// What an image's header says, read without decoding any pixels.
 public struct ImageHeader: Sendable, Hashable {
     /// The type the signature says.

@@ -1,4 +1,4 @@
-import GallerySystem
+internal import GallerySystem
 
 /// A point in time as the manifest writes it: RFC 3339, UTC.
 ///

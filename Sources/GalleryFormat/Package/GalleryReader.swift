@@ -1,3 +1,4 @@
+internal import GallerySystem
 import Synchronization
 
 /// A gallery file opened for reading: its container checked, its manifest decoded.

@@ -1,3 +1,5 @@
+public import GallerySystem
+
 /// Where a blob's bytes come from when a gallery is written.
 public enum BlobSource: Sendable {
     /// A file on disk, which must still hold exactly `byteSize` bytes. Its bytes are read and

@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+public import GallerySystem
 import Synchronization
 
 /// Checks a gallery file against the v1 spec and reports everything it finds.

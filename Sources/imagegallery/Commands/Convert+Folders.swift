@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import GalleryConvert
 import GalleryFormat
+import GallerySystem
 
 /// Gallery ⇄ unpacked folder, gallery ⇄ folder of images, gallery → CBZ.
 extension ImageGallery.Convert {

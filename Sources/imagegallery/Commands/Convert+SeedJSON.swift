@@ -5,6 +5,7 @@ import GalleryConvert
 import GalleryFetchHelper
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 
 // The seed apps' Codable JSON to galleries (Specs/seed-json.md): one gallery gives the file
 // OUTPUT, a store gives the folder OUTPUT with one gallery per entry. Every URL of every gallery

@@ -3,6 +3,7 @@ import FoundationEssentials
 import GalleryConvert
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 
 extension ImageGallery.Convert {
     /// `convert GALLERY FOLDER --to web`: the static web gallery (Specs/web-gallery.md).

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import GalleryConvert
 import GalleryFormat
+import GallerySystem
 
 extension ImageGallery {
     struct Convert: ParsableCommand {

@@ -4,6 +4,7 @@ import GalleryBuilder
 import GalleryDocument
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 
 // The editing commands. Each opens the document through the document layer, which takes its
 // lock (waiting for another shell's edit to finish), reads it, edits, and saves safely: two

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import GalleryFormat
+import GallerySystem
 
 extension ImageGallery {
     struct Integrate: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 
 extension ImageGallery {
     struct Thumbnail: ParsableCommand {

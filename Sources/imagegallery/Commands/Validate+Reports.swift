@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleryFormat
+import GallerySystem
 
 /// The machine-readable reports beyond JSON: SARIF 2.1.0 for code-scanning services and JUnit
 /// XML for CI test views.

@@ -3,6 +3,7 @@ import Dispatch
 import FoundationEssentials
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 import Synchronization
 
 extension ImageGallery {

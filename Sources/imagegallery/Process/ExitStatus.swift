@@ -4,6 +4,7 @@ import GalleryConvert
 import GalleryDocument
 import GalleryFormat
 import GalleryImaging
+import GallerySystem
 
 /// The documented exit codes (see `imagegallery --help`), after sysexits.h.
 enum ExitStatus {

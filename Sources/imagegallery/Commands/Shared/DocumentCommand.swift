@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import GalleryDocument
 import GalleryFormat
+import GallerySystem
 
 /// Options every editing command shares.
 struct EditOptions: ParsableArguments {
