@@ -4,7 +4,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 DEMO_DIR     ?= .build-demo
 BIN_DEBUG     = .build/debug/imagegallery
 BIN_RELEASE   = .build/release/imagegallery
-# The network side, run by imagegallery for URLs (see Sources/GalleryFetchHelper/FetchHelper.swift).
+# The network side, run by imagegallery for URLs (see Sources/GalleryPrograms/FetchHelper.swift).
 HELPER_DEBUG   = .build/debug/imagegallery-fetch
 HELPER_RELEASE = .build/release/imagegallery-fetch
 # The editor's server, run by `imagegallery edit` (see Sources/GalleryEditor).

@@ -120,16 +120,16 @@ let package = Package(
         ),
         // What imagegallery, the editor and the fetch helper say to each other, and how each finds
         // and runs the companion programs; no networking in it.
-        .target(name: "GalleryFetchHelper", dependencies: ["GallerySystem", "GalleryFormat", "GalleryImaging", "GalleryBuilder"]),
-        // The network side of imagegallery, in an executable of its own (see FetchHelper.swift):
+        .target(name: "GalleryPrograms", dependencies: ["GallerySystem", "GalleryFormat", "GalleryImaging", "GalleryBuilder"]),
+        // The network side of imagegallery, in an executable of its own (see GalleryPrograms/FetchHelper.swift):
         // the HTTP stack then costs nothing to the commands that only read.
-        .executableTarget(name: "imagegallery-fetch", dependencies: ["GalleryFormat", "GalleryFetch", "GalleryFetchHelper"]),
+        .executableTarget(name: "imagegallery-fetch", dependencies: ["GalleryFormat", "GalleryFetch", "GalleryPrograms"]),
         // The gallery editor: a local web app over the document layer (issue 17). Its front end
         // (plain HTML, CSS and JavaScript as ES modules, no build step) is compiled into the binary.
         .target(
             name: "GalleryEditor",
             dependencies: [
-                "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GallerySystem", "GalleryFetchHelper",
+                "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GallerySystem", "GalleryPrograms",
                 "GalleryConvert",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -164,7 +164,7 @@ let package = Package(
         .executableTarget(
             name: "imagegallery",
             dependencies: [
-                "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GalleryConvert", "GalleryFetchHelper",
+                "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GalleryConvert", "GalleryPrograms",
                 "GallerySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -3,7 +3,7 @@ import Foundation
 import GalleryEditor
 import GallerySystem
 
-/// `imagegallery-editor`, which `imagegallery edit` becomes (see Sources/GalleryFetchHelper/
+/// `imagegallery-editor`, which `imagegallery edit` becomes (see Sources/GalleryPrograms/
 /// CompanionProgram.swift for why the server is a program of its own). Exit codes: 0 when it
 /// stopped and every document was saved; 64 usage; 66 a path is not a folder or a gallery; 69 it
 /// cannot listen; 74 a document's final save failed (the message names it).

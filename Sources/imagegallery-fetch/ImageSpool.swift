@@ -1,6 +1,6 @@
 import Foundation
 import GalleryFetch
-import GalleryFetchHelper
+import GalleryPrograms
 import GalleryFormat
 import GallerySystem
 

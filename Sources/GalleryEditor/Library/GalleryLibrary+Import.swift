@@ -1,7 +1,7 @@
 import Foundation
 import GalleryBuilder
 import GalleryConvert
-import GalleryFetchHelper
+import GalleryPrograms
 import GalleryFormat
 import GallerySystem
 

@@ -1,6 +1,6 @@
 import Foundation
 import GalleryDocument
-import GalleryFetchHelper
+import GalleryPrograms
 import GalleryFormat
 import GallerySystem
 import Hummingbird

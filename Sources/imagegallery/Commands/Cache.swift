@@ -1,6 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
-import GalleryFetchHelper
+import GalleryPrograms
 
 extension ImageGallery {
     struct Cache: ParsableCommand {

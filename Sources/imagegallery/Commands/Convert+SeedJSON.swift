@@ -2,7 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import GalleryBuilder
 import GalleryConvert
-import GalleryFetchHelper
+import GalleryPrograms
 import GalleryFormat
 import GalleryImaging
 import GallerySystem

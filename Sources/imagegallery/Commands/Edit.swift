@@ -1,6 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
-import GalleryFetchHelper
+import GalleryPrograms
 import GallerySystem
 
 extension ImageGallery {

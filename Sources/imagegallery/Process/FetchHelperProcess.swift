@@ -1,6 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
-import GalleryFetchHelper
+import GalleryPrograms
 
 /// The fetch helper's runs (`FetchHelperClient`), with their failures as the command's.
 enum FetchHelperProcess {

@@ -1,5 +1,5 @@
 import GalleryBuilder
-import GalleryFetchHelper
+import GalleryPrograms
 import GalleryFormat
 import GalleryImaging
 

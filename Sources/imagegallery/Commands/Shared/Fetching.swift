@@ -1,7 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import GalleryBuilder
-import GalleryFetchHelper
+import GalleryPrograms
 import GalleryFormat
 
 /// Options of the commands that take URLs (`add`, `create`).

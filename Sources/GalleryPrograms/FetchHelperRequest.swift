@@ -1,17 +1,17 @@
 /// What `imagegallery` asks of its fetch helper, sent as one JSON document on the helper's
 /// standard input (so that no URL is ever parsed as an option).
-public struct FetchHelperRequest: Codable, Sendable {
+package struct FetchHelperRequest: Codable, Sendable {
     /// `default`, `reload` or `offline`.
-    public var cachePolicy: String
-    public var jobs: Int
-    public var timeoutSeconds: Double
-    public var connectTimeoutSeconds: Double
-    public var retries: Int
-    public var maxImageBytes: Int
+    package var cachePolicy: String
+    package var jobs: Int
+    package var timeoutSeconds: Double
+    package var connectTimeoutSeconds: Double
+    package var retries: Int
+    package var maxImageBytes: Int
     /// In command-line order, duplicates included.
-    public var urls: [String]
+    package var urls: [String]
 
-    public init(cachePolicy: String, jobs: Int, timeoutSeconds: Double, connectTimeoutSeconds: Double, retries: Int,
+    package init(cachePolicy: String, jobs: Int, timeoutSeconds: Double, connectTimeoutSeconds: Double, retries: Int,
                 maxImageBytes: Int, urls: [String]) {
         self.cachePolicy = cachePolicy
         self.jobs = jobs

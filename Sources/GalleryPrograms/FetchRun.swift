@@ -6,18 +6,18 @@ import GallerySystem
 
 /// A fetched image, written to the spool by the fetch helper: what `create` and `add` hold per
 /// URL instead of its bytes, so that memory stays bounded however many URLs are given.
-public struct SpooledImage: Sendable {
-    public var path: String
-    public var header: ImageHeader
-    public var byteSize: UInt64
-    public var sha256: SHA256Digest
-    public var crc32: UInt32
-    public var filename: String?
-    public var lastModified: Int64?
+package struct SpooledImage: Sendable {
+    package var path: String
+    package var header: ImageHeader
+    package var byteSize: UInt64
+    package var sha256: SHA256Digest
+    package var crc32: UInt32
+    package var filename: String?
+    package var lastModified: Int64?
     /// "network", "cache" or "revalidated".
-    public var origin: String
+    package var origin: String
 
-    public init(_ record: FetchHelperEvent.SpooledImageRecord) throws(FetchHelperClient.Failure) {
+    package init(_ record: FetchHelperEvent.SpooledImageRecord) throws(FetchHelperClient.Failure) {
         guard let mediaType = MediaType(rawValue: record.mediaType), let sha256 = SHA256Digest(hex: record.sha256),
               GalleryFileSystem.isAbsolute(record.path), record.width > 0, record.height > 0 else {
             throw .garbled("the fetch helper described an image it spooled wrongly (\(record.path))")
@@ -35,43 +35,43 @@ public struct SpooledImage: Sendable {
 }
 
 /// Why a URL gave no image, as the fetch helper reported it.
-public struct FetchItemFailure: Error, Sendable, CustomStringConvertible {
-    public var url: String
+package struct FetchItemFailure: Error, Sendable, CustomStringConvertible {
+    package var url: String
     /// One of the codes of Specs/fetching.md, "Results".
-    public var code: String
-    public var message: String
+    package var code: String
+    package var message: String
 
-    public var description: String { "\(url): \(message)" }
+    package var description: String { "\(url): \(message)" }
 }
 
 /// The URLs of one command or drop, fetched: a result per resource, and the spool folder holding the
 /// images until they are in the gallery.
-public struct FetchRun: Sendable {
+package struct FetchRun: Sendable {
     private var results: [String: Result<SpooledImage, FetchItemFailure>] = [:]
-    public private(set) var spool: String?
+    package private(set) var spool: String?
 
-    public static let none = FetchRun()
+    package static let none = FetchRun()
 
-    public var isEmpty: Bool { results.isEmpty }
+    package var isEmpty: Bool { results.isEmpty }
 
     /// The result for a URL as given: URLs differing only in their fragment share one.
-    public subscript(url: String) -> Result<SpooledImage, FetchItemFailure> {
+    package subscript(url: String) -> Result<SpooledImage, FetchItemFailure> {
         results[Self.resource(url)]
             ?? .failure(FetchItemFailure(url: url, code: "no-result", message: "the fetch helper gave no result for it"))
     }
 
     /// Called by the command when it is done with the images.
-    public func removeSpool() {
+    package func removeSpool() {
         if let spool { try? GalleryFileSystem.removeTree(spool) }
     }
 
     /// The URL without its fragment, which is never sent.
-    public static func resource(_ url: String) -> String {
+    package static func resource(_ url: String) -> String {
         url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
     }
 
     /// The result one `result` event carries, for progress lines as they come.
-    public static func result(of event: FetchHelperEvent, url: String) -> Result<SpooledImage, FetchItemFailure> {
+    package static func result(of event: FetchHelperEvent, url: String) -> Result<SpooledImage, FetchItemFailure> {
         if let image = event.image {
             do {
                 return .success(try SpooledImage(image))
@@ -87,7 +87,7 @@ public struct FetchRun: Sendable {
     /// (`not-accepted`), as if the fetch had refused them.
     /// Returns the failures made, for the caller to show.
     @discardableResult
-    public mutating func refuse(typesOtherThan accepted: Set<MediaType>) -> [FetchItemFailure] {
+    package mutating func refuse(typesOtherThan accepted: Set<MediaType>) -> [FetchItemFailure] {
         var refused: [FetchItemFailure] = []
         for (resource, result) in results.sorted(by: { $0.key < $1.key }) {
             guard case .success(let image) = result, !accepted.contains(image.header.mediaType) else { continue }
@@ -99,7 +99,7 @@ public struct FetchRun: Sendable {
         return refused
     }
 
-    public mutating func record(_ event: FetchHelperEvent) throws(FetchHelperClient.Failure) {
+    package mutating func record(_ event: FetchHelperEvent) throws(FetchHelperClient.Failure) {
         switch event.event {
         case .start:
             spool = event.spool
@@ -117,7 +117,7 @@ public struct FetchRun: Sendable {
 
 extension SpooledImage {
     /// The image as the builder takes it: its source is the URL it was fetched from.
-    public func sourceImage(url: String) -> SourceImage {
+    package func sourceImage(url: String) -> SourceImage {
         SourceImage(name: url, path: path, header: header, byteSize: byteSize, sha256: sha256, crc32: crc32,
                     filename: filename, source: url, modified: lastModified, description: ImageFile.description(ofFileAt: path))
     }

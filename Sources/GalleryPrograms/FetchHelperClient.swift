@@ -4,9 +4,9 @@ import GallerySystem
 /// Runs `imagegallery-fetch` for a program that takes URLs: the CLI's `create` and `add`, and
 /// the editor's dropped links. Its standard error is the caller's, so the helper's own messages
 /// reach the user as they are.
-public enum FetchHelperClient {
+package enum FetchHelperClient {
     /// Why a run of the helper gave no usable answer.
-    public enum Failure: Error, Sendable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, CustomStringConvertible {
         /// The helper is not installed where it is looked for.
         case notFound(CompanionProgram.LocateFailure)
         /// It could not be started.
@@ -14,7 +14,7 @@ public enum FetchHelperClient {
         /// Its output was not what the protocol says.
         case garbled(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notFound(let failure): "\(failure)"
             case .cannotRun(let helper, let reason): "\(helper): cannot run the fetch helper: \(reason)"
@@ -27,7 +27,7 @@ public enum FetchHelperClient {
     /// output to `line` as it comes. Returns the helper's exit status (128 + the signal when a
     /// signal ended it). An error thrown by `line` is rethrown once the helper has ended.
     /// `environment` is where the helper is looked for; nil, this process's.
-    public static func run(_ arguments: [String], input: Data = Data(),
+    package static func run(_ arguments: [String], input: Data = Data(),
                            environment: [String: String]? = nil,
                            line: (Data) throws -> Void) throws -> Int32 {
         let helper: String
@@ -75,7 +75,7 @@ public enum FetchHelperClient {
     ///
     /// - Returns: the results, and the helper's exit status; a status other than 0, or no
     ///   `end` event, means the helper failed (it said why on standard error).
-    public static func fetch(_ request: FetchHelperRequest,
+    package static func fetch(_ request: FetchHelperRequest,
                              environment: [String: String]? = nil,
                              event: (FetchHelperEvent) throws -> Void = { _ in }) throws -> (run: FetchRun, status: Int32) {
         var run = FetchRun()

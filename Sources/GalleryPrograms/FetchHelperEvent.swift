@@ -4,24 +4,24 @@
 /// The lines come in this order: `start` (the spool folder and the number of distinct
 /// resources), then a `result` per distinct resource as it finishes, `discarded` for each
 /// damaged cache entry, and `end`. A helper that stops without `end` has failed.
-public struct FetchHelperEvent: Codable, Sendable {
-    public enum Kind: String, Codable, Sendable {
+package struct FetchHelperEvent: Codable, Sendable {
+    package enum Kind: String, Codable, Sendable {
         case start, result, discarded, end
     }
 
-    public var event: Kind
+    package var event: Kind
     /// `start`: the folder the images are written to; the caller removes it when done.
-    public var spool: String?
+    package var spool: String?
     /// `start`: fetches to be made (URLs differing only in their fragment count once).
-    public var resources: Int?
+    package var resources: Int?
     /// `result`, `discarded`.
-    public var url: String?
+    package var url: String?
     /// `result`, when the image was fetched and kept.
-    public var image: SpooledImageRecord?
+    package var image: SpooledImageRecord?
     /// `result`, when it was not.
-    public var failure: FailureRecord?
+    package var failure: FailureRecord?
 
-    public init(event: Kind, spool: String? = nil, resources: Int? = nil, url: String? = nil,
+    package init(event: Kind, spool: String? = nil, resources: Int? = nil, url: String? = nil,
                 image: SpooledImageRecord? = nil, failure: FailureRecord? = nil) {
         self.event = event
         self.spool = spool
@@ -33,25 +33,25 @@ public struct FetchHelperEvent: Codable, Sendable {
 
     /// An image written to the spool, with what the gallery needs to know of it, so that the
     /// caller does not read it twice.
-    public struct SpooledImageRecord: Codable, Sendable {
-        public var path: String
+    package struct SpooledImageRecord: Codable, Sendable {
+        package var path: String
         /// `image/jpeg` or `image/png`.
-        public var mediaType: String
-        public var width: Int
-        public var height: Int
-        public var bitDepth: Int
-        public var interlaced: Bool
-        public var byteSize: UInt64
-        public var sha256: String
-        public var crc32: UInt32
+        package var mediaType: String
+        package var width: Int
+        package var height: Int
+        package var bitDepth: Int
+        package var interlaced: Bool
+        package var byteSize: UInt64
+        package var sha256: String
+        package var crc32: UInt32
         /// The last component of the URL's path, when it is a safe file name.
-        public var filename: String?
+        package var filename: String?
         /// `Last-Modified`, in seconds since 1970.
-        public var lastModified: Int64?
+        package var lastModified: Int64?
         /// `network`, `cache` or `revalidated`.
-        public var origin: String
+        package var origin: String
 
-        public init(path: String, mediaType: String, width: Int, height: Int, bitDepth: Int, interlaced: Bool,
+        package init(path: String, mediaType: String, width: Int, height: Int, bitDepth: Int, interlaced: Bool,
                     byteSize: UInt64, sha256: String, crc32: UInt32, filename: String?, lastModified: Int64?, origin: String) {
             self.path = path
             self.mediaType = mediaType
@@ -69,11 +69,11 @@ public struct FetchHelperEvent: Codable, Sendable {
     }
 
     /// Why a URL gave no image: a code from Specs/fetching.md and a message.
-    public struct FailureRecord: Codable, Sendable {
-        public var code: String
-        public var message: String
+    package struct FailureRecord: Codable, Sendable {
+        package var code: String
+        package var message: String
 
-        public init(code: String, message: String) {
+        package init(code: String, message: String) {
             self.code = code
             self.message = message
         }
@@ -81,14 +81,14 @@ public struct FetchHelperEvent: Codable, Sendable {
 }
 
 /// What `imagegallery-fetch cache info` and `cache clear` print.
-public struct CacheSummary: Codable, Sendable {
-    public var directory: String
-    public var entries: Int
-    public var bytes: Int
-    public var diskCapacity: Int
-    public var memoryCapacity: Int
+package struct CacheSummary: Codable, Sendable {
+    package var directory: String
+    package var entries: Int
+    package var bytes: Int
+    package var diskCapacity: Int
+    package var memoryCapacity: Int
 
-    public init(directory: String, entries: Int, bytes: Int, diskCapacity: Int, memoryCapacity: Int) {
+    package init(directory: String, entries: Int, bytes: Int, diskCapacity: Int, memoryCapacity: Int) {
         self.directory = directory
         self.entries = entries
         self.bytes = bytes

@@ -2,15 +2,15 @@ import GallerySystem
 
 /// A program that `imagegallery` hands work to and that ships beside it: the fetch helper, the
 /// editor's server. Each keeps code out of the binary that every thumbnail and validation starts.
-public struct CompanionProgram: Sendable {
+package struct CompanionProgram: Sendable {
     /// The executable's file name, such as "imagegallery-editor".
-    public var name: String
+    package var name: String
     /// Names the program to use instead of looking for it (packagers, tests).
-    public var environmentVariable: String
+    package var environmentVariable: String
     /// What it is, for messages: "the fetch helper".
-    public var role: String
+    package var role: String
 
-    public init(name: String, environmentVariable: String, role: String) {
+    package init(name: String, environmentVariable: String, role: String) {
         self.name = name
         self.environmentVariable = environmentVariable
         self.role = role
@@ -18,7 +18,7 @@ public struct CompanionProgram: Sendable {
 
     /// Where the program is: `$environmentVariable`, else beside this executable (a build
     /// folder), else in `../libexec/imagegallery/` from it (an installation).
-    public func locate(environment: [String: String]) -> Result<String, LocateFailure> {
+    package func locate(environment: [String: String]) -> Result<String, LocateFailure> {
         if let given = environment[environmentVariable], !given.isEmpty {
             return GalleryFileSystem.isExecutable(given) ? .success(given) : .failure(LocateFailure(program: self, tried: [given]))
         }
@@ -30,17 +30,17 @@ public struct CompanionProgram: Sendable {
     }
 
     /// The program was not where it is looked for.
-    public struct LocateFailure: Error, Sendable, CustomStringConvertible {
-        public var program: CompanionProgram
-        public var tried: [String]
-        public var description: String {
+    package struct LocateFailure: Error, Sendable, CustomStringConvertible {
+        package var program: CompanionProgram
+        package var tried: [String]
+        package var description: String {
             "\(program.role) \(program.name) was not found" + (tried.isEmpty ? "" : " (looked for \(tried.joined(separator: " and ")))")
         }
     }
 }
 
 /// The editor's server, `imagegallery-editor`, which `imagegallery edit` becomes.
-public enum EditorProgram {
-    public static let program = CompanionProgram(
+package enum EditorProgram {
+    package static let program = CompanionProgram(
         name: "imagegallery-editor", environmentVariable: "IMAGEGALLERY_EDITOR", role: "the editor's server")
 }
