@@ -216,10 +216,7 @@ def write_local_entry(o, e, dt, base):
     lextra += k.get("extra", b"") + k.get("lextra", b"")
     lname = k.get("lname", e.name)
     e.ov(lv, "l_")
-    if "l_nlen" not in k and "h_nlen" not in k:
-        lv["nlen"] = len(lname)
-    if "l_xlen" not in k and "h_xlen" not in k:
-        lv["xlen"] = len(lextra)
+    set_lengths(lv, k, "l", lname, lextra)
     o.rec(LOCAL, lv, "local", en)
     o.raw(lname, "local", en, "name")
     o.raw(lextra, "local", en, "extra")
@@ -229,6 +226,15 @@ def write_local_entry(o, e, dt, base):
                               dd.get("sig", True), dd.get("wide")), "dd", en, "dd")
     o.raw(k.get("post", b""), "gap", en, "data")
     return offset
+
+
+def set_lengths(values, k, side, name, extra):
+    """A record's name and extra-field lengths from what it holds, unless a case sets them to
+    lie: on this side alone (SIDE_nlen, SIDE_xlen, already applied) or on both (h_nlen, h_xlen)."""
+    if f"{side}_nlen" not in k and "h_nlen" not in k:
+        values["nlen"] = len(name)
+    if f"{side}_xlen" not in k and "h_xlen" not in k:
+        values["xlen"] = len(extra)
 
 
 def write_central_record(o, e, off, dt):
@@ -258,10 +264,7 @@ def write_central_record(o, e, off, dt):
     comment_e = k.get("comment", b"")
     cname = k.get("cname", e.name)
     e.ov(cv, "c_")
-    if "c_nlen" not in k and "h_nlen" not in k:
-        cv["nlen"] = len(cname)
-    if "c_xlen" not in k and "h_xlen" not in k:
-        cv["xlen"] = len(cextra)
+    set_lengths(cv, k, "c", cname, cextra)
     if "c_clen" not in k:
         cv["clen"] = len(comment_e)
     o.rec(CENTRAL, cv, "central", en)
