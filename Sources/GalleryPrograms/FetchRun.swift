@@ -5,15 +5,12 @@ import GalleryImaging
 import GallerySystem
 
 /// A fetched image, written to the spool by the fetch helper: what `create` and `add` hold per
-/// URL instead of its bytes, so that memory stays bounded however many URLs are given.
+/// URL instead of its bytes, so that memory stays bounded however many URLs are given. The
+/// image is the builder's own record of it; only where the helper had it from is added.
 package struct SpooledImage: Sendable {
-    package var path: String
-    package var header: ImageHeader
-    package var byteSize: UInt64
-    package var sha256: SHA256Digest
-    package var crc32: UInt32
-    package var filename: String?
-    package var lastModified: Int64?
+    /// The image in the spool, named by its path and dated by its Last-Modified, with no source
+    /// or description yet: ``sourceImage(url:)`` gives it those.
+    package var image: SourceImage
     /// "network", "cache" or "revalidated".
     package var origin: String
 
@@ -22,14 +19,10 @@ package struct SpooledImage: Sendable {
               GalleryFileSystem.isAbsolute(record.path), record.width > 0, record.height > 0 else {
             throw .garbled("the fetch helper described an image it spooled wrongly (\(record.path))")
         }
-        path = record.path
-        header = ImageHeader(mediaType: mediaType, width: record.width, height: record.height,
-                             bitDepth: record.bitDepth, interlaced: record.interlaced)
-        byteSize = record.byteSize
-        self.sha256 = sha256
-        crc32 = record.crc32
-        filename = record.filename
-        lastModified = record.lastModified
+        let header = ImageHeader(mediaType: mediaType, width: record.width, height: record.height,
+                                 bitDepth: record.bitDepth, interlaced: record.interlaced)
+        image = SourceImage(name: record.path, path: record.path, header: header, byteSize: record.byteSize, sha256: sha256,
+                            crc32: record.crc32, filename: record.filename, modified: record.lastModified)
         origin = record.origin
     }
 }
@@ -90,9 +83,9 @@ package struct FetchRun: Sendable {
     package mutating func refuse(typesOtherThan accepted: Set<MediaType>) -> [FetchItemFailure] {
         var refused: [FetchItemFailure] = []
         for (resource, result) in results.sorted(by: { $0.key < $1.key }) {
-            guard case .success(let image) = result, !accepted.contains(image.header.mediaType) else { continue }
+            guard case .success(let spooled) = result, !accepted.contains(spooled.image.header.mediaType) else { continue }
             let failure = FetchItemFailure(url: resource, code: "not-accepted",
-                                           message: ImageKind.supported(image.header.mediaType).refusal(accepting: accepted)!)
+                                           message: ImageKind.supported(spooled.image.header.mediaType).refusal(accepting: accepted)!)
             results[resource] = .failure(failure)
             refused.append(failure)
         }
@@ -116,9 +109,13 @@ package struct FetchRun: Sendable {
 
 
 extension SpooledImage {
-    /// The image as the builder takes it: its source is the URL it was fetched from.
+    /// The image as the builder takes it: named by the URL it was fetched from (as given, so
+    /// URLs differing only in their fragment keep their own), which is its source, and with
+    /// the description its bytes carry, read only now.
     package func sourceImage(url: String) -> SourceImage {
-        SourceImage(name: url, path: path, header: header, byteSize: byteSize, sha256: sha256, crc32: crc32,
-                    filename: filename, source: url, modified: lastModified, description: ImageFile.description(ofFileAt: path))
+        var named = image
+        (named.name, named.source) = (url, url)
+        named.description = ImageFile.description(ofFileAt: image.path)
+        return named
     }
 }

@@ -52,7 +52,7 @@ extension EditorRoutes {
                 await addingSlots.acquire()
                 defer { Task { await addingSlots.release() } }
                 let (bytes, spooled) = try await fetch(asked.url)
-                let image = try await document.insertImage(data: bytes, filename: spooled.filename, source: asked.url,
+                let image = try await document.insertImage(data: bytes, filename: spooled.image.filename, source: asked.url,
                                                            at: try await clamped(asked.at, document))
                 await state.desk.publish(key)
                 return try Responses.json(Added(image: image.id.uuidString.lowercased(), document: try await state.desk.view(key)))
@@ -87,8 +87,8 @@ extension EditorRoutes {
                     }
                     switch run[url] {
                     case .success(let image):
-                        guard let data = try? GalleryFileSystem.contents(of: image.path) else {
-                            throw EditorError.badRequest("\(url): the fetched image could not be read back from \(image.path)")
+                        guard let data = try? GalleryFileSystem.contents(of: image.image.path) else {
+                            throw EditorError.badRequest("\(url): the fetched image could not be read back from \(image.image.path)")
                         }
                         return (data, image)
                     case .failure(let failure):

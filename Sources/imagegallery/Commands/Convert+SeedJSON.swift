@@ -71,8 +71,8 @@ extension ImageGallery.Convert {
                                                         imageCount: items.count, failed: failed, galleries: reports))
         } else {
             for report in reports {
-                let failedHere = report.items.count - report.imageCount
-                print("created \(report.path): \"\(Terminal.neutralised(report.title))\", \(report.imageCount) image\(report.imageCount == 1 ? "" : "s"), "
+                let failedHere = (report.items?.count ?? 0) - report.imageCount
+                print("created \(report.path): \"\(Terminal.neutralised(report.title ?? ""))\", \(report.imageCount) image\(report.imageCount == 1 ? "" : "s"), "
                       + ByteCount.describe(report.totalBytes)
                       + (failedHere > 0 ? "; \(failedHere) could not be \(offline ? "had from the cache" : "fetched")" : ""))
             }
@@ -113,20 +113,19 @@ extension ImageGallery.Convert {
         // Written later: the time (perhaps the clock's) is fixed now, so the file is what is reported.
         (builder.date, builder.id) = (gallery.created, gallery.id)
         var galleryImages = gallery.images.makeIterator()
-        let reports = seed.images.map { image -> SeedImageReport in
+        let reports = seed.images.map { image -> ItemReport in
             let result = fetched[image.url]
-            let base = Fetching.report(image.url, result, image: nil)
-            var report = SeedImageReport(source: image.url, pointer: image.pointer, status: base.status, origin: base.origin,
-                                         error: base.error, errorCode: base.errorCode, aspectRatio: image.aspectRatio)
+            var report = Fetching.report(image.url, result, image: nil)
+            (report.pointer, report.aspectRatio) = (image.pointer, image.aspectRatio)
             if case .success(let spooled) = result {
                 report.image = galleryImages.next()?.id.manifestString
-                report.width = spooled.header.width
-                report.height = spooled.header.height
+                report.width = spooled.image.header.width
+                report.height = spooled.image.header.height
                 if let ratio = image.aspectRatio,
-                   !SeedJSON.aspectRatio(ratio, agreesWith: spooled.header.width, spooled.header.height) {
-                    let actual = Double(spooled.header.width) / Double(spooled.header.height)
-                    let warning = "aspectRatio \(ratio) differs by more than 1% from the image's \(spooled.header.width)×"
-                        + "\(spooled.header.height) (\((actual * 10_000).rounded() / 10_000)); "
+                   !SeedJSON.aspectRatio(ratio, agreesWith: spooled.image.header.width, spooled.image.header.height) {
+                    let actual = Double(spooled.image.header.width) / Double(spooled.image.header.height)
+                    let warning = "aspectRatio \(ratio) differs by more than 1% from the image's \(spooled.image.header.width)×"
+                        + "\(spooled.image.header.height) (\((actual * 10_000).rounded() / 10_000)); "
                         + "the image's own size is kept"
                     report.warning = warning
                     Terminal.warning("\(input): \(image.pointer)/aspectRatio: \(image.url): \(warning)")
@@ -167,13 +166,13 @@ private struct PreparedSeedGallery {
     var gallery: Gallery
     var pointer: String
     var failed: Int
-    var items: [SeedImageReport]
+    var items: [ItemReport]
 
-    func report(path: String) -> SeedGalleryReport {
-        SeedGalleryReport(path: path, title: gallery.title, pointer: pointer, id: gallery.id.manifestString,
-                          revision: gallery.revision.manifestString, imageCount: gallery.images.count,
-                          blobCount: gallery.distinctBlobs.count,
-                          totalBytes: gallery.distinctBlobs.reduce(0) { $0 + $1.byteSize }, items: items)
+    func report(path: String) -> GalleryCreation.Report {
+        GalleryCreation.Report(path: path, title: gallery.title, pointer: pointer, id: gallery.id.manifestString,
+                               revision: gallery.revision.manifestString, imageCount: gallery.images.count,
+                               blobCount: gallery.distinctBlobs.count,
+                               totalBytes: gallery.distinctBlobs.reduce(0) { $0 + $1.byteSize }, items: items)
     }
 }
 
@@ -186,38 +185,5 @@ struct SeedConversionReport: Encodable {
     /// Images listed in the input, in all galleries.
     var imageCount: Int
     var failed: Int
-    var galleries: [SeedGalleryReport]
-}
-
-struct SeedGalleryReport: Encodable {
-    var path: String
-    var title: String
-    /// Where the gallery sits in the input, as a JSON pointer.
-    var pointer: String
-    var id: String
-    var revision: String
-    var imageCount: Int
-    var blobCount: Int
-    var totalBytes: UInt64
-    /// One per image of the input, added or failed, in order.
-    var items: [SeedImageReport]
-}
-
-/// What became of one image of the input: `ItemReport`'s members, and the aspect-ratio check.
-struct SeedImageReport: Encodable {
-    var source: String
-    var pointer: String
-    /// "added" or "failed".
-    var status: String
-    var image: String?
-    var origin: String?
-    var error: String?
-    var errorCode: String?
-    /// As the input gave it.
-    var aspectRatio: Double?
-    /// The fetched image's header size.
-    var width: Int?
-    var height: Int?
-    /// Set when the aspect ratio disagrees with the image by more than 1%.
-    var warning: String?
+    var galleries: [GalleryCreation.Report]
 }

@@ -52,7 +52,7 @@ enum SourceItem: Sendable {
     case url(String)
 }
 
-/// What became of one item, for the report.
+/// What became of one item, for the report. A member that is nil is left out.
 struct ItemReport: Encodable, Sendable {
     var source: String
     /// "added" or "failed".
@@ -62,6 +62,16 @@ struct ItemReport: Encodable, Sendable {
     var origin: String?
     var error: String?
     var errorCode: String?
+    /// Seed JSON only: where the image sits in the input, as a JSON pointer, and its
+    /// aspect-ratio check.
+    var pointer: String?
+    /// As the input gave it.
+    var aspectRatio: Double?
+    /// The fetched image's header size.
+    var width: Int?
+    var height: Int?
+    /// Set when the aspect ratio disagrees with the image by more than 1%.
+    var warning: String?
 }
 
 enum Fetching {
@@ -129,8 +139,9 @@ enum Fetching {
 
     static func describe(_ url: String, _ result: Result<SpooledImage, FetchItemFailure>) -> String {
         switch result {
-        case .success(let image):
-            let origin = switch image.origin {
+        case .success(let spooled):
+            let image = spooled.image
+            let origin = switch spooled.origin {
             case "cache": ", from the cache"
             case "revalidated": ", from the cache (confirmed by the server)"
             default: ""

@@ -24,18 +24,25 @@ struct GalleryCreation {
     /// Whether every image is decoded before anything is written (`--check-pixels`).
     var pixels = PixelCheckOptions()
 
+    /// A written gallery, for `--json`: `create`'s report, and each gallery's in `convert` of
+    /// seed JSON. A member that is nil is left out.
     struct Report: Encodable {
         var path: String
+        /// Seed JSON only: the gallery's title, and where it sits in the input, as a JSON pointer.
+        var title: String?
+        var pointer: String?
         var id: String
         var revision: String
         var imageCount: Int
         var blobCount: Int
         var totalBytes: UInt64
-        var skipped: [String]
-        /// What became of each item, when some were URLs.
+        /// `create` only: the files of its folders that are no images.
+        var skipped: [String]?
+        /// What became of each item, when some were URLs; for seed JSON, one per image of the
+        /// input, added or failed, in order.
         var items: [ItemReport]?
-        /// "1.0", or "2.0" when an image is of a type format 2.0 added.
-        var formatVersion: String
+        /// `create` only: "1.0", or "2.0" when an image is of a type format 2.0 added.
+        var formatVersion: String?
     }
 
     /// Writes a gallery of `sources` (files, folders, URLs) and reports it. `fetching` is nil
