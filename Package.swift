@@ -52,20 +52,21 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
-        // System C libraries from Debian, never exposed in public API (internal imports only).
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // System C libraries from Debian (a module map and a shim header each, in
+        // Sources/CLibraries), never exposed in public API (internal imports only).
+        .systemLibrary(name: "CZlib", path: "Sources/CLibraries/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libarchive's header only: COnDemand loads the library when an archive is first read.
-        .systemLibrary(name: "CArchive", providers: [.apt(["libarchive-dev"])]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CArchive", path: "Sources/CLibraries/CArchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CPNG", path: "Sources/CLibraries/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CLibraries/CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // Format 2.0's decoders (Specs/security.md says what limits each): the headers of libwebp
         // (with its demuxer, for an animation's first frame), giflib, libavif and libheif. None is
         // linked: COnDemand loads each when it is first needed (libavif and libheif bring some
         // thirty libraries with them, which every start would otherwise pay for).
-        .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
-        .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
-        .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CWebP", path: "Sources/CLibraries/CWebP", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGIF", path: "Sources/CLibraries/CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CAVIF", path: "Sources/CLibraries/CAVIF", providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(name: "CHEIF", path: "Sources/CLibraries/CHEIF", providers: [.apt(["libheif-dev"])]),
 
         // CRC-32 with carry-less multiplication, zlib's where the CPU lacks it.
         .target(name: "CGalleryChecksum", linkerSettings: [.linkedLibrary("z")]),
