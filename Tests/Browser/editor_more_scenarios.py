@@ -9,6 +9,7 @@ A scenario whose check fails is recorded and the next one still runs.
 """
 
 import hashlib
+import json
 import os
 import struct
 import time
@@ -79,8 +80,18 @@ class MoreScenarios(KeyboardScenarios, LibraryScenarios, VersionScenarios, Scena
             if problem is None:
                 return images
             if time.monotonic() > deadline:
-                raise CheckFailed(f"{description}: on disk after {DISK_TIMEOUT:.0f} s: {problem}")
+                raise CheckFailed(f"{description}: on disk after {DISK_TIMEOUT:.0f} s: {problem}; {self.page_shows()}")
             time.sleep(0.2)
+
+    def page_shows(self):
+        """What the page says while a wait fails (placeholders, messages, status): a failure
+        on a busy machine then tells an edit never sent from one the editor refused or never saved."""
+        try:
+            extra = self.page.extra()
+            status = self.page.evaluate("document.querySelector('#status')?.textContent ?? null")
+            return f"the page shows {json.dumps({'pending': extra.get('pending'), 'messages': extra.get('messages'), 'status': status}, ensure_ascii=False)[:1000]}"
+        except (CheckFailed, RuntimeError, TimeoutError) as error:
+            return f"the page did not answer: {error}"
 
     def expect_names(self, description, path, names):
         def check(images, info):
@@ -243,7 +254,8 @@ class MoreScenarios(KeyboardScenarios, LibraryScenarios, VersionScenarios, Scena
             if any(found.get(name) != kind for name, kind in expected.items()):
                 return f"{found}"
             return None if info.get("formatVersion") == "2.0" else f"formatVersion {info.get('formatVersion')!r}"
-        images = self.wait_disk("the four images, each of its own type, in a format 2.0 file", path, landed)
+        images = self.wait_disk(f"the four images, each of its own type, in a format 2.0 file "
+                                f"({pending} placeholders right after the drop)", path, landed)
         self.page.wait_extra("no placeholder left", lambda s, e: e["pending"] == 0 and len(s["cells"]) == len(images))
         heic = next(image for image in images if image.get("filename") == "sunset.heic")
         base = f"/api/documents/{gallery_key(path)}/images/{heic['id']}"
