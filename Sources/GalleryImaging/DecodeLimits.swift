@@ -24,6 +24,9 @@ public struct DecodeLimits: Sendable, Hashable {
     /// where a JPEG of that size costs a tenth of it at 1/8 scale. The thumbnail paths set it.
     public var cpuBudget: Duration?
 
+    /// Limits for one decode. The defaults (100 megapixels held, a gigapixel worked through,
+    /// 256 MiB, no CPU bound) bound a whole image's decode; the thumbnail paths add a CPU budget
+    /// (``GalleryThumbnail/limits``).
     public init(maxPixels: Int = 100_000_000, maxWorkPixels: Int = 1_000_000_000, maxBytes: Int = 256 << 20,
                 maxSide: Int = 1 << 20, maxScans: Int = 500, cpuBudget: Duration? = nil) {
         self.maxPixels = maxPixels
@@ -37,6 +40,8 @@ public struct DecodeLimits: Sendable, Hashable {
 
 /// Why an image did not decode.
 public struct ImageDecodeError: Error, Sendable, CustomStringConvertible {
+    /// Whether the image is broken or only too big for these limits: a validator reports the two
+    /// differently (a damaged blob is an error; one past a limit may be fine elsewhere).
     public enum Kind: Sendable {
         /// The data is not a decodable image: truncated, corrupt, a decoder warning.
         case corrupt
@@ -44,14 +49,19 @@ public struct ImageDecodeError: Error, Sendable, CustomStringConvertible {
         case pastLimit
     }
 
+    /// Corrupt data or a bound passed.
     public var kind: Kind
+    /// What went wrong, in words for the user: the decoder's complaint or the limit passed and by
+    /// how much.
     public var message: String
 
+    /// An error of `kind`, explained by `message`.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
+    /// The message alone: the caller names the image (its path or blob) around it.
     public var description: String { message }
 }
 

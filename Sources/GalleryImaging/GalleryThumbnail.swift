@@ -7,6 +7,8 @@ import GalleryFormat
 /// ODF embed; serving it costs a 256 px PNG decode instead of a photo's. The format allows up to
 /// 1,024 px; larger requests decode the photo.
 public enum GalleryThumbnail {
+    /// The long side of a written thumbnail, in pixels: the image is fitted into a square of this
+    /// side, and a smaller first image is kept at its own size.
     public static let longSide = 256
 
     /// Memory a writer's thumbnail may take: a 100-megapixel photo still gets one. Its decode
@@ -22,6 +24,10 @@ public enum GalleryThumbnail {
     /// thumbnail with a notice.
     public static let cpuBudget = Duration.milliseconds(1500)
 
+    /// The PNG bytes of a gallery's `thumbnail.png`: the first image's bytes (any type the format
+    /// takes) decoded within ``limits``, turned upright and fitted into ``longSide``, or the grey
+    /// placeholder when the gallery has no image. Throws the decoder's error when the first image
+    /// cannot be decoded within the limits; the caller decides whether a placeholder will do.
     public static func png(firstImage bytes: [UInt8]?) throws -> [UInt8] {
         guard let bytes else { return PlaceholderThumbnail.png(forFirstImage: nil) }
         return try Thumbnailer.thumbnail(of: bytes, longSide: longSide, limits: limits).png()

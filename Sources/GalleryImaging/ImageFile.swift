@@ -5,9 +5,13 @@ import Synchronization
 
 /// An image file examined for a gallery: its header, size, SHA-256 and on-disk identity.
 public struct InspectedImageFile: Sendable {
+    /// The path the file was read from, as given.
     public var path: String
+    /// The image's type, size and other facts from its header: what the manifest records of it.
     public var header: ImageHeader
+    /// The bytes hashed, which is the blob's size in the gallery.
     public var byteSize: UInt64
+    /// SHA-256 of the bytes: the blob's name and checksum in the gallery's manifest.
     public var sha256: SHA256Digest
     /// CRC-32 of the bytes, computed in the same pass as the hash, for the ZIP headers.
     public var crc32: UInt32
@@ -19,6 +23,7 @@ public struct InspectedImageFile: Sendable {
 
 /// A file that is not an image the gallery can hold.
 public struct NotAnImageError: Error, Sendable, CustomStringConvertible {
+    /// The file refused, as given.
     public var path: String
     /// The whole reason, said once: what the file is instead ("a WebP image; this gallery
     /// format takes JPEG, PNG, WebP, GIF, AVIF and HEIC", ``ImageKind/refusal``), or why its header
@@ -29,8 +34,11 @@ public struct NotAnImageError: Error, Sendable, CustomStringConvertible {
     /// coded image contradicts (IG-BLB-019), or pixels that
     /// do not decode (`--check-pixels`: IG-BLB-008, IG-BLB-013 to -016). The reason starts with it.
     public var diagnostic: DiagnosticCode?
+    /// The path and the reason, as a folder scan or `create` prints them.
     public var description: String { "\(path): \(reason)" }
 
+    /// A refusal of the file at `path` for `reason`; with a `diagnostic`, the reason is prefixed
+    /// with its id (`IG-BLB-019: …`) so that the message matches what the validator says.
     public init(path: String, reason: String, diagnostic: DiagnosticCode? = nil) {
         self.path = path
         self.reason = diagnostic.map { "\($0.id): \(reason)" } ?? reason
@@ -50,6 +58,9 @@ public struct NotAnImageError: Error, Sendable, CustomStringConvertible {
     }
 }
 
+/// Image files on disk, before they are in a gallery: the cheap check a folder scan makes, the
+/// reason a file is skipped, and the one pass that reads a file's header, description, SHA-256
+/// and CRC-32 for the builder.
 public enum ImageFile {
     /// True when the file starts like an image of a type the format takes (a cheap check for folder scans).
     public static func looksLikeImage(_ path: String, accepting accepted: Set<MediaType> = Set(MediaType.allCases)) -> Bool {

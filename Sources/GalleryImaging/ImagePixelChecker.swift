@@ -5,6 +5,8 @@ import GalleryFormat
 /// frame). JPEG and format 2.0 decodes share one memory budget, so the validator's workers
 /// together stay within it.
 public struct ImagePixelChecker: PixelChecker {
+    /// The limits of each decode; their `maxBytes` is also the memory all concurrent decodes
+    /// share.
     public let limits: DecodeLimits
     private let budget: MemoryBudget
 
@@ -14,6 +16,9 @@ public struct ImagePixelChecker: PixelChecker {
         budget = MemoryBudget(total: limits.maxBytes)
     }
 
+    /// Decodes one blob of `mediaType` and says whether its pixels are sound, corrupt or past the
+    /// limits (`maxPixels` overriding the pixel limits for this blob, as the thumbnail's is). Never
+    /// throws: any failure is a verdict, so one bad blob does not stop the validation of the rest.
     public func check(_ mediaType: MediaType, size: UInt64, maxPixels: Int?,
                       read: (UInt64, Int) throws -> [UInt8]) -> PixelVerdict {
         var limits = limits

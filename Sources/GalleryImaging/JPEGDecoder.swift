@@ -11,6 +11,8 @@ public enum JPEGDecoder {
         try bytes.withUnsafeBytes { try decode($0, covering: covering, limits: limits) }
     }
 
+    /// The same decode from bytes already in memory (a blob mapped or read whole), without the copy
+    /// into an array.
     public static func decode(_ bytes: UnsafeRawBufferPointer, covering: (width: Int, height: Int)? = nil,
                               limits: DecodeLimits = DecodeLimits()) throws -> Bitmap {
         let structure = try JPEGStructure.parse(bytes)

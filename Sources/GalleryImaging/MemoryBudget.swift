@@ -5,10 +5,13 @@ import GallerySystem
 /// that much is free, so together they never pass the total. Taking in one piece means no
 /// decode holds part of the budget while it waits for more, so none can deadlock.
 public final class MemoryBudget: @unchecked Sendable {
+    /// The bytes all reservations together may hold; a single reservation larger than this is
+    /// refused at once rather than waiting forever.
     public let total: Int
     private var available: Int
     private let condition = SystemCondition()
 
+    /// A budget of `total` bytes, all free.
     public init(total: Int) {
         self.total = total
         available = total

@@ -1,5 +1,8 @@
 /// EXIF orientation: how the stored pixels must be turned to be seen upright.
 public enum Orientation: Int, Sendable {
+    /// The eight values of the EXIF tag, in its order: 1 is upright, 2 to 4 mirror or turn by
+    /// 180°, 5 to 8 (the ones that swap width and height) turn by 90° one way or the other,
+    /// mirrored or not.
     case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
 
     /// True when the upright image's width is the stored height (values 5 to 8).

@@ -5,6 +5,8 @@ import GalleryFormat
 /// are read, rows come out as soon as they are final. Without a row handler the pixels are
 /// checked and dropped, in the memory of one row, however large the image.
 public final class PNGDecoder {
+    /// Called with each final row of the image (its index from the top) as RGBA, 4 bytes a pixel;
+    /// the buffer is valid only during the call, so a handler that keeps the row copies it.
     public typealias RowHandler = (_ row: Int, _ pixels: UnsafeBufferPointer<UInt8>) -> Void
 
     private let decoder: OpaquePointer
@@ -71,11 +73,15 @@ public final class PNGDecoder {
     /// True once IEND has been read: later bytes are ignored.
     public var isFinished: Bool { ig_png_decoder_finished(decoder) != 0 }
 
+    /// Gives the decoder the next bytes of the PNG, in order, in pieces of any size; rows that
+    /// become final are handed to the row handler before it returns. Throws as soon as the data is
+    /// corrupt or passes a limit, so a hostile file costs no more than the bytes fed so far.
     public func feed(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         try check(ig_png_decoder_feed(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count))
     }
 
+    /// The same, from an array (a chunk read from a file or a blob).
     public func feed(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try feed($0) }
     }

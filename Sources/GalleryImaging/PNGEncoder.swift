@@ -3,7 +3,10 @@ import GalleryFormat
 
 /// A small, deterministic PNG writer: 8-bit greyscale, RGB or RGBA, no interlace, filter 0.
 public enum PNGEncoder {
+    /// The colour type written, and the bytes a pixel in the input (its raw value).
     public enum Layout: Int, Sendable {
+        /// Greyscale, RGB or RGB with alpha: 1, 3 or 4 bytes a pixel. A thumbnail with no transparent
+        /// pixel is written as RGB, a quarter smaller.
         case grey = 1, rgb = 3, rgba = 4
 
         var colourType: UInt8 {

@@ -10,9 +10,13 @@ import func Glibc.sin
 /// The filter works on the sRGB values as they are, as vipsthumbnail and ImageMagick do by
 /// default; `Benchmarks/RESULTS.md` records how close the output comes to vipsthumbnail's.
 public final class Resampler {
+    /// The width of the rows ``push(_:)`` takes.
     public let sourceWidth: Int
+    /// The rows ``push(_:)`` expects before the output is complete.
     public let sourceHeight: Int
+    /// The width of the output, usually from ``fitting(width:height:longSide:)``.
     public let width: Int
+    /// The height of the output.
     public let height: Int
 
     /// For each output column (or row): the first source index and the weights from there.
@@ -45,6 +49,9 @@ public final class Resampler {
     private var rowsOut = 0
     private var output: [UInt8]
 
+    /// A resampler from `sourceWidth` × `sourceHeight` to `width` × `height` (all positive); it
+    /// allocates its output and band at once, ``bytesNeeded(sourceWidth:sourceHeight:width:height:)``
+    /// in all, so a caller checks that against its budget first.
     public init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
         precondition(sourceWidth > 0 && sourceHeight > 0 && width > 0 && height > 0)
         self.sourceWidth = sourceWidth
