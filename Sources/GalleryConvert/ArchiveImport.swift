@@ -15,18 +15,24 @@ public struct ArchiveImportLimits: Sendable, Hashable {
     /// Decompressed bytes per byte of archive, once past `ratioFloorBytes`: photographs do not
     /// compress, so an archive that expands a hundredfold is a bomb, not a photo album.
     public var maxExpansionRatio: UInt64 = GalleryLimits.default.maxCompressionRatio
+    /// Decompressed bytes an archive may reach before ``maxExpansionRatio`` applies: a small
+    /// archive of a few images is never refused for its ratio, whatever its size on disk.
     public var ratioFloorBytes: UInt64 = 16 << 20
     /// The longest entry name.
     public var maxNameBytes = 4096
     /// The largest `ComicInfo.xml` read.
     public var maxComicInfoBytes = 1 << 20
 
+    /// The default limits, the format's own where it has them; change a field to tighten one.
     public init() {}
 }
 
 /// An entry left out, and why.
 public struct SkippedEntry: Sendable, Hashable, Codable {
+    /// The entry's name in the archive, as the archive records it (for the user to find it).
     public var entry: String
+    /// Why it is not in the gallery, in words: not an image, a type not accepted, an unsafe name,
+    /// a link, past a limit.
     public var reason: String
 }
 

@@ -11,14 +11,20 @@ import GallerySystem
 /// only sorted and shown; the unsafe ones (absolute, `..`, a leading `-`) are refused anyway,
 /// so that a gallery never records them.
 public final class ArchiveImporter {
+    /// The archive read.
     public let path: String
+    /// The archive family from ``FormatDetection``, so that libarchive reads only that format; nil
+    /// lets it try every family it is built for.
     public let kind: ArchiveKind?
+    /// The bounds the archive's entries, names and expansion must stay within.
     public let limits: ArchiveImportLimits
     /// A folder the caller made and removes; it receives one file per image.
     public let spool: String
     /// The image types taken (`--accept`); an entry of another is skipped, its type named.
     public let accepted: Set<MediaType>
 
+    /// An importer of the archive at `path` into the folder `spool`; nothing is read until
+    /// ``read(progress:)``.
     public init(path: String, kind: ArchiveKind?, spool: String, limits: ArchiveImportLimits = ArchiveImportLimits(),
                 accepting accepted: Set<MediaType> = Set(MediaType.allCases)) {
         self.path = path

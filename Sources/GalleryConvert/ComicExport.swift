@@ -7,10 +7,15 @@ import GallerySystem
 /// with a `ComicInfo.xml` holding the title and one page per image, so that comic readers show
 /// the title and the pages in order. Written deterministically, as galleries are.
 public enum ComicExport {
+    /// What a comic export wrote, for the command's summary and its JSON output.
     public struct Report: Sendable, Codable {
+        /// The `.cbz` written.
         public var path: String
+        /// The gallery's title, which the comic's `ComicInfo.xml` carries.
         public var title: String
+        /// Pages written: one per image of the gallery.
         public var pageCount: Int
+        /// The pages' bytes, as stored (a page made a JPEG counts at its new size).
         public var totalBytes: UInt64
     }
 

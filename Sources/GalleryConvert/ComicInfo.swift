@@ -6,6 +6,7 @@ import GalleryFormat
 /// is flat and hostile: no DTD, no entities beyond XML's five and character references, and a
 /// size bound, so no expansion bomb is possible.
 public struct ComicInfo: Sendable, Hashable {
+    /// One `<Page>` element: which image it is and what kind of page.
     public struct Page: Sendable, Hashable {
         /// The index of the image in the archive's images, in name order.
         public var image: Int
@@ -13,11 +14,17 @@ public struct ComicInfo: Sendable, Hashable {
         public var type: String?
     }
 
+    /// The `Title` element: the gallery's title when present.
     public var title: String?
+    /// The `Series` element: the title's fallback, with ``number``.
     public var series: String?
+    /// The `Number` element: the issue within ``series``, as written (it need not be numeric).
     public var number: String?
+    /// The `<Page>` elements in document order: the gallery's image order when they name the
+    /// archive's images.
     public var pages: [Page] = []
 
+    /// Comic info with these fields; an archive's own is read with ``parse(_:)``.
     public init(title: String? = nil, series: String? = nil, number: String? = nil, pages: [Page] = []) {
         self.title = title
         self.series = series
@@ -33,10 +40,16 @@ public struct ComicInfo: Sendable, Hashable {
         return series
     }
 
+    /// A `ComicInfo.xml` that cannot be read; the importer then keeps the archive's name order and
+    /// notes why.
     public struct ParseError: Error, Sendable, CustomStringConvertible {
+        /// What is wrong with the XML: not UTF-8, a DOCTYPE or entity declaration, an unclosed tag.
         public var description: String
     }
 
+    /// Reads the title, series, number and pages of a `ComicInfo.xml`; other elements are ignored.
+    /// Throws ``ParseError`` on text that is not UTF-8, declares a DOCTYPE or entities, or does not
+    /// close what it opens.
     public static func parse(_ bytes: [UInt8]) throws -> ComicInfo {
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }

@@ -27,6 +27,8 @@ public enum ConversionFormat: String, Sendable, CaseIterable, Codable {
 
 /// The archive families libarchive is asked to read, told apart by their leading bytes.
 public enum ArchiveKind: String, Sendable, Codable {
+    /// ZIP (also CBZ), tar with or without a compression filter (also CBT), 7-Zip (CB7) and RAR
+    /// (CBR); the raw value is the name messages use.
     case zip, tar, sevenZip = "7z", rar
 }
 
@@ -34,11 +36,14 @@ public enum ArchiveKind: String, Sendable, Codable {
 /// really a gallery is a gallery, a `.cbz` is a comic because only the name tells a comic
 /// from a zip of images.
 public enum FormatDetection {
+    /// What ``FormatDetection`` found a path to hold.
     public struct Detected: Sendable, Hashable {
+        /// The form to convert from.
         public var format: ConversionFormat
         /// For archives and comics.
         public var archive: ArchiveKind?
 
+        /// A detected form, with its archive family for an archive or a comic.
         public init(format: ConversionFormat, archive: ArchiveKind? = nil) {
             self.format = format
             self.archive = archive
@@ -57,6 +62,10 @@ public enum FormatDetection {
         return name
     }
 
+    /// What the file or folder at `path` holds: a folder with `manifest.json` and `mimetype` is an
+    /// unpacked gallery, any other folder a folder of images; a file is judged by its first 512
+    /// bytes and its name. Throws ``ConversionError`` for a path that cannot be read or holds none
+    /// of the forms.
     public static func detect(_ path: String) throws -> Detected {
         let status = try examine(path)
         if status.kind == .directory {
@@ -131,6 +140,8 @@ public enum FormatDetection {
 /// A conversion that cannot be made; the message names the file and, where there is one, the
 /// archive entry.
 public struct ConversionError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure: it decides the error's category (bad data, an output in the way,
+    /// an I/O failure), and so the command-line tool's exit status.
     public enum Kind: Sendable {
         /// The input is not what it should be, or breaks a limit.
         case invalidInput
@@ -140,11 +151,17 @@ public struct ConversionError: Error, Sendable, CustomStringConvertible {
         case cannotWrite
     }
 
+    /// The file or folder at fault: the input, or the output that exists or cannot be written.
     public var path: String
+    /// The entry of an archive (or the image of a gallery) at fault, when there is one.
     public var entry: String?
+    /// What is wrong, as the rest of the sentence after the path.
     public var message: String
+    /// Bad input, an output in the way, or a write that failed.
     public var kind: Kind
 
+    /// A failure at `path` (and `entry`), explained by `message`; bad input unless `kind` says
+    /// otherwise.
     public init(_ path: String, entry: String? = nil, _ message: String, kind: Kind = .invalidInput) {
         self.path = path
         self.entry = entry
@@ -152,6 +169,7 @@ public struct ConversionError: Error, Sendable, CustomStringConvertible {
         self.kind = kind
     }
 
+    /// `path: entry: message`, the line the command prints.
     public var description: String {
         "\(path)" + (entry.map { ": \($0)" } ?? "") + ": \(message)"
     }

@@ -198,6 +198,8 @@ extension FolderOutput {
         /// message after the path.
         public let refusal: @Sendable (_ existing: String) -> String?
 
+        /// A rule from a closure that, given what is at the path, says why it may not be replaced, or
+        /// nil when it may.
         public init(refusal: @escaping @Sendable (_ existing: String) -> String?) {
             self.refusal = refusal
         }
@@ -244,6 +246,8 @@ extension FolderOutput {
     /// What is at a path, for a `ReplaceRule`; a link is not followed.
     public enum EntryKind: Sendable { case missing, file, folder, link, other }
 
+    /// What is at `path`, without following a link; `missing` when nothing is there or it cannot
+    /// be examined.
     public static func kind(of path: String) -> EntryKind {
         guard let status = try? FileStatus.of(path, followingLinks: false) else { return .missing }
         switch status.kind {

@@ -6,10 +6,16 @@ import GallerySystem
 /// the recorded file name's stem when it has a safe one, and EXT its original extension when
 /// that suits the image's type, else the type's own. The bytes are the originals, checked.
 public enum ImageFolderExport {
+    /// What an export of a gallery's images to a folder wrote, for the command's summary and its
+    /// JSON output.
     public struct Report: Sendable, Codable {
+        /// The folder written.
         public var path: String
+        /// The gallery's title (a folder of files has nowhere to keep it).
         public var title: String
+        /// The names of the files written, in gallery order.
         public var files: [String]
+        /// The images' bytes written: each image's blob, once per image.
         public var totalBytes: UInt64
     }
 
@@ -39,6 +45,10 @@ public enum ImageFolderExport {
         return Report(path: output.destination, title: reader.gallery.title, files: names, totalBytes: total)
     }
 
+    /// The file name of the image at `position` (from 1) in a gallery whose numbers are padded to
+    /// `width` digits: `007-beach.jpg`. A recorded file name that is not safe is left out and only
+    /// the number kept, and a name already numbered (a folder exported and imported again) is not
+    /// numbered twice.
     public static func fileName(for image: GalleryImage, position: Int, width: Int) -> String {
         let number = String(repeating: "0", count: max(0, width - String(position).count)) + String(position)
         let allowed: [String] = image.mediaType == .jpeg ? ["jpg", "jpeg", "jpe", "jfif"] : ["png"]

@@ -11,6 +11,7 @@ public struct SeedImage: Sendable, Hashable {
     /// Where it sits in the input, as a JSON pointer ("/galleries/0/images/2"), for messages.
     public var pointer: String
 
+    /// An image fetched from `url`, with the aspect ratio the app recorded, if any.
     public init(url: String, aspectRatio: Double? = nil, pointer: String = "") {
         self.url = url
         self.aspectRatio = aspectRatio
@@ -24,11 +25,13 @@ public struct SeedGallery: Sendable, Hashable {
     public var title: String
     /// Whether `title` came from the input (false: made from the file name).
     public var hasTitle: Bool
+    /// The images in gallery order, each to be fetched from its URL.
     public var images: [SeedImage]
     /// Where it sits in the input, as a JSON pointer ("" for a single gallery, "/galleries/3"
     /// or "/3" in a store).
     public var pointer: String
 
+    /// A gallery with this title and these images.
     public init(title: String, hasTitle: Bool = true, images: [SeedImage], pointer: String = "") {
         self.title = title
         self.hasTitle = hasTitle
@@ -50,10 +53,15 @@ public enum SeedJSON {
         case store
     }
 
+    /// A whole seed JSON input: its galleries and whether it was one gallery or a store, which
+    /// decides whether the output is a file or a folder of them.
     public struct Document: Sendable, Hashable {
+        /// One gallery or a store.
         public var form: Form
+        /// The galleries in input order (one for the gallery form).
         public var galleries: [SeedGallery]
 
+        /// A document of `form` holding `galleries`.
         public init(form: Form, galleries: [SeedGallery]) {
             self.form = form
             self.galleries = galleries
@@ -62,18 +70,22 @@ public enum SeedJSON {
 
     /// Bounds on untrusted input (`Specs/seed-json.md`, "Limits").
     public struct Limits: Sendable, Hashable {
+        /// The largest input read, in bytes; a larger one is refused before it is parsed.
         public var maxBytes: Int = 64 << 20
         /// Nesting of arrays and objects; the seed forms need 5 (store, galleries, gallery,
         /// images, image), unknown members may add some.
         public var maxDepth: Int = 64
+        /// Galleries in one store: each becomes a file.
         public var maxGalleries: Int = 10_000
         /// Images in one gallery, and in all galleries of a store together: one fetch batch.
         public var maxImages: Int = 100_000
         /// Scalars of a title, as the manifest allows.
         public var maxTitleScalars: Int = 1000
 
+        /// The limits `Specs/seed-json.md` sets.
         public init() {}
 
+        /// The limits `Specs/seed-json.md` sets, as the decoding functions take by default.
         public static let `default` = Limits()
     }
 

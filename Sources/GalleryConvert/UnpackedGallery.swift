@@ -8,11 +8,17 @@ import GalleryImaging
 /// Packing a folder unpacked from a canonical gallery gives back the same bytes, because the
 /// canonical container is a function of exactly these files (Specs/imagegallery-format.md, 4.10).
 public enum UnpackedGallery {
+    /// What an unpack or a pack did, for the command's summary and its JSON output.
     public struct Report: Sendable, Codable {
+        /// The folder written by an unpack, or the gallery file written by a pack.
         public var path: String
+        /// The gallery's title, from its manifest.
         public var title: String
+        /// Images in the manifest.
         public var imageCount: Int
+        /// Distinct blobs under `images/`: fewer than the images when some share their bytes.
         public var blobCount: Int
+        /// The blobs' bytes, each distinct blob once.
         public var totalBytes: UInt64
         /// Packing: whether `manifest.json` was in canonical form. When it was not (edited by
         /// hand, say), the gallery holds its canonical form instead.

@@ -201,6 +201,7 @@ public struct WebGalleryReport: Sendable, Codable, Equatable {
     public var folder: String
     /// `folder/index.html`: the page to open.
     public var index: String
+    /// Images of the gallery on the page, one per image in gallery order.
     public var imageCount: Int
     /// Thumbnails made (small images are their own thumbnails).
     public var thumbnailCount: Int
@@ -209,6 +210,7 @@ public struct WebGalleryReport: Sendable, Codable, Equatable {
     /// Images shown in the grid by their original bytes because they could not be thumbnailed.
     public var warnings: [String]
 
+    /// A report of these figures, as the writer makes it.
     public init(folder: String, index: String, imageCount: Int, thumbnailCount: Int, byteCount: UInt64, warnings: [String]) {
         self.folder = folder
         self.index = index
