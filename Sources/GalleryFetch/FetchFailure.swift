@@ -1,30 +1,59 @@
 /// Why one URL gave no image. The description names the URL and the reason in one line.
 public struct FetchFailure: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, with what the message needs; ``code`` names each for `--json`, and a
+    /// batch fetch reports one per URL without stopping the others.
     public enum Reason: Sendable, Hashable {
+        /// The text is not a URL a gallery may record as an image's source (ASCII, with anything
+        /// else percent-encoded), or it has no scheme or no host.
         case invalidURL
+        /// A scheme other than http and https (named): `file:` and the rest are never fetched, so a
+        /// seed JSON or a batch cannot make the fetcher read local files.
         case unsupportedScheme(String)
         /// Offline policy, and nothing stored for the URL.
         case notInCache
+        /// No answer could be had from the server: name resolution, a refused or dropped connection, a
+        /// TLS failure, or a cancelled fetch (the detail says which).
         case connectionFailed(String)
+        /// No connection within ``FetchOptions/connectTimeout`` (the limit given).
         case connectTimedOut(Duration)
+        /// The whole attempt took longer than ``FetchOptions/transferTimeout`` (the limit given): a
+        /// server that drips its bytes is cut off.
         case transferTimedOut(Duration)
+        /// More redirects than ``FetchOptions/maxRedirects`` (the limit given).
         case tooManyRedirects(Int)
+        /// A redirect back to a URL already visited; the chain of URLs, ending with the repeated one.
         case redirectLoop([String])
+        /// A redirect that cannot be followed: no `Location`, one that is not a URL, or one from https
+        /// down to http.
         case badRedirect(String)
+        /// An answer other than success: the status code, its reason phrase, and how many attempts
+        /// were made (retries included) before giving up.
         case httpStatus(Int, String, attempts: Int)
+        /// A 429 or 5xx whose `Retry-After` asks for a longer wait (in seconds) than
+        /// ``FetchOptions/longestRetryWait``: the status, and the wait asked for.
         case retryWaitTooLong(Int, seconds: Int64)
+        /// Served with a `Content-Type` (given, or nil when there was none) that is not an image type
+        /// the gallery format takes.
         case notAnImageType(String?)
         /// The bytes are not what the Content-Type says (an HTML error page served as JPEG).
         case typeMismatch(declared: String, found: String)
+        /// The body passed ``FetchOptions/maxImageBytes`` (the limit given) and the transfer was cut
+        /// off there, so a huge answer costs no more than the limit.
         case tooLarge(limit: Int)
+        /// The bytes start like an image but are not a usable one: the header does not parse, or
+        /// declares a size past ``FetchOptions/imageLimits``.
         case badImage(String)
         /// The image was fetched but could not be kept (the disk is full, say).
         case notKept(String)
     }
 
+    /// The URL as the caller gave it (not where redirects led), so that the failure can be matched
+    /// with the input.
     public var url: String
+    /// Why it gave no image.
     public var reason: Reason
 
+    /// The failure of `url` for `reason`.
     public init(url: String, reason: Reason) {
         self.url = url
         self.reason = reason
@@ -52,6 +81,7 @@ public struct FetchFailure: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The reason in words, without the URL: what a report prints beside the URL.
     public var message: String {
         switch reason {
         case .invalidURL: "not a valid URL"
@@ -75,6 +105,7 @@ public struct FetchFailure: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `url: message`, one line.
     public var description: String { "\(url): \(message)" }
 
     static func seconds(_ duration: Duration) -> String {

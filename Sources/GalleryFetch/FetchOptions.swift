@@ -30,11 +30,16 @@ public struct FetchOptions: Sendable {
     public var longestRetryWait: Duration = .seconds(60)
     /// Fetches in flight at once.
     public var concurrency = 4
+    /// Whether a fetch may answer from the cache, must ask the server, or must not ask it.
     public var cachePolicy: CachePolicy = .default
     /// Bounds on the image the header describes, as for any image the toolkit reads.
     public var imageLimits = DecodeLimits()
+    /// The `User-Agent` sent with every request: the toolkit and its version, so that a server's
+    /// owner can tell what is fetching their images.
     public var userAgent = "imagegallery/\(GalleryFetchVersion.string)"
 
+    /// The default bounds: 5 redirects, 10 s to connect, 60 s a transfer, 50 MB an image, 3
+    /// retries, 4 fetches at once; change a field to adjust one.
     public init() {}
 }
 

@@ -3,6 +3,8 @@ import GalleryFormat
 /// An image fetched and checked: its bytes are an image of a type the format takes, whose header parses within
 /// the limits, and its type agrees with what the server said.
 public struct FetchedImage: Sendable {
+    /// Where the bytes came from this time: the network, the cache alone, or the cache confirmed
+    /// by the server. Reports show it so that a user can see what a run cost.
     public enum Origin: String, Sendable, Codable {
         /// Transferred from the server.
         case network
@@ -16,8 +18,11 @@ public struct FetchedImage: Sendable {
     public var url: String
     /// Where the bytes came from after redirects.
     public var finalURL: String
+    /// The image's bytes as served, unchanged: what becomes the blob of a gallery.
     public var data: [UInt8]
+    /// The image's header, parsed from ``data``: its type and size, for the manifest.
     public var header: ImageHeader
+    /// Whether this fetch used the network, the cache, or both.
     public var origin: Origin
     /// `Last-Modified` in seconds since 1970, if the server sent it.
     public var lastModified: Int64?

@@ -9,10 +9,15 @@ import NIOCore
 ///
 /// Call ``shutdown()`` when done; the client's connections are closed there.
 public final class ImageFetcher: Sendable {
+    /// The bounds every fetch of this fetcher is held to.
     public let options: FetchOptions
+    /// The HTTP cache answers are taken from and stored in; nil to fetch every time and keep
+    /// nothing.
     public let cache: HTTPCache?
     let client: HTTPClient
 
+    /// A fetcher with these options, reading and filling `cache`. It opens an HTTP client, which
+    /// ``shutdown()`` must close.
     public init(options: FetchOptions = FetchOptions(), cache: HTTPCache?) {
         self.options = options
         self.cache = cache
@@ -28,6 +33,7 @@ public final class ImageFetcher: Sendable {
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
+    /// Closes the client and its connections; call it once, when no fetch is in flight any more.
     public func shutdown() async {
         try? await client.shutdown()
     }

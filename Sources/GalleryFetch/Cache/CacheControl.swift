@@ -2,11 +2,19 @@
 /// leniently: unknown directives are ignored, and a directive given twice keeps its first
 /// value, as section 4.2.1 asks of conflicting freshness information.
 public struct CacheControl: Sendable, Hashable {
+    /// `max-age`: how many seconds the response stays fresh after it was made; nil when absent (the
+    /// `Expires` field, or a heuristic, may then apply).
     public var maxAge: Int64?
+    /// `no-store`: the response must not be kept at all.
     public var noStore = false
+    /// `no-cache`: the response may be kept, but is revalidated with the server before every use.
     public var noCache = false
+    /// `must-revalidate` (or `proxy-revalidate`): once stale, the response must be revalidated
+    /// before it is used. Parsed for completeness: under the default policy this cache
+    /// revalidates every stale response anyway.
     public var mustRevalidate = false
 
+    /// Directives given one by one (the parsing initializer reads them from a response).
     public init(maxAge: Int64? = nil, noStore: Bool = false, noCache: Bool = false, mustRevalidate: Bool = false) {
         self.maxAge = maxAge
         self.noStore = noStore

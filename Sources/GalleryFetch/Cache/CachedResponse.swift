@@ -5,13 +5,17 @@ import GalleryFormat
 public struct CachedResponse: Sendable, Hashable, Codable {
     /// The request URL this answers (the cache key), without a fragment.
     public var url: String
+    /// The HTTP status: 200 for an image, or a redirect's (301, 308 …), which are cached too.
     public var status: Int
     /// Header fields by lowercased name; only those in ``keptFields``.
     public var fields: [String: [String]]
     /// When the request was sent and the response received, in ms since 1970 (RFC 9111
     /// section 4.2.3's request_time and response_time).
     public var requestTime: Int64
+    /// When the response was received, in ms since 1970 (RFC 9111's response_time).
     public var responseTime: Int64
+    /// The body as received: an image's bytes, checked against their SHA-256 whenever the entry is
+    /// read back from disk.
     public var body: [UInt8]
 
     /// The fields kept: those RFC 9111 needs to compute freshness and to revalidate, plus the
@@ -20,6 +24,8 @@ public struct CachedResponse: Sendable, Hashable, Codable {
         "cache-control", "expires", "date", "age", "etag", "last-modified", "content-type", "location", "vary",
     ]
 
+    /// A response to keep; fields other than ``keptFields`` are dropped here, so they never reach
+    /// the disk.
     public init(url: String, status: Int, fields: [String: [String]], requestTime: Int64, responseTime: Int64,
                 body: [UInt8]) {
         self.url = url
@@ -30,10 +36,14 @@ public struct CachedResponse: Sendable, Hashable, Codable {
         self.body = body
     }
 
+    /// The first value of the field `name` (lowercased), or nil.
     public func field(_ name: String) -> String? { fields[name]?.first }
 
+    /// The response's `Cache-Control` directives, parsed.
     public var cacheControl: CacheControl { CacheControl(fields["cache-control"] ?? []) }
+    /// The `ETag` to revalidate with (`If-None-Match`).
     public var etag: String? { field("etag") }
+    /// The `Last-Modified` date as sent: the validator when there is no ETag, and the image's date.
     public var lastModified: String? { field("last-modified") }
 
     /// Updates the stored fields from a 304's (RFC 9111 section 4.3.4): the new values replace

@@ -12,12 +12,17 @@ import Synchronization
 /// entry that fails either check (a crash mid-write, a disk error, tampering) is deleted and
 /// treated as a miss, never served.
 public final class HTTPCache: Sendable {
+    /// Where the cache lives and how much it may hold, in memory and on disk.
     public struct Configuration: Sendable, Hashable {
         /// The cache's folder; entries live in its `http/` subfolder.
         public var directory: String
+        /// Bytes of bodies this cache object holds in memory, least recently used evicted first.
         public var memoryCapacity: Int
+        /// Bytes of entries on disk, shared by every process using the folder; past it, the least
+        /// recently used are removed.
         public var diskCapacity: Int
 
+        /// A configuration; the defaults are the seed apps' URLCache sizes in the user's cache folder.
         public init(directory: String = HTTPCache.defaultDirectory, memoryCapacity: Int = 4 << 20,
                     diskCapacity: Int = 80 << 20) {
             self.directory = directory
@@ -35,6 +40,7 @@ public final class HTTPCache: Sendable {
     /// `$XDG_CACHE_HOME/imagegallery`, else `~/.cache/imagegallery`.
     public static var defaultDirectory: String { UserFolders.cache() }
 
+    /// The folder and sizes this cache was made with.
     public let configuration: Configuration
     let entriesFolder: String
     let temporaryFolder: String
@@ -49,6 +55,8 @@ public final class HTTPCache: Sendable {
         var discarded: [String] = []
     }
 
+    /// A cache in `configuration.directory`. Nothing is touched on disk until a response is looked
+    /// up or stored, so making one is free.
     public init(_ configuration: Configuration = Configuration()) {
         self.configuration = configuration
         entriesFolder = configuration.directory + "/http/v1"
@@ -121,6 +129,8 @@ public final class HTTPCache: Sendable {
         }
     }
 
+    /// Forgets what is stored for `url` (its fragment ignored), on disk and in memory; nothing
+    /// happens when nothing is stored.
     public func remove(_ url: String) {
         let key = Self.key(for: url)
         GalleryFileSystem.remove(entryPath(for: key))
