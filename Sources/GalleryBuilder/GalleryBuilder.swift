@@ -57,7 +57,7 @@ public struct GalleryBuilder: Sendable {
         let time = date
             ?? CurrentProcess.environment["SOURCE_DATE_EPOCH"].flatMap { Int64($0) }.map { Timestamp(seconds: $0) }
             ?? images.compactMap { $0.modified.map { Timestamp(seconds: $0) } }.max()
-            ?? Timestamp(seconds: Int64(Date().timeIntervalSince1970))
+            ?? Timestamp(seconds: WallClock.now.seconds)
         let documentID = id ?? UUID.nameBased(
             namespace: GalleryNamespace.documents,
             name: ([title, time.rfc3339] + images.map(\.sha256.hex)).joined(separator: "\n"))

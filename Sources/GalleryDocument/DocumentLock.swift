@@ -25,13 +25,13 @@ public struct LockOwner: Sendable, Codable, Hashable, CustomStringConvertible {
     /// This process, for `session`.
     public static func current(session: UUID) -> LockOwner {
         let pid = ProcessID.current
-        return LockOwner(host: ProcessInfo.processInfo.hostName, pid: pid, processStart: processStartTime(pid) ?? 0,
+        return LockOwner(host: CurrentProcess.hostName, pid: pid, processStart: processStartTime(pid) ?? 0,
                          bootID: currentBootID, user: CurrentProcess.userName, session: session)
     }
 
     /// Whether the record was written on this host since its last boot: only then can its
     /// process be looked up, and only then does its flock say whether it still holds the lock.
-    public var isOfThisBoot: Bool { host == ProcessInfo.processInfo.hostName && bootID == Self.currentBootID }
+    public var isOfThisBoot: Bool { host == CurrentProcess.hostName && bootID == Self.currentBootID }
 
     /// Whether this record's process is still running. Only a record from this host and this
     /// boot can be judged; any other is taken to be alive.

@@ -94,7 +94,7 @@ extension GalleryDocument {
         return DocumentVersion(
             id: id, documentID: gallery.id, documentPath: try GalleryFileSystem.resolvedPath(path), origin: .ours,
             revision: kept.revision, parentRevisions: [base?.revision].compactMap { $0 },
-            time: Date(), host: ProcessInfo.processInfo.hostName, isResolved: false, file: file,
+            time: WallClock.date, host: CurrentProcess.hostName, isResolved: false, file: file,
             title: kept.title, imageCount: kept.images.count, missingImages: missing)
     }
 
@@ -110,8 +110,8 @@ extension GalleryDocument {
         }
         try store.record(DocumentVersion(
             id: id, documentID: theirs.gallery.id, documentPath: target, origin: .theirs,
-            revision: theirs.gallery.revision, parentRevisions: [], time: Date(),
-            host: ProcessInfo.processInfo.hostName, isResolved: true, file: destination,
+            revision: theirs.gallery.revision, parentRevisions: [], time: WallClock.date,
+            host: CurrentProcess.hostName, isResolved: true, file: destination,
             title: theirs.gallery.title, imageCount: theirs.gallery.images.count))
     }
 }

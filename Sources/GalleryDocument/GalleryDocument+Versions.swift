@@ -13,8 +13,8 @@ extension GalleryDocument {
         let gallery = reader?.gallery ?? history[position].gallery
         return DocumentVersion(
             id: gallery.revision, documentID: gallery.id, documentPath: try GalleryFileSystem.resolvedPath(path),
-            origin: .current, revision: gallery.revision, parentRevisions: [], time: Date(),
-            host: ProcessInfo.processInfo.hostName, isResolved: true, file: try GalleryFileSystem.resolvedPath(path),
+            origin: .current, revision: gallery.revision, parentRevisions: [], time: WallClock.date,
+            host: CurrentProcess.hostName, isResolved: true, file: try GalleryFileSystem.resolvedPath(path),
             title: gallery.title, imageCount: gallery.images.count)
     }
 
@@ -47,7 +47,7 @@ extension GalleryDocument {
             let time = (try? FileIdentity.of(path: copy.path)).map { Date(timeIntervalSince1970: Double($0.modifiedSeconds)) }
             found.append(DocumentVersion(
                 id: id, documentID: gallery.id, documentPath: target, origin: .syncCopy,
-                revision: other.gallery.revision, parentRevisions: [], time: time ?? Date(),
+                revision: other.gallery.revision, parentRevisions: [], time: time ?? WallClock.date,
                 host: copy.client.rawValue, isResolved: byID[id]?.isResolved ?? false, file: copy.path,
                 title: other.gallery.title, imageCount: other.gallery.images.count))
         }

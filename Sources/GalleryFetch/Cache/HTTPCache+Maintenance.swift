@@ -55,7 +55,7 @@ extension HTTPCache {
             }
         }
         state.withLock { $0.diskBytesEstimate = total }
-        let hourAgo = (Int64(Date().timeIntervalSince1970) - 3600) * 1_000_000_000
+        let hourAgo = (WallClock.now.seconds - 3600) * 1_000_000_000
         for name in (try? GalleryFileSystem.entries(ofFolder: temporaryFolder)) ?? [] {
             let path = temporaryFolder + "/" + name
             if let status = try? FileStatus.of(path, followingLinks: false), status.modifiedNanoseconds < hourAgo {

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import GalleryFormat
+import GallerySystem
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -33,7 +34,10 @@ struct BodyRules: Sendable {
 }
 
 enum Clock {
-    static func nowMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+    static func nowMilliseconds() -> Int64 {
+        let (seconds, nanoseconds) = WallClock.now
+        return seconds * 1000 + Int64(nanoseconds) / 1_000_000
+    }
 }
 
 extension ImageFetcher {

@@ -10,4 +10,6 @@ func planted(_ p: String) {
     _ = "FileManager.default.removeItem(atPath:) in a string is not a call, \(getpid()) in its interpolation is"
     setenv("NAME", "value", 1)
     _ = data
+    let stamp = (Date(), ProcessInfo.processInfo.hostName, "Date() in a string is not a call")
+    _ = (stamp, Date(timeIntervalSince1970: 0), ContinuousClock.now)
 }
