@@ -3,10 +3,16 @@ import GallerySystem
 
 /// What `imagegallery cache info` reports.
 public struct HTTPCacheInfo: Sendable, Hashable, Codable {
+    /// The folder that holds the entries (the cache folder's `http/`).
     public var directory: String
+    /// Responses stored on disk, images and redirects alike.
     public var entries: Int
+    /// Bytes the entries take on disk, to compare with ``diskCapacity``.
     public var bytes: Int
+    /// The most the entries may take on disk before the least recently used are removed.
     public var diskCapacity: Int
+    /// The most a cache object holds in memory: the configured figure, since the memory layer
+    /// belongs to each process and is not on disk to measure.
     public var memoryCapacity: Int
 }
 
@@ -64,6 +70,8 @@ extension HTTPCache {
         }
     }
 
+    /// What is on disk now, by a scan of the entries folder, with the configured capacities: what
+    /// `imagegallery cache info` prints.
     public func info() -> HTTPCacheInfo {
         let entries = scan()
         return HTTPCacheInfo(directory: configuration.directory + "/http", entries: entries.count,
