@@ -232,7 +232,7 @@ let package = Package(
         // code block is not in these sources verbatim.
         .testTarget(
             name: "LibraryExampleTests",
-            dependencies: ["GallerySystem", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument"]
+            dependencies: ["GallerySystem", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GalleryFetch", "GalleryConvert"]
         ),
     ],
     swiftLanguageModes: [.v6]

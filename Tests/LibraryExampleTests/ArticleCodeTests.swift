@@ -7,7 +7,9 @@ import Testing
 @Suite("Article code")
 struct ArticleCodeTests {
     /// Catalogues that must exist; any other found under Sources/ is checked too.
-    static let requiredCatalogues = ["GalleryFormat", "GalleryBuilder", "GalleryDocument"]
+    static let requiredCatalogues = [
+        "GalleryFormat", "GalleryBuilder", "GalleryDocument", "GalleryImaging", "GalleryConvert", "GalleryFetch",
+    ]
 
     struct Catalogue {
         var module: String
