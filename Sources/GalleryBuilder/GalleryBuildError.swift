@@ -1,7 +1,7 @@
 /// Why a gallery could not be built, naming the file or folder at fault.
 public struct GalleryBuildError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, for callers that react to it rather than show it.
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable, CaseIterable {
         /// A source named by the caller does not exist.
         case noSuchSource
         /// A source is neither a regular file nor a folder (a device, a socket, a FIFO).

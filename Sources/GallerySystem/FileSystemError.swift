@@ -6,7 +6,7 @@ public import SystemPackage
 /// place, as "PATH: cannot OPERATION: REASON".
 public struct FileSystemError: Error, Sendable, CustomStringConvertible {
     /// What the failure means for the caller, across the error codes that mean the same.
-    public enum Kind: Sendable {
+    public enum Kind: Sendable, CaseIterable {
         /// `notFound`: the file, or a folder on its path, does not exist (ENOENT).
         /// `permissionDenied`: not allowed (EACCES, EPERM). `alreadyExists`: the file is there
         /// already (EEXIST). `isDirectory`: a folder where a file was meant (EISDIR).

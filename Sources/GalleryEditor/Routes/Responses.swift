@@ -28,27 +28,31 @@ enum Responses {
     }
 
     static func error(_ error: any Error) -> Response {
-        let status: HTTPResponse.Status = switch error {
-        case let error as EditorError:
-            switch error {
-            case .noSuchGallery: .notFound
-            case .outsideOpenedPaths: .forbidden
-            case .badRequest, .notAFolderOrGallery, .cannotListen: .unprocessableContent
-            }
-        case let error as DocumentError:
-            switch error.kind {
-            case .noSuchImage: .notFound
-            case .closed, .editingDisabled: .conflict
-            default: .unprocessableContent
-            }
-        case is GalleryError, is DecodingError: .unprocessableContent
-        // A file that cannot be converted (an archive that cannot be read, say) is the file's fault.
-        case let error as ConversionError: error.kind == .cannotWrite ? .internalServerError : .unprocessableContent
-        case let error as HTTPError: error.status
-        default: .internalServerError
-        }
+        let status = status(for: error)
         let message = (error as? HTTPError)?.body ?? "\(error)"
         return (try? json(["error": message], status: status)) ?? Response(status: status)
+    }
+
+    /// The status of a request that failed with `error`: its category's (`ErrorCategory`'s
+    /// one table), so that 500 means the server's own failure only. A route's `HTTPError`
+    /// carries its own; the few answers finer than a category are listed here.
+    static func status(for error: any Error) -> HTTPResponse.Status {
+        switch error {
+        case let error as HTTPError: error.status
+        // A request the JSON of which does not decode is the request's fault.
+        case is DecodingError: status(code: ErrorCategory.data.httpStatus)
+        case EditorError.outsideOpenedPaths: .forbidden
+        case let error as DocumentError where error.kind == .noSuchImage: .notFound
+        // The page's document is closed (the page outlived it): the page's state conflicts.
+        case let error as DocumentError where error.kind == .closed: .conflict
+        default: status(code: ErrorCategory(of: error).httpStatus)
+        }
+    }
+
+    /// The status with `code`, with its standard reason phrase.
+    private static func status(code: Int) -> HTTPResponse.Status {
+        let known: [HTTPResponse.Status] = [.notFound, .conflict, .unprocessableContent, .internalServerError, .serviceUnavailable]
+        return known.first { $0.code == code } ?? HTTPResponse.Status(code: code)
     }
 
     /// `Content-Disposition` for a download under the image's own name, RFC 6266 with an ASCII

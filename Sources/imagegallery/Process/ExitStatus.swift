@@ -1,81 +1,45 @@
-import ArgumentParser
 import GalleryBuilder
-import GalleryConvert
-import GalleryDocument
 import GalleryFormat
-import GalleryImaging
-import GallerySystem
 
-/// The documented exit codes (see `imagegallery --help`), after sysexits.h.
+/// The documented exit codes (see `imagegallery --help`), after sysexits.h: names for the rows
+/// of the one table, `ErrorCategory.exitStatus`, for the failures a command finds itself.
 enum ExitStatus {
-    static let internalError: Int32 = 1
+    static let internalError = ErrorCategory.internal.exitStatus
     /// An edit reached the disk as a version only (someone else had changed the file), or a
     /// merge kept one side where both had changed something.
-    static let conflict: Int32 = 3
+    static let conflict = ErrorCategory.conflict.exitStatus
     /// Some of the images asked for (URLs that failed) were not added; the rest were.
-    static let partlyAdded: Int32 = 4
+    static let partlyAdded = ErrorCategory.partlyAdded.exitStatus
     /// None of the images asked for could be added; nothing was written.
-    static let nothingAdded: Int32 = 5
-    static let usage: Int32 = 64
-    static let dataError: Int32 = 65
-    static let noInput: Int32 = 66
+    static let nothingAdded = ErrorCategory.nothingAdded.exitStatus
+    static let usage = ErrorCategory.usage.exitStatus
+    static let dataError = ErrorCategory.data.exitStatus
+    static let noInput = ErrorCategory.missingInput.exitStatus
     /// The fetch helper (imagegallery-fetch) is missing or failed: URLs cannot be fetched.
-    static let unavailable: Int32 = 69
-    static let cannotCreate: Int32 = 73
-    static let ioError: Int32 = 74
+    static let unavailable = ErrorCategory.unavailable.exitStatus
+    static let cannotCreate = ErrorCategory.output.exitStatus
+    static let ioError = ErrorCategory.io.exitStatus
     /// Another editor held the document for longer than --wait.
-    static let locked: Int32 = 75
+    static let locked = ErrorCategory.busy.exitStatus
 }
 
 extension CommandFailure {
     /// What a failure a command met is to the person at the terminal: one clear line and the
-    /// documented exit status. The one place where errors become exit codes.
+    /// exit status of the error's category (`ErrorCategory`). The one place where errors become
+    /// exit codes; an error of no category is a bug, reported as an internal error.
     init(_ error: any Error) {
         if let failure = error as? CommandFailure {
             self = failure
-        } else if let status = Self.status(for: error) {
-            self.init(message: (error as? GalleryBuildError)?.kind == .outputExists
-                          ? "\(error) (use --force to replace it)" : "\(error)",
-                      status: status)
-        } else {
+            return
+        }
+        let category = ErrorCategory(of: error)
+        guard category != .internal else {
             self.init(message: "internal error: \(error)", status: ExitStatus.internalError)
+            return
         }
-    }
-
-    /// The exit status of each error the library throws; nil for one it does not (a bug).
-    private static func status(for error: any Error) -> Int32? {
-        switch error {
-        case let error as DocumentError:
-            return switch error.kind {
-            case .editingDisabled: ExitStatus.locked
-            case .noSuchImage, .ambiguousImage, .indexOutOfRange, .unknownVersion: ExitStatus.usage
-            case .hardLinked, .closed: ExitStatus.cannotCreate
-            case .changedSinceAdded, .notAGallery, .differentDocument, .breaksFormatRule: ExitStatus.dataError
-            }
-        case let error as GalleryBuildError:
-            return switch error.kind {
-            case .noSuchSource, .notAFileOrFolder, .cannotListFolder: ExitStatus.noInput
-            case .outputExists: ExitStatus.cannotCreate
-            case .sourceChanged: ExitStatus.dataError
-            }
-        case is NotAnImageError, is GalleryMerge.DifferentDocuments, is GalleryError:
-            return ExitStatus.dataError
-        case let error as ConversionError:
-            return switch error.kind {
-            case .invalidInput: ExitStatus.dataError
-            case .outputExists: ExitStatus.cannotCreate
-            case .cannotWrite: ExitStatus.ioError
-            }
-        case let error as FileSystemError:
-            return switch error.kind {
-            case .notFound, .isDirectory, .notDirectory: ExitStatus.noInput
-            case .alreadyExists: ExitStatus.cannotCreate
-            case .permissionDenied: error.operation == "open" ? ExitStatus.noInput : ExitStatus.cannotCreate
-            case .noSpace, .other: ExitStatus.ioError
-            }
-        default:
-            return nil
-        }
+        self.init(message: (error as? GalleryBuildError)?.kind == .outputExists
+                      ? "\(error) (use --force to replace it)" : "\(error)",
+                  status: category.exitStatus)
     }
 }
 
