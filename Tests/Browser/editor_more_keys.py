@@ -123,8 +123,9 @@ class KeyboardScenarios:
                 raise CheckFailed("the failed save changed the file")
         finally:
             self.set_writable(folder, True)
-        # Ctrl+S's request failed with the server's own 500, which Chromium logs: one such entry is
-        # expected, from here only (no_console_errors reports any other).
+        # Ctrl+S's request failed with 422 (a folder that cannot be written is the output category's,
+        # not the server's own 500), which Chromium logs: one such entry is expected, from here only
+        # (no_console_errors reports any other).
         self.expected_save_failures = 1
         self.press("s", CTRL)
 
