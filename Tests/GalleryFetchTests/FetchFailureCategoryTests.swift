@@ -7,18 +7,6 @@ import Testing
 /// could not be kept (I/O, the server's own failure).
 @Suite("Error categories: fetch failures")
 struct FetchFailureCategoryTests {
-    static func expected(_ reason: FetchFailure.Reason) -> ErrorCategory {
-        switch reason {
-        case .invalidURL, .unsupportedScheme: .usage
-        case .notInCache: .missingInput
-        case .httpStatus(let code, _, _): code == 404 || code == 410 ? .missingInput : .unavailable
-        case .connectionFailed, .connectTimedOut, .transferTimedOut, .tooManyRedirects, .redirectLoop, .badRedirect,
-             .retryWaitTooLong: .unavailable
-        case .notAnImageType, .typeMismatch, .tooLarge, .badImage: .data
-        case .notKept: .io
-        }
-    }
-
     static let reasons: [(FetchFailure.Reason, exit: Int32, http: Int)] = [
         (.invalidURL, 64, 422), (.unsupportedScheme("ftp"), 64, 422), (.notInCache, 66, 404),
         (.connectionFailed("refused"), 69, 503), (.connectTimedOut(.seconds(10)), 69, 503),
@@ -33,7 +21,6 @@ struct FetchFailureCategoryTests {
     @Test func everyReasonHasItsCategory() {
         for (reason, exit, http) in Self.reasons {
             let failure = FetchFailure(url: "https://example.org/a.jpg", reason: reason)
-            #expect(failure.category == Self.expected(reason), "\(reason)")
             #expect(ErrorCategory(of: failure).exitStatus == exit, "\(reason)")
             #expect(ErrorCategory(of: failure).httpStatus == http, "\(reason)")
         }
