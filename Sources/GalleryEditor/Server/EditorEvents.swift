@@ -14,15 +14,23 @@ package actor EditorEvents {
     private var lastPageLeft: ContinuousClock.Instant? = nil
     private let started = ContinuousClock.now
     private var onPageClosed: (@Sendable (String) async -> Void)?
+    /// Set once the server stops: a stream opened after that would never be ended, and the
+    /// server's stop waits for every response to end.
+    private var stopped = false
 
     package init() {}
 
     /// What runs when a page's stream ends (its documents are closed).
     package func setPageClosedHandler(_ handler: @escaping @Sendable (String) async -> Void) { onPageClosed = handler }
 
-    /// A stream of SSE frames for the page `id`; it ends when the page goes.
+    /// A stream of SSE frames for the page `id`; it ends when the page goes, or at once when
+    /// the server is stopping (a page that reconnects then must not hold the stop).
     package func connect(page id: String) -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(512))
+        guard !stopped else {
+            continuation.finish()
+            return stream
+        }
         pages[id]?.finish()
         pages[id] = continuation
         connectionCount += 1
@@ -71,8 +79,9 @@ package actor EditorEvents {
         return (now - started, false)
     }
 
-    /// Ends every stream (the server is stopping).
+    /// Ends every stream, and every one asked for from now on (the server is stopping).
     package func closeAll() {
+        stopped = true
         for continuation in pages.values { continuation.finish() }
         pages = [:]
         connections = [:]

@@ -18,15 +18,17 @@ package struct EditorRecord: Codable, Sendable {
         return UserFolders.runtime(environment) + "/editor-\(digest).json"
     }
 
-    /// The record of a server that is running now, or nil (no record, or its process is gone or
-    /// is not an editor: a pid reused since).
+    /// The record of a server that is running now and answers, or nil: no record, its process
+    /// is gone or is not an editor (a pid reused since), or its port refuses connections (an
+    /// editor that is stopping, or stuck in its stop: its link would be a dead one).
     package static func running(for roots: EditorRoots) -> EditorRecord? {
         let path = path(for: roots)
         guard let data = try? GalleryFileSystem.contents(of: path),
               let record = try? JSONDecoder().decode(EditorRecord.self, from: Data(data)),
               record.pid.isRunning, record.pid != .current,
               let commandLine = try? GalleryFileSystem.contents(of: "/proc/\(record.pid)/cmdline"),
-              String(decoding: commandLine.prefix(4096), as: UTF8.self).contains(EditorServer.programName) else { return nil }
+              String(decoding: commandLine.prefix(4096), as: UTF8.self).contains(EditorServer.programName),
+              LoopbackPort.accepts(record.port) else { return nil }
         return record
     }
 

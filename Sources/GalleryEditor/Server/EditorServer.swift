@@ -4,13 +4,14 @@ import GallerySystem
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// The editor's server: Hummingbird on 127.0.0.1 and ::1, the routes, and the lifetime rules.
 ///
 /// It runs until no page has been open for `idleShutdown` (or, before the first page ever
-/// connects, for `firstPageWait`), or until SIGINT or SIGTERM. Then it ends the pages' event
-/// streams, closes every open document (each makes its final save and releases its lock),
-/// removes its record and returns.
+/// connects, for `firstPageWait`), or until SIGINT or SIGTERM. Then it removes its record, ends
+/// the pages' event streams, lets the requests under way finish for at most `stopDrain`, closes
+/// every open document (each makes its final save and releases its lock) and returns.
 package enum EditorServer {
     package static let programName = "imagegallery-editor"
 
@@ -24,6 +25,11 @@ package enum EditorServer {
         /// How long a page's documents stay open after its event stream ends, so that a reload
         /// (a new page) finds them with their undo history.
         package var reloadGrace: Duration = .seconds(15)
+        /// How long the stop waits for requests under way before it cuts them: one that never
+        /// ends (an upload whose body stopped arriving, an event stream) must not keep a server
+        /// that no longer listens alive, its documents unsaved and its record sending the next
+        /// `imagegallery edit` to it.
+        package var stopDrain: Duration = .seconds(5)
         package var limits = EditorLimits()
 
         package init(roots: EditorRoots) { self.roots = roots }
@@ -67,19 +73,36 @@ package enum EditorServer {
                         configuration: .init(address: .hostname(host, port: port), serverName: nil, reuseAddress: false),
                         onServerRunning: { _ in await listening.one() }, logger: logger)
         }
-        let lifetime = Lifetime(state: state, idleShutdown: configuration.idleShutdown, firstPageWait: configuration.firstPageWait)
-        let group = ServiceGroup(configuration: .init(
+        let stop = EditorStop(state: state, roots: configuration.roots)
+        let lifetime = Lifetime(state: state, stop: stop, idleShutdown: configuration.idleShutdown, firstPageWait: configuration.firstPageWait)
+        var groupConfiguration = ServiceGroupConfiguration(
             services: applications.map { .init(service: $0) }
                 + [.init(service: lifetime, successTerminationBehavior: .gracefullyShutdownGroup)],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // Past this the group cancels the servers, which closes the connections still open.
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.stopDrain
+        let group = ServiceGroup(configuration: groupConfiguration)
         let watches = LibraryWatch.start(state)
         defer {
             for watch in watches { watch.stop() }
             EditorRecord.remove(for: configuration.roots)
         }
-        try await group.run()
-        await state.events.closeAll()
-        return await state.desk.closeAll()
+        var failure: (any Error)?
+        do {
+            try await group.run()
+        } catch {
+            failure = error
+        }
+        // A server cut in its drain may end with an error; one that ended before the stop began
+        // could not serve (its port taken), and that is the error. The documents are saved either way.
+        let stopped = stop.began
+        await stop.begin()
+        let unsaved = await state.desk.closeAll()
+        if let failure {
+            guard stopped else { throw failure }
+            logger.debug("while stopping: \(failure)")
+        }
+        return unsaved
     }
 }
 
@@ -107,10 +130,11 @@ actor ListeningCount {
 }
 
 /// The server's lifetime as a service: it returns (which stops the group) once no page has been
-/// open for long enough, and on a signal it ends the pages' streams so that the HTTP servers
-/// can drain.
+/// open for long enough; either way, and at once on a signal, the stop begins, so that the
+/// HTTP servers can drain.
 struct Lifetime: Service {
     let state: EditorState
+    let stop: EditorStop
     let idleShutdown: Duration
     let firstPageWait: Duration
 
@@ -119,11 +143,35 @@ struct Lifetime: Service {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
                 await state.events.keepAlive()
-                if let idle = await state.events.idleFor(), idle.duration >= (idle.anyPageYet ? idleShutdown : firstPageWait) { return }
-                if Task.isShuttingDownGracefully { return }
+                if let idle = await state.events.idleFor(), idle.duration >= (idle.anyPageYet ? idleShutdown : firstPageWait) { break }
+                if Task.isShuttingDownGracefully { break }
             }
+            await stop.begin()
         } onGracefulShutdown: {
-            Task { await state.events.closeAll() }
+            Task { await stop.begin() }
         }
+    }
+}
+
+/// The start of the server's stop, whichever way it comes (the idle wait, a signal), done once
+/// and before the servers drain: the record goes first, so that an `imagegallery edit` from now
+/// on starts a new server rather than printing a link to one that no longer listens, and the
+/// pages' event streams end, new ones included, since the drain waits for every response.
+final class EditorStop: Sendable {
+    private let state: EditorState
+    private let roots: EditorRoots
+    private let started = Atomic<Bool>(false)
+
+    init(state: EditorState, roots: EditorRoots) {
+        self.state = state
+        self.roots = roots
+    }
+
+    /// Whether the stop has begun.
+    var began: Bool { started.load(ordering: .acquiring) }
+
+    func begin() async {
+        if !started.exchange(true, ordering: .acquiringAndReleasing) { EditorRecord.remove(for: roots) }
+        await state.events.closeAll()
     }
 }
