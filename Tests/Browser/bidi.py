@@ -16,6 +16,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from harness import log_tail
+
 STEP_TIMEOUT = 60.0  # seconds for one command; a guard against hangs only
 
 FIREFOX_MISSING = ("firefox-esr is not installed (Debian: apt-get install firefox-esr; "
@@ -71,7 +73,7 @@ class Firefox:
         last = None
         while self.socket is None:
             if self.process.poll() is not None:
-                raise RuntimeError(f"Firefox exited ({self.process.returncode}) before BiDi answered: {self.log_tail()}")
+                raise RuntimeError(f"Firefox exited ({self.process.returncode}) before BiDi answered: {log_tail(self.log_path)}")
             try:
                 self.socket = websocket.create_connection(f"ws://127.0.0.1:{port}/session", timeout=STEP_TIMEOUT,
                                                           suppress_origin=True)
@@ -83,9 +85,6 @@ class Firefox:
         self.command("session.new", {"capabilities": {"alwaysMatch": {"acceptInsecureCerts": False}}})
         self.session_open = True
         self.context = self.command("browsingContext.getTree", {})["contexts"][0]["context"]
-
-    def log_tail(self, size=4000):
-        return self.log_path.read_bytes()[-size:].decode(errors="replace") if self.log_path.exists() else ""
 
     def command(self, method, params, timeout=STEP_TIMEOUT):
         number = next(self.numbers)

@@ -23,61 +23,29 @@ Prints one JSON document {ok, failures, steps: [{name, ok, detail}], screenshots
 0 when every check passed, 1 when one failed, 2 when it could not check (a tool missing).
 """
 
-import argparse
-import hashlib
 import itertools
 import json
 import os
-import select
 import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bidi import FIREFOX_MISSING, Firefox, find_firefox  # noqa: E402
-from devtools import CHROMIUM_MISSING, DevTools, Tab, find_chromium, log_tail  # noqa: E402
-from editor_check import Editor, could_not_check, finish  # noqa: E402
+from bidi import FIREFOX_MISSING, find_firefox  # noqa: E402
+from devtools import BrowserGone, find_chromium  # noqa: E402
+from harness import (CheckFailed, ChromiumPage, Editor, FirefoxPage, Steps, could_not_check,  # noqa: E402
+                     create_gallery, editor_arguments, finish, fixture_images, gallery_key, hang_guard, imagegallery_json,
+                     log_tail, poll, read_line, sha256)
 
-WAIT = 120.0            # seconds for the disk, a drop or a page to settle: generous, a slow two-core machine
 SCREEN = (1700, 1000)   # the browser's window at 0,0 (1280 wide), the GTK windows to its right
 SOURCE_WINDOW = (1320, 80, 300)   # x, y, size
 TARGET_WINDOW = (1320, 560, 300)
 PHOTO_NAME = "PXL_20260815_093012345.jpg"
 HERE = Path(__file__).resolve().parent
-
-
-class CheckFailed(Exception):
-    pass
-
-
-def sha256(path):
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
-def gallery_key(path):
-    """The editor's name for a gallery: the first 24 hex digits of the SHA-256 of its resolved path."""
-    return hashlib.sha256(str(Path(path).resolve()).encode()).hexdigest()[:24]
-
-
-def poll(description, probe, timeout=WAIT, interval=0.25):
-    """Calls `probe` until it returns a value other than None; raises CheckFailed with its last problem."""
-    deadline = time.monotonic() + timeout
-    last = None
-    while True:
-        try:
-            value = probe()
-            if value is not None:
-                return value
-        except (CheckFailed, ValueError, RuntimeError, TimeoutError) as error:
-            last = error
-        if time.monotonic() > deadline:
-            raise CheckFailed(f"{description}: not within {timeout:.0f} s" + (f" ({last})" if last else ""))
-        time.sleep(interval)
 
 
 # MARK: The desktop: Xvfb, the other application's windows, xdotool
@@ -92,15 +60,7 @@ class Desktop:
                                      pass_fds=(write,), stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=open(scratch / "xvfb.log", "wb"))
         os.close(write)
-        number = b""
-        deadline = time.monotonic() + 60
-        while not number.endswith(b"\n") and time.monotonic() < deadline:
-            ready, _, _ = select.select([read], [], [], 0.5)
-            if ready:
-                chunk = os.read(read, 64)
-                if not chunk:
-                    break
-                number += chunk
+        number = read_line(read, 60)
         os.close(read)
         if not number.strip():
             raise RuntimeError(f"Xvfb gave no display number: {log_tail(scratch / 'xvfb.log')}")
@@ -211,59 +171,6 @@ def drag(start, end, alt=False, ready=None, timeout=60.0):
     return met
 
 
-# MARK: The browsers, behind one small interface: navigate, evaluate, close
-
-
-class Chromium:
-    name = "Chromium"
-
-    def __init__(self, path, scratch):
-        self.devtools = DevTools(path, scratch / "chromium-profile", scratch / "chromium.log", window_size=(1280, 900),
-                                 host_rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", headless=False)
-        self.tab = Tab(self.devtools)
-        self.tab.call("Page.enable")
-        self.tab.call("Target.activateTarget", {"targetId": self.tab.target})
-
-    def navigate(self, url):
-        self.tab.call("Page.navigate", {"url": url})
-
-    def evaluate(self, expression):
-        """The value of `expression` (awaited if a promise), through JSON, as Firefox's is."""
-        text = self.tab.evaluate(f"(async () => JSON.stringify(await ({expression})))()", await_promise=True, timeout=60)
-        return None if text is None else json.loads(text)
-
-    def stop(self):
-        self.devtools.process.kill()
-
-    def close(self):
-        self.devtools.close()
-
-    def log(self):
-        return log_tail(self.devtools.log.name)
-
-
-class FirefoxESR:
-    name = "Firefox"
-
-    def __init__(self, path, scratch):
-        self.firefox = Firefox(path, scratch / "firefox-profile", scratch / "firefox.log")
-
-    def navigate(self, url):
-        self.firefox.navigate(url)
-
-    def evaluate(self, expression):
-        return self.firefox.evaluate(expression)
-
-    def close(self):
-        self.firefox.close()
-
-    def stop(self):
-        self.firefox.process.kill()
-
-    def log(self):
-        return self.firefox.log_tail()
-
-
 # MARK: The scenarios
 
 
@@ -295,10 +202,11 @@ CALIBRATE_SCRIPT = """new Promise((resolve) => {
 })"""
 
 
-class Run:
+class Run(Steps):
     def __init__(self, arguments, scratch):
+        Steps.__init__(self)
         self.arguments, self.scratch = arguments, scratch
-        self.steps, self.failures, self.editor_exits, self.logs = [], [], [], {}
+        self.editor_exits, self.logs = [], {}
         self.folder = scratch / "galleries"
         self.folder.mkdir()
         self.gallery = None  # each browser's own gallery
@@ -309,7 +217,7 @@ class Run:
     def abort(self):
         """The hang guard: stops every process this check started, so that the run ends and reports."""
         self.aborted = True
-        for stop in (lambda: self.browser.stop(), lambda: self.editor.process.kill(), lambda: self.desktop.close()):
+        for stop in (lambda: self.browser.kill(), lambda: self.editor.process.kill(), lambda: self.desktop.close()):
             try:
                 stop()
             except Exception:  # noqa: BLE001 (not started, or gone already)
@@ -317,14 +225,8 @@ class Run:
 
     # The disk
 
-    def run_json(self, *arguments):
-        result = subprocess.run([self.arguments.imagegallery, *arguments, "--json"], capture_output=True, text=True, timeout=120)
-        if result.returncode != 0:
-            raise CheckFailed(f"imagegallery {' '.join(arguments)} failed ({result.returncode}): {result.stderr.strip()}")
-        return json.loads(result.stdout)
-
     def images(self):
-        return self.run_json("list", str(self.gallery))
+        return imagegallery_json(self.arguments.imagegallery, "list", str(self.gallery), timeout=120)
 
     # Setting up
 
@@ -332,7 +234,7 @@ class Run:
         """A phone's photo: 3:4 pixels, an sRGB ICC profile, the camera, the time and a GPS position."""
         from PIL import Image, ImageCms, ImageDraw
 
-        fixtures = sorted(p for p in Path(self.arguments.fixtures).iterdir() if p.suffix.lower() == ".jpg")
+        fixtures = fixture_images(self.arguments.fixtures, (".jpg",))
         base = Image.open(fixtures[0]).convert("RGB").resize((1512, 2016))
         ImageDraw.Draw(base).text((40, 40), "imagegallery desktop drop", fill=(255, 255, 255))
         photos = self.scratch / "phone"
@@ -355,29 +257,8 @@ class Run:
         return read
 
     def make_gallery(self, title):
-        fixtures = sorted(p for p in Path(self.arguments.fixtures).iterdir() if p.suffix.lower() in (".jpg", ".png"))[:3]
-        path = self.folder / f"{title}.imagegallery"
-        result = subprocess.run([self.arguments.imagegallery, "create", str(path), "--title", title,
-                                 *map(str, fixtures)], capture_output=True, text=True)
-        if result.returncode != 0:
-            raise RuntimeError(f"imagegallery create failed ({result.returncode}): {result.stderr}")
-        return path
-
-    # Recording
-
-    def step(self, name, action):
-        started = time.monotonic()
-        try:
-            detail = action() or ""
-            self.steps.append({"name": name, "ok": True, "detail": f"{detail} ({time.monotonic() - started:.1f} s)"})
-            return True
-        except Exception as error:  # noqa: BLE001 (every failure is reported, with what led to it)
-            text = f"{type(error).__name__}: {error}"
-            if not isinstance(error, CheckFailed):
-                text += "\n" + traceback.format_exc(limit=4)
-            self.steps.append({"name": name, "ok": False, "detail": text})
-            self.failures.append(f"{name}: {text}")
-            return False
+        return create_gallery(self.arguments.imagegallery, self.folder / f"{title}.imagegallery", title,
+                              fixture_images(self.arguments.fixtures)[:3])
 
     # The page
 
@@ -399,8 +280,8 @@ class Run:
     def open_gallery(self, browser, url):
         browser.navigate(url)
         key = gallery_key(self.gallery)
-        poll(f"{browser.name}: the editor's document browser",
-             lambda: browser.evaluate("document.readyState === 'complete' && !document.getElementById('browser-view').hidden") or None)
+        browser.wait_until("the editor's document browser",
+                           "document.readyState === 'complete' && !document.getElementById('browser-view').hidden")
         origin = browser.evaluate("location.origin")
         browser.navigate(f"{origin}/#gallery={key}")
         count = len(self.images())
@@ -490,15 +371,14 @@ class Run:
                 # The browser's window sits at the screen's origin, 1280 wide: this point is in its page.
                 on_screen = self.origin_on_screen(browser, (640, 450))
                 return self.drop_in(browser, on_screen, before)
-            dropped = self.step(f"{kind.name}: drop from another application", open_and_drop)
+            with self.step(f"{kind.name}: drop from another application") as record:
+                record["detail"] = open_and_drop()
             if self.aborted:
                 raise RuntimeError("stopped by the hang guard")
-            if dropped:
-                self.step(f"{kind.name}: drag out to another application", lambda: self.drag_out(browser, opened["origin"]))
-            else:
-                self.steps.append({"name": f"{kind.name}: drag out to another application", "ok": False,
-                                   "detail": "not run: the drop before it failed"})
-                self.failures.append(f"{kind.name}: drag out to another application: not run")
+            with self.step(f"{kind.name}: drag out to another application") as record:
+                if not self.steps[-2]["ok"]:
+                    raise CheckFailed("not run: the drop before it failed")
+                record["detail"] = self.drag_out(browser, opened["origin"])
         finally:
             if browser is not None:
                 self.logs[kind.name] = browser.log()
@@ -518,23 +398,14 @@ class Run:
         _, self.target_lines = self.desktop.window("target", self.drops, TARGET_WINDOW, self.scratch / "target.log")
         chromium = find_chromium(self.arguments.chromium)
         firefox = find_firefox(self.arguments.firefox)
-        self.browser_run(Chromium, chromium)
-        self.browser_run(FirefoxESR, firefox)
+        self.browser_run(ChromiumPage, chromium)
+        self.browser_run(FirefoxPage, firefox)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--imagegallery", required=True)
-    parser.add_argument("--editor", required=True)
-    parser.add_argument("--fixtures", required=True)
-    parser.add_argument("--artifacts", required=True)
-    parser.add_argument("--chromium")
-    parser.add_argument("--firefox")
-    parser.add_argument("--timeout", type=float, default=600, help="give up after this many seconds (a hang guard)")
-    arguments = parser.parse_args()
+    arguments, _ = editor_arguments(__doc__.split("\n")[0], "the imagegallery binary (for create, list)",
+                                    "the imagegallery-editor binary under test", 600, firefox=True)
     missing = []
-    if not find_chromium(arguments.chromium):
-        missing.append(CHROMIUM_MISSING)
     if not find_firefox(arguments.firefox):
         missing.append(FIREFOX_MISSING)
     for tool, package in (("Xvfb", "xvfb"), ("xdotool", "xdotool"), ("exiftool", "libimage-exiftool-perl")):
@@ -547,27 +418,24 @@ def main():
             missing.append(f"Python's {module} is missing (Debian: {package}; scripts/install-deps test installs it)")
     if missing:
         could_not_check("; ".join(missing))
-    Path(arguments.artifacts).mkdir(parents=True, exist_ok=True)
 
     with tempfile.TemporaryDirectory(prefix="check-editor-desktop-") as scratch:
         run = Run(arguments, Path(scratch))
-        # A hang guard: past the timeout, everything this check started is stopped and it reports.
-        timer = threading.Timer(arguments.timeout, run.abort)
-        timer.daemon = True
-        timer.start()
         error = None
         try:
-            run.run()
-        except (RuntimeError, OSError, subprocess.SubprocessError) as problem:
+            # A hang guard: past the timeout, everything this check started is stopped and it reports.
+            with hang_guard(arguments.timeout, run.abort):
+                run.run()
+        except (BrowserGone, RuntimeError, OSError, subprocess.SubprocessError) as problem:
             error = f"{type(problem).__name__}: {problem}"
         finally:
-            timer.cancel()
             if run.desktop:
                 run.desktop.close()
         if run.aborted and error is None:
             error = f"stopped by the hang guard after {arguments.timeout:.0f} s"
         exits = [code for code in run.editor_exits if code is not None]
-        result = {"ok": error is None and not run.failures and len(run.steps) >= 5, "failures": run.failures,
+        failures = run.failures()
+        result = {"ok": error is None and not failures and len(run.steps) >= 5, "failures": failures,
                   "steps": run.steps, "screenshots": [], "console": [],
                   "editorExit": max(exits, key=abs) if exits and len(exits) == len(run.editor_exits) else None,
                   "logs": {name: text[-2000:] for name, text in run.logs.items()}}

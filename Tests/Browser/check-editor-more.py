@@ -27,7 +27,6 @@ import http.server
 import os
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 import threading
@@ -36,9 +35,9 @@ from pathlib import Path
 
 # Run as a script from any folder: the shared modules sit beside this file.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from devtools import DevTools  # noqa: E402
-from editor_check import Editor, arguments_and_chromium, could_not_check, run_and_report  # noqa: E402
 from editor_more_scenarios import MoreScenarios  # noqa: E402
+from harness import (Editor, could_not_check, create_gallery, editor_arguments, fixture_images, headless_chromium,  # noqa: E402
+                     run_and_report, start_editor)
 
 AUTOSAVE_SECONDS = 0.5
 IDLE_SECONDS = 2
@@ -100,7 +99,7 @@ def generated_images(folder, count):
 def make_galleries(imagegallery, fixtures, folder, galleries):
     """The galleries of `galleries` in `folder`; returns {title: path}. One that cannot be made is an error (exit 2)."""
     folder.mkdir()
-    every = sorted(str(path) for path in Path(fixtures).iterdir() if path.suffix.lower() in (".jpg", ".png"))
+    every = fixture_images(fixtures)
     made = {}
     for title, names in galleries.items():
         path = folder / f"{title}.imagegallery"
@@ -108,23 +107,18 @@ def make_galleries(imagegallery, fixtures, folder, galleries):
             hostile = folder.parent / "hostile-images"
             hostile.mkdir()
             shutil.copy(Path(fixtures) / FIXTURES[1], hostile / HOSTILE_IMAGE)
-            sources = [str(hostile / HOSTILE_IMAGE)]
+            sources = [hostile / HOSTILE_IMAGE]
         elif isinstance(names, int):
-            sources = [str(generated_images(folder.parent / f"{title.lower()}-images", names))]
+            sources = [generated_images(folder.parent / f"{title.lower()}-images", names)]
         else:
-            sources = every if names is None else [str(Path(fixtures) / name) for name in names]
-        result = subprocess.run([imagegallery, "create", str(path), "--title", title] + sources, capture_output=True, text=True)
-        if result.returncode != 0:
-            raise RuntimeError(f"imagegallery create {path.name} failed ({result.returncode}): {result.stderr}")
-        made[title] = path
+            sources = every if names is None else [Path(fixtures) / name for name in names]
+        made[title] = create_gallery(imagegallery, path, title, sources)
     return made
 
 
 def main():
-    arguments, chromium = arguments_and_chromium(__doc__.split("\n")[0], "the imagegallery binary (for create, list, info, add, caption)",
-                                                 "the imagegallery-editor binary under test (imagegallery-fetch beside it)", 420)
-    artifacts = Path(arguments.artifacts)
-    artifacts.mkdir(parents=True, exist_ok=True)
+    arguments, chromium = editor_arguments(__doc__.split("\n")[0], "the imagegallery binary (for create, list, info, add, caption)",
+                                           "the imagegallery-editor binary under test (imagegallery-fetch beside it)", 420)
 
     with tempfile.TemporaryDirectory(prefix="check-editor-more-") as scratch:
         scratch = Path(scratch).resolve()
@@ -135,22 +129,16 @@ def main():
             conflicts = make_galleries(arguments.imagegallery, arguments.fixtures, scratch / "conflict", CONFLICT_GALLERIES)
         except (RuntimeError, OSError) as error:
             could_not_check(error)
-        editor = Editor(arguments.editor, scratch / "galleries", scratch / "editor", AUTOSAVE_SECONDS, IDLE_SECONDS)
-        if not editor.announcement or "url" not in editor.announcement:
-            editor.stop()
-            could_not_check(f"the editor printed no {{url, pid}} line: {editor.log_text()}")
+        editor = start_editor(arguments, scratch / "galleries", scratch / "editor", AUTOSAVE_SECONDS, IDLE_SECONDS)
         links = LoopbackServer(Path(arguments.fixtures).resolve())
-
-        # Every name but 127.0.0.1 stays unresolvable, so nothing the page asks for leaves the machine.
-        devtools = DevTools(chromium, scratch / "profile", scratch / "chromium.log", window_size=(1280, 900),
-                            host_rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1")
+        devtools = headless_chromium(chromium, scratch)
 
         def start_conflict_editor():
             # Autosave 30 s: the caption typed in the page stays unsaved while the file changes under it.
             return Editor(arguments.editor, scratch / "conflict", scratch / "conflict-editor", 30, IDLE_SECONDS)
 
         scenarios = MoreScenarios(devtools, editor, arguments.imagegallery, arguments.fixtures, scratch, galleries,
-                                  conflicts, start_conflict_editor, links.base, artifacts)
+                                  conflicts, start_conflict_editor, links.base, arguments.artifacts)
         run_and_report(scenarios, devtools, editor, arguments.timeout, chromium, arguments.editor, scratch,
                        stop=(scenarios.stop_conflict_editor, links.stop))
 

@@ -24,52 +24,23 @@ Prints one JSON document {ok, failures, checks} and exits 0 when every check pas
 failed, 2 when it could not check at all.
 """
 
-import argparse
-import hashlib
 import http.client
 import json
 import os
 import re
-import shutil
-import signal
 import socket
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+# Run as a script from any folder: the shared modules sit beside this file.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import create_gallery, gallery_key, http_check, sha256, xdg_folders  # noqa: E402
 
 # How long a connection may take to be answered or closed before a check calls it held open. A
 # met wait ends at once; the editor's own read timeout here is 3 s.
 HOLD_BOUND = 60
 READ_TIMEOUT_SECONDS = 3
-
-
-def digest(path):
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
-class Session:
-    def __init__(self, port):
-        self.port = port
-        self.cookie = None
-
-    def request(self, method, path, host=None, cookie=True, origin=None, body=None, family="127.0.0.1"):
-        connection = http.client.HTTPConnection(family, self.port, timeout=10)
-        headers = {"Host": host or f"127.0.0.1:{self.port}"}
-        if cookie is True and self.cookie:
-            headers["Cookie"] = self.cookie
-        elif isinstance(cookie, str):
-            headers["Cookie"] = cookie
-        if origin:
-            headers["Origin"] = origin
-        if body is not None:
-            headers["Content-Type"] = "application/json"
-        connection.request(method, path, body=body, headers=headers)
-        response = connection.getresponse()
-        data = response.read()
-        connection.close()
-        return response.status, dict((k.lower(), v) for k, v in response.getheaders()), data
 
 
 def raw_request(port, head, body=b"", bound=HOLD_BOUND):
@@ -98,23 +69,6 @@ def raw_request(port, head, body=b"", bound=HOLD_BOUND):
         sock.close()
     match = re.match(rb"HTTP/1\.1 (\d{3})", data)
     return (int(match.group(1)) if match else None), data, closed
-
-
-def start_editor(binary, folder, work, name, *arguments):
-    """An editor on `folder` with its own XDG folders (so that no running one is reused), and a
-    session: (process, port, cookie)."""
-    environment = dict(os.environ, XDG_STATE_HOME=str(work / f"state-{name}"), XDG_CACHE_HOME=str(work / f"cache-{name}"),
-                       XDG_RUNTIME_DIR=str(work / f"run-{name}"))
-    process = subprocess.Popen([binary, "--no-open", "--json", "--first-page-seconds", "120", *arguments, str(folder)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
-    line = process.stdout.readline().decode()
-    if not line:
-        raise RuntimeError("the editor printed nothing: " + process.stderr.read().decode())
-    url = json.loads(line)["url"]
-    port = int(re.search(r":(\d+)/", url).group(1))
-    session = Session(port)
-    _, headers, _ = session.request("GET", url.split(str(port), 1)[1])
-    return process, port, headers.get("set-cookie", "").split(";", 1)[0]
 
 
 def upload_head(port, cookie, path, length=None, chunked=False):
@@ -172,20 +126,9 @@ def make_galleries(options, work):
     inside_gallery = opened / "inside.imagegallery"
     outside_gallery = outside / "secret.imagegallery"
     for target, title in ((inside_gallery, "Inside"), (outside_gallery, "Secret")):
-        subprocess.run([options.imagegallery, "create", str(target), "--title", title, options.fixtures],
-                       check=True, capture_output=True)
+        create_gallery(options.imagegallery, target, title, [options.fixtures])
     (opened / "link.imagegallery").symlink_to(outside_gallery)
     return opened, inside_gallery, outside_gallery
-
-
-def launch(options, opened, work):
-    """The editor on the opened folder, its state, cache and runtime folders in WORK."""
-    environment = dict(os.environ, XDG_STATE_HOME=str(work / "state"), XDG_CACHE_HOME=str(work / "cache"),
-                       XDG_RUNTIME_DIR=str(work / "run"))
-    editor = subprocess.Popen([options.editor, "--no-open", "--json", "--first-page-seconds", "120",
-                               "--read-timeout-seconds", str(READ_TIMEOUT_SECONDS), str(opened)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
-    return editor
 
 
 def check_launch_link(check, session, port, path_and_query):
@@ -309,7 +252,7 @@ def check_declared_sizes(check, session, port, inside_key, opened):
 def check_outside_paths(check, session, port, outside_gallery):
     """Nothing outside the opened folder is served or edited, and the server listens on loopback only."""
     own_origin = origin_of(port)
-    outside_key = hashlib.sha256(str(outside_gallery.resolve()).encode()).hexdigest()[:24]
+    outside_key = gallery_key(outside_gallery)
     for path in (f"/api/galleries/{outside_key}/thumbnail", f"/api/documents/{outside_key}?page=security",
                  "/api/galleries/../../../../etc/passwd", "/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd",
                  "/api/galleries/..%2F..%2Foutside%2Fsecret.imagegallery/thumbnail"):
@@ -327,19 +270,19 @@ def check_outside_paths(check, session, port, outside_gallery):
 
 def check_shutdown(check, editor, opened, before, inside_gallery, outside_gallery):
     """SIGTERM stops the editor, and nothing changed or appeared on disk."""
-    editor.send_signal(signal.SIGTERM)
-    code = editor.wait(timeout=30)
-    check("SIGTERM stops the editor with status 0", code == 0, f"status {code}: {editor.stderr.read().decode()}")
-    after = {str(p): digest(p) for p in (inside_gallery, outside_gallery)}
+    code = editor.stop()
+    check("SIGTERM stops the editor with status 0", code == 0, f"status {code}: {editor.process.stderr.read().decode()}")
+    after = {str(p): sha256(p) for p in (inside_gallery, outside_gallery)}
     check("nothing changed on disk", after == before, "")
     check("no gallery was planted", sorted(p.name for p in opened.iterdir()) == ["inside.imagegallery", "link.imagegallery"],
           f"{sorted(p.name for p in opened.iterdir())}")
 
 
-def check_import_limits(check, options, opened, work):
+def check_import_limits(check, start, opened, work):
     """--max-import-bytes and --import-free-space-margin bound an import."""
     # An import is bounded by --max-import-bytes: declared, and as it arrives (chunked).
-    limited, port, cookie = start_editor(options.editor, opened, work, "limited", "--max-import-bytes", "1000000")
+    limited = start(opened, xdg_folders(work, "state-limited", "cache-limited", "run-limited"), "--max-import-bytes", "1000000")
+    port, cookie = limited.port, limited.cookie
     status, data, closed = raw_request(port, upload_head(port, cookie, "/api/import?folder=0&name=two.zip", length=2_000_000), bytes(10))
     check("--max-import-bytes 1000000: an import declaring 2 MB is refused with 413 at once",
           status == 413 and closed, f"status {status}, closed {closed}: {data[:300]!r}")
@@ -347,69 +290,38 @@ def check_import_limits(check, options, opened, work):
                                        chunked(bytes(2_000_000)))
     check("--max-import-bytes 1000000: a chunked import of 2 MB is refused with 413, leaving nothing",
           status == 413 and not spools(opened), f"status {status}, spools {spools(opened)}: {data[:300]!r}")
-    limited.send_signal(signal.SIGTERM)
-    limited.wait(timeout=30)
+    limited.stop()
     # ...and never beyond the free space less a margin: here a margin of all but 2 MiB of it.
     free = os.statvfs(opened)
     margin = free.f_bavail * free.f_frsize - (2 << 20)
-    cramped, port, cookie = start_editor(options.editor, opened, work, "cramped", "--import-free-space-margin", str(margin))
+    cramped = start(opened, xdg_folders(work, "state-cramped", "cache-cramped", "run-cramped"),
+                    "--import-free-space-margin", str(margin))
+    port, cookie = cramped.port, cramped.cookie
     status, data, closed = raw_request(port, upload_head(port, cookie, "/api/import?folder=0&name=three.zip", length=3 << 30), bytes(10))
     check("an import larger than the free space less the margin is refused with 413, saying so",
           status == 413 and closed and b"free" in data, f"status {status}, closed {closed}: {data[:300]!r}")
-    cramped.send_signal(signal.SIGTERM)
-    cramped.wait(timeout=30)
+    cramped.stop()
     check("the refused imports left nothing in the folder",
           sorted(p.name for p in opened.iterdir()) == ["inside.imagegallery", "link.imagegallery"],
           f"{sorted(p.name for p in opened.iterdir())}")
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--editor", required=True)
-    parser.add_argument("--imagegallery", required=True)
-    parser.add_argument("--fixtures", required=True)
-    options = parser.parse_args()
-
-    checks = []
-
-    def check(name, ok, detail=""):
-        checks.append({"name": name, "ok": bool(ok), "detail": detail})
-
-    work = Path(tempfile.mkdtemp(prefix="editor-security-"))
-    editor = None
-    try:
-        opened, inside_gallery, outside_gallery = make_galleries(options, work)
-        before = {str(p): digest(p) for p in (inside_gallery, outside_gallery)}
-        editor = launch(options, opened, work)
-        line = editor.stdout.readline().decode()
-        if not line:
-            print(json.dumps({"ok": False, "error": "the editor printed nothing: " + editor.stderr.read().decode()}))
-            return 2
-        url = json.loads(line)["url"]
-        port = int(re.search(r":(\d+)/", url).group(1))
-        session = Session(port)
-        check_launch_link(check, session, port, url.split(str(port), 1)[1])
-        inside_key = check_listing_and_hosts(check, session, port)
-        image = check_document(check, session, inside_key)
-        check_origins(check, session, port, inside_key, image, opened)
-        check_body_bounds(check, session, port, inside_key)
-        check_declared_sizes(check, session, port, inside_key, opened)
-        check_outside_paths(check, session, port, outside_gallery)
-        check_shutdown(check, editor, opened, before, inside_gallery, outside_gallery)
-        check_import_limits(check, options, opened, work)
-    except Exception as error:  # a crash of the checker is a failure to check, reported as such
-        print(json.dumps({"ok": False, "error": f"{type(error).__name__}: {error}", "checks": checks}))
-        return 2
-    finally:
-        if editor and editor.poll() is None:
-            editor.kill()
-            editor.wait()
-        shutil.rmtree(work, ignore_errors=True)
-
-    failures = [f"{c['name']}: {c['detail']}" for c in checks if not c["ok"]]
-    print(json.dumps({"ok": not failures, "failures": failures, "checks": checks}))
-    return 0 if not failures else 1
+def checks(check, options, work, start):
+    opened, inside_gallery, outside_gallery = make_galleries(options, work)
+    before = {str(p): sha256(p) for p in (inside_gallery, outside_gallery)}
+    # Its launch link is the first check's: not used yet.
+    editor = start(opened, xdg_folders(work), "--read-timeout-seconds", str(READ_TIMEOUT_SECONDS), log_in=False)
+    port = editor.port
+    check_launch_link(check, editor, port, editor.launch)
+    inside_key = check_listing_and_hosts(check, editor, port)
+    image = check_document(check, editor, inside_key)
+    check_origins(check, editor, port, inside_key, image, opened)
+    check_body_bounds(check, editor, port, inside_key)
+    check_declared_sizes(check, editor, port, inside_key, opened)
+    check_outside_paths(check, editor, port, outside_gallery)
+    check_shutdown(check, editor, opened, before, inside_gallery, outside_gallery)
+    check_import_limits(check, start, opened, work)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(http_check("editor-security-", checks))

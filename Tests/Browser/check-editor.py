@@ -14,16 +14,15 @@ Saves screenshots of the document browser and of a gallery into DIR, prints one 
 1 when a check failed, 2 when it could not check (Chromium missing or crashed, no editor).
 """
 
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 # Run as a script from any folder: the shared modules sit beside this file.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from devtools import DevTools  # noqa: E402
-from editor_check import Editor, arguments_and_chromium, could_not_check, run_and_report  # noqa: E402
 from editor_scenarios import Scenarios  # noqa: E402
+from harness import (could_not_check, create_gallery, editor_arguments, fixture_images, headless_chromium,  # noqa: E402
+                     run_and_report, start_editor)
 
 AUTOSAVE_SECONDS = 0.5
 # Long enough that a page away for a moment (undo after reload) does not stop the server.
@@ -33,24 +32,15 @@ SECOND_GALLERY = ["1-sunset.jpg", "2-tiles.png", "3-lighthouse.jpg"]
 
 def make_galleries(imagegallery, fixtures, folder):
     """Two galleries; returns their paths. A gallery that cannot be made is an error (exit 2)."""
-    images = sorted(path for path in Path(fixtures).iterdir() if path.suffix.lower() in (".jpg", ".png"))
-    made = {}
-    for title, sources in (("First", [str(path) for path in images]),
-                           ("Second", [str(Path(fixtures) / name) for name in SECOND_GALLERY])):
-        path = folder / f"{title}.imagegallery"
-        result = subprocess.run([imagegallery, "create", str(path), "--title", title] + sources,
-                                capture_output=True, text=True)
-        if result.returncode != 0:
-            raise RuntimeError(f"imagegallery create {path.name} failed ({result.returncode}): {result.stderr}")
-        made[title] = path
+    images = fixture_images(fixtures)
+    made = {title: create_gallery(imagegallery, folder / f"{title}.imagegallery", title, sources)
+            for title, sources in (("First", images), ("Second", [Path(fixtures) / name for name in SECOND_GALLERY]))}
     return made, len(images)
 
 
 def main():
-    arguments, chromium = arguments_and_chromium(__doc__.split("\n")[0], "the imagegallery binary (for create, list, info)",
-                                                 "the imagegallery-editor binary under test", 300)
-    artifacts = Path(arguments.artifacts)
-    artifacts.mkdir(parents=True, exist_ok=True)
+    arguments, chromium = editor_arguments(__doc__.split("\n")[0], "the imagegallery binary (for create, list, info)",
+                                           "the imagegallery-editor binary under test", 300)
 
     with tempfile.TemporaryDirectory(prefix="check-editor-") as scratch:
         scratch = Path(scratch)
@@ -60,16 +50,9 @@ def main():
             galleries, image_count = make_galleries(arguments.imagegallery, arguments.fixtures, folder)
         except (RuntimeError, OSError) as error:
             could_not_check(str(error))
-        editor = Editor(arguments.editor, folder, scratch, AUTOSAVE_SECONDS, IDLE_SECONDS)
-        if not editor.announcement or "url" not in editor.announcement:
-            editor.stop()
-            error = f"the editor printed no {{url, pid}} line: {editor.log_text()}"
-            could_not_check(error)
-
-        # Every name but the editor's address stays unresolvable, so nothing the page asks for leaves the machine.
-        devtools = DevTools(chromium, scratch / "profile", scratch / "chromium.log", window_size=(1280, 900),
-                            host_rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1")
-        scenarios = Scenarios(devtools, editor, arguments.imagegallery, folder, galleries, image_count, artifacts,
+        editor = start_editor(arguments, folder, scratch, AUTOSAVE_SECONDS, IDLE_SECONDS)
+        devtools = headless_chromium(chromium, scratch)
+        scenarios = Scenarios(devtools, editor, arguments.imagegallery, folder, galleries, image_count, arguments.artifacts,
                               idle_seconds=IDLE_SECONDS)
         run_and_report(scenarios, devtools, editor, arguments.timeout, chromium, arguments.editor, scratch)
 

@@ -24,18 +24,16 @@ document and exits 0 when everything passed, 1 when a check failed, 2 when it co
 """
 
 import argparse
-import base64
 import json
 import sys
 import tempfile
-import threading
-import time
 import urllib.parse
 from pathlib import Path
 
-# Run as a script from any folder: the shared DevTools module sits beside this file.
+# Run as a script from any folder: the shared modules sit beside this file.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from devtools import CHROMIUM_MISSING, KEYS, STEP_TIMEOUT, BrowserGone, DevTools, find_chromium, log_tail  # noqa: E402
+from devtools import CHROMIUM_MISSING, STEP_TIMEOUT, BrowserGone, DevTools, Tab, find_chromium  # noqa: E402
+from harness import CheckFailed, console_entry, describe, finish, hang_guard, log_tail, poll  # noqa: E402
 
 IMAGES_SCRIPT = """(async () => {
   const images = Array.from(document.images);
@@ -92,79 +90,47 @@ class Checker:
         self.requests = []
         self.pages = []
         self.keyboard = []
-        self.session = None
+        self.page = None
         devtools.listeners.append(self.on_event)
 
     # Events arrive on the reader thread.
     def on_event(self, message):
-        method, params = message.get("method"), message.get("params", {})
-        if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
-            text = " ".join(str(arg.get("value", arg.get("description", ""))) for arg in params.get("args", []))
-            self.console.append({"kind": "console." + params["type"], "text": text})
-        elif method == "Runtime.exceptionThrown":
-            details = params.get("exceptionDetails", {})
-            text = details.get("exception", {}).get("description") or details.get("text")
-            self.console.append({"kind": "exception", "text": text, "url": details.get("url")})
-        elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
-            entry = params["entry"]
-            self.console.append({"kind": "log." + entry.get("source", "other"), "text": entry.get("text"),
-                                 "url": entry.get("url")})
-        elif method == "Page.javascriptDialogOpening":
-            self.console.append({"kind": "dialog", "text": f"a dialog ({params.get('type')}) opened: {params.get('message')}"})
-            self.devtools.post("Page.handleJavaScriptDialog", {"accept": False}, self.session)
-        elif method == "Network.requestWillBeSent":
-            url = params.get("request", {}).get("url", "")
+        entry = console_entry(self.devtools, self.page and self.page.session, message)
+        if entry:
+            self.console.append(entry)
+        elif message.get("method") == "Network.requestWillBeSent":
+            url = message.get("params", {}).get("request", {}).get("url", "")
             scheme = url.split(":", 1)[0].lower()
             if scheme not in ("file", "data", "about", "blob"):
                 self.requests.append(url)
-        elif method in ("Inspector.targetCrashed", "Target.targetCrashed"):
-            self.console.append({"kind": "crash", "text": "the page crashed"})
 
     def fail(self, text):
         self.failures.append(text)
 
-    def call(self, method, params=None):
-        return self.devtools.call(method, params, self.session)
-
-    def evaluate(self, expression, await_promise=False, timeout=STEP_TIMEOUT):
-        result = self.devtools.call("Runtime.evaluate", {"expression": expression, "returnByValue": True,
-                                                         "awaitPromise": await_promise}, self.session, timeout=timeout)
-        if "exceptionDetails" in result:
-            raise RuntimeError(result["exceptionDetails"].get("text", "evaluation failed"))
-        return result["result"].get("value")
-
     def state(self):
-        return self.evaluate(STATE_SCRIPT)
+        return self.page.evaluate(STATE_SCRIPT)
 
     def wait_for(self, description, predicate, timeout=STEP_TIMEOUT):
-        """Polls the page's state until `predicate` holds; the document may change meanwhile."""
-        deadline = time.monotonic() + timeout
-        last = None
-        while time.monotonic() < deadline:
-            try:
-                last = self.state()
-                if last and last["readyState"] == "complete" and predicate(last):
-                    # Two frames, so that layout after load (the strip's scroll) is done.
-                    self.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))", True)
-                    return self.state()
-            except (RuntimeError, TimeoutError):
-                pass  # the old document went away mid-call
-            time.sleep(0.05)
-        self.fail(f"{description}: not reached (last state: {json.dumps(last)})")
-        return None
+        """Polls the page's state until `predicate` holds (the document may change meanwhile);
+        None, a failure recorded, when it does not."""
+        seen = {}
 
-    def press(self, name):
-        code, key_code, text = KEYS[name]
-        down = {"type": "keyDown" if text else "rawKeyDown", "key": name, "code": key_code,
-                "windowsVirtualKeyCode": code, "nativeVirtualKeyCode": code}
-        if text:
-            down["text"] = down["unmodifiedText"] = text
-        self.call("Input.dispatchKeyEvent", down)
-        self.call("Input.dispatchKeyEvent", {"type": "keyUp", "key": name, "code": key_code,
-                                             "windowsVirtualKeyCode": code, "nativeVirtualKeyCode": code})
+        def probe():
+            seen["last"] = last = self.state()
+            if last and last["readyState"] == "complete" and predicate(last):
+                # Two frames, so that layout after load (the strip's scroll) is done.
+                self.page.frames()
+                return self.state()
+            return None
+        try:
+            return poll(description, probe, timeout, 0.05, (RuntimeError, TimeoutError),
+                        lambda problem: f"{description}: not reached (last state: {json.dumps(seen.get('last'))})")
+        except CheckFailed as failure:
+            self.fail(str(failure))
+            return None
 
     def check_images(self, state):
-        images = self.evaluate(IMAGES_SCRIPT, await_promise=True, timeout=60)
+        images = self.page.evaluate(IMAGES_SCRIPT, await_promise=True, timeout=60)
         broken = [image["src"] for image in images if image["naturalWidth"] <= 0]
         missing_alt = [image["src"] for image in images if not image["alt"].strip()]
         name = urllib.parse.unquote(state["url"]).rsplit("/", 2)
@@ -182,12 +148,8 @@ class Checker:
         if state["stripOffset"] is not None and abs(state["stripOffset"]) > 2:
             self.fail(f"{name}: the current image is {state['stripOffset']:.1f} px off the strip's centre")
 
-    def screenshot(self, path):
-        data = self.call("Page.captureScreenshot", {"format": "png"})["data"]
-        Path(path).write_bytes(base64.b64decode(data))
-
     def key_to(self, key, description, predicate):
-        self.press(key)
+        self.page.press(key)
         state = self.wait_for(f"{key} ({description})", predicate)
         self.keyboard.append({"key": key, "expect": description, "ok": state is not None,
                               "index": state and state["index"], "focused": state and state["focused"],
@@ -195,14 +157,12 @@ class Checker:
         return state
 
     def run(self, screenshot):
-        target = self.devtools.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        self.session = self.devtools.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        self.page = page = Tab(self.devtools)
         for domain in ("Page", "Runtime", "Log", "Network"):
-            self.call(domain + ".enable")
-        self.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 800, "deviceScaleFactor": 1,
-                                                         "mobile": False})
-        self.call("Emulation.setFocusEmulationEnabled", {"enabled": True})
-        self.call("Page.navigate", {"url": self.index_url})
+            page.call(domain + ".enable")
+        page.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+        page.call("Emulation.setFocusEmulationEnabled", {"enabled": True})
+        page.navigate(self.index_url)
         state = self.wait_for("the grid", lambda s: "grid-page" in (s["page"] or ""))
         if state is None:
             return
@@ -212,7 +172,7 @@ class Checker:
         self.check_images(state)
         image_shot = str(Path(screenshot).with_name(Path(screenshot).stem + "-image.png"))
         if count == 0:
-            self.screenshot(screenshot)
+            self.page.screenshot(screenshot)
             return
 
         # The grid: arrows move the focus, Enter opens.
@@ -220,7 +180,7 @@ class Checker:
         if count > 1:
             self.key_to("ArrowRight", "focus the second tile", lambda s: s["focused"] == "i2")
             self.key_to("ArrowLeft", "focus the first tile again", lambda s: s["focused"] == "i1")
-        self.screenshot(screenshot)
+        self.page.screenshot(screenshot)
         state = self.key_to("Enter", "open image 1", lambda s: "image-page" in (s["page"] or "") and s["index"] == "1")
         if state is None:
             return
@@ -235,9 +195,9 @@ class Checker:
                 return
             self.check_images(state)
             if number == middle:
-                self.screenshot(image_shot)
+                self.page.screenshot(image_shot)
         if count == 1:
-            self.screenshot(image_shot)
+            self.page.screenshot(image_shot)
         if count > 1:
             self.key_to("ArrowLeft", f"image {count - 1}", lambda s, n=str(count - 1): s["index"] == n)
             self.key_to("Home", "image 1", lambda s: s["index"] == "1")
@@ -254,14 +214,11 @@ class Checker:
             if zoomed:
                 left, top, width, height = zoomed["stageBox"]
                 x, y = left + width / 2, top + height / 2
-                self.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
-                self.call("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x, "y": y, "button": "left",
-                                                       "buttons": 1, "clickCount": 1})
+                page.mouse("mouseMoved", x, y)
+                page.mouse("mousePressed", x, y, buttons=1, click_count=1)
                 for step in range(1, 6):
-                    self.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x + 30 * step, "y": y + 20 * step,
-                                                           "button": "left", "buttons": 1})
-                self.call("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x + 150, "y": y + 100,
-                                                       "button": "left", "buttons": 0, "clickCount": 1})
+                    page.mouse("mouseMoved", x + 30 * step, y + 20 * step, buttons=1)
+                page.mouse("mouseReleased", x + 150, y + 100, click_count=1)
                 panned = self.wait_for("a drag pans the zoomed image",
                                        lambda s, t=zoomed["transform"]: s["transform"] != t)
                 self.keyboard.append({"key": "drag", "expect": "pan", "ok": panned is not None,
@@ -280,10 +237,6 @@ def main():
     parser.add_argument("--timeout", type=float, default=300, help="give up after this many seconds (a hang guard)")
     arguments = parser.parse_args()
 
-    def finish(result, status):
-        print(json.dumps(result, indent=2, ensure_ascii=False))
-        sys.exit(status)
-
     chromium = find_chromium(arguments.chromium)
     if not chromium:
         finish({"ok": False, "error": CHROMIUM_MISSING}, 2)
@@ -295,21 +248,19 @@ def main():
         log_path = Path(profile).parent / (Path(profile).name + ".log")
         devtools = DevTools(chromium, Path(profile) / "profile", log_path)
         checker = Checker(devtools, index.as_uri(), arguments.expect_images)
-        timer = threading.Timer(arguments.timeout, devtools.process.kill)
-        timer.start()
         error = None
         try:
-            checker.run(arguments.screenshot)
+            with hang_guard(arguments.timeout, devtools.process.kill):
+                checker.run(arguments.screenshot)
         except (BrowserGone, TimeoutError, RuntimeError) as problem:
             error = str(problem)
         finally:
-            timer.cancel()
             devtools.close()
         chromium_log = log_tail(log_path)
         log_path.unlink(missing_ok=True)
 
     for entry in checker.console:
-        checker.fail(f"{entry['kind']}: {entry['text']}" + (f" ({entry['url']})" if entry.get("url") else ""))
+        checker.fail(describe(entry))
     for url in checker.requests:
         checker.fail(f"a request left the folder: {url}")
     result = {

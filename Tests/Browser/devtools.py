@@ -2,7 +2,7 @@
 
 Chromium is started with --remote-debugging-pipe: it reads commands on its fd 3 and writes
 replies on its fd 4, each a JSON text ended by NUL, so no websocket library is needed. Shared by
-the browser checks in this folder (check-web-gallery.py, check-editor.py).
+the browser checks in this folder, through harness.py.
 """
 
 import base64
@@ -29,11 +29,6 @@ class BrowserGone(Exception):
 def find_chromium(explicit=None):
     """The browser to run: `explicit`, else chromium on PATH; None when there is none."""
     return explicit or shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-def log_tail(path, size=4000):
-    path = Path(path)
-    return path.read_bytes()[-size:].decode(errors="replace") if path.exists() else ""
 
 
 class DevTools:
@@ -176,6 +171,9 @@ class Tab:
 
     def post(self, method, params=None):
         return self.devtools.post(method, params, self.session)
+
+    def navigate(self, url):
+        self.call("Page.navigate", {"url": url})
 
     def evaluate(self, expression, await_promise=False, timeout=STEP_TIMEOUT):
         result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True,

@@ -11,8 +11,7 @@ import re
 import subprocess
 
 from devtools import CTRL, SHIFT
-from editor_more_library import gallery_key
-from editor_page import CheckFailed
+from harness import CheckFailed, gallery_key
 
 TRANSFORM = re.compile(r"translate\((-?[\d.e+-]+)px, (-?[\d.e+-]+)px\) scale\(([\d.e+-]+)\)")
 

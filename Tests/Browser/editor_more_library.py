@@ -4,26 +4,18 @@ also makes the conflicts of editor_more_versions.py) and accessibility: a mixin 
 editor_more_scenarios.MoreScenarios, which gives it the page, the disk and the recording.
 """
 
-import hashlib
 import os
 import shutil
 import subprocess
-import time
 import urllib.parse
 import zipfile
 from pathlib import Path
 
 from devtools import CTRL
 from editor_more_page import axe_script
-from editor_page import CheckFailed
-from editor_scenarios import DISK_TIMEOUT
+from harness import CheckFailed, gallery_key, until
 
 LOCK_WAIT = "5"  # seconds the command line waits for the editor's lock (`--wait`)
-
-
-def gallery_key(path):
-    """The editor's name for a gallery: the first 24 hex digits of the SHA-256 of its resolved path."""
-    return hashlib.sha256(str(Path(path).resolve()).encode()).hexdigest()[:24]
 
 
 class LibraryScenarios:
@@ -106,9 +98,7 @@ class LibraryScenarios:
         self.page.click_element(f"document.querySelector('li.gallery-card[data-key=\"{key}\"] button[aria-label^=\"Delete\"]')")
         trash = self.editor.data_home / "Trash"
         trashed, info = trash / "files" / path.name, trash / "info" / (path.name + ".trashinfo")
-        deadline = time.monotonic() + DISK_TIMEOUT
-        while (path.exists() or not trashed.exists() or not info.exists()) and time.monotonic() < deadline:
-            time.sleep(0.2)
+        until(lambda: not path.exists() and trashed.exists() and info.exists())
         if path.exists() or not trashed.is_file() or not info.is_file():
             listing = sorted(str(p.relative_to(trash)) for p in trash.rglob("*")) if trash.exists() else "no Trash folder"
             where = "still" if path.exists() else "no longer"
@@ -135,11 +125,7 @@ class LibraryScenarios:
         self.open_browser()
         zone = self.page.box("document.getElementById('import-zone')")
         self.page.drop_from_outside(zone["x"], zone["y"], files=[comic])
-        deadline = time.monotonic() + DISK_TIMEOUT
-        made = []
-        while not made and time.monotonic() < deadline:
-            made = sorted(n for n in {p.name for p in self.folder.iterdir()} - before if n.endswith(".imagegallery"))
-            time.sleep(0.2)
+        made = until(lambda: sorted(n for n in {p.name for p in self.folder.iterdir()} - before if n.endswith(".imagegallery")))
         if len(made) != 1:
             extra = self.page.extra()
             raise CheckFailed(f"the folder gained {made or 'no gallery'}, not one new gallery; import status: "

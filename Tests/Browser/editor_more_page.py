@@ -14,7 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from editor_page import CheckFailed, EditorPage
+from editor_page import EditorPage
+from harness import CheckFailed
 
 # Input.dispatchDragEvent's operations: copy 1, link 2, move 16. The page's dropEffect must be among them.
 EVERY_OPERATION = 19

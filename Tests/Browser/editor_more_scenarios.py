@@ -12,17 +12,16 @@ import hashlib
 import json
 import os
 import struct
-import time
 import zlib
 from pathlib import Path
 
 from devtools import CTRL
 from editor_more_keys import KeyboardScenarios
-from editor_more_library import LibraryScenarios, gallery_key
+from editor_more_library import LibraryScenarios
 from editor_more_page import MorePage
 from editor_more_versions import VersionScenarios
-from editor_page import CheckFailed
-from editor_scenarios import DISK_TIMEOUT, Scenarios
+from editor_scenarios import Scenarios
+from harness import CheckFailed, gallery_key, sha256, until, wait_disk
 
 # Failed requests the scenarios cause on purpose: Chromium logs each as a network error.
 EXPECTED_REFUSALS = ("/fetch?", "/images?")
@@ -70,18 +69,13 @@ class MoreScenarios(KeyboardScenarios, LibraryScenarios, VersionScenarios, Scena
 
     def wait_disk(self, description, path, check):
         """Polls `path` until `check(images, info)` returns no problem (None); autosave writes some time after the edit."""
-        deadline = time.monotonic() + DISK_TIMEOUT
-        while True:
-            try:
-                images, info = self.disk(path)
-                problem = check(images, info)
-            except (CheckFailed, ValueError) as error:
-                images, problem = None, str(error)  # a file caught between saves reads again next time
-            if problem is None:
-                return images
-            if time.monotonic() > deadline:
-                raise CheckFailed(f"{description}: on disk after {DISK_TIMEOUT:.0f} s: {problem}; {self.page_shows()}")
-            time.sleep(0.2)
+        found = {}
+
+        def problem():
+            found["images"], info = self.disk(path)
+            return check(found["images"], info)
+        wait_disk(description, problem, shows=self.page_shows)
+        return found["images"]
 
     def page_shows(self):
         """What the page says while a wait fails (placeholders, messages, status): a failure
@@ -362,11 +356,8 @@ class MoreScenarios(KeyboardScenarios, LibraryScenarios, VersionScenarios, Scena
                              lambda s, e: not e["detailHidden"] and (e["currentHref"] or "").endswith(image["id"]))
         self.page.click_element("document.getElementById('download-link')")
         target = folder / image["filename"]
-        deadline = time.monotonic() + DISK_TIMEOUT
-        while time.monotonic() < deadline:
-            if target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == image["sha256"]:
-                return f"{target.name}: {target.stat().st_size} bytes, the original's SHA-256"
-            time.sleep(0.2)
+        if until(lambda: target.is_file() and sha256(target) == image["sha256"]):
+            return f"{target.name}: {target.stat().st_size} bytes, the original's SHA-256"
         found = {p.name: hashlib.sha256(p.read_bytes()).hexdigest()[:12] for p in folder.iterdir()}
         raise CheckFailed(f"no {image['filename']} with SHA-256 {image['sha256'][:12]}… in the download folder: {found}")
 

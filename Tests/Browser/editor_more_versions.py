@@ -14,9 +14,8 @@ import urllib.parse
 import urllib.request
 
 from devtools import ALT, CTRL
-from editor_more_library import gallery_key
 from editor_more_page import MorePage
-from editor_page import CheckFailed
+from harness import CheckFailed, gallery_key
 
 IDLE_MARGIN = 25  # seconds an editor may take to stop once its last page has closed (its idle delay is 2 s)
 ORIGINS = ("ours", "theirs", "sync-copy", "replaced")  # DocumentVersion.Origin, as the page's data-origin

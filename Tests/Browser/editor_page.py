@@ -5,9 +5,9 @@ functions, so a handler that is missing or wrong shows up here as it would for a
 
 import json
 import queue
-import time
 
 from devtools import STEP_TIMEOUT, Tab
+from harness import CheckFailed, console_entry, describe, poll
 
 # What the page shows, read back from the DOM (textContent and value: what a person sees).
 STATE_SCRIPT = """(() => {
@@ -44,10 +44,6 @@ STATE_SCRIPT = """(() => {
 })()"""
 
 
-class CheckFailed(Exception):
-    """A check of the page or of the disk did not hold."""
-
-
 class EditorPage(Tab):
     def __init__(self, devtools):
         self.console = []        # every console error, exception, error log entry, dialog or crash
@@ -63,45 +59,34 @@ class EditorPage(Tab):
     def _on_event(self, message):
         if message.get("sessionId") not in (None, getattr(self, "session", None)):
             return
-        method, params = message.get("method"), message.get("params", {})
-        if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
-            text = " ".join(str(arg.get("value", arg.get("description", ""))) for arg in params.get("args", []))
-            self.console.append(f"console.{params['type']}: {text}")
-        elif method == "Runtime.exceptionThrown":
-            details = params.get("exceptionDetails", {})
-            self.console.append("exception: " + str(details.get("exception", {}).get("description") or details.get("text")))
-        elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
-            entry = params["entry"]
-            self.console.append(f"log.{entry.get('source', 'other')}: {entry.get('text')} ({entry.get('url', '')})")
-        elif method == "Page.javascriptDialogOpening":
-            self.console.append(f"dialog: a {params.get('type')} dialog opened: {params.get('message')}")
-            self.devtools.post("Page.handleJavaScriptDialog", {"accept": False}, self.session)
-        elif method in ("Inspector.targetCrashed", "Target.targetCrashed"):
-            self.console.append("crash: the page crashed")
-        elif method == "Input.dragIntercepted":
-            self.intercepted.put(params.get("data"))
+        entry = console_entry(self.devtools, getattr(self, "session", None), message)
+        if entry:
+            self.console.append(describe(entry))
+        elif message.get("method") == "Input.dragIntercepted":
+            self.intercepted.put(message.get("params", {}).get("data"))
 
     def state(self):
         return self.evaluate(STATE_SCRIPT)
 
     def wait_for(self, description, predicate, timeout=STEP_TIMEOUT):
         """Polls what the page shows until `predicate` holds; raises CheckFailed with the last state."""
-        deadline = time.monotonic() + timeout
-        last, problem = None, None
-        while time.monotonic() < deadline:
-            try:
-                last = self.state()
-                if last and last["readyState"] == "complete" and predicate(last):
-                    self.frames()
-                    return self.state()
-            except (RuntimeError, TimeoutError) as error:
-                problem = error  # the document went away mid-call (a navigation)
-            time.sleep(0.05)
-        summary = last and {key: last[key] for key in ("hash", "status", "galleryTitle", "messages", "placeholders")}
-        if last:
-            summary["cells"] = [cell["id"][:8] for cell in last["cells"]]
-        raise CheckFailed(f"{description}: not reached in {timeout:.0f} s (page: {json.dumps(summary, ensure_ascii=False)}"
-                          + (f"; {problem}" if problem and not last else "") + ")")
+        seen = {}
+
+        def probe():
+            seen["last"] = last = self.state()
+            if last and last["readyState"] == "complete" and predicate(last):
+                self.frames()
+                return self.state()
+            return None
+
+        def failure(problem):  # a problem: the document went away mid-call (a navigation)
+            last = seen.get("last")
+            summary = last and {key: last[key] for key in ("hash", "status", "galleryTitle", "messages", "placeholders")}
+            if last:
+                summary["cells"] = [cell["id"][:8] for cell in last["cells"]]
+            return (f"{description}: not reached in {timeout:.0f} s (page: {json.dumps(summary, ensure_ascii=False)}"
+                    + (f"; {problem}" if problem and not last else "") + ")")
+        return poll(description, probe, timeout, 0.05, (RuntimeError, TimeoutError), failure)
 
     def images(self, selector):
         """The images under `selector` once each has loaded or failed: [{src, width}]."""
@@ -114,9 +99,6 @@ class EditorPage(Tab):
           })));
           return images.map((image) => ({src: image.getAttribute('src'), width: image.naturalWidth}));
         })()""" % json.dumps(selector), await_promise=True, timeout=60)
-
-    def navigate(self, url):
-        self.call("Page.navigate", {"url": url})
 
     def cell(self, state, image_id):
         found = next((cell for cell in state["cells"] if cell["id"] == image_id), None)

@@ -6,18 +6,13 @@ A scenario whose check fails is recorded and the next one still runs: a later fa
 only be a consequence, which its detail (the page and the disk as they were) shows.
 """
 
-import errno
 import json
-import subprocess
 import time
-from contextlib import contextmanager
 
 from devtools import CTRL, SHIFT, BrowserGone
-from editor_page import CheckFailed, EditorPage
+from editor_page import EditorPage
+from harness import CheckFailed, Steps, imagegallery_json, wait_disk
 
-# Autosave is 0.5 s after the last edit; this only guards against a hang. A clean-clone run beside
-# the other suites on two cores once took more than 10 s to save four dropped format 2.0 images.
-DISK_TIMEOUT = 120.0
 HOSTILE = "<img src=x onerror=alert(1)>\u202e<script>alert(2)</script>"
 LONG_CAPTION = ("A long caption, ten thousand characters: é ✓ " * 300)[:10_000]
 BOX_SCRIPT = "(() => { const r = document.querySelector(%s).getBoundingClientRect(); " \
@@ -31,7 +26,7 @@ FOCUS_SCRIPT = """(() => { const a = document.activeElement; const r = a.getBoun
 AWAY_SECONDS = 3
 
 
-class Scenarios:
+class Scenarios(Steps):
     def __init__(self, devtools, editor, imagegallery, folder, galleries, image_count, artifacts, idle_seconds):
         self.devtools = devtools
         self.editor = editor
@@ -42,32 +37,12 @@ class Scenarios:
         self.image_count = image_count
         self.artifacts = artifacts
         self.idle_seconds = idle_seconds
-        self.steps = []
-        self.screenshots = []
+        Steps.__init__(self)
         self.page = None
         self.order, self.captions, self.title = [], {}, "First"
         self.removed, self.removed_captions, self.second_order = None, {}, None
 
     # MARK: Recording
-
-    @contextmanager
-    def step(self, name):
-        """One scenario: it passes when its body returns. Whatever stops it (a check, an error from
-        the page or the protocol) fails it with the reason; only a browser that went away stops all."""
-        record = {"name": name, "ok": False, "detail": ""}
-        self.steps.append(record)
-        try:
-            yield record
-            record["ok"] = True
-        except BrowserGone:
-            record["detail"] = "Chromium went away"
-            raise
-        except CheckFailed as failure:
-            record["detail"] = str(failure)
-            self.stop_if_crashed()
-        except Exception as error:  # noqa: BLE001 (a scenario that cannot run fails, with why)
-            record["detail"] = f"could not run: {type(error).__name__}: {error}"
-            self.stop_if_crashed()
 
     def stop_if_crashed(self):
         """A crashed page makes every later step fail for no fault of the editor: the check could not check."""
@@ -75,7 +50,7 @@ class Scenarios:
             raise BrowserGone("the page crashed")
 
     def result(self):
-        failures = [f"{step['name']}: {step['detail']}" for step in self.steps if not step["ok"]]
+        failures = self.failures()
         if not self.steps:
             failures.append("no scenario ran")
         return {"ok": not failures, "failures": failures, "steps": self.steps, "screenshots": self.screenshots,
@@ -89,18 +64,7 @@ class Scenarios:
     # MARK: The disk
 
     def run_json(self, *arguments):
-        for attempt in range(50):
-            try:
-                result = subprocess.run([self.imagegallery, *arguments, "--json"], capture_output=True, text=True, timeout=60)
-                break
-            except OSError as error:
-                # ETXTBSY: the binary is being rebuilt at this moment (a developer's build); it is there again soon.
-                if error.errno != errno.ETXTBSY or attempt == 49:
-                    raise
-                time.sleep(0.2)
-        if result.returncode != 0:
-            raise CheckFailed(f"imagegallery {' '.join(arguments)} failed ({result.returncode}): {result.stderr.strip()}")
-        return json.loads(result.stdout)
+        return imagegallery_json(self.imagegallery, *arguments)
 
     def disk(self, path=None):
         path = str(path or self.first)
@@ -112,26 +76,20 @@ class Scenarios:
         order = self.order if order is None else order
         captions = self.captions if captions is None else captions
         title = self.title if title is None else title
-        deadline = time.monotonic() + DISK_TIMEOUT
-        while True:
-            try:
-                images, info = self.disk(path)
-                problems = []
-                if [image["id"] for image in images] != order:
-                    problems.append(f"order {short([image['id'] for image in images])}, expected {short(order)}")
-                for image in images:
-                    if image.get("caption") != captions.get(image["id"]):
-                        problems.append(f"caption of {image['id'][:8]} is {clip(image.get('caption'))}, "
-                                        f"expected {clip(captions.get(image['id']))}")
-                if info.get("title") != title:
-                    problems.append(f"title {clip(info.get('title'))}, expected {clip(title)}")
-            except (CheckFailed, ValueError) as error:
-                problems = [str(error)]  # a file caught between saves reads again next time
-            if not problems:
-                return
-            if time.monotonic() > deadline:
-                raise CheckFailed(f"{description}: on disk after {DISK_TIMEOUT:.0f} s: {'; '.join(problems)}")
-            time.sleep(0.2)
+
+        def problem():
+            images, info = self.disk(path)
+            problems = []
+            if [image["id"] for image in images] != order:
+                problems.append(f"order {short([image['id'] for image in images])}, expected {short(order)}")
+            for image in images:
+                if image.get("caption") != captions.get(image["id"]):
+                    problems.append(f"caption of {image['id'][:8]} is {clip(image.get('caption'))}, "
+                                    f"expected {clip(captions.get(image['id']))}")
+            if info.get("title") != title:
+                problems.append(f"title {clip(info.get('title'))}, expected {clip(title)}")
+            return "; ".join(problems) or None
+        wait_disk(description, problem)
 
     # MARK: The page
 
