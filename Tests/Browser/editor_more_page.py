@@ -8,7 +8,6 @@ Everything still goes through Chromium's input events; scripts only read what th
 
 import importlib.util
 import json
-import queue
 import shutil
 import subprocess
 import sys
@@ -20,12 +19,6 @@ from harness import CheckFailed
 # Input.dispatchDragEvent's operations: copy 1, link 2, move 16. The page's dropEffect must be among them.
 EVERY_OPERATION = 19
 AXE_PACKAGE, AXE_VERSION = "axe-playwright-python", "0.1.8"
-
-# The centre of the element `%s` finds (a script expression), scrolled into view as a person would.
-BOX_SCRIPT = """(() => { const node = %s; if (!node) return null;
-  node.scrollIntoView({block: 'nearest', inline: 'nearest'});
-  const r = node.getBoundingClientRect();
-  return {x: r.left + r.width / 2, y: r.top + r.height / 2, left: r.left, top: r.top, width: r.width, height: r.height}; })()"""
 
 EXTRA_SCRIPT = """(() => {
   const box = (node) => { const r = node.getBoundingClientRect();
@@ -73,17 +66,6 @@ class MorePage(EditorPage):
             raise CheckFailed(f"{failure}; also {json.dumps(shown, ensure_ascii=False)[:1500]}") from None
         return last["state"], last["extra"]
 
-    def box(self, expression):
-        found = self.evaluate(BOX_SCRIPT % expression)
-        if not found:
-            raise CheckFailed(f"nothing on the page for {expression}")
-        return found
-
-    def click_element(self, expression, modifiers=0):
-        box = self.box(expression)
-        self.click(box["x"], box["y"], modifiers)
-        return box
-
     def double_click(self, x, y):
         self.mouse("mouseMoved", x, y)
         for count in (1, 2):
@@ -96,8 +78,7 @@ class MorePage(EditorPage):
         data = {"items": list(items), "dragOperationsMask": EVERY_OPERATION}
         if files:
             data["files"] = [str(Path(path).resolve()) for path in files]
-        for kind, (px, py) in (("dragEnter", (x, y)), ("dragOver", (x - 2, y - 2)), ("dragOver", (x, y)), ("drop", (x, y))):
-            self.call("Input.dispatchDragEvent", {"type": kind, "x": px, "y": py, "data": data})
+        self.deliver_drop(data, x, y)
         return self.evaluate("document.querySelectorAll('#image-grid .image-cell.pending').length")
 
     def drag_out(self, expression, modifiers=0, steps=8):
@@ -108,28 +89,12 @@ class MorePage(EditorPage):
         afterwards. Returns the drag's data ({items: [{mimeType, data}], ...}), None when the
         press and moves started no drag."""
         box = self.box(expression)
-        self.call("Input.setInterceptDrags", {"enabled": True})
-        while not self.intercepted.empty():
-            self.intercepted.get_nowait()
-        try:
-            x, y = box["x"], box["y"]
-            self.mouse("mouseMoved", x, y, modifiers=modifiers)
-            self.mouse("mousePressed", x, y, buttons=1, modifiers=modifiers, click_count=1)
-            data = None
-            for step in range(1, steps + 1):
-                x, y = box["x"] + 12 * step, box["y"] + 8 * step
-                self.mouse("mouseMoved", x, y, buttons=1, modifiers=modifiers)
-                try:
-                    data = self.intercepted.get(timeout=0.2)
-                    break
-                except queue.Empty:
-                    continue
+        points = [(box["x"] + 12 * step, box["y"] + 8 * step) for step in range(1, steps + 1)]
+        with self.pressed_drag((box["x"], box["y"]), points, modifiers) as (data, (x, y)):
             if data is not None:
                 self.call("Input.dispatchDragEvent", {"type": "dragCancel", "x": x, "y": y, "data": data, "modifiers": modifiers})
             self.mouse("mouseReleased", x, y, modifiers=modifiers, click_count=1)
             return data
-        finally:
-            self.call("Input.setInterceptDrags", {"enabled": False})
 
     def run_axe(self, source):
         """axe-core on the page as it is: every violation, [{id, impact, help, targets}]."""

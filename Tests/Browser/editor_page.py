@@ -5,6 +5,7 @@ functions, so a handler that is missing or wrong shows up here as it would for a
 
 import json
 import queue
+from contextlib import contextmanager
 
 from devtools import STEP_TIMEOUT, Tab
 from harness import CheckFailed, console_entry, describe, poll
@@ -42,6 +43,18 @@ STATE_SCRIPT = """(() => {
     foreign: document.querySelectorAll('img[src="x"], script:not([src])').length,
   };
 })()"""
+
+
+# The centre of the element `%s` finds (a script expression), scrolled into view as a person would.
+BOX_SCRIPT = """(() => { const node = %s; if (!node) return null;
+  node.scrollIntoView({block: 'nearest', inline: 'nearest'});
+  const r = node.getBoundingClientRect();
+  return {x: r.left + r.width / 2, y: r.top + r.height / 2, left: r.left, top: r.top, width: r.width, height: r.height}; })()"""
+
+
+def query(selector):
+    """The script expression for the first element `selector` matches."""
+    return f"document.querySelector({json.dumps(selector)})"
 
 
 class EditorPage(Tab):
@@ -110,40 +123,64 @@ class EditorPage(Tab):
         box = self.cell(self.state(), image_id)["box"]
         self.click(box["x"], box["y"], modifiers)
 
+    def box(self, expression):
+        found = self.evaluate(BOX_SCRIPT % expression)
+        if not found:
+            raise CheckFailed(f"nothing on the page for {expression}")
+        return found
+
+    def click_element(self, expression, modifiers=0):
+        box = self.box(expression)
+        self.click(box["x"], box["y"], modifiers)
+        return box
+
     def click_at(self, box, modifiers=0):
         self.click(box["x"], box["y"], modifiers)
 
     def type_text(self, text):
         self.call("Input.insertText", {"text": text})
 
-    def drag(self, source, target, modifiers=0):
-        """A real drag that starts in the page: the mouse is pressed on `source` and moved, Chromium
-        starts the drag (intercepted, since a headless browser has no system drag loop), and the
-        drag's own data is delivered as dragEnter, dragOver and drop at `target`, with `modifiers`
-        (Ctrl: a copy) held on every mouse and drag event.
-
-        Returns the drag data the page put on the drag."""
+    @contextmanager
+    def pressed_drag(self, start, points, modifiers=0):
+        """The mouse pressed at `start` and moved through `points` until Chromium starts a drag
+        (intercepted, since a headless browser has no system drag loop), `modifiers` held. Yields
+        (the drag's data or None, the last point); interception is off again afterwards."""
         self.call("Input.setInterceptDrags", {"enabled": True})
         while not self.intercepted.empty():
             self.intercepted.get_nowait()
         try:
-            (sx, sy), (tx, ty) = source, target
-            self.mouse("mouseMoved", sx, sy, modifiers=modifiers)
-            self.mouse("mousePressed", sx, sy, buttons=1, modifiers=modifiers, click_count=1)
+            x, y = start
+            self.mouse("mouseMoved", x, y, modifiers=modifiers)
+            self.mouse("mousePressed", x, y, buttons=1, modifiers=modifiers, click_count=1)
             data = None
-            for step in range(1, 11):
-                self.mouse("mouseMoved", sx + (tx - sx) * step / 10, sy + (ty - sy) * step / 10, buttons=1, modifiers=modifiers)
+            for x, y in points:
+                self.mouse("mouseMoved", x, y, buttons=1, modifiers=modifiers)
                 try:
                     data = self.intercepted.get(timeout=0.2)
                     break
                 except queue.Empty:
                     continue
+            yield data, (x, y)
+        finally:
+            self.call("Input.setInterceptDrags", {"enabled": False})
+
+    def deliver_drop(self, data, x, y, modifiers=0):
+        """What a drag over the page at (x, y) ending in a drop sends: dragEnter, dragOver and drop."""
+        for kind, (px, py) in (("dragEnter", (x, y)), ("dragOver", (x - 2, y - 2)), ("dragOver", (x, y)), ("drop", (x, y))):
+            self.call("Input.dispatchDragEvent", {"type": kind, "x": px, "y": py, "data": data, "modifiers": modifiers})
+
+    def drag(self, source, target, modifiers=0):
+        """A real drag that starts in the page: the mouse is pressed on `source` and moved, Chromium
+        starts the drag, and the drag's own data is delivered as dragEnter, dragOver and drop at
+        `target`, with `modifiers` (Ctrl: a copy) held on every mouse and drag event.
+
+        Returns the drag data the page put on the drag."""
+        (sx, sy), (tx, ty) = source, target
+        points = [(sx + (tx - sx) * step / 10, sy + (ty - sy) * step / 10) for step in range(1, 11)]
+        with self.pressed_drag(source, points, modifiers) as (data, _):
             if data is None:
                 self.mouse("mouseReleased", tx, ty, modifiers=modifiers, click_count=1)
                 raise CheckFailed("pressing the mouse on the image and moving it started no drag (no Input.dragIntercepted)")
-            for kind, (x, y) in (("dragEnter", (tx, ty)), ("dragOver", (tx - 2, ty - 2)), ("dragOver", (tx, ty)), ("drop", (tx, ty))):
-                self.call("Input.dispatchDragEvent", {"type": kind, "x": x, "y": y, "data": data, "modifiers": modifiers})
+            self.deliver_drop(data, tx, ty, modifiers)
             self.mouse("mouseReleased", tx, ty, modifiers=modifiers, click_count=1)
             return data
-        finally:
-            self.call("Input.setInterceptDrags", {"enabled": False})

@@ -10,13 +10,11 @@ import json
 import time
 
 from devtools import CTRL, SHIFT, BrowserGone
-from editor_page import EditorPage
+from editor_page import EditorPage, query
 from harness import CheckFailed, Steps, imagegallery_json, wait_disk
 
 HOSTILE = "<img src=x onerror=alert(1)>\u202e<script>alert(2)</script>"
 LONG_CAPTION = ("A long caption, ten thousand characters: é ✓ " * 300)[:10_000]
-BOX_SCRIPT = "(() => { const r = document.querySelector(%s).getBoundingClientRect(); " \
-            "return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()"
 # The focused element as a person sees it: its text, its size, and whether a focus ring shows.
 FOCUS_SCRIPT = """(() => { const a = document.activeElement; const r = a.getBoundingClientRect(); const s = getComputedStyle(a);
   return {id: a.id, tag: a.tagName, text: (a.textContent || '').trim(), width: r.width, height: r.height,
@@ -144,8 +142,7 @@ class Scenarios(Steps):
         """Clicks the element `start` (a CSS selector), then presses Tab until the focus is on the
         control whose text is `label`; checks that a person sees it there (a box of its own, a
         focus ring) and that Enter on it opens the file chooser. Returns what it found."""
-        box = self.page.evaluate(BOX_SCRIPT % json.dumps(start))
-        self.page.click(box["x"], box["y"])
+        self.page.click_element(query(start))
         visited = []
         for _ in range(12):
             self.press("Tab")
@@ -237,8 +234,7 @@ class Scenarios(Steps):
         self.expect_disk("the caption typed in the grid")
 
     def set_title(self, text):
-        box = self.page.evaluate(BOX_SCRIPT % json.dumps("#gallery-title"))
-        self.page.click(box["x"], box["y"])
+        self.page.click_element(query("#gallery-title"))
         self.page.wait_for("the title field focused", lambda s: s["focusedId"] == "gallery-title")
         self.press("a", CTRL)
         self.page.type_text(text)
@@ -370,8 +366,7 @@ class Scenarios(Steps):
         return "shown literally in the fields, the crumb and the tab's title; no dialog; no console error"
 
     def back_to_browser(self):
-        box = self.page.evaluate(BOX_SCRIPT % json.dumps("#home-link"))
-        self.page.click(box["x"], box["y"])
+        self.page.click_element(query("#home-link"))
         state = self.page.wait_for("the document browser, First's card showing its title as typed",
                                    lambda s: not s["browserHidden"] and any(card["title"] == self.title for card in s["cards"]))
         card = next(card for card in state["cards"] if card["title"] == self.title)
@@ -383,8 +378,7 @@ class Scenarios(Steps):
 
     def new_gallery(self):
         before = {path.name for path in self.folder.iterdir()}
-        box = self.page.evaluate(BOX_SCRIPT % json.dumps("#new-gallery-title"))
-        self.page.click(box["x"], box["y"])
+        self.page.click_element(query("#new-gallery-title"))
         self.page.type_text("Third")
         self.press("Enter")
         state = self.page.wait_for("the new gallery opened", lambda s: not s["galleryHidden"] and s["galleryTitle"] == "Third")
