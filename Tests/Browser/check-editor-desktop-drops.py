@@ -37,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bidi import FIREFOX_MISSING, find_firefox  # noqa: E402
 from devtools import BrowserGone, find_chromium  # noqa: E402
-from harness import (CheckFailed, ChromiumPage, Editor, FirefoxPage, Steps, could_not_check,  # noqa: E402
+from harness import (DISK_TIMEOUT, CheckFailed, ChromiumPage, Editor, FirefoxPage, Steps, could_not_check,  # noqa: E402
                      create_gallery, editor_arguments, finish, fixture_images, gallery_key, hang_guard, imagegallery_json,
                      log_tail, poll, read_line, sha256)
 
@@ -226,7 +226,7 @@ class Run(Steps):
     # The disk
 
     def images(self):
-        return imagegallery_json(self.arguments.imagegallery, "list", str(self.gallery), timeout=120)
+        return imagegallery_json(self.arguments.imagegallery, "list", str(self.gallery), timeout=DISK_TIMEOUT)
 
     # Setting up
 

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from devtools import STEP_TIMEOUT
 from editor_page import EditorPage
 from harness import CheckFailed
 
@@ -51,7 +52,7 @@ class MorePage(EditorPage):
     def extra(self):
         return self.evaluate(EXTRA_SCRIPT)
 
-    def wait_extra(self, description, predicate, timeout=30.0):
+    def wait_extra(self, description, predicate, timeout=STEP_TIMEOUT):
         """Waits until `predicate(page state, extra state)` holds; raises CheckFailed with both."""
         last = {}
 
