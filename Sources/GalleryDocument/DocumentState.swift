@@ -76,7 +76,7 @@ public struct DocumentOptions: Sendable {
 }
 
 /// Why a document operation was refused or failed; each names the document.
-public struct DocumentError: Error, Sendable, CustomStringConvertible {
+public struct DocumentError: Error, Sendable, DetailedError {
     /// What was refused or failed, for callers that react to it.
     public enum Kind: Sendable, Hashable {
         /// The document is not open.
@@ -108,20 +108,27 @@ public struct DocumentError: Error, Sendable, CustomStringConvertible {
 
     /// What was refused.
     public var kind: Kind
-    /// The document, as it was opened.
-    public var path: String
-    /// What happened, in words, for people.
-    public var message: String
+    /// The document (as it was opened), what happened, and the error underneath; printed as
+    /// `PATH: message`.
+    public var detail: ErrorDetail
 
-    /// An error from its parts.
-    public init(_ kind: Kind, path: String, _ message: String) {
+    /// An error from its parts; `underlying` is the error that caused it, when one did.
+    public init(_ kind: Kind, path: String, _ message: String, underlying: (any Error)? = nil) {
         self.kind = kind
-        self.path = path
-        self.message = message
+        self.detail = ErrorDetail(at: Location(file: path), message, underlying: underlying)
     }
 
-    /// `PATH: message`.
-    public var description: String { "\(path): \(message)" }
+    /// The document, as it was opened.
+    public var path: String {
+        get { detail.location.file ?? "" }
+        set { detail.location.file = newValue }
+    }
+
+    /// What happened, in words, for people.
+    public var message: String {
+        get { detail.message }
+        set { detail.message = newValue }
+    }
 }
 
 /// What `open()` found.
