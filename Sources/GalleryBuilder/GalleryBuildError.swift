@@ -1,5 +1,7 @@
+import GalleryFormat
+
 /// Why a gallery could not be built, naming the file or folder at fault.
-public struct GalleryBuildError: Error, Sendable, CustomStringConvertible {
+public struct GalleryBuildError: Error, Sendable, DetailedError {
     /// What went wrong, for callers that react to it rather than show it.
     public enum Kind: Sendable, Equatable, CaseIterable {
         /// A source named by the caller does not exist.
@@ -16,18 +18,25 @@ public struct GalleryBuildError: Error, Sendable, CustomStringConvertible {
 
     /// What went wrong.
     public var kind: Kind
-    /// The source or output at fault.
-    public var path: String
-    /// What is wrong with it, without the path.
-    public var message: String
+    /// The source or output at fault, what is wrong with it, and the error underneath; printed
+    /// as `PATH: message`.
+    public var detail: ErrorDetail
 
-    /// An error from its parts.
-    public init(_ kind: Kind, path: String, _ message: String) {
+    /// An error from its parts; `underlying` is the error that caused it, when one did.
+    public init(_ kind: Kind, path: String, _ message: String, underlying: (any Error)? = nil) {
         self.kind = kind
-        self.path = path
-        self.message = message
+        self.detail = ErrorDetail(at: Location(file: path), message, underlying: underlying)
     }
 
-    /// `PATH: message`.
-    public var description: String { "\(path): \(message)" }
+    /// The source or output at fault.
+    public var path: String {
+        get { detail.location.file ?? "" }
+        set { detail.location.file = newValue }
+    }
+
+    /// What is wrong with it, without the path.
+    public var message: String {
+        get { detail.message }
+        set { detail.message = newValue }
+    }
 }

@@ -84,7 +84,7 @@ public enum FormatDetection {
         do {
             return try FileStatus.of(path, followingLinks: true)
         } catch {
-            throw ConversionError(path, "cannot be read: \(error.reason)")
+            throw ConversionError(path, "cannot be read: \(error.reason)", underlying: error)
         }
     }
 
@@ -139,7 +139,7 @@ public enum FormatDetection {
 
 /// A conversion that cannot be made; the message names the file and, where there is one, the
 /// archive entry.
-public struct ConversionError: Error, Sendable, CustomStringConvertible {
+public struct ConversionError: Error, Sendable, DetailedError {
     /// What kind of failure: it decides the error's category (bad data, an output in the way,
     /// an I/O failure), and so the command-line tool's exit status.
     public enum Kind: Sendable {
@@ -151,26 +151,35 @@ public struct ConversionError: Error, Sendable, CustomStringConvertible {
         case cannotWrite
     }
 
-    /// The file or folder at fault: the input, or the output that exists or cannot be written.
-    public var path: String
-    /// The entry of an archive (or the image of a gallery) at fault, when there is one.
-    public var entry: String?
-    /// What is wrong, as the rest of the sentence after the path.
-    public var message: String
     /// Bad input, an output in the way, or a write that failed.
     public var kind: Kind
+    /// The file or folder (and entry) at fault, what is wrong, and the error underneath;
+    /// printed as `path: entry: message`, the line the command prints.
+    public var detail: ErrorDetail
 
     /// A failure at `path` (and `entry`), explained by `message`; bad input unless `kind` says
-    /// otherwise.
-    public init(_ path: String, entry: String? = nil, _ message: String, kind: Kind = .invalidInput) {
-        self.path = path
-        self.entry = entry
-        self.message = message
+    /// otherwise. `underlying` is the error that caused it, when one did.
+    public init(_ path: String, entry: String? = nil, _ message: String, kind: Kind = .invalidInput,
+                underlying: (any Error)? = nil) {
         self.kind = kind
+        self.detail = ErrorDetail(at: Location(file: path, entry: entry), message, underlying: underlying)
     }
 
-    /// `path: entry: message`, the line the command prints.
-    public var description: String {
-        "\(path)" + (entry.map { ": \($0)" } ?? "") + ": \(message)"
+    /// The file or folder at fault: the input, or the output that exists or cannot be written.
+    public var path: String {
+        get { detail.location.file ?? "" }
+        set { detail.location.file = newValue }
+    }
+
+    /// The entry of an archive (or the image of a gallery) at fault, when there is one.
+    public var entry: String? {
+        get { detail.location.entry }
+        set { detail.location.entry = newValue }
+    }
+
+    /// What is wrong, as the rest of the sentence after the path.
+    public var message: String {
+        get { detail.message }
+        set { detail.message = newValue }
     }
 }

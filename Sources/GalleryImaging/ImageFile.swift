@@ -22,26 +22,33 @@ public struct InspectedImageFile: Sendable {
 }
 
 /// A file that is not an image the gallery can hold.
-public struct NotAnImageError: Error, Sendable, CustomStringConvertible {
+public struct NotAnImageError: Error, Sendable, DetailedError {
+    /// The file refused, the reason, and the error underneath (the header reader's refusal);
+    /// printed as `PATH: reason`.
+    public var detail: ErrorDetail
     /// The file refused, as given.
-    public var path: String
+    public var path: String {
+        get { detail.location.file ?? "" }
+        set { detail.location.file = newValue }
+    }
     /// The whole reason, said once: what the file is instead ("a WebP image; this gallery
     /// format takes JPEG, PNG, WebP, GIF, AVIF and HEIC", ``ImageKind/refusal``), or why its header
     /// cannot be read.
-    public var reason: String
+    public var reason: String {
+        get { detail.message }
+        set { detail.message = newValue }
+    }
     /// The id of the problem, when it has one a validator reports too: a structure behind a
     /// readable header that does not hold together (IG-BLB-017, IG-BLB-018), a declared size the
     /// coded image contradicts (IG-BLB-019), or pixels that
     /// do not decode (`--check-pixels`: IG-BLB-008, IG-BLB-013 to -016). The reason starts with it.
     public var diagnostic: DiagnosticCode?
-    /// The path and the reason, as a folder scan or `create` prints them.
-    public var description: String { "\(path): \(reason)" }
-
     /// A refusal of the file at `path` for `reason`; with a `diagnostic`, the reason is prefixed
     /// with its id (`IG-BLB-019: …`) so that the message matches what the validator says.
-    public init(path: String, reason: String, diagnostic: DiagnosticCode? = nil) {
-        self.path = path
-        self.reason = diagnostic.map { "\($0.id): \(reason)" } ?? reason
+    /// `underlying` is the error that caused it, when one did.
+    public init(path: String, reason: String, diagnostic: DiagnosticCode? = nil, underlying: (any Error)? = nil) {
+        self.detail = ErrorDetail(at: Location(file: path), diagnostic.map { "\($0.id): \(reason)" } ?? reason,
+                                  underlying: underlying)
         self.diagnostic = diagnostic
     }
 
@@ -51,9 +58,10 @@ public struct NotAnImageError: Error, Sendable, CustomStringConvertible {
     public init(path: String, _ error: ImageHeaderError) {
         if let diagnostic = error.diagnostic {
             let what = diagnostic == .declaredSizeContradicted ? "the image is not the size it declares" : "the image does not hold together"
-            self.init(path: path, reason: "\(what): \(error.detail)", diagnostic: diagnostic)
+            self.init(path: path, reason: "\(what): \(error.detail)", diagnostic: diagnostic, underlying: error)
         } else {
-            self.init(path: path, reason: error.kind != nil ? error.description : "its image header cannot be read: \(error.description)")
+            self.init(path: path, reason: error.kind != nil ? error.description : "its image header cannot be read: \(error.description)",
+                      underlying: error)
         }
     }
 }
