@@ -29,7 +29,8 @@ extension GalleryBuilder {
                 do throws(FileSystemError) {
                     names = try GalleryFileSystem.entries(ofFolder: source)
                 } catch {
-                    throw GalleryBuildError(.cannotListFolder, path: source, "cannot list the folder: \(error.reason)")
+                    throw GalleryBuildError(.cannotListFolder, path: source, "cannot list the folder: \(error.reason)",
+                        underlying: error)
                 }
                 let base = GalleryFileSystem.withTrailingSlash(source)
                 for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) where !GalleryFileSystem.isHidden(name) {

@@ -89,7 +89,8 @@ struct EntrySink {
         do {
             return try GalleryFile.create(spoolPath, permissions: .ownerReadWrite)
         } catch {
-            throw ConversionError(archive, entry: entry, "cannot be spooled to \(spoolPath): \(error)", kind: .cannotWrite)
+            throw ConversionError(archive, entry: entry, "cannot be spooled to \(spoolPath): \(error)", kind: .cannotWrite,
+                underlying: error)
         }
     }
 
@@ -97,7 +98,7 @@ struct EntrySink {
         do {
             try file.write(bytes, at: offset)
         } catch {
-            throw ConversionError(archive, entry: entry, "cannot be spooled: \(error)", kind: .cannotWrite)
+            throw ConversionError(archive, entry: entry, "cannot be spooled: \(error)", kind: .cannotWrite, underlying: error)
         }
     }
 }

@@ -98,7 +98,8 @@ public enum ComicExport {
             bitmap = try Thumbnailer.thumbnail(of: bytes, longSide: max(image.width, image.height), limits: limits)
             jpeg = try JPEGEncoder.encode(bitmap, quality: 92)
         } catch {
-            throw ConversionError(path, entry: place, "cannot be made a JPEG page: \(error); --keep-originals keeps its own bytes")
+            throw ConversionError(path, entry: place, "cannot be made a JPEG page: \(error); --keep-originals keeps its own bytes",
+                underlying: error)
         }
         let file = folder + "/" + String(index + 1) + ".jpg"
         try GalleryFile.create(file, permissions: .ownerReadWrite).write(jpeg, at: 0)

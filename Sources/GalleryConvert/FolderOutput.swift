@@ -63,7 +63,8 @@ public final class FolderOutput: Sendable {
         } catch where error.kind == .alreadyExists {
             return
         } catch {
-            throw ConversionError(destination, entry: relative, "cannot be created: \(error.reason)", kind: .cannotWrite)
+            throw ConversionError(destination, entry: relative, "cannot be created: \(error.reason)", kind: .cannotWrite,
+                underlying: error)
         }
     }
 
@@ -73,7 +74,8 @@ public final class FolderOutput: Sendable {
         do {
             try file.write(bytes, at: 0)
         } catch {
-            throw ConversionError(destination, entry: relative, "cannot be written: \(error)", kind: .cannotWrite)
+            throw ConversionError(destination, entry: relative, "cannot be written: \(error)", kind: .cannotWrite,
+                underlying: error)
         }
     }
 
@@ -82,7 +84,8 @@ public final class FolderOutput: Sendable {
         do {
             return try GalleryFile.create(staging + "/" + relative)
         } catch {
-            throw ConversionError(destination, entry: relative, "cannot be written: \(error)", kind: .cannotWrite)
+            throw ConversionError(destination, entry: relative, "cannot be written: \(error)", kind: .cannotWrite,
+                underlying: error)
         }
     }
 
@@ -93,7 +96,7 @@ public final class FolderOutput: Sendable {
         do {
             try GalleryFileSystem.synchronizeDirectory(staging)
         } catch {
-            throw ConversionError(destination, "cannot be written: \(error)", kind: .cannotWrite)
+            throw ConversionError(destination, "cannot be written: \(error)", kind: .cannotWrite, underlying: error)
         }
         let old: String?
         if try Self.exists(destination) {
@@ -112,7 +115,8 @@ public final class FolderOutput: Sendable {
                 let appeared = inTheWay.contains(error.kind) ? true : error.code == .directoryNotEmpty
                 throw appeared
                     ? ConversionError(destination, "appeared while it was written; it was not replaced", kind: .outputExists)
-                    : ConversionError(destination, "cannot be put in place: \(error.reason)", kind: .cannotWrite)
+                    : ConversionError(destination, "cannot be put in place: \(error.reason)", kind: .cannotWrite,
+                        underlying: error)
             }
             old = nil
         }
@@ -130,7 +134,7 @@ public final class FolderOutput: Sendable {
             // The old one now sits at the staging name.
             if try GalleryFileSystem.exchange(staging, destination) { return staging }
         } catch {
-            throw ConversionError(destination, "cannot be replaced: \(error)", kind: .cannotWrite)
+            throw ConversionError(destination, "cannot be replaced: \(error)", kind: .cannotWrite, underlying: error)
         }
         // No exchange on this file system: two renames, with a moment in between when there is
         // nothing at the destination, and the old one put back if the second fails.
@@ -138,13 +142,13 @@ public final class FolderOutput: Sendable {
         do {
             try GalleryFileSystem.rename(destination, to: aside)
         } catch {
-            throw ConversionError(destination, "cannot be replaced: \(error.reason)", kind: .cannotWrite)
+            throw ConversionError(destination, "cannot be replaced: \(error.reason)", kind: .cannotWrite, underlying: error)
         }
         do {
             try GalleryFileSystem.rename(staging, to: destination)
         } catch {
             try? GalleryFileSystem.rename(aside, to: destination)
-            throw ConversionError(destination, "cannot be put in place: \(error.reason)", kind: .cannotWrite)
+            throw ConversionError(destination, "cannot be put in place: \(error.reason)", kind: .cannotWrite, underlying: error)
         }
         return aside
     }
@@ -154,7 +158,7 @@ public final class FolderOutput: Sendable {
         do {
             return try FileStatus.exists(path)
         } catch {
-            throw ConversionError(path, "cannot be examined: \(error.reason)", kind: .cannotWrite)
+            throw ConversionError(path, "cannot be examined: \(error.reason)", kind: .cannotWrite, underlying: error)
         }
     }
 
@@ -168,7 +172,7 @@ public final class FolderOutput: Sendable {
             } catch where error.kind == .alreadyExists {
                 continue
             } catch {
-                throw ConversionError(path, "cannot be created: \(error.reason)", kind: .cannotWrite)
+                throw ConversionError(path, "cannot be created: \(error.reason)", kind: .cannotWrite, underlying: error)
             }
         }
         throw ConversionError(path, "cannot be created: no unused name for a folder beside it", kind: .cannotWrite)

@@ -70,7 +70,7 @@ public enum UnpackedGallery {
             } catch let error as ConversionError {
                 throw error
             } catch {
-                throw ConversionError(base, entry: name, "cannot be read: \(error)")
+                throw ConversionError(base, entry: name, "cannot be read: \(error)", underlying: error)
             }
         }
         let mimetype = try read(GalleryPackage.mimetypeEntry, limit: 256)
@@ -82,7 +82,7 @@ public enum UnpackedGallery {
         do {
             gallery = try Manifest.decodeOrThrow(manifestBytes).0
         } catch {
-            throw ConversionError(base, entry: GalleryPackage.manifestEntry, "\(error)")
+            throw ConversionError(base, entry: GalleryPackage.manifestEntry, "\(error)", underlying: error)
         }
         let thumbnail = try read(GalleryPackage.thumbnailEntry, limit: 16 << 20)
         do {
@@ -92,7 +92,7 @@ public enum UnpackedGallery {
                                       "must be a PNG of at most \(GalleryPackage.maxThumbnailSide) pixels a side")
             }
         } catch let error as ImageHeaderError {
-            throw ConversionError(base, entry: GalleryPackage.thumbnailEntry, "is not a usable PNG: \(error)")
+            throw ConversionError(base, entry: GalleryPackage.thumbnailEntry, "is not a usable PNG: \(error)", underlying: error)
         }
 
         var crc32: [SHA256Digest: UInt32] = [:]
@@ -102,7 +102,8 @@ public enum UnpackedGallery {
             do {
                 inspected = try ImageFile.inspect(base + "/" + image.path)
             } catch {
-                throw ConversionError(base, entry: image.path, "the manifest lists it, but it cannot be read as an image: \(error)")
+                throw ConversionError(base, entry: image.path, "the manifest lists it, but it cannot be read as an image: \(error)",
+                    underlying: error)
             }
             guard inspected.byteSize == image.byteSize, inspected.sha256 == image.sha256 else {
                 throw ConversionError(base, entry: image.path, "holds \(inspected.byteSize) bytes with SHA-256 \(inspected.sha256.hex); "
@@ -154,7 +155,7 @@ public enum UnpackedGallery {
         do throws(FileSystemError) {
             return try GalleryFileSystem.entries(ofFolder: folder)
         } catch {
-            throw ConversionError(folder, "cannot be listed: \(error.reason)")
+            throw ConversionError(folder, "cannot be listed: \(error.reason)", underlying: error)
         }
     }
 }

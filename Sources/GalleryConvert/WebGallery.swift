@@ -47,9 +47,10 @@ public enum WebGalleryWriter {
         do {
             reader = try GalleryReader(path: galleryPath)
         } catch let error as GalleryError {
-            throw ConversionError(galleryPath, entry: error.location.entry, "\(error.code.id): \(error.message)")
+            throw ConversionError(galleryPath, entry: error.location.entry, "\(error.code.id): \(error.message)",
+                underlying: error)
         } catch let error as FileSystemError {
-            throw ConversionError(galleryPath, "cannot \(error.operation): \(error.reason)")
+            throw ConversionError(galleryPath, "cannot \(error.operation): \(error.reason)", underlying: error)
         }
 
         let site = WebGallerySite(gallery: reader.gallery, galleryPath: galleryPath)
@@ -137,7 +138,8 @@ public enum WebGalleryWriter {
                 if wantsThumbnail { bytes.append(contentsOf: chunk) }
             }
         } catch let error as GalleryError {
-            throw ConversionError(site.galleryPath, entry: site.describe(position), "\(error.code.id): \(error.message)")
+            throw ConversionError(site.galleryPath, entry: site.describe(position), "\(error.code.id): \(error.message)",
+                underlying: error)
         }
         let stored = (width: image.width, height: image.height)
         guard wantsThumbnail else {

@@ -145,7 +145,8 @@ extension GalleryDocument {
         do {
             other = try GalleryReader(path: version.file)
         } catch {
-            throw DocumentError(.unknownVersion, path: path, "version \(version.id.manifestString) cannot be read: \(error)")
+            throw DocumentError(.unknownVersion, path: path, "version \(version.id.manifestString) cannot be read: \(error)",
+                                underlying: error)
         }
         guard other.gallery.id == history[position].gallery.id else {
             throw DocumentError(.differentDocument, path: path,

@@ -228,7 +228,7 @@ extension ZipArchive {
                 expected = max(expected, entry.localHeaderOffset.addingSaturating(entry.minimumExtent))
             } catch {
                 found.append(GalleryError(.truncated, "the local header could not be read", location: location(entry),
-                                          cause: "\(error)"))
+                                          underlying: error))
                 expected = max(expected, entry.localHeaderOffset.addingSaturating(entry.minimumExtent))
             }
         }
@@ -261,7 +261,7 @@ extension ZipArchive {
         } catch let error as GalleryError {
             return error.inFile(file.path)
         } catch {
-            return GalleryError(.truncated, "unreferenced bytes could not be read", location: place, cause: "\(error)")
+            return GalleryError(.truncated, "unreferenced bytes could not be read", location: place, underlying: error)
         }
         if entry != nil {
             return GalleryError(.bytesBetweenEntries, "\(count) bytes \(followed) belong to no entry: a streaming "

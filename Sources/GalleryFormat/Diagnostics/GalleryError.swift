@@ -41,13 +41,33 @@ public struct GalleryError: Error, Sendable, Hashable, CustomStringConvertible {
     public var location: Location
     /// A lower-level cause (a system error's text, a zlib message), when there is one.
     public var cause: String?
+    /// The error this one wraps, kept whole (a `FileSystemError` whose kind a caller can look
+    /// at), when it wraps one; ``cause`` holds its text. Equality and hashing go by ``cause``.
+    public var underlying: (any Error)?
 
-    /// An error from its parts.
-    public init(_ code: DiagnosticCode, _ message: String, location: Location = Location(), cause: String? = nil) {
+    /// An error from its parts. With an `underlying` error and no `cause`, the cause is the
+    /// underlying error's text.
+    public init(_ code: DiagnosticCode, _ message: String, location: Location = Location(), cause: String? = nil,
+                underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.location = location
-        self.cause = cause
+        self.cause = cause ?? underlying.map { "\($0)" }
+        self.underlying = underlying
+    }
+
+    /// Equal when the code, message, place and cause's text are (the underlying errors are
+    /// compared by that text).
+    public static func == (lhs: GalleryError, rhs: GalleryError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.location == rhs.location && lhs.cause == rhs.cause
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(location)
+        hasher.combine(cause)
     }
 
     /// The ``code``'s severity.

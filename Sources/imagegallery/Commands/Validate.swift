@@ -158,7 +158,7 @@ extension ImageGallery {
                 return ValidationReport(path: "-", diagnostics: [error])
             } catch {
                 return ValidationReport(path: "-", diagnostics: [GalleryError(.notZip, "standard input cannot be read",
-                                                                              location: Location(file: "-"), cause: "\(error)")])
+                                                                              location: Location(file: "-"), underlying: error)])
             }
         }
 
