@@ -42,7 +42,7 @@ STEP_LOG ?= .build/test-steps.tsv
 STEP      = /usr/bin/python3 scripts/step --log $(STEP_LOG)
 test: deps
 	@$(STEP) --start
-	$(STEP) "doc comments" -- /usr/bin/python3 scripts/check-doc-comments Sources/GalleryFormat Sources/GalleryBuilder Sources/GalleryDocument Sources/GallerySystem Sources/GalleryImaging Sources/GalleryConvert Sources/GalleryFetch
+	$(STEP) "doc comments" -- /usr/bin/python3 scripts/check-doc-comments Sources/GalleryFormat Sources/GalleryBuilder Sources/GalleryDocument Sources/GallerySystem Sources/GalleryImaging Sources/GalleryConvert Sources/GalleryFetch Sources/GalleryImageHeaders
 	$(STEP) "Python functions: the check's self-test" -- /usr/bin/python3 scripts/check-python --self-test
 	$(STEP) "Python functions at most 80 lines" -- /usr/bin/python3 scripts/check-python
 	$(STEP) "front end parses" -- /usr/bin/python3 scripts/check-front-end

@@ -21,6 +21,10 @@ let package = Package(
         // The types of the operating-system layer that the libraries' API takes and throws
         // (GalleryFile, FileIdentity, FileSystemError, ProcessID); the rest of it is package-only.
         .library(name: "GallerySystem", targets: ["GallerySystem"]),
+        // What an image file says about itself (type, geometry, structure, description), read
+        // from its bytes without decoding pixels: ImageHeader, MediaType and ImageKind are in
+        // GalleryFormat's and GalleryImaging's API.
+        .library(name: "GalleryImageHeaders", targets: ["GalleryImageHeaders"]),
         .library(name: "GalleryFormat", targets: ["GalleryFormat"]),
         .library(name: "GalleryImaging", targets: ["GalleryImaging"]),
         .library(name: "GalleryBuilder", targets: ["GalleryBuilder"]),
@@ -86,23 +90,27 @@ let package = Package(
             name: "GallerySystem",
             dependencies: ["CGallerySystem", .product(name: "SystemPackage", package: "swift-system")]
         ),
+        // What an image file says about itself, read from its bytes without decoding pixels: its
+        // type, header, geometry, structure and description (the JPEG, PNG, WebP, GIF and
+        // ISOBMFF walks); below the format, which turns its findings into diagnostics.
+        .target(name: "GalleryImageHeaders", dependencies: ["GallerySystem", "CGalleryChecksum"]),
         .target(
             name: "GalleryFormat",
-            dependencies: ["GallerySystem", "CZlib", "CGalleryChecksum"]
+            dependencies: ["GalleryImageHeaders", "GallerySystem", "CZlib", "CGalleryChecksum"]
         ),
         .target(
             name: "GalleryImaging",
-            dependencies: ["GalleryFormat", "GallerySystem", "CZlib", "CImageCodecs", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CHEIF", "COnDemand"]
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GallerySystem", "CZlib", "CImageCodecs", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CHEIF", "COnDemand"]
         ),
         // Images (files, folders, fetched, from archives) into a new gallery: every writer's way in.
-        .target(name: "GalleryBuilder", dependencies: ["GalleryFormat", "GalleryImaging", "GallerySystem"]),
+        .target(name: "GalleryBuilder", dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem"]),
         // Documents over time: merge, versions, locks and the editing lifecycle (issue 5).
-        .target(name: "GalleryDocument", dependencies: ["GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem"]),
+        .target(name: "GalleryDocument", dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem"]),
         // Images from URLs, through an HTTP cache on disk (issue 6).
         .target(
             name: "GalleryFetch",
             dependencies: [
-                "GalleryFormat", "GalleryImaging", "GallerySystem",
+                "GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -114,14 +122,14 @@ let package = Package(
         // apps' JSON and a static web gallery (issue 7).
         .target(
             name: "GalleryConvert",
-            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem", "CArchive", "COnDemand"],
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem", "CArchive", "COnDemand"],
             // The web gallery's style sheet and script (WebGallery/gallery.css and gallery.js), every
             // file of the folder compiled into the binary.
             resources: [.embedInCode("WebGallery")]
         ),
         // What imagegallery, the editor and the fetch helper say to each other, and how each finds
         // and runs the companion programs; no networking in it.
-        .target(name: "GalleryPrograms", dependencies: ["GallerySystem", "GalleryFormat", "GalleryImaging", "GalleryBuilder"]),
+        .target(name: "GalleryPrograms", dependencies: ["GallerySystem", "GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder"]),
         // The network side of imagegallery, in an executable of its own (see GalleryPrograms/FetchHelper.swift):
         // the HTTP stack then costs nothing to the commands that only read.
         .executableTarget(name: "imagegallery-fetch", dependencies: ["GalleryFormat", "GalleryFetch", "GalleryPrograms"]),
@@ -161,12 +169,12 @@ let package = Package(
         ),
         // The bodies of the fuzz targets (Specs/security.md), a library so that the regression
         // tests run every crash the fuzzers found through the same code.
-        .target(name: "GalleryFuzzing", dependencies: ["GalleryFormat", "GalleryImaging", "GalleryConvert"]),
+        .target(name: "GalleryFuzzing", dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryConvert"]),
         .executableTarget(
             name: "imagegallery",
             dependencies: [
-                "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GalleryConvert", "GalleryPrograms",
-                "GallerySystem",
+                "GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GalleryConvert",
+                "GalleryPrograms", "GallerySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The desktop integration files of Specs/freedesktop (a link), compiled into the
@@ -192,13 +200,13 @@ let package = Package(
         ),
         .testTarget(
             name: "GalleryFormatTests",
-            dependencies: ["GalleryFormat", "GalleryImaging", "GallerySystem", "GalleryTestSupport", "CArchive"],
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem", "GalleryTestSupport", "CArchive"],
             // These tests read our ZIPs with libarchive as another reader would, linked as usual.
             linkerSettings: [.linkedLibrary("archive")]
         ),
         .testTarget(
             name: "GalleryImagingTests",
-            dependencies: ["GalleryFormat", "GalleryImaging", "GallerySystem", "GalleryTestSupport", "CTurboJPEG"]
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem", "GalleryTestSupport", "CTurboJPEG"]
         ),
         .testTarget(
             name: "GalleryBuilderTests",
@@ -221,18 +229,18 @@ let package = Package(
             dependencies: ["GalleryFuzzing", "GalleryTestSupport"]
         ),
         // The command line's own logic, through the executable's module.
-        .testTarget(name: "ImageGalleryCommandTests", dependencies: ["imagegallery"]),
-        .testTarget(name: "GalleryEditorTests", dependencies: ["GalleryEditor", "GalleryDocument", "GalleryFormat", "GallerySystem", "GalleryTestSupport"]),
+        .testTarget(name: "ImageGalleryCommandTests", dependencies: ["imagegallery", "GalleryImageHeaders"]),
+        .testTarget(name: "GalleryEditorTests", dependencies: ["GalleryEditor", "GalleryDocument", "GalleryImageHeaders", "GalleryFormat", "GallerySystem", "GalleryTestSupport"]),
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["GalleryFormat", "GalleryImaging", "GallerySystem", "GalleryTestSupport"]
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem", "GalleryTestSupport"]
         ),
         // The DocC articles' code, compiled and run as a library user would: the public
         // products only, no @testable, no test support. A test there fails when an article's
         // code block is not in these sources verbatim.
         .testTarget(
             name: "LibraryExampleTests",
-            dependencies: ["GallerySystem", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GalleryFetch", "GalleryConvert"]
+            dependencies: ["GallerySystem", "GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GalleryFetch", "GalleryConvert"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleryFormat
+import GalleryImageHeaders
 import GalleryImaging
 import GallerySystem
 

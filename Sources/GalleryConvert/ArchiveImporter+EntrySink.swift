@@ -1,4 +1,5 @@
 import GalleryFormat
+import GalleryImageHeaders
 import GallerySystem
 
 /// Where one entry's bytes go as libarchive decompresses them: to a spool file once its

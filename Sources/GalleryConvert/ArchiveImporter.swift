@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleryBuilder
 import GalleryFormat
+import GalleryImageHeaders
 import GalleryImaging
 import GallerySystem
 

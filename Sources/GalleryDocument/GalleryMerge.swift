@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleryFormat
+import GalleryImageHeaders
 
 /// Three-way merge of two galleries descended from one base, keyed by image id: what each side
 /// changed is kept, and only true conflicts (both sides changed one thing differently, or one

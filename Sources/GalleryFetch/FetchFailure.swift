@@ -115,4 +115,5 @@ public struct FetchFailure: Error, Sendable, CustomStringConvertible {
 }
 
 import GalleryFormat
+import GalleryImageHeaders
 import Foundation

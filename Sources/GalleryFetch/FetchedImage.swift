@@ -1,4 +1,5 @@
 import GalleryFormat
+import GalleryImageHeaders
 
 /// An image fetched and checked: its bytes are an image of a type the format takes, whose header parses within
 /// the limits, and its type agrees with what the server said.

@@ -1,4 +1,5 @@
 import GalleryFormat
+import GalleryImageHeaders
 import GalleryImaging
 
 /// What makes a response an image the toolkit accepts: a 2xx status, a `Content-Type` of a

@@ -1,5 +1,6 @@
 import GalleryConvert
 import GalleryFormat
+import GalleryImageHeaders
 import GalleryImaging
 import GallerySystem
 

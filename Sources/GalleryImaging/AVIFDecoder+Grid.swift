@@ -1,5 +1,6 @@
 internal import CAVIF
 import GalleryFormat
+import GalleryImageHeaders
 
 /// An AVIF grid decoded one row of tiles at a time, as a HEIC grid is (`HEIFDecoder+Grid`,
 /// issue 28): libavif 0.11 decodes a grid only whole, into one image of the output's size, and

@@ -1,5 +1,6 @@
 internal import CAVIF
 import GalleryFormat
+import GalleryImageHeaders
 
 /// AVIF through libavif 0.11.1 (dav1d or aom for AV1): our own box reader first
 /// (`ImageGeometry.heif`: no box past its parent, no grid of grids, at most 1,024 tiles), then

@@ -1,4 +1,5 @@
 import GalleryFormat
+import GalleryImageHeaders
 
 /// What decoding costs in CPU, codec by codec: a floor per pixel worked through, paid however
 /// simply the pixels are coded, and a cost per byte of coded data, paid by the entropy decoder

@@ -1,4 +1,5 @@
 import GalleryFormat
+import GalleryImageHeaders
 
 /// Bounds on what decoding one image may cost, checked from the header before any pixel
 /// buffer is allocated. Every image is hostile until decoded.

@@ -1,5 +1,6 @@
 internal import COnDemand
 import GalleryFormat
+import GalleryImageHeaders
 
 /// The first (or only) frame of an image of a format 2.0 type, as stored: not yet turned or
 /// mirrored, so that a thumbnail is made small before it is made upright, as for JPEG.

@@ -1,5 +1,6 @@
 internal import CGIF
 import GalleryFormat
+import GalleryImageHeaders
 
 /// GIF through giflib 5.2.1, record by record and line by line (`DGifGetLine`), never
 /// `DGifSlurp`, which would decode every frame of a file that claims thousands: our own block

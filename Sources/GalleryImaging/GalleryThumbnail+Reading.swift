@@ -1,4 +1,5 @@
 import GalleryFormat
+import GalleryImageHeaders
 import GallerySystem
 
 /// What a thumbnailer serves for a gallery file (the `thumbnail` command and the fuzz target

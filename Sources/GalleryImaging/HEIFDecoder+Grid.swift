@@ -1,5 +1,6 @@
 internal import CHEIF
 import GalleryFormat
+import GalleryImageHeaders
 
 /// A HEIC grid (how phones store their photos: 12 to 48 MP as tiles of 512 × 512) decoded one
 /// row of tiles at a time, so that memory is bounded by a row of tiles, not by the image

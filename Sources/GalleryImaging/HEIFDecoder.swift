@@ -1,5 +1,6 @@
 internal import CHEIF
 import GalleryFormat
+import GalleryImageHeaders
 
 /// HEIC through libheif 1.15.1 (libde265 for HEVC): our own box reader first (no reference
 /// loops, on which this libheif crashes; at most 1,024 tiles), then libheif with its size limit

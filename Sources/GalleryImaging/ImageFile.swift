@@ -1,5 +1,6 @@
 import Dispatch
 import GalleryFormat
+import GalleryImageHeaders
 import GallerySystem
 import Synchronization
 

@@ -1,4 +1,5 @@
 import GalleryFormat
+import GalleryImageHeaders
 
 /// Decodes images for `validate --deep`: PNG streamed in one row of memory, JPEG whole at
 /// 1/8 scale (every scan is still entropy-decoded), WebP, GIF, AVIF and HEIC whole (their first

@@ -1,5 +1,6 @@
 internal import CTurboJPEG
 import GalleryFormat
+import GalleryImageHeaders
 
 /// JPEG decoding through TurboJPEG, with DCT scaling and limits checked before any allocation.
 public enum JPEGDecoder {
@@ -15,7 +16,7 @@ public enum JPEGDecoder {
     /// into an array.
     public static func decode(_ bytes: UnsafeRawBufferPointer, covering: (width: Int, height: Int)? = nil,
                               limits: DecodeLimits = DecodeLimits()) throws -> Bitmap {
-        let structure = try JPEGStructure.parse(bytes)
+        let structure = try JPEGStructure.decodingParse(bytes)
         guard structure.scans <= limits.maxScans else {
             throw ImageDecodeError(.pastLimit, "the JPEG has \(structure.scans) scans, past the limit of \(limits.maxScans)")
         }
@@ -58,7 +59,7 @@ public enum JPEGDecoder {
     /// Reads the frame through `read` without touching the image data: what a decode of the
     /// whole file at the smallest scale would need, so a caller can budget before reading it.
     public static func memoryToVerify(size: UInt64, read: (UInt64, Int) throws -> [UInt8]) throws -> Int {
-        let structure = try JPEGStructure.frame(size: size, read: read)
+        let structure = try JPEGStructure.decodingFrame(size: size, read: read)
         let scale = scalingFactor(for: structure, covering: (1, 1))
         // Only a progressive frame says it has several scans. A baseline file may have them too
         // (rare: one scan per component); libjpeg then holds the whole image's coefficients, past

@@ -1,5 +1,6 @@
 internal import CImageCodecs
 import GalleryFormat
+import GalleryImageHeaders
 
 /// A streaming PNG decoder (libpng's progressive reader behind a C shim): bytes go in as they
 /// are read, rows come out as soon as they are final. Without a row handler the pixels are

@@ -1,4 +1,5 @@
 import GalleryFormat
+import GalleryImageHeaders
 
 /// Images made small: decoded at the smallest size that still covers the target (DCT scaling
 /// for JPEG, rows streamed for PNG, libwebp's scaling for a still WebP; the other types whole),
@@ -56,7 +57,7 @@ public enum Thumbnailer {
     }
 
     static func jpeg(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits) throws -> Bitmap {
-        let structure = try JPEGStructure.frame(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
+        let structure = try JPEGStructure.decodingFrame(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
         let turned = structure.orientation.swapsDimensions
         let upright = turned ? (structure.height, structure.width) : (structure.width, structure.height)
         let fitted = Resampler.fitting(width: upright.0, height: upright.1, longSide: longSide)

@@ -1,5 +1,6 @@
 internal import CWebP
 import GalleryFormat
+import GalleryImageHeaders
 
 /// WebP through libwebp 1.2.4: our own chunk reader first (`ImageGeometry.webP`), so that a
 /// canvas past the limits or a frame off its canvas never reaches the library; then the

@@ -3,6 +3,7 @@ import GalleryBuilder
 @testable import GalleryConvert
 @testable import GalleryDocument
 import GalleryFormat
+import GalleryImageHeaders
 import GalleryImaging
 @testable import GalleryPrograms
 import GallerySystem

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GalleryFormat
+@testable import GalleryImageHeaders
 import GalleryTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import GalleryFormat
+@testable import GalleryImageHeaders
 import Testing
 
 /// Captions from the image itself (issue 18, item 7): EXIF, XMP and PNG text chunks, read

@@ -1,4 +1,5 @@
 import GalleryFormat
+@testable import GalleryImageHeaders
 import GalleryTestSupport
 import Testing
 

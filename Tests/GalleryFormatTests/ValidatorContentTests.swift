@@ -1,5 +1,6 @@
 import Foundation
 @testable import GalleryFormat
+@testable import GalleryImageHeaders
 import GalleryImaging
 import GallerySystem
 import GalleryTestSupport

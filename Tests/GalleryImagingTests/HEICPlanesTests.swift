@@ -1,5 +1,6 @@
 import Foundation
 import GalleryFormat
+@testable import GalleryImageHeaders
 @testable import GalleryImaging
 import GalleryTestSupport
 import Testing

@@ -1,6 +1,7 @@
 internal import CTurboJPEG
 import Dispatch
 import GalleryFormat
+@testable import GalleryImageHeaders
 @testable import GalleryImaging
 import GalleryTestSupport
 import Synchronization

@@ -1,4 +1,5 @@
 import GalleryFormat
+@testable import GalleryImageHeaders
 @testable import GalleryImaging
 import GallerySystem
 import GalleryTestSupport

@@ -1,4 +1,5 @@
 @testable import GalleryImaging
+@testable import GalleryImageHeaders
 import GalleryTestSupport
 import Testing
 

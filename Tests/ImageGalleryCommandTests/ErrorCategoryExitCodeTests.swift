@@ -2,6 +2,7 @@ import GalleryBuilder
 import GalleryConvert
 @testable import GalleryDocument
 import GalleryFormat
+import GalleryImageHeaders
 import GalleryImaging
 import GallerySystem
 import SystemPackage

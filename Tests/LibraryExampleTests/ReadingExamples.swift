@@ -1,5 +1,6 @@
 import Foundation
 import GalleryFormat
+import GalleryImageHeaders
 import GalleryImaging
 import GallerySystem
 import Testing

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import GalleryFormat
+import GalleryImageHeaders
 import GallerySystem
 import Foundation
 import NIOCore

@@ -1,3 +1,5 @@
+import GalleryImageHeaders
+
 /// A stable diagnostic id such as `IG-PKG-006`, with its severity.
 ///
 /// Ids are never renumbered or reused; `Specs/diagnostics.md` lists every one, and a

@@ -1,3 +1,4 @@
+import GalleryImageHeaders
 public import GallerySystem
 
 // The categories of this module's errors, and of GallerySystem's, which sits below this module

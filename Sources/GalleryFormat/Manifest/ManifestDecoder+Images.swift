@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GalleryImageHeaders
 
 /// The `images` array and each image's members, checked against the v1 schema.
 extension ManifestDecoder {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GalleryImageHeaders
 import func Glibc.memcmp
 
 /// The schema's string patterns (blob paths, absolute URIs), checked on bytes.

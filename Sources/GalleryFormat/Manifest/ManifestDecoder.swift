@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GalleryImageHeaders
 
 /// Walks the manifest with a `JSONScanner`, recording schema problems and carrying on past
 /// them, so one pass reports everything a validator needs.

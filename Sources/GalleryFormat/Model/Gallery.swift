@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GalleryImageHeaders
 
 /// An image gallery: a title and an ordered list of images. The manifest's content.
 public struct Gallery: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import GalleryImageHeaders
 internal import GallerySystem
 import Synchronization
 

@@ -1,3 +1,5 @@
+import GalleryImageHeaders
+
 /// Blob and thumbnail checks: the manifest against the bytes it describes.
 extension ValidationRun {
     mutating func checkBlobs(_ gallery: Gallery, archive: ZipArchive, contents: [String: EntryContent]) {

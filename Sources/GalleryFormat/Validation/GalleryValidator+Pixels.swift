@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import GalleryImageHeaders
 import Synchronization
 
 /// `--deep`: the pixels of every blob and of the thumbnail, decoded under limits.

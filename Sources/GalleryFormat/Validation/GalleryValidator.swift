@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import GalleryImageHeaders
 public import GallerySystem
 import Synchronization
 

@@ -1,3 +1,5 @@
+import GalleryImageHeaders
+
 /// Decodes an image's pixels to show they are sound (`validate --deep`). This module reads
 /// containers and never decodes pixels; an imaging module supplies the checker.
 public protocol PixelChecker: Sendable {

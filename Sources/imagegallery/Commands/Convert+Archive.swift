@@ -3,6 +3,7 @@ import FoundationEssentials
 import GalleryBuilder
 import GalleryConvert
 import GalleryFormat
+import GalleryImageHeaders
 import GallerySystem
 
 /// Foreign archives and comic books → gallery.

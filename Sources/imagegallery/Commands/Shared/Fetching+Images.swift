@@ -1,6 +1,7 @@
 import GalleryBuilder
 import GalleryPrograms
 import GalleryFormat
+import GalleryImageHeaders
 import GalleryImaging
 
 extension Fetching {

@@ -3,6 +3,7 @@ import FoundationEssentials
 import GalleryBuilder
 import GalleryPrograms
 import GalleryFormat
+import GalleryImageHeaders
 
 /// Options of the commands that take URLs (`add`, `create`).
 struct FetchCommandOptions: ParsableArguments {

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import GalleryBuilder
 import GalleryFormat
+import GalleryImageHeaders
 import GalleryImaging
 
 /// A gallery to be made from images: what `create` asks for, and `convert` of a folder or an

@@ -1,6 +1,7 @@
 import ArgumentParser
 import GalleryBuilder
 import GalleryFormat
+import GalleryImageHeaders
 
 /// The gallery a reading subcommand works on.
 struct GalleryFileArgument: ParsableArguments {

@@ -46,7 +46,7 @@ extension ImageGeometry {
                     geometry = ImageGeometry(width: still.width, height: still.height, hasAlpha: still.alpha)
                 } else if !animated, (still.width, still.height) != canvas {
                     throw ImageHeaderError("the image is \(still.width) × \(still.height), its VP8X canvas "
-                                           + "\(canvas.width) × \(canvas.height)", offset: offset, diagnostic: .declaredSizeContradicted)
+                                           + "\(canvas.width) × \(canvas.height)", offset: offset, problem: .declaredSizeContradicted)
                 }
             case "ANMF" where animated:
                 frames += 1

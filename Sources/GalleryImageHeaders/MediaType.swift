@@ -42,15 +42,6 @@ public enum MediaType: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// The first format version that holds this type: a gallery with any image of a 2.0 type
-    /// is written as 2.0, and readers of format 1 refuse it (section 8).
-    public var since: FormatVersion {
-        switch self {
-        case .jpeg, .png: .one
-        case .webp, .gif, .avif, .heic: .two
-        }
-    }
-
     /// The type's name with its article: "a WebP image", "an AVIF image".
     public var described: String { (self == .avif ? "an " : "a ") + name + " image" }
 
@@ -64,15 +55,6 @@ public enum MediaType: String, Sendable, CaseIterable, Codable {
     public static func sniff(_ prefix: some Collection<UInt8>) -> MediaType? {
         if case .supported(let type) = ImageKind.identify(prefix) { return type }
         return nil
-    }
-
-    /// The type a user names: its extension or name ("jpg", "JPEG", "webp", "heic"), or the
-    /// media type itself, in any case; nil for anything else.
-    public init?(named text: some StringProtocol) {
-        let name = text.trimmingWhitespace().lowercased()
-        guard let type = Self.allCases.first(where: { [$0.fileExtension, $0.name.lowercased(), $0.rawValue].contains(name) })
-                ?? (name == "jpeg" ? .jpeg : nil) else { return nil }
-        self = type
     }
 
     /// "JPEG, PNG and WebP": the types named in a sentence, in the order of `allCases`.

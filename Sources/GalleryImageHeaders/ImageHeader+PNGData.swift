@@ -14,7 +14,7 @@ extension ImageHeader {
         for _ in 0 ..< pngChunksBeforeImageData {
             guard offset.addingSaturating(8) <= size else {
                 throw ImageHeaderError("the PNG ends (at byte \(size)) before any IDAT chunk: it has no image data",
-                                       offset: offset, diagnostic: .pngWithoutImageData)
+                                       offset: offset, problem: .pngWithoutImageData)
             }
             let header = try read(offset, 8)
             guard header.count == 8 else { return }
@@ -22,18 +22,18 @@ extension ImageHeader {
             if type == "IDAT" { return }
             if type == "IEND" {
                 throw ImageHeaderError("the PNG reaches IEND before any IDAT chunk: it has no image data", offset: offset,
-                                       diagnostic: .pngWithoutImageData)
+                                       problem: .pngWithoutImageData)
             }
             let next = offset.addingSaturating(12).addingSaturating(length)
             guard length <= 0x7FFF_FFFF, next <= size else {
                 throw ImageHeaderError("the PNG's \(ImageHeader.printable(type)) chunk (\(length) bytes) runs past the end of "
                                        + "the file (\(size) bytes) before any IDAT chunk", offset: offset,
-                                       diagnostic: .pngWithoutImageData)
+                                       problem: .pngWithoutImageData)
             }
             offset = next
         }
         throw ImageHeaderError("the PNG has more than \(pngChunksBeforeImageData) chunks before its first IDAT",
-                               offset: offset, diagnostic: .pngWithoutImageData)
+                               offset: offset, problem: .pngWithoutImageData)
     }
 
     /// A chunk type as text, its bytes outside printable ASCII escaped.

@@ -1,4 +1,5 @@
 public import GallerySystem
+internal import CGalleryChecksum
 
 /// What an image's header says, read without decoding any pixels.
 public struct ImageHeader: Sendable, Hashable {
@@ -40,24 +41,38 @@ public struct ImageHeaderError: Error, Sendable, CustomStringConvertible {
     /// Set when the header reads but the structure behind it does not hold together, found
     /// without decoding a pixel (an AVIF or HEIC item's data past the file, a PNG without
     /// `IDAT`), or a declared size that the coded image's own header contradicts (an `ispe`
-    /// unlike its HEVC or AV1 sequence header): the id of that problem (IG-BLB-017 to IG-BLB-019).
-    /// Nil for a header that cannot be read, whose id is its type's
-    /// (``DiagnosticCode/headerUnreadable(_:)``).
-    public var diagnostic: DiagnosticCode?
+    /// unlike its HEVC or AV1 sequence header): which of those problems it is (IG-BLB-017 to
+    /// IG-BLB-019). Nil for a header that cannot be read. GalleryFormat gives the same as its
+    /// diagnostic code (`diagnostic`).
+    public var problem: StructureProblem?
+
+    /// A structure that does not hold together behind a header that reads: each has its
+    /// diagnostic id, the raw value.
+    public enum StructureProblem: String, Sendable, Hashable, CaseIterable {
+        /// `IG-BLB-017`: AVIF or HEIC items do not hold together (`iloc`, `ipma`, grid, `irot`, `imir`).
+        case heifItemsBroken = "IG-BLB-017"
+        /// `IG-BLB-018`: a PNG without image data (no `IDAT`).
+        case pngWithoutImageData = "IG-BLB-018"
+        /// `IG-BLB-019`: the declared size contradicts the coded image (`ispe`, VP8X canvas).
+        case declaredSizeContradicted = "IG-BLB-019"
+
+        /// The diagnostic id, as reports and messages show it.
+        public var id: String { rawValue }
+    }
 
     /// An error from its parts.
-    public init(_ message: String, offset: UInt64? = nil, kind: ImageKind? = nil, diagnostic: DiagnosticCode? = nil) {
+    public init(_ message: String, offset: UInt64? = nil, kind: ImageKind? = nil, problem: StructureProblem? = nil) {
         self.message = message
         self.offset = offset
         self.kind = kind
-        self.diagnostic = diagnostic
+        self.problem = problem
     }
 
     /// The message, followed by the offset when known.
     public var detail: String { offset.map { "\(message) (at byte \($0))" } ?? message }
 
-    /// The ``detail``, after the ``diagnostic`` id when there is one.
-    public var description: String { diagnostic.map { "\($0.id): \(detail)" } ?? detail }
+    /// The ``detail``, after the ``problem``'s id when there is one.
+    public var description: String { problem.map { "\($0.id): \(detail)" } ?? detail }
 }
 
 extension ImageHeader {
@@ -76,7 +91,7 @@ extension ImageHeader {
 
     /// ``parse(size:read:)``; without `checkingData`, a PNG's chunks are not walked to its
     /// first `IDAT` (IG-BLB-018): for `thumbnail.png`, whose data `--deep` judges (IG-THM-007).
-    static func parse(size: UInt64, checkingData: Bool, read: (UInt64, Int) throws -> [UInt8]) throws -> ImageHeader {
+    package static func parse(size: UInt64, checkingData: Bool, read: (UInt64, Int) throws -> [UInt8]) throws -> ImageHeader {
         let kind = ImageKind.identify(try read(0, ImageKind.identifyingBytes))
         switch kind {
         case .supported(.jpeg): return try parseJPEG(size: size, read: read)
@@ -143,9 +158,8 @@ extension ImageHeader {
         }
         let interlace = bytes[20]
         guard interlace <= 1 else { throw ImageHeaderError("PNG interlace method \(interlace) is invalid", offset: 28) }
-        var crc = CRC32()
-        crc.update(Array(bytes[4 ..< 21]))
-        guard UInt64(crc.value) == bytes.be32(21) else { throw ImageHeaderError("PNG IHDR chunk fails its CRC", offset: 29) }
+        let crc = Array(bytes[4 ..< 21]).withUnsafeBufferPointer { ig_crc32(0, $0.baseAddress, $0.count) }
+        guard UInt64(crc) == bytes.be32(21) else { throw ImageHeaderError("PNG IHDR chunk fails its CRC", offset: 29) }
         return ImageHeader(mediaType: .png, width: Int(width), height: Int(height), bitDepth: Int(depth),
                            interlaced: interlace == 1)
     }

@@ -4,26 +4,28 @@ import func Glibc.memchr
 
 /// The layout of a JPEG file that decides what decoding it costs: its frame, its components'
 /// sampling and its number of scans. Read by walking the marker segments, not by decoding.
-struct JPEGStructure: Sendable, Equatable {
-    struct Component: Sendable, Equatable {
-        var horizontal: Int
-        var vertical: Int
+/// A malformed file is refused with an ``ImageHeaderError`` without an offset (its message
+/// says where); the decoders report it as a corrupt image.
+package struct JPEGStructure: Sendable, Equatable {
+    package struct Component: Sendable, Equatable {
+        package var horizontal: Int
+        package var vertical: Int
     }
 
-    var width: Int
-    var height: Int
-    var progressive: Bool
-    var components: [Component]
+    package var width: Int
+    package var height: Int
+    package var progressive: Bool
+    package var components: [Component]
     /// Start-of-scan markers; 0 when only the frame was read.
-    var scans: Int = 0
+    package var scans: Int = 0
     /// From the EXIF block before the frame, if any.
-    var orientation: Orientation = .up
+    package var orientation: Orientation = .up
 
     /// Reads segments through `read(offset, count)` up to the frame header; the entropy-coded
     /// data is not touched, so a multi-megabyte file costs a few small reads.
-    static func frame(size: UInt64, read: (UInt64, Int) throws -> [UInt8]) throws -> JPEGStructure {
+    package static func frame(size: UInt64, read: (UInt64, Int) throws -> [UInt8]) throws -> JPEGStructure {
         let start = try read(0, 2)
-        guard start == [0xFF, 0xD8] else { throw ImageDecodeError(.corrupt, "not a JPEG (no start-of-image marker)") }
+        guard start == [0xFF, 0xD8] else { throw ImageHeaderError("not a JPEG (no start-of-image marker)") }
         var offset: UInt64 = 2
         var orientation = Orientation.up
         for _ in 0 ..< 4096 {
@@ -34,7 +36,7 @@ struct JPEGStructure: Sendable, Equatable {
             guard lengthBytes.count == 2 else { break }
             let length = Int(lengthBytes[0]) << 8 | Int(lengthBytes[1])
             guard length >= 2 else {
-                throw ImageDecodeError(.corrupt, "JPEG segment at byte \(at) has the invalid length \(length)")
+                throw ImageHeaderError("JPEG segment at byte \(at) has the invalid length \(length)")
             }
             if code == 0xE1, orientation == .up, let found = Orientation.parse(app1: try read(at + 4, length - 2)) {
                 orientation = found
@@ -47,12 +49,12 @@ struct JPEGStructure: Sendable, Equatable {
             offset = at + 2 + UInt64(length)
             guard offset < size else { break }
         }
-        throw ImageDecodeError(.corrupt, "the JPEG has no frame header")
+        throw ImageHeaderError("the JPEG has no frame header")
     }
 
     /// The frame and a count of every scan, walking the whole file: entropy-coded data is
     /// skipped byte by byte to the next real marker.
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JPEGStructure {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JPEGStructure {
         let count = bytes.count
         var structure = try frame(size: UInt64(count)) { offset, length in
             let start = Int(min(UInt64(count), offset))
@@ -62,7 +64,7 @@ struct JPEGStructure: Sendable, Equatable {
         var index = 2
         while index + 1 < count {
             guard bytes[index] == 0xFF else {
-                throw ImageDecodeError(.corrupt, "JPEG marker expected at byte \(index)")
+                throw ImageHeaderError("JPEG marker expected at byte \(index)")
             }
             let code = bytes[index + 1]
             if code == 0xFF { index += 1; continue }
@@ -71,7 +73,7 @@ struct JPEGStructure: Sendable, Equatable {
             guard index + 3 < count else { break }
             let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
             guard length >= 2 else {
-                throw ImageDecodeError(.corrupt, "JPEG segment at byte \(index) has the invalid length \(length)")
+                throw ImageHeaderError("JPEG segment at byte \(index) has the invalid length \(length)")
             }
             index += 2 + length
             guard code == 0xDA else { continue }
@@ -109,22 +111,22 @@ struct JPEGStructure: Sendable, Equatable {
     }
 
     private static func parseFrame(code: UInt8, segment: [UInt8], at: UInt64) throws -> JPEGStructure {
-        guard segment.count >= 6 else { throw ImageDecodeError(.corrupt, "the JPEG frame header at byte \(at) is truncated") }
+        guard segment.count >= 6 else { throw ImageHeaderError("the JPEG frame header at byte \(at) is truncated") }
         let height = Int(segment[1]) << 8 | Int(segment[2])
         let width = Int(segment[3]) << 8 | Int(segment[4])
         let componentCount = Int(segment[5])
         guard width > 0, height > 0 else {
-            throw ImageDecodeError(.corrupt, "the JPEG frame declares \(width)×\(height) pixels")
+            throw ImageHeaderError("the JPEG frame declares \(width)×\(height) pixels")
         }
         guard (1 ... 4).contains(componentCount), segment.count >= 6 + 3 * componentCount else {
-            throw ImageDecodeError(.corrupt, "the JPEG frame at byte \(at) declares \(componentCount) components")
+            throw ImageHeaderError("the JPEG frame at byte \(at) declares \(componentCount) components")
         }
         var components: [Component] = []
         for index in 0 ..< componentCount {
             let sampling = segment[6 + 3 * index + 1]
             let component = Component(horizontal: Int(sampling >> 4), vertical: Int(sampling & 0x0F))
             guard (1 ... 4).contains(component.horizontal), (1 ... 4).contains(component.vertical) else {
-                throw ImageDecodeError(.corrupt, "the JPEG frame at byte \(at) has an invalid sampling factor")
+                throw ImageHeaderError("the JPEG frame at byte \(at) has an invalid sampling factor")
             }
             components.append(component)
         }
@@ -136,7 +138,7 @@ struct JPEGStructure: Sendable, Equatable {
     /// An upper bound on what libjpeg allocates to decode at `scale` (numerator over
     /// denominator): whole-image coefficient buffers when the file has several scans, the
     /// sample rows of one MCU row otherwise, plus the output.
-    func decodeMemory(scaledWidth: Int, scaledHeight: Int, multiScan: Bool) -> Int {
+    package func decodeMemory(scaledWidth: Int, scaledHeight: Int, multiScan: Bool) -> Int {
         let hMax = components.map(\.horizontal).max() ?? 1
         let vMax = components.map(\.vertical).max() ?? 1
         let mcuWidth = 8 * hMax

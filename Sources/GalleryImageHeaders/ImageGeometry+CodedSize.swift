@@ -110,7 +110,7 @@ extension BoxWalk {
                                             at: configuration.start)
                 }
             }
-        } catch var error as ImageHeaderError where error.diagnostic == nil {
+        } catch var error as ImageHeaderError where error.problem == nil {
             // A codec header that does not read: the file's boxes are unsound (IG-BLB-012).
             error.message = "\(name)'s \(configurationType == "hvcC" ? "HEVC" : "AV1") header: \(error.message)"
             error.offset = error.offset ?? configuration.start
@@ -120,7 +120,7 @@ extension BoxWalk {
 
     /// An IG-BLB-019 refusal.
     static func contradicted(_ message: String, at offset: UInt64) -> ImageHeaderError {
-        ImageHeaderError(message, offset: offset, diagnostic: .declaredSizeContradicted)
+        ImageHeaderError(message, offset: offset, problem: .declaredSizeContradicted)
     }
 }
 
@@ -142,7 +142,7 @@ extension ImageGeometry {
                 guard (coded.width, coded.height) == (width, height) else {
                     throw ImageHeaderError("frame \(frame)'s ANMF chunk says \(width) × \(height), but its "
                                            + "\(type == "VP8L" ? "VP8L" : "VP8") bitstream codes \(coded.width) × \(coded.height)",
-                                           offset: offset, diagnostic: .declaredSizeContradicted)
+                                           offset: offset, problem: .declaredSizeContradicted)
                 }
                 return
             }

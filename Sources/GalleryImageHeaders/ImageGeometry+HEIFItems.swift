@@ -79,7 +79,7 @@ extension BoxWalk {
 
     /// An IG-BLB-017 refusal.
     static func broken(_ message: String, at offset: UInt64) -> ImageHeaderError {
-        ImageHeaderError(message, offset: offset, diagnostic: .heifItemsBroken)
+        ImageHeaderError(message, offset: offset, problem: .heifItemsBroken)
     }
 
     /// The `iloc` box read and checked: every extent of construction method 0 inside the file,
