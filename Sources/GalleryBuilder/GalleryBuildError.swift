@@ -27,16 +27,4 @@ public struct GalleryBuildError: Error, Sendable, DetailedError {
         self.kind = kind
         self.detail = ErrorDetail(at: Location(file: path), message, underlying: underlying)
     }
-
-    /// The source or output at fault.
-    public var path: String {
-        get { detail.location.file ?? "" }
-        set { detail.location.file = newValue }
-    }
-
-    /// What is wrong with it, without the path.
-    public var message: String {
-        get { detail.message }
-        set { detail.message = newValue }
-    }
 }

@@ -165,21 +165,9 @@ public struct ConversionError: Error, Sendable, DetailedError {
         self.detail = ErrorDetail(at: Location(file: path, entry: entry), message, underlying: underlying)
     }
 
-    /// The file or folder at fault: the input, or the output that exists or cannot be written.
-    public var path: String {
-        get { detail.location.file ?? "" }
-        set { detail.location.file = newValue }
-    }
-
     /// The entry of an archive (or the image of a gallery) at fault, when there is one.
     public var entry: String? {
         get { detail.location.entry }
         set { detail.location.entry = newValue }
-    }
-
-    /// What is wrong, as the rest of the sentence after the path.
-    public var message: String {
-        get { detail.message }
-        set { detail.message = newValue }
     }
 }

@@ -117,18 +117,6 @@ public struct DocumentError: Error, Sendable, DetailedError {
         self.kind = kind
         self.detail = ErrorDetail(at: Location(file: path), message, underlying: underlying)
     }
-
-    /// The document, as it was opened.
-    public var path: String {
-        get { detail.location.file ?? "" }
-        set { detail.location.file = newValue }
-    }
-
-    /// What happened, in words, for people.
-    public var message: String {
-        get { detail.message }
-        set { detail.message = newValue }
-    }
 }
 
 /// What `open()` found.

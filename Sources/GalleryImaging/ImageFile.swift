@@ -27,11 +27,6 @@ public struct NotAnImageError: Error, Sendable, DetailedError {
     /// The file refused, the reason, and the error underneath (the header reader's refusal);
     /// printed as `PATH: reason`.
     public var detail: ErrorDetail
-    /// The file refused, as given.
-    public var path: String {
-        get { detail.location.file ?? "" }
-        set { detail.location.file = newValue }
-    }
     /// The whole reason, said once: what the file is instead ("a WebP image; this gallery
     /// format takes JPEG, PNG, WebP, GIF, AVIF and HEIC", ``ImageKind/refusal``), or why its header
     /// cannot be read.

@@ -39,12 +39,25 @@ public struct ErrorDetail: Sendable {
 /// error prints as `FILE: ENTRY: message`.
 public protocol DetailedError: CategorizedError, CustomStringConvertible, Sendable {
     /// Where the failure is, what is wrong, and the error underneath.
-    var detail: ErrorDetail { get }
+    var detail: ErrorDetail { get set }
 }
 
 extension DetailedError {
     /// The detail's description: `FILE: ENTRY: message`.
     public var description: String { detail.description }
+
+    /// The file or folder at fault (a source, a document as it was opened, an output in the
+    /// way), as given; empty when the failure has no file.
+    public var path: String {
+        get { detail.location.file ?? "" }
+        set { detail.location.file = newValue }
+    }
+
+    /// What is wrong, in words for people, without the place.
+    public var message: String {
+        get { detail.message }
+        set { detail.message = newValue }
+    }
 
     /// The error this one wraps, when it wraps one (see ``ErrorDetail/underlying``).
     public var underlying: (any Error)? { detail.underlying }
