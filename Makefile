@@ -122,12 +122,12 @@ demo: deps
 
 # The DocC documentation of the library modules, one catalogue each (Sources/<Module>/<Module>.docc),
 # into .build/docs/<Module> for static hosting. Warnings are errors: a broken symbol link fails.
-# A module is added to the list once its catalogue exists (the articles' code is compiled and
-# checked by LibraryExampleTests). SWIFTPM_FLAGS passes options such as another --scratch-path.
+# Every library module with a catalogue (the articles' code is compiled and checked by
+# LibraryExampleTests); a link to another module's symbol is code voice, not a link. SWIFTPM_FLAGS passes options such as another --scratch-path.
 .PHONY: docs
 docs: deps
 	@mkdir -p .build/docs
-	@for target in GalleryFormat GalleryBuilder GalleryDocument; do \
+	@for target in GalleryImageHeaders GalleryFormat GalleryImaging GalleryBuilder GalleryDocument GalleryFetch GalleryConvert; do \
 	  echo "docs: $$target"; \
 	  $(SWIFT) package $(SWIFTPM_FLAGS) --allow-writing-to-directory .build/docs generate-documentation \
 	    --target $$target --output-path .build/docs/$$target \

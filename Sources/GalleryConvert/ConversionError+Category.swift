@@ -1,8 +1,8 @@
 import GalleryFormat
 
 extension ConversionError: CategorizedError {
-    /// Input that cannot be converted is ``ErrorCategory/data``; an output that exists,
-    /// ``ErrorCategory/output``; one that cannot be written, ``ErrorCategory/io``.
+    /// Input that cannot be converted is `ErrorCategory/data`; an output that exists,
+    /// `ErrorCategory/output`; one that cannot be written, `ErrorCategory/io`.
     public var category: ErrorCategory {
         switch kind {
         case .invalidInput: .data
@@ -13,6 +13,6 @@ extension ConversionError: CategorizedError {
 }
 
 extension ComicInfo.ParseError: CategorizedError {
-    /// Always ``ErrorCategory/data``: the archive's ComicInfo.xml is not XML this reads.
+    /// Always `ErrorCategory/data`: the archive's ComicInfo.xml is not XML this reads.
     public var category: ErrorCategory { .data }
 }

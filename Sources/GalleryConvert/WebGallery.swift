@@ -34,8 +34,13 @@ public enum WebGalleryWriter {
     /// With `overwrite`, only a previous web gallery, an empty folder, a file or a link is
     /// replaced: a folder of other things is refused, so a mistyped path cannot lose it.
     ///
-    /// - Parameter progress: called with the number of images written so far and their total,
-    ///   from any thread.
+    /// - Parameters:
+    ///   - galleryPath: the gallery file to present.
+    ///   - folder: where the web gallery goes.
+    ///   - overwrite: whether a previous web gallery (or an empty folder, a file or a link) there
+    ///     may be replaced.
+    ///   - progress: called with the number of images written so far and their total, from any
+    ///     thread.
     /// - Throws: ``ConversionError`` naming the gallery and, where there is one, the image, for a
     ///   gallery that cannot be read (`.invalidInput`); naming the folder for an output that is
     ///   in the way (`.outputExists`) or cannot be written (`.cannotWrite`).

@@ -1,9 +1,9 @@
 import GalleryFormat
 
 extension DocumentError: CategorizedError {
-    /// A document someone else holds is ``ErrorCategory/busy``; an image or version asked for
-    /// that is not there, ``ErrorCategory/usage``; a document that cannot be saved (closed, or
-    /// hard-linked), ``ErrorCategory/output``; content that does not fit, ``ErrorCategory/data``.
+    /// A document someone else holds is `ErrorCategory/busy`; an image or version asked for
+    /// that is not there, `ErrorCategory/usage`; a document that cannot be saved (closed, or
+    /// hard-linked), `ErrorCategory/output`; content that does not fit, `ErrorCategory/data`.
     public var category: ErrorCategory {
         switch kind {
         case .editingDisabled: .busy
@@ -15,6 +15,6 @@ extension DocumentError: CategorizedError {
 }
 
 extension GalleryMerge.DifferentDocuments: CategorizedError {
-    /// Always ``ErrorCategory/data``: the three galleries given share no history.
+    /// Always `ErrorCategory/data`: the three galleries given share no history.
     public var category: ErrorCategory { .data }
 }

@@ -20,7 +20,7 @@ public struct DecodeLimits: Sendable, Hashable {
     /// JPEG scans: a crafted progressive file can make every scan cost a full pass.
     public var maxScans: Int
     /// CPU time one decode may take, estimated from the header with each codec's measured cost
-    /// per pixel (``DecodeCost``), or nil for no bound but ``maxWorkPixels``. Pixels alone do not
+    /// per pixel (`DecodeCost`), or nil for no bound but ``maxWorkPixels``. Pixels alone do not
     /// bound time: a 0.99-gigapixel GIF passes a 1-gigapixel limit and its LZW still costs 15 s,
     /// where a JPEG of that size costs a tenth of it at 1/8 scale. The thumbnail paths set it.
     public var cpuBudget: Duration?

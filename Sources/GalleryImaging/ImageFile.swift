@@ -28,7 +28,7 @@ public struct NotAnImageError: Error, Sendable, DetailedError {
     /// printed as `PATH: reason`.
     public var detail: ErrorDetail
     /// The whole reason, said once: what the file is instead ("a WebP image; this gallery
-    /// format takes JPEG, PNG, WebP, GIF, AVIF and HEIC", ``ImageKind/refusal``), or why its header
+    /// format takes JPEG, PNG, WebP, GIF, AVIF and HEIC", `ImageKind/refusal`), or why its header
     /// cannot be read.
     public var reason: String {
         get { detail.message }
@@ -75,7 +75,7 @@ public enum ImageFile {
     }
 
     /// Why a file is not taken, for the warning of a folder scan that skips it: "a WebP image;
-    /// this gallery format takes …", or ``ImageKind/notAnImage``.
+    /// this gallery format takes …", or `ImageKind/notAnImage`.
     public static func refusal(ofFileAt path: String, accepting accepted: Set<MediaType> = Set(MediaType.allCases)) -> String {
         let head = (try? GalleryFile.openForReading(path).read(at: 0, count: ImageKind.identifyingBytes)) ?? []
         return ImageKind.identify(head).refusal(accepting: accepted) ?? ImageKind.notAnImage

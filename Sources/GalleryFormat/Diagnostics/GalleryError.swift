@@ -62,7 +62,7 @@ public struct GalleryError: Error, Sendable, Hashable, CustomStringConvertible {
         lhs.code == rhs.code && lhs.message == rhs.message && lhs.location == rhs.location && lhs.cause == rhs.cause
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
         hasher.combine(message)
