@@ -21,13 +21,13 @@ struct EditorStopTests {
         let galleries = folder.file("galleries")
         try FileManager.default.createDirectory(atPath: galleries, withIntermediateDirectories: true)
         let environment = EditCommandTests.environment(folder)
-        let first = try Editor.start(galleries, environment: environment)
+        let first = try await Editor.start(galleries, environment: environment)
         defer { first.end() }
         #expect(Self.records(folder).count == 1, "the running editor left no record")
 
         // A page's import whose body stops arriving, as a large drop does on a stalled
         // connection: the request is under way when the stop comes.
-        let upload = try HeldUpload.start(url: first.launch.url)
+        let upload = try await HeldUpload.start(url: first.launch.url)
         defer { upload.end() }
 
         first.process.terminate()
@@ -39,10 +39,10 @@ struct EditorStopTests {
         }
         #expect(Self.records(folder).isEmpty, "the record stayed: \(Self.records(folder))")
 
-        let second = try Editor.start(galleries, environment: environment)
+        let second = try await Editor.start(galleries, environment: environment)
         defer { second.end() }
         #expect(second.launch.pid != first.launch.pid, "the stopped editor's record was reused")
-        #expect(try Self.status(of: second.launch.url) == "200", "the new link does not answer")
+        #expect(try await Self.status(of: second.launch.url) == "200", "the new link does not answer")
     }
 
     /// A record whose process is gone is not reused (as before), nor one whose process is there
@@ -52,7 +52,7 @@ struct EditorStopTests {
         let galleries = folder.file("galleries")
         try FileManager.default.createDirectory(atPath: galleries, withIntermediateDirectories: true)
         let environment = EditCommandTests.environment(folder)
-        let killed = try Editor.start(galleries, environment: environment)
+        let killed = try await Editor.start(galleries, environment: environment)
         defer { killed.end() }
         let name = try #require(Self.records(folder).first, "the running editor left no record")
         let recordPath = folder.file("run/imagegallery/" + name)
@@ -61,10 +61,10 @@ struct EditorStopTests {
         _ = await killed.waitForExit(within: Self.exitBound)
         #expect(FileManager.default.fileExists(atPath: recordPath), "a killed editor cannot have removed its record")
 
-        let afterKill = try Editor.start(galleries, environment: environment)
+        let afterKill = try await Editor.start(galleries, environment: environment)
         defer { afterKill.end() }
         #expect(afterKill.launch.pid != killed.launch.pid)
-        #expect(try Self.status(of: afterKill.launch.url) == "200", "the link after a killed editor does not answer")
+        #expect(try await Self.status(of: afterKill.launch.url) == "200", "the link after a killed editor does not answer")
         afterKill.process.terminate()
         #expect(await afterKill.waitForExit(within: Self.exitBound))
 
@@ -78,13 +78,20 @@ struct EditorStopTests {
         var fields = try #require(try JSONSerialization.jsonObject(with: record) as? [String: Any])
         fields["pid"] = Int(impostor.processIdentifier)
         try JSONSerialization.data(withJSONObject: fields).write(to: URL(fileURLWithPath: recordPath))
-        let commandLine = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(impostor.processIdentifier)/cmdline"))
-        #expect(String(decoding: commandLine, as: UTF8.self).contains("imagegallery-editor"), "the impostor does not pass for an editor")
+        // Until bash has exec'd, the process's command line is not yet the impostor's (empty, on a
+        // busy machine, when read at once): wait for it, within a bound that only catches a failure.
+        var commandLine = ""
+        for _ in 0..<400 where !commandLine.contains("imagegallery-editor") {
+            try await Task.sleep(for: .milliseconds(50))
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(impostor.processIdentifier)/cmdline"))) ?? Data()
+            commandLine = String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(commandLine.contains("imagegallery-editor"), "the impostor does not pass for an editor: \(commandLine)")
 
-        let afterRefusal = try Editor.start(galleries, environment: environment)
+        let afterRefusal = try await Editor.start(galleries, environment: environment)
         defer { afterRefusal.end() }
         #expect(afterRefusal.launch.pid != impostor.processIdentifier, "a record whose port refuses was reused")
-        #expect(try Self.status(of: afterRefusal.launch.url) == "200", "the link does not answer")
+        #expect(try await Self.status(of: afterRefusal.launch.url) == "200", "the link does not answer")
     }
 
     /// The editors' records (the run folder holds nothing else of theirs).
@@ -95,7 +102,11 @@ struct EditorStopTests {
 
     /// Follows the launch link as a browser does (its key becomes a cookie, then the page):
     /// the final status, or what went wrong.
-    static func status(of url: String) throws -> String {
+    static func status(of url: String) async throws -> String {
+        try await Blocking.run { try statusBlocking(of: url) }
+    }
+
+    private static func statusBlocking(of url: String) throws -> String {
         let script = """
             import http.cookiejar, sys, urllib.request
             opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
@@ -122,7 +133,13 @@ struct EditorStopTests {
             self.launch = launch
         }
 
-        static func start(_ folder: String, environment: [String: String]) throws -> Editor {
+        /// Started on a thread of its own: reading its first line blocks, and a test's cooperative
+        /// threads are shared by the suites that run beside it.
+        static func start(_ folder: String, environment: [String: String]) async throws -> Editor {
+            try await Blocking.run { try startBlocking(folder, environment: environment) }
+        }
+
+        private static func startBlocking(_ folder: String, environment: [String: String]) throws -> Editor {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try TestPaths.binary())
             process.arguments = ["edit", "--no-open", "--json", folder]
@@ -165,7 +182,11 @@ struct EditorStopTests {
 
         private init(process: Process) { self.process = process }
 
-        static func start(url: String) throws -> HeldUpload {
+        static func start(url: String) async throws -> HeldUpload {
+            try await Blocking.run { try startBlocking(url: url) }
+        }
+
+        private static func startBlocking(url: String) throws -> HeldUpload {
             let script = """
                 import http.cookiejar, re, socket, sys, urllib.request
                 url = sys.argv[1]
