@@ -17,10 +17,7 @@ struct EditorStopTests {
     static let exitBound: Duration = .seconds(20)
 
     @Test func aStopEndsPromptlyWithAnUploadUnderWayAndTheNextEditServes() async throws {
-        let folder = try TemporaryDirectory()
-        let galleries = folder.file("galleries")
-        try FileManager.default.createDirectory(atPath: galleries, withIntermediateDirectories: true)
-        let environment = EditCommandTests.environment(folder)
+        let (folder, galleries, environment) = try Self.workspace()
         let first = try await Editor.start(galleries, environment: environment)
         defer { first.end() }
         #expect(Self.records(folder).count == 1, "the running editor left no record")
@@ -48,10 +45,7 @@ struct EditorStopTests {
     /// A record whose process is gone is not reused (as before), nor one whose process is there
     /// but whose port refuses connections (an editor stuck in its stop): `edit` starts a new server.
     @Test func aRecordOfAServerThatDoesNotAnswerIsNotReused() async throws {
-        let folder = try TemporaryDirectory()
-        let galleries = folder.file("galleries")
-        try FileManager.default.createDirectory(atPath: galleries, withIntermediateDirectories: true)
-        let environment = EditCommandTests.environment(folder)
+        let (folder, galleries, environment) = try Self.workspace()
         let killed = try await Editor.start(galleries, environment: environment)
         defer { killed.end() }
         let name = try #require(Self.records(folder).first, "the running editor left no record")
@@ -92,6 +86,15 @@ struct EditorStopTests {
         defer { afterRefusal.end() }
         #expect(afterRefusal.launch.pid != impostor.processIdentifier, "a record whose port refuses was reused")
         #expect(try await Self.status(of: afterRefusal.launch.url) == "200", "the link does not answer")
+    }
+
+    /// A scratch folder with an empty galleries folder in it, and the environment `edit` runs in
+    /// there (its own HOME and runtime folder, so the records are this test's alone).
+    static func workspace() throws -> (folder: TemporaryDirectory, galleries: String, environment: [String: String]) {
+        let folder = try TemporaryDirectory()
+        let galleries = folder.file("galleries")
+        try FileManager.default.createDirectory(atPath: galleries, withIntermediateDirectories: true)
+        return (folder, galleries, EditCommandTests.environment(folder))
     }
 
     /// The editors' records (the run folder holds nothing else of theirs).
