@@ -40,7 +40,7 @@ public struct DecodeLimits: Sendable, Hashable {
 }
 
 /// Why an image did not decode.
-public struct ImageDecodeError: Error, Sendable, CustomStringConvertible {
+public struct ImageDecodeError: Error, Sendable, DetailedError {
     /// Whether the image is broken or only too big for these limits: a validator reports the two
     /// differently (a damaged blob is an error; one past a limit may be fine elsewhere).
     public enum Kind: Sendable {
@@ -52,18 +52,17 @@ public struct ImageDecodeError: Error, Sendable, CustomStringConvertible {
 
     /// Corrupt data or a bound passed.
     public var kind: Kind
-    /// What went wrong, in words for the user: the decoder's complaint or the limit passed and by
-    /// how much.
-    public var message: String
+    /// What went wrong, in words for the user (the decoder's complaint, or the limit passed and
+    /// by how much), and the error underneath (the header reader's refusal). No place: the
+    /// caller names the image (its path or blob) around it, so it prints as the message alone.
+    public var detail: ErrorDetail
 
-    /// An error of `kind`, explained by `message`.
-    public init(_ kind: Kind, _ message: String) {
+    /// An error of `kind`, explained by `message`; `underlying` is the error that caused it,
+    /// when one did.
+    public init(_ kind: Kind, _ message: String, underlying: (any Error)? = nil) {
         self.kind = kind
-        self.message = message
+        self.detail = ErrorDetail(message, underlying: underlying)
     }
-
-    /// The message alone: the caller names the image (its path or blob) around it.
-    public var description: String { message }
 }
 
 extension DecodeLimits {

@@ -99,8 +99,9 @@ enum FormatTwoLibrary {
 }
 
 extension ImageHeaderError {
-    /// A header the reader refused, as a decode error: the file is not a sound image.
-    var decodeError: ImageDecodeError { ImageDecodeError(.corrupt, description) }
+    /// A header the reader refused, as a decode error: the file is not a sound image. The
+    /// refusal stays underneath, for a caller that wants its offset or structure problem.
+    var decodeError: ImageDecodeError { ImageDecodeError(.corrupt, description, underlying: self) }
 
     /// Runs a header reader for a decoder: its refusal becomes the decode's error.
     static func asDecodeError<T>(_ read: () throws -> T) throws -> T {

@@ -2,6 +2,7 @@ import GalleryBuilder
 import GalleryConvert
 import GalleryDocument
 import GalleryFormat
+import GalleryImageHeaders
 import GalleryImaging
 import GallerySystem
 import SystemPackage
@@ -24,6 +25,10 @@ struct ErrorDetailTests {
             (NotAnImageError(path: "/photos/n.txt", reason: "is a text file"), "/photos/n.txt: is a text file"),
             (NotAnImageError(path: "/photos/b.png", reason: "bad", diagnostic: .declaredSizeContradicted),
              "/photos/b.png: \(DiagnosticCode.declaredSizeContradicted.id): bad"),
+            // A decode error has no place: its caller names the image around the message.
+            (ImageDecodeError(.corrupt, "the PNG ends before its image data"), "the PNG ends before its image data"),
+            (ImageDecodeError(.pastLimit, "the blob is 300 MiB, past the memory limit of 256 MiB"),
+             "the blob is 300 MiB, past the memory limit of 256 MiB"),
         ]
         for (error, printed) in cases {
             #expect(error.description == error.detail.description, "\(type(of: error))")
@@ -52,6 +57,18 @@ struct ErrorDetailTests {
         let underlying = try #require(error.underlying as? FileSystemError)
         #expect(underlying.kind == .notFound)
         #expect(underlying.path == path)
+        #expect(ErrorCategory(of: error) == .data)
+    }
+
+    /// A real failure: a JPEG whose structure the header reader refuses does not decode, and
+    /// the ``ImageDecodeError`` says so in the reader's words, with the reader's
+    /// ``ImageHeaderError`` kept underneath.
+    @Test func aRefusedJPEGStructureIsKeptUnderTheDecodeError() throws {
+        let error = try #require(throws: ImageDecodeError.self) { try JPEGDecoder.decode([0xFF, 0xD8, 0xFF, 0xD9]) }
+        let underlying = try #require(error.underlying as? ImageHeaderError)
+        #expect(error.kind == .corrupt)
+        #expect(error.description == underlying.message)
+        #expect(error.detail.location == Location())
         #expect(ErrorCategory(of: error) == .data)
     }
 

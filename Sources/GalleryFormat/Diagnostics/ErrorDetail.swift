@@ -2,9 +2,9 @@
 /// is wrong (a message), and the error that caused it, when one did.
 ///
 /// The libraries' errors that name a file (`DocumentError`, `GalleryBuildError`,
-/// `ConversionError`, `NotAnImageError`) each hold one of these and add only their own `Kind`
-/// and category (``DetailedError``), so that "where, what and why" is written once and every
-/// such error prints the same way.
+/// `ConversionError`, `NotAnImageError`), and `ImageDecodeError`, whose caller names the image,
+/// each hold one of these and add only their own `Kind` and category (``DetailedError``), so
+/// that "where, what and why" is written once and every such error prints the same way.
 public struct ErrorDetail: Sendable {
     /// Where: the file or folder at fault, and the entry inside it, when there is one.
     public var location: Location
