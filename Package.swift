@@ -231,9 +231,18 @@ let package = Package(
         // The command line's own logic, through the executable's module.
         .testTarget(name: "ImageGalleryCommandTests", dependencies: ["imagegallery", "GalleryImageHeaders"]),
         .testTarget(name: "GalleryEditorTests", dependencies: ["GalleryEditor", "GalleryDocument", "GalleryImageHeaders", "GalleryFormat", "GallerySystem", "GalleryTestSupport"]),
+        // The built programs run as subprocesses, one command at a time.
         .testTarget(
             name: "CommandLineTests",
             dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem", "GalleryTestSupport"]
+        ),
+        // The programs with the machinery around them rather than one command: the desktops'
+        // clients (GIO, GNOME's and XFCE's thumbnailers, KDE's previews, the confined thumbnailer),
+        // the editor in real browsers, git's merge driver and pre-commit, CI's workflow, make demo,
+        // the sanitizer run and the hostile corpus over every command.
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["GalleryFormat", "GalleryImaging", "GalleryTestSupport"]
         ),
         // The DocC articles' code, compiled and run as a library user would: the public
         // products only, no @testable, no test support. A test there fails when an article's

@@ -102,7 +102,7 @@ int ig_landlock_confine(const char *input, const char *output, const char *const
 
 /* The calls a thumbnail needs once its files are open: reading and writing open descriptors,
  * memory, threads (the filter's), time, signals to itself, exit. Found with strace -f over the
- * test images of every type (Tests/CommandLineTests/ThumbnailerConfinementTests.swift checks
+ * test images of every type (Tests/IntegrationTests/ThumbnailerProgramTests.swift checks
  * that a real run makes no other). */
 static const int allowed[] = {
     SYS_read, SYS_pread64, SYS_readv, SYS_preadv, SYS_write, SYS_pwrite64, SYS_writev, SYS_lseek,

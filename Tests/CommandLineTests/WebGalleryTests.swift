@@ -59,13 +59,6 @@ struct WebGalleryTests {
         return (result, check)
     }
 
-    static func pngSize(_ path: String) throws -> (width: Int, height: Int)? {
-        let bytes = try FileBytes.read(path)
-        guard bytes.count > 24, bytes.prefix(8).elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
-        func word(_ at: Int) -> Int { bytes[at ..< at + 4].reduce(0) { $0 << 8 | Int($1) } }
-        return (word(16), word(20))
-    }
-
     static func text(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
 
     /// Every file under `folder`, relative, sorted.
@@ -104,8 +97,8 @@ struct WebGalleryTests {
             #expect(try FileBytes.read(web + "/images/" + number) == FileBytes.read(extracted + "/" + name), "\(number)")
         }
         // Thumbnails fit 256 px: 800 × 600 → 256 × 192; 450 × 600 → 192 × 256.
-        #expect(try Self.pngSize(web + "/thumbs/001.png").map { [$0.width, $0.height] } == [256, 192])
-        #expect(try Self.pngSize(web + "/thumbs/003.png").map { [$0.width, $0.height] } == [192, 256])
+        #expect(try PNGBytes.size(ofFile: web + "/thumbs/001.png").map { [$0.width, $0.height] } == [256, 192])
+        #expect(try PNGBytes.size(ofFile: web + "/thumbs/003.png").map { [$0.width, $0.height] } == [192, 256])
 
         let index = try Self.text(web + "/index.html")
         #expect(index.contains("<title>Three samples</title>"))
@@ -304,8 +297,8 @@ struct WebGalleryTests {
 
         // Screenshots of the grid and of an image page, kept for a person to look at.
         let imageShot = directory.file("web-gallery-image.png")
-        #expect(try Self.pngSize(screenshot).map { [$0.width, $0.height] } == [1280, 800])
-        #expect(try Self.pngSize(imageShot).map { [$0.width, $0.height] } == [1280, 800])
+        #expect(try PNGBytes.size(ofFile: screenshot).map { [$0.width, $0.height] } == [1280, 800])
+        #expect(try PNGBytes.size(ofFile: imageShot).map { [$0.width, $0.height] } == [1280, 800])
         try FileManager.default.createDirectory(atPath: Self.artifacts, withIntermediateDirectories: true)
         for (source, name) in [(screenshot, "web-gallery.png"), (imageShot, "web-gallery-image.png")] {
             try? FileManager.default.removeItem(atPath: Self.artifacts + "/" + name)

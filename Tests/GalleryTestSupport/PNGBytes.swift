@@ -17,6 +17,14 @@ public enum PNGBytes {
         return be32(declaredLength) + body + be32(crc.value)
     }
 
+    /// The width and height a PNG file's IHDR gives, or nil when the file is not a PNG.
+    public static func size(ofFile path: String) throws -> (width: Int, height: Int)? {
+        let bytes = try FileBytes.read(path)
+        guard bytes.count > 24, bytes.prefix(8).elementsEqual(signature) else { return nil }
+        func word(_ at: Int) -> Int { bytes[at ..< at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (word(16), word(20))
+    }
+
     /// Signature, IHDR, `chunks`, IEND.
     public static func file(width: UInt32, height: UInt32, bitDepth: UInt8, colourType: UInt8, interlaced: Bool = false,
                      chunks: [[UInt8]]) -> [UInt8] {

@@ -41,7 +41,7 @@ Written by `scripts/make-hostile-corpus.py` from the specifications alone; regen
 Generation is deterministic: a second run gives identical bytes (given the same Pillow, libjpeg-turbo
 and zlib builds; these were written with Debian 12's python3-pil 9.4 and zlib 1.2.13). Tests only
 read these files, never change them: `scripts/check-hostile-commands.py Fixtures/hostile` runs every
-command over each one in a scratch folder (`Tests/CommandLineTests/HostileCorpusTests.swift`).
+command over each one in a scratch folder (`Tests/IntegrationTests/HostileCorpusTests.swift`).
 """
 
 

@@ -47,7 +47,7 @@ struct EditorBrowserCheck: Decodable {
         for name in screenshots {
             let path = artifacts + "/" + name
             #expect(check.screenshots.contains(path), "\(name) was not saved")
-            #expect(try WebGalleryTests.pngSize(path).map { [$0.width, $0.height] } == [1280, 900], "\(name)")
+            #expect(try PNGBytes.size(ofFile: path).map { [$0.width, $0.height] } == [1280, 900], "\(name)")
         }
     }
 }
