@@ -142,7 +142,7 @@ public enum FormatDetection {
 public struct ConversionError: Error, Sendable, DetailedError {
     /// What kind of failure: it decides the error's category (bad data, an output in the way,
     /// an I/O failure), and so the command-line tool's exit status.
-    public enum Kind: Sendable {
+    public enum Kind: Sendable, CaseIterable {
         /// The input is not what it should be, or breaks a limit.
         case invalidInput
         /// The output exists and is not to be replaced.

@@ -43,7 +43,7 @@ public struct DecodeLimits: Sendable, Hashable {
 public struct ImageDecodeError: Error, Sendable, DetailedError {
     /// Whether the image is broken or only too big for these limits: a validator reports the two
     /// differently (a damaged blob is an error; one past a limit may be fine elsewhere).
-    public enum Kind: Sendable {
+    public enum Kind: Sendable, CaseIterable {
         /// The data is not a decodable image: truncated, corrupt, a decoder warning.
         case corrupt
         /// The image may be fine but is past a ``DecodeLimits`` bound.
