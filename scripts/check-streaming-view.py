@@ -35,7 +35,7 @@ The third, for information only, reads the central directory:
               the reference the streaming views must equal: that is the central directory as
               this project's reader sees it (format 9.2), which zipfile does not always match
               (it takes an end record inside the archive comment, it trusts a central header's
-              extra length where ours refuses the header). Tests/CommandLineTests/
+              extra length where ours refuses the header). Tests/CommandLineTests/Read/
               StreamingViewTests.swift compares each streaming view with the view of the
               project's own ZipArchive, entry by entry (name bytes, SHA-256, size).
 

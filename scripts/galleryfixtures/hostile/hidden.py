@@ -88,7 +88,7 @@ def fam_concat():
 # signature (IG-PKG-032); plain bytes after the last entry are seen by neither (IG-PKG-025, a
 # warning). A stored entry with a data descriptor, whose end a streaming reader must search for, is
 # IG-PKG-033. scripts/check-streaming-view.py shows what two streaming readers see in each file;
-# Tests/CommandLineTests/StreamingViewTests.swift compares it with what our reader sees.
+# Tests/CommandLineTests/Read/StreamingViewTests.swift compares it with what our reader sees.
 
 
 F = "hidden"
