@@ -83,6 +83,10 @@ function start() {
   window.addEventListener('scroll', redrawVisible, {passive: true});
   window.addEventListener('resize', redrawVisible);
   $('image-grid').addEventListener('keydown', gridKey);
+  // dragenter is accepted as dragover is: when the element under the pointer changes (as it does
+  // when the placeholder appears under it), Chromium takes the drop's operation from dragenter
+  // alone, so a drop right after it would be refused, with no event to take the placeholder away.
+  $('image-grid').addEventListener('dragenter', gridDragOver);
   $('image-grid').addEventListener('dragover', gridDragOver);
   $('image-grid').addEventListener('drop', gridDrop);
   $('image-grid').addEventListener('dragleave', (event) => {
@@ -98,8 +102,10 @@ function start() {
   $('beside-select').addEventListener('change', (event) => {
     location.hash = `gallery=${state.key}` + (event.target.value ? `&beside=${event.target.value}` : '');
   });
+  $('beside-grid').addEventListener('dragenter', besideDragOver);
   $('beside-grid').addEventListener('dragover', besideDragOver);
   $('beside-grid').addEventListener('drop', besideDrop);
+  $('trash').addEventListener('dragenter', trashDragOver);
   $('trash').addEventListener('dragover', trashDragOver);
   $('trash').addEventListener('dragleave', () => $('trash').classList.remove('drop-target'));
   $('trash').addEventListener('drop', trashDrop);
