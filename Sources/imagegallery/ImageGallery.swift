@@ -36,8 +36,8 @@ struct ImageGallery: AsyncParsableCommand {
 
     /// As `AsyncParsableCommand.main()`, with two differences: a failure the command meets is
     /// printed as one line with its documented exit code (`CommandFailure.init(_:)`, the one
-    /// place that maps errors to codes), and `validate` reports usage errors with 2, the code
-    /// CI tools expect from a checker, instead of 64.
+    /// place that maps errors to codes), and `validate` reports usage errors with
+    /// `ErrorCategory.checkNotMade`'s 2, the code CI tools expect from a checker, instead of 64.
     static func main() async {
         // Before any thread starts: under `ulimit -v` or a sandbox's address-space limit, the
         // limit is for the work, not for malloc's per-thread reservations.
@@ -83,7 +83,7 @@ struct ImageGallery: AsyncParsableCommand {
     private static func exitForUsage(_ error: any Error, _ arguments: [String]) -> Never {
         if arguments.first == "validate", exitCode(for: error) == .validationFailure {
             Terminal.writeError(fullMessage(for: error) + "\n")
-            CurrentProcess.exit(2)
+            CurrentProcess.exit(ExitStatus.checkNotMade)
         }
         exit(withError: error)
     }

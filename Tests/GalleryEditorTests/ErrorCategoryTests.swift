@@ -135,6 +135,7 @@ struct ErrorCategoryTests {
             .internal: (1, 500), .conflict: (3, 409), .partlyAdded: (4, 422), .nothingAdded: (5, 422),
             .usage: (64, 422), .data: (65, 422), .missingInput: (66, 404), .unavailable: (69, 503),
             .output: (73, 422), .io: (74, 500), .busy: (75, 409),
+            .invalid: (1, 422), .checkNotMade: (2, 422), .mergeConflict: (1, 409),
         ]
         #expect(Set(expected.keys) == Set(ErrorCategory.allCases))
         for category in ErrorCategory.allCases {

@@ -25,6 +25,15 @@ struct ErrorCategoryExitCodeTests {
                  ExitStatus.ioError, ExitStatus.locked] == [64, 65, 66, 69, 73, 74, 75])
     }
 
+    /// validate's codes are CI's (0 valid, 1 invalid, 2 no verdict) and merge-driver's git's
+    /// (1: conflicts), not sysexits.h's; they are rows of the same table all the same.
+    @Test func validateAndMergeDriverOutcomesAreTheirOwnCodes() {
+        #expect([ErrorCategory.invalid.exitStatus, ErrorCategory.checkNotMade.exitStatus] == [1, 2])
+        #expect([ExitStatus.invalid, ExitStatus.checkNotMade] == [1, 2])
+        #expect(ErrorCategory.mergeConflict.exitStatus == 1)
+        #expect(ExitStatus.mergeConflict == 1)
+    }
+
     @Test func documentErrors() {
         let expected: [(DocumentError.Kind, Int32)] = [
             (.editingDisabled, 75), (.noSuchImage, 64), (.ambiguousImage, 64), (.indexOutOfRange, 64), (.unknownVersion, 64),

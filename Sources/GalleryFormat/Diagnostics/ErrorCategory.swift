@@ -1,5 +1,6 @@
 /// What a failure is to whoever meets it, whichever library threw it: the person at the
-/// terminal (an exit status) or the page of the editor (an HTTP status).
+/// terminal (an exit status) or the page of the editor (an HTTP status), or a program that runs
+/// a command by a convention of its own (CI reading `validate`, git running `merge-driver`).
 ///
 /// Every error the libraries throw says its category (``CategorizedError``), derived from its
 /// own kind; ``exitStatus`` and ``httpStatus`` are then read from one table, so that the
@@ -27,14 +28,26 @@ public enum ErrorCategory: Sendable, Hashable, CaseIterable {
     case nothingAdded
     /// A program or service needed is missing or failed: the fetch helper, a server.
     case unavailable
+    /// A check found what it looks for: a gallery with a fatal or error finding (or, under
+    /// `--strict`, a warning). `validate`'s verdict, not a failure of the checker, so it has
+    /// the code CI tools expect from a checker rather than sysexits.h's.
+    case invalid
+    /// A check could not be made: a usage problem, or an input or output one (a path that is
+    /// not there or cannot be read, a report that cannot be written). `validate`'s other code,
+    /// one for all of these, as CI tools expect from a checker.
+    case checkNotMade
+    /// A merge run by git as its merge driver kept our side where both sides changed
+    /// something: ``conflict``, with the code git's own merge drivers give it.
+    case mergeConflict
     /// A bug: a failure no category above describes.
     case `internal`
 }
 
 extension ErrorCategory {
     /// The one table: each category's exit status (after sysexits.h, documented in
-    /// `imagegallery --help`) and HTTP status. 500 means the server's own failure, so only
-    /// ``internal`` and ``io`` answer it.
+    /// `imagegallery --help`, but for the outcomes of `validate` and `merge-driver`, whose
+    /// callers' conventions set theirs) and HTTP status. 500 means the server's own failure, so
+    /// only ``internal`` and ``io`` answer it.
     private var statuses: (exit: Int32, http: Int) {
         switch self {
         case .internal: (1, 500)
@@ -48,11 +61,14 @@ extension ErrorCategory {
         case .output: (73, 422)
         case .io: (74, 500)
         case .busy: (75, 409)
+        case .invalid: (1, 422)
+        case .checkNotMade: (2, 422)
+        case .mergeConflict: (1, 409)
         }
     }
 
     /// The exit status of a command that fails this way (1 for ``internal``, else 3 to 5 or
-    /// sysexits.h's 64 to 75).
+    /// sysexits.h's 64 to 75; 1 and 2 for `validate`'s outcomes, 1 for `merge-driver`'s).
     public var exitStatus: Int32 { statuses.exit }
 
     /// The HTTP status of a request that fails this way: 4xx for the request's fault, 409 for

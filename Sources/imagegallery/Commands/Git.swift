@@ -22,7 +22,7 @@ extension ImageGallery {
         func run() throws {
             let outcome = try GalleryMerge.mergeFiles(base: base, ours: ours, theirs: theirs, output: ours)
             for conflict in outcome.conflicts { Terminal.error("merge conflict in \(ours): \(conflict)") }
-            if !outcome.isClean { throw ExitCode(1) }
+            if !outcome.isClean { throw ExitCode(ExitStatus.mergeConflict) }
         }
     }
 

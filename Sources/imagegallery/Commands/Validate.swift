@@ -67,7 +67,7 @@ extension ImageGallery {
                 files = try Self.expand(paths)
             } catch let failure as CommandFailure {
                 Terminal.error(failure.message)
-                throw ExitCode(2)
+                throw ExitCode(ExitStatus.checkNotMade)
             }
             var options = ValidationOptions()
             if deep {
@@ -92,15 +92,15 @@ extension ImageGallery {
                     try GalleryFileSystem.writeWhole(Array(text.utf8), to: output)
                 } catch {
                     Terminal.error("\(output): cannot write the report: \(FileSystemError.reason(of: error))")
-                    throw ExitCode(2)
+                    throw ExitCode(ExitStatus.checkNotMade)
                 }
             } else {
                 StandardStream.output.write(text)
             }
             for report in reports { if let failure = report.readFailure { Terminal.error(failure) } }
-            if reports.contains(where: { $0.readFailure != nil }) { throw ExitCode(2) }
+            if reports.contains(where: { $0.readFailure != nil }) { throw ExitCode(ExitStatus.checkNotMade) }
             let failed = reports.contains { !passes($0) }
-            if failed { throw ExitCode(1) }
+            if failed { throw ExitCode(ExitStatus.invalid) }
         }
 
         /// Files as given; folders searched for *.imagegallery, in byte order of their paths.
@@ -111,7 +111,7 @@ extension ImageGallery {
                 case .missing where path == "-":
                     files.append(path)
                 case .missing:
-                    throw CommandFailure(message: "\(path): no such file or folder", status: 2)
+                    throw CommandFailure(message: "\(path): no such file or folder", status: ExitStatus.checkNotMade)
                 case .regularFile, .other:
                     files.append(path)
                 case .directory:
@@ -119,7 +119,7 @@ extension ImageGallery {
                     do throws(FileSystemError) {
                         everything = try GalleryFileSystem.descendants(ofFolder: path)
                     } catch {
-                        throw CommandFailure(message: "\(path): cannot list the folder: \(error.reason)", status: 2)
+                        throw CommandFailure(message: "\(path): cannot list the folder: \(error.reason)", status: ExitStatus.checkNotMade)
                     }
                     let base = GalleryFileSystem.withTrailingSlash(path)
                     let found = everything.filter { $0.hasSuffix(".imagegallery") }.map { base + $0 }

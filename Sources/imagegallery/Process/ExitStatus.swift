@@ -21,6 +21,12 @@ enum ExitStatus {
     static let ioError = ErrorCategory.io.exitStatus
     /// Another editor held the document for longer than --wait.
     static let locked = ErrorCategory.busy.exitStatus
+    /// validate: a file has errors (or warnings, with --strict).
+    static let invalid = ErrorCategory.invalid.exitStatus
+    /// validate: a usage or input/output problem; no verdict.
+    static let checkNotMade = ErrorCategory.checkNotMade.exitStatus
+    /// merge-driver: both sides changed the same thing; ours is kept.
+    static let mergeConflict = ErrorCategory.mergeConflict.exitStatus
 }
 
 extension CommandFailure {
