@@ -89,4 +89,19 @@ struct GitIntegrationTests {
         #expect(outputs[0] == outputs[1])
         #expect(try workspace.names(workspace.directory.file("a.imagegallery")) == ["image-1.png", "image-4.png", "image-5.png"])
     }
+
+    /// The driver directly, on a conflict: git's 1 (`ErrorCategory.mergeConflict`), not the 3
+    /// that `resolve --merge` gives a merge that kept one side, and ours kept, still valid.
+    @Test func theDriverExitsOneOnAConflict() throws {
+        let base = workspace.directory.file("base.imagegallery")
+        let ours = workspace.directory.file("ours.imagegallery"), theirs = workspace.directory.file("theirs.imagegallery")
+        for copy in [base, ours, theirs] { try FileManager.default.copyItem(atPath: gallery, toPath: copy) }
+        #expect(try workspace.run(["caption", ours, "1", "from ours"]).status == 0)
+        #expect(try workspace.run(["caption", theirs, "1", "from theirs"]).status == 0)
+        let merge = try workspace.run(["merge-driver", base, ours, theirs])
+        #expect(merge.status == 1, "\(merge.stderr)")
+        #expect(merge.stderr.contains("merge conflict in \(ours)"), "\(merge.stderr)")
+        #expect(try workspace.isValid(ours))
+        #expect(try workspace.content(ours).images.first?.caption == "from ours")
+    }
 }
