@@ -1,18 +1,19 @@
 // The document browser: the opened folders' galleries, their actions, and imports.
 // A module of the page's script (editor.js says how they fit together).
 
-import {page, state, $, element, showMessage, api} from './editor.js';
+import {page, state, $, element, showMessage, api, leaveDocument} from './editor.js';
 import {setStatus, drawNotice} from './editor-grid.js';
 import {upload} from './editor-drops.js';
 
 // MARK: The document browser
 
 export async function showBrowser() {
-  if (state.key) {
-    api(`/api/documents/${state.key}/close`, {method: 'POST'}).catch(() => {});
-  }
+  const previous = state.key;
   state.key = null;
   state.doc = null;
+  // The gallery's cells go, their loads cancelled, before its document closes (leaveDocument).
+  leaveDocument(previous);
+  $('image-grid').replaceChildren();
   drawNotice(null);
   document.title = 'Galleries';
   $('crumb').textContent = '';

@@ -1,7 +1,7 @@
 // The detail view: one image at full size, zoom and pan, the paging strip, the download.
 // A module of the page's script (editor.js says how they fit together).
 
-import {state, $, element, showMessage, api} from './editor.js';
+import {state, $, element, showMessage, api, leaveDocument} from './editor.js';
 import {drawStatus} from './editor-grid.js';
 
 // MARK: The detail view: the image at full size, zoom and pan, a centred paging strip
@@ -10,7 +10,15 @@ const view = {id: null, scale: 1, fitted: true, x: 0, y: 0};
 
 export async function openDetail(key, id) {
   if (state.key !== key || !state.doc) {
+    const previous = state.key;
     state.key = key;
+    if (previous !== key) {
+      // Another gallery's image opened directly (a link, the address bar): that gallery is left
+      // as openGallery leaves it, its cells and their loads gone before its document closes.
+      state.doc = null;
+      leaveDocument(previous);
+      $('image-grid').replaceChildren();
+    }
     try {
       state.doc = await api(`/api/documents/${key}`);
     } catch (error) {

@@ -1,7 +1,7 @@
 // Two galleries side by side, and drops from other programs (files, images and links).
 // A module of the page's script (editor.js says how they fit together).
 
-import {page, state, $, element, showMessage, api} from './editor.js';
+import {page, state, $, element, showMessage, api, leaveDocument} from './editor.js';
 import {drawDocument, drawGrid, edit} from './editor-grid.js';
 import {dropIndex, dragEnd} from './editor-keys.js';
 
@@ -9,11 +9,14 @@ import {dropIndex, dragEnd} from './editor-keys.js';
 
 export async function openBeside(key) {
   const previous = state.beside;
-  if (previous && previous.key !== key) {
-    api(`/api/documents/${previous.key}/close`, {method: 'POST'}).catch(() => {});
-  }
   state.beside = null;
   $('beside-pane').hidden = true;
+  if (previous && previous.key !== key) {
+    // Its cells go, their loads cancelled, before its document closes (leaveDocument), which it
+    // is not if the page now shows that gallery itself.
+    leaveDocument(previous.key);
+    $('beside-grid').replaceChildren();
+  }
   if (key && key !== state.key) {
     try {
       state.beside = {key, doc: await api(`/api/documents/${key}`)};

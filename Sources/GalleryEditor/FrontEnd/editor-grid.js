@@ -1,7 +1,7 @@
 // The gallery: its grid (virtualised for large galleries), the status, and conflicts to settle.
 // A module of the page's script (editor.js says how they fit together).
 
-import {state, $, element, showMessage, api} from './editor.js';
+import {state, $, element, showMessage, api, leaveDocument} from './editor.js';
 import {select, focusCell, dragStart, dragEnd} from './editor-keys.js';
 
 // MARK: The gallery
@@ -15,10 +15,18 @@ export async function openGallery(key) {
     focusCell(state.focusId);
     return;
   }
-  if (state.key && state.key !== key) {
-    api(`/api/documents/${state.key}/close`, {method: 'POST'}).catch(() => {});
+  if (state.key !== key) {
+    const previous = state.key;
+    state.key = key;
+    // The other gallery's view goes now: a scroll meanwhile would draw its cells again (the
+    // virtualised grid draws from state.doc), under this gallery's key.
+    state.doc = null;
+    // Its cells go, their loads cancelled, before its document closes; none is kept for this
+    // gallery (drawGrid keeps a cell by its image's id, and its thumbnail's address names the
+    // other gallery).
+    leaveDocument(previous);
+    $('image-grid').replaceChildren();
   }
-  state.key = key;
   state.selected.clear();
   drawNotice(null);
   delete $('gallery-title').dataset.typing;
@@ -190,7 +198,7 @@ export function drawGrid(doc, again = true) {
   const existing = new Map([...grid.children].map((cell) => [cell.dataset.id, cell]));
   const cells = doc.images.slice(range.first, range.last).map((image, offset) => {
     let cell = existing.get(image.id);
-    if (!cell) cell = imageCell(image);
+    if (!cell) cell = imageCell(image, doc.key);
     updateCell(cell, image, range.first + offset, doc);
     if (range.seen) {
       // Only the rows near the screen are drawn: lazy loading would just wait a layout for them.
@@ -222,8 +230,8 @@ export function drawGrid(doc, again = true) {
   }
 }
 
-function imageCell(image) {
-  const img = element('img', {src: `/api/documents/${state.key}/images/${image.id}/thumbnail`, alt: '', loading: 'lazy', draggable: 'false'});
+function imageCell(image, key) {
+  const img = element('img', {src: `/api/documents/${key}/images/${image.id}/thumbnail`, alt: '', loading: 'lazy', draggable: 'false'});
   const caption = element('input', {type: 'text', 'aria-label': 'Caption', maxlength: '10000', placeholder: 'Caption'});
   // A grid of rows, one per image, each a single cell: a listbox's options could not hold the
   // caption field (axe-core's nested-interactive), a grid's cells may.

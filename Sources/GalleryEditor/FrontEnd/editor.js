@@ -62,3 +62,21 @@ export async function api(path, options = {}) {
   if (!response.ok) throw new Error(body.error || `${response.status} ${response.statusText}`);
   return body;
 }
+
+/// Tells the server that this page no longer shows gallery `key` (it closes the document, with
+/// its final save, once no page shows it), after the page has let go of every image of it.
+/// An image of the gallery still loading when its document closes would fail, 409 (closed) or,
+/// for a request still queued behind the browser's six connections to the server, 404: a
+/// broken image and an error in the console. Removing `src` makes the browser cancel the load
+/// (a cancelled load is no error) and a queued request never leaves; the close waits a task
+/// so that the cancels Chromium schedules go out before it. A key the page still shows (the
+/// gallery or the one beside it, which may be the same file) is not closed: the server counts
+/// pages, not views, and would close it under the page.
+export function leaveDocument(key) {
+  if (!key || key === state.key || key === state.beside?.key) return;
+  const prefix = `/api/documents/${key}/`;
+  for (const img of document.querySelectorAll('img[src]')) {
+    if (img.getAttribute('src').startsWith(prefix)) img.removeAttribute('src');
+  }
+  setTimeout(() => api(`/api/documents/${key}/close`, {method: 'POST'}).catch(() => {}));
+}
