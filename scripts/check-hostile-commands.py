@@ -36,7 +36,7 @@ inside its own scratch folder, and a copy of the input in a folder of its own. C
     (internal error), 64, 66, 69, 73, 74 and 75 cannot be right for an existing, readable input
     and a fresh output, and are problems;
   - a failure (any exit but 0, and validate's 1) says why on stderr, naming the input file;
-  - peak memory (GNU time's %M: the binary's ru_maxrss) at most --max-rss-mb;
+  - peak memory (the binary's ru_maxrss, GNU time's %M) at most --max-rss-mb;
   - nothing written outside the target: the workspace holds only the named output (OUT, OUT.png,
     OUT.cbz, OUT.imagegallery) and nothing else (no .partial or spool folders, no file named from
     an entry); after a failure, no output at all, except that extract may leave the images it
@@ -65,8 +65,8 @@ file and the tail of stderr; writes a full report with --json; exits 1 on any pr
 
 import argparse
 import concurrent.futures
-import glob
 import hashlib
+import heapq
 import json
 import os
 import queue
@@ -89,8 +89,8 @@ EXIT_MEANING = {1: "internal error", 2: "usage or I/O problem", 3: "kept as a ve
                 5: "no image could be had", 64: "usage error", 65: "invalid input data",
                 66: "input missing or unreadable", 69: "fetch helper", 73: "output cannot be created",
                 74: "input/output error", 75: "document busy"}
-OUTSIDE_GLOB = "/tmp/imagegallery-hostile-corpus-*"
-SCRATCH_PARTS = {"ws", "home", "tmp", "run", "in", "stdout", "stderr", "rss"}
+OUTSIDE_DIR, OUTSIDE_PREFIX = "/tmp", "imagegallery-hostile-corpus-"
+SCRATCH_PARTS = {"ws", "home", "tmp", "run", "in", "rss"}
 PNG_SIG = b"\x89PNG\r\n\x1a\n"
 THUMBNAIL_SIZE = 256
 
@@ -110,6 +110,16 @@ def is_image(head):
             or head[:6] in (b"GIF87a", b"GIF89a") or head[4:8] == b"ftyp")
 
 
+def outside_now():
+    """The paths /tmp/imagegallery-hostile-corpus-* names now. A prefix test on one listing, not
+    glob: /tmp may hold thousands of names, and fnmatch over them cost more than a run."""
+    try:
+        names = os.listdir(OUTSIDE_DIR)
+    except OSError:
+        return set()
+    return {os.path.join(OUTSIDE_DIR, n) for n in names if n.startswith(OUTSIDE_PREFIX)}
+
+
 def walk(root):
     """Every path under root, relative, folders with a trailing /; symlinks are reported as such."""
     out = []
@@ -125,26 +135,36 @@ def walk(root):
 
 
 def clear(path):
-    """Empties a folder (making it writable first), or creates it. A folder that is already
-    empty and ours alone (most are, after most runs) is left as it is."""
+    """Empties a folder (making it and the folders in it writable first), or creates it. A real
+    folder is emptied in place, not removed and made again: on ext4 each rmdir and mkdir waits
+    milliseconds for the journal, several times a run. One already empty and 0700 (most are, after
+    most runs) is left as it is."""
     try:
         st = os.lstat(path)
-        if stat.S_ISDIR(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o700 and not os.listdir(path):
-            return
     except OSError:
-        pass
-    if os.path.lexists(path):
-        for dirpath, dirnames, _ in os.walk(path):
-            for d in dirnames:
-                try:
-                    os.chmod(os.path.join(dirpath, d), 0o700)
-                except OSError:
-                    pass
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path)
-        else:
+        st = None
+    if st is None or not stat.S_ISDIR(st.st_mode):
+        if st is not None:
             os.unlink(path)
-    os.mkdir(path, 0o700)
+        os.mkdir(path, 0o700)
+        return
+    if stat.S_IMODE(st.st_mode) != 0o700:
+        os.chmod(path, 0o700)
+    names = os.listdir(path)
+    if not names:
+        return
+    for dirpath, dirnames, _ in os.walk(path):
+        for d in dirnames:
+            try:
+                os.chmod(os.path.join(dirpath, d), 0o700)
+            except OSError:
+                pass
+    for n in names:
+        p = os.path.join(path, n)
+        if os.path.isdir(p) and not os.path.islink(p):
+            shutil.rmtree(p)
+        else:
+            os.unlink(p)
 
 
 def input_form(path):
@@ -188,6 +208,84 @@ def describe_png(path, size):
         return False, f"does not decode: {e}"
 
 
+def drain(fd):
+    """What the runs wrote into the memory file fd since it was last drained; fd is left empty."""
+    size = os.fstat(fd).st_size
+    chunks, at = [], 0
+    while at < size:
+        chunk = os.pread(fd, size - at, at)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        at += len(chunk)
+    os.ftruncate(fd, 0)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return b"".join(chunks)
+
+
+class Watchdog:
+    """One thread that kills a run's whole session at its deadline, instead of a timer thread per run.
+    It kills only a child not yet reaped (exited() not yet called), so that the id cannot belong to
+    anything else by then."""
+
+    def __init__(self):
+        self.cond = threading.Condition()
+        self.heap = []      # (deadline, sequence, run)
+        self.count = 0
+        threading.Thread(target=self._loop, name="watchdog", daemon=True).start()
+
+    def watch(self, pid, seconds):
+        run = {"pid": pid, "exited": False, "killed": False}
+        with self.cond:
+            self.count += 1
+            heapq.heappush(self.heap, (time.monotonic() + seconds, self.count, run))
+            if self.heap[0][2] is run:
+                self.cond.notify()
+        return run
+
+    def exited(self, run):
+        """The run's child has exited (not yet reaped): whether it was killed at the timeout."""
+        with self.cond:
+            run["exited"] = True
+            return run["killed"]
+
+    def _loop(self):
+        with self.cond:
+            while True:
+                while self.heap and self.heap[0][2]["exited"]:
+                    heapq.heappop(self.heap)
+                if not self.heap:
+                    self.cond.wait()
+                    continue
+                left = self.heap[0][0] - time.monotonic()
+                if left > 0:
+                    self.cond.wait(left)
+                    continue
+                run = heapq.heappop(self.heap)[2]
+                run["killed"] = True
+                try:
+                    os.killpg(run["pid"], signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+
+
+def build_helper(folder):
+    """Compiles scripts/hostile-run.c into folder: its path, or None (then prlimit and GNU time
+    run instead) when there is no C compiler or it fails."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hostile-run.c")
+    out = os.path.join(folder, "hostile-run")
+    for flags in (["-static"], []):
+        try:
+            done = subprocess.run(["cc", "-O2", *flags, "-o", out, source], stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except OSError:
+            break
+        if done.returncode == 0:
+            return out
+    print(f"check-hostile-commands: {source} did not compile; prlimit and GNU time run instead", file=sys.stderr)
+    return None
+
+
 class Runner:
     def __init__(self, args, corpus, expected):
         self.a = args
@@ -202,8 +300,15 @@ class Runner:
         for i in range(args.jobs):
             os.mkdir(os.path.join(self.scratch, f"slot{i}"))
             self.slots.put(i)
-        self.outside_before = set(glob.glob(OUTSIDE_GLOB))
+        self.outside_before = outside_now()
         self.lock = threading.Lock()
+        # Each slot's stdout and stderr are memory files, emptied after each run: a file on disk
+        # opened with O_TRUNC after a run that wrote to it made ext4 flush it, milliseconds a run.
+        self.outputs = {os.path.join(self.scratch, f"slot{i}"): (os.memfd_create("stdout"), os.memfd_create("stderr"))
+                        for i in range(args.jobs)}
+        self.watchdog = Watchdog()
+        self.helper_dir = tempfile.mkdtemp(prefix="ig-hostile-run-", dir=args.scratch)
+        self.helper = build_helper(self.helper_dir)
 
     # -- one run
 
@@ -214,12 +319,17 @@ class Runner:
                 "XDG_CONFIG_HOME": os.path.join(home, ".config"), "XDG_DATA_HOME": os.path.join(home, ".local/share"),
                 "XDG_RUNTIME_DIR": os.path.join(slot, "run"), "TMPDIR": os.path.join(slot, "tmp")}
 
-    def limited(self, cpu_seconds):
-        """The prlimit(1) prefix that runs a command under the run's limits: RLIMIT_AS, no core
-        file, and RLIMIT_CPU. SIGXCPU at the soft limit ends the run (a problem: "CPU limit");
-        the hard limit a second later is SIGKILL's backstop. Counted in CPU, not wall-clock
-        time, so a busy machine does not fail a run."""
-        return ["/usr/bin/prlimit", f"--as={self.cap}", "--core=0", f"--cpu={cpu_seconds}:{cpu_seconds + 1}", "--"]
+    def limited(self, cpu_seconds, report):
+        """The prefix that runs a command under the run's limits and writes its peak RSS and CPU
+        time to report as GNU time -f "%M %U %S": RLIMIT_AS, no core file, and RLIMIT_CPU. SIGXCPU
+        at the soft limit ends the run (a problem: "CPU limit"); the hard limit a second later is
+        SIGKILL's backstop. Counted in CPU, not wall-clock time, so a busy machine does not fail a
+        run. scripts/hostile-run.c when it compiles here (one static exec, not prlimit's and GNU
+        time's: a millisecond of CPU a run), else prlimit(1) and GNU time(1), which do the same."""
+        if self.helper is not None:
+            return [self.helper, str(self.cap), str(cpu_seconds), report, "--"]
+        return ["/usr/bin/prlimit", f"--as={self.cap}", "--core=0", f"--cpu={cpu_seconds}:{cpu_seconds + 1}", "--",
+                "/usr/bin/time", "-f", "%M %U %S", "-o", report]
 
     def cpu_limit(self, label, timeout):
         """The CPU seconds a run may take: a thumbnail path's bound (issue 28: no input may cost one
@@ -235,43 +345,26 @@ class Runner:
     def execute(self, argv, slot, timeout=None, cpu_seconds=None):
         """Runs argv in slot/ws: (rc or -signal, seconds, peak RSS KB, timed out, stdout bytes, stderr bytes).
 
-        Peak memory comes from GNU time, which forks the binary itself: on Linux a process forked
-        from this script inherits the script's own peak RSS as the floor of its ru_maxrss (exec keeps
-        it in the signal struct), so os.wait4 here would report Python's memory, not the binary's."""
-        out_path, err_path, rss_path = (os.path.join(slot, n) for n in ("stdout", "stderr", "rss"))
-        with open(out_path, "wb") as out, open(err_path, "wb") as err:
-            t0 = time.monotonic()
-            # The limits are set by prlimit(1), not by a preexec_fn: with one, Python must fork
-            # itself whole for every run, and that was half the harness's system time.
-            p = subprocess.Popen(self.limited(cpu_seconds or max(1, int(self.a.timeout)))
-                                 + ["/usr/bin/time", "-f", "%M %U %S", "-o", rss_path] + argv, cwd=os.path.join(slot, "ws"),
-                                 env=self.env(slot), stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                 start_new_session=True, close_fds=True)
-            # At the timeout the whole session goes (GNU time and the binary), and only while the
-            # child is not yet reaped, so that its id cannot belong to anything else by then.
-            state = {"exited": False, "killed": False}
-            lock = threading.Lock()
-
-            def kill():
-                with lock:
-                    if not state["exited"]:
-                        state["killed"] = True
-                        try:
-                            os.killpg(p.pid, signal.SIGKILL)
-                        except ProcessLookupError:
-                            pass
-            timer = threading.Timer(timeout or self.a.timeout, kill)
-            timer.start()
-            try:
-                os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOWAIT)
-                with lock:
-                    state["exited"] = True
-            finally:
-                timer.cancel()
-            _, status = os.waitpid(p.pid, 0)
-            timed_out = state["killed"]
-            elapsed = time.monotonic() - t0
-            p.returncode = os.waitstatus_to_exitcode(status)     # reaped here: Popen must not wait again
+        Peak memory comes from the chain of limited(), which forks the binary itself: on Linux a
+        process forked from this script inherits the script's own peak RSS as the floor of its
+        ru_maxrss (exec keeps it in the signal struct), so os.wait4 here would report Python's
+        memory, not the binary's. The watchdog kills the run's whole session at the timeout."""
+        rss_path = os.path.join(slot, "rss")
+        out, err = self.outputs[slot]
+        t0 = time.monotonic()
+        # The limits are set by an exec chain, not by a preexec_fn: with one, Python must fork
+        # itself whole for every run, and that was half the harness's system time.
+        p = subprocess.Popen(self.limited(cpu_seconds or max(1, int(self.a.timeout)), rss_path) + argv,
+                             cwd=os.path.join(slot, "ws"), env=self.env(slot), stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                             start_new_session=True, close_fds=True)
+        watch = self.watchdog.watch(p.pid, timeout or self.a.timeout)
+        try:
+            os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOWAIT)
+        finally:
+            timed_out = self.watchdog.exited(watch)
+        _, status = os.waitpid(p.pid, 0)
+        elapsed = time.monotonic() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)     # reaped here: Popen must not wait again
         rc = p.returncode
         rss, cpu = 0, 0.0
         try:
@@ -288,11 +381,7 @@ class Runner:
             pass
         if timed_out:
             rc = -signal.SIGKILL
-        with open(out_path, "rb") as f:
-            stdout = f.read()
-        with open(err_path, "rb") as f:
-            stderr = f.read()
-        return rc, elapsed, rss, timed_out, stdout, stderr, cpu
+        return rc, elapsed, rss, timed_out, drain(out), drain(err), cpu
 
     # -- one file
 
@@ -369,7 +458,7 @@ class Runner:
             results.append(r)
         # Any other escape to /tmp (the prefix the corpus's names use), once per file: listing /tmp
         # costs more than a run.
-        outside = set(glob.glob(OUTSIDE_GLOB)) - self.outside_before
+        outside = outside_now() - self.outside_before
         if outside and results:
             results[-1]["problems"].append("written outside by one of this file's runs: " + ", ".join(sorted(outside)))
             self.remove(outside)
@@ -658,6 +747,7 @@ def run_all(a, corpus, expected, names):
             for rs in ex.map(runner.check_file, names):
                 results.extend(rs)
     finally:
+        shutil.rmtree(runner.helper_dir, ignore_errors=True)
         if a.keep:
             print(f"scratch folder kept: {runner.scratch}")
         else:
