@@ -105,7 +105,11 @@ let package = Package(
         // Images (files, folders, fetched, from archives) into a new gallery: every writer's way in.
         .target(name: "GalleryBuilder", dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem"]),
         // Documents over time: merge, versions, locks and the editing lifecycle (issue 5).
-        .target(name: "GalleryDocument", dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem"]),
+        .target(
+            name: "GalleryDocument",
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem",
+                           .product(name: "SystemPackage", package: "swift-system")]
+        ),
         // Images from URLs, through an HTTP cache on disk (issue 6).
         .target(
             name: "GalleryFetch",
@@ -129,10 +133,17 @@ let package = Package(
         ),
         // What imagegallery, the editor and the fetch helper say to each other, and how each finds
         // and runs the companion programs; no networking in it.
-        .target(name: "GalleryPrograms", dependencies: ["GallerySystem", "GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder"]),
+        .target(
+            name: "GalleryPrograms",
+            dependencies: ["GallerySystem", "GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder",
+                           .product(name: "SystemPackage", package: "swift-system")]
+        ),
         // The network side of imagegallery, in an executable of its own (see GalleryPrograms/FetchHelper.swift):
         // the HTTP stack then costs nothing to the commands that only read.
-        .executableTarget(name: "imagegallery-fetch", dependencies: ["GalleryFormat", "GalleryFetch", "GalleryPrograms"]),
+        .executableTarget(
+            name: "imagegallery-fetch",
+            dependencies: ["GalleryFormat", "GalleryFetch", "GalleryPrograms", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         // The gallery editor: a local web app over the document layer (issue 17). Its front end
         // (plain HTML, CSS and JavaScript as ES modules, no build step) is compiled into the binary.
         .target(
@@ -146,6 +157,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // The connection a refused body arrives on is closed (Routes' BodyLimits).
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             // Every file of FrontEnd/, each a PackageResources member: EditorRoutes.frontEndFiles is
             // the one list of them, which FrontEndFilesTests holds to the folder.
@@ -176,6 +188,7 @@ let package = Package(
                 "GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GalleryConvert",
                 "GalleryPrograms", "GallerySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             // The desktop integration files of Specs/freedesktop (a link), compiled into the
             // binary so that `integrate install` needs nothing beside it.
@@ -214,7 +227,8 @@ let package = Package(
         ),
         .testTarget(
             name: "GalleryDocumentTests",
-            dependencies: ["GalleryFormat", "GalleryDocument", "GallerySystem", "GalleryTestSupport"]
+            dependencies: ["GalleryFormat", "GalleryDocument", "GallerySystem", "GalleryTestSupport",
+                           .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
             name: "GalleryFetchTests",
@@ -250,7 +264,8 @@ let package = Package(
         // code block is not in these sources verbatim.
         .testTarget(
             name: "LibraryExampleTests",
-            dependencies: ["GallerySystem", "GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GalleryFetch", "GalleryConvert"]
+            dependencies: ["GallerySystem", "GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GalleryFetch", "GalleryConvert",
+                           .product(name: "SystemPackage", package: "swift-system")]
         ),
     ],
     swiftLanguageModes: [.v6]

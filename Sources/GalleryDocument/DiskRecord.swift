@@ -1,5 +1,6 @@
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 /// What a document last read or wrote on disk, to tell later whether someone else wrote since.
 ///
@@ -16,7 +17,7 @@ struct DiskRecord: Sendable, Hashable {
 
     static let window = 64 << 10
 
-    static func of(path: String) throws -> DiskRecord {
+    static func of(path: FilePath) throws -> DiskRecord {
         let file = try GalleryFile.openForReading(path)
         let identity = try file.identity()
         return DiskRecord(identity: identity, fingerprint: try fingerprint(file, size: identity.size))
@@ -35,7 +36,7 @@ struct DiskRecord: Sendable, Hashable {
 
     /// Whether the file at `path` still holds what this record saw. A changed identity with
     /// the same fingerprint (chmod, touch, a copy of the same bytes) is not a change of content.
-    func matches(path: String) throws -> (same: Bool, now: DiskRecord?) {
+    func matches(path: FilePath) throws -> (same: Bool, now: DiskRecord?) {
         guard PathKind.of(path) != .missing else { return (false, nil) }
         let file = try GalleryFile.openForReading(path)
         let now = try file.identity()

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleryFormat
 import GallerySystem
+public import SystemPackage
 
 /// Who has a document open for editing: the record a sidecar lock file holds.
 public struct LockOwner: Sendable, Codable, Hashable, CustomStringConvertible {
@@ -79,12 +80,12 @@ public final class DocumentLock: @unchecked Sendable {
     }
 
     /// The lock file, `.NAME.lock` beside the document.
-    public let path: String
+    public let path: FilePath
     /// The record written into the lock file: this process and session.
     public let owner: LockOwner
     private var file: LockFile?
 
-    private init(path: String, owner: LockOwner, file: LockFile) {
+    private init(path: FilePath, owner: LockOwner, file: LockFile) {
         self.path = path
         self.owner = owner
         self.file = file
@@ -93,10 +94,9 @@ public final class DocumentLock: @unchecked Sendable {
     deinit { release() }
 
     /// The lock file of a document.
-    public static func lockPath(for document: String) -> String {
-        let folder = GalleryFileSystem.directory(of: document)
-        let name = GalleryFileSystem.fileName(of: document)
-        return (folder.isEmpty ? "" : folder + "/") + "." + name + ".lock"
+    public static func lockPath(for document: String) -> FilePath {
+        let path = FilePath(document)
+        return path.removingLastComponent().appending("." + (path.lastComponent?.string ?? "") + ".lock")
     }
 
     /// Takes the lock of `document` for `session`, or says who holds it. A live holder of this
@@ -166,12 +166,15 @@ public final class DocumentLock: @unchecked Sendable {
             }
             return .acquired(DocumentLock(path: path, owner: owner, file: file))
         }
-        throw FileSystemError(kind: .other, path: path, operation: "take the lock (it kept changing)", code: .resourceTemporarilyUnavailable)
+        throw FileSystemError(kind: .other, path: path.string, operation: "take the lock (it kept changing)", code: .resourceTemporarilyUnavailable)
     }
 
     /// The file a writer waiting for the lock leaves beside it, `.NAME.lock.wanted`, holding
     /// its record: how a holder that presents the document hears that it is wanted.
-    public static func wishPath(for document: String) -> String { lockPath(for: document) + ".wanted" }
+    public static func wishPath(for document: String) -> FilePath {
+        let lock = lockPath(for: document)
+        return lock.removingLastComponent().appending((lock.lastComponent?.string ?? "") + ".wanted")
+    }
 
     /// The live writer of this host waiting for the lock of `document`, if any. A wish left by a
     /// process that is gone is removed.

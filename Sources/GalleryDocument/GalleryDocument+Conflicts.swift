@@ -17,7 +17,7 @@ extension GalleryDocument {
         let store = options.versionStore
         let baseManifest = try base.map { try store.keepBase($0, documentID: ours.id) }
         var version = try keepAsVersion(ours, others: [theirs].compactMap { $0 })
-        version.baseManifest = baseManifest
+        version.baseManifest = baseManifest?.string
         try store.record(version)
         if let theirs { try keepCopyOfCurrent(theirs, at: target) }
         unresolved.append(version)
@@ -88,13 +88,13 @@ extension GalleryDocument {
                 return nil
             }
         }
-        try GalleryWriter.write(kept, thumbnail: thumbnail, to: file, overwrite: false, durable: options.durable) { image in
+        try GalleryWriter.write(kept, thumbnail: thumbnail, to: file.string, overwrite: false, durable: options.durable) { image in
             sources[image.sha256]!
         }
         return DocumentVersion(
             id: id, documentID: gallery.id, documentPath: try GalleryFileSystem.resolvedPath(path), origin: .ours,
             revision: kept.revision, parentRevisions: [base?.revision].compactMap { $0 },
-            time: WallClock.date, host: CurrentProcess.hostName, isResolved: false, file: file,
+            time: WallClock.date, host: CurrentProcess.hostName, isResolved: false, file: file.string,
             title: kept.title, imageCount: kept.images.count, missingImages: missing)
     }
 
@@ -111,7 +111,7 @@ extension GalleryDocument {
         try store.record(DocumentVersion(
             id: id, documentID: theirs.gallery.id, documentPath: target, origin: .theirs,
             revision: theirs.gallery.revision, parentRevisions: [], time: WallClock.date,
-            host: CurrentProcess.hostName, isResolved: true, file: destination,
+            host: CurrentProcess.hostName, isResolved: true, file: destination.string,
             title: theirs.gallery.title, imageCount: theirs.gallery.images.count))
     }
 }

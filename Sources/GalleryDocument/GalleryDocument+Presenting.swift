@@ -38,7 +38,7 @@ extension GalleryDocument {
         guard presenter == nil else { return }
         let target = try GalleryFileSystem.resolvedPath(path)
         let name = GalleryFileSystem.fileName(of: target)
-        let wish = GalleryFileSystem.fileName(of: DocumentLock.wishPath(for: target))
+        let wish = DocumentLock.wishPath(for: target).lastComponent?.string ?? ""
         presenter = try FolderWatch(folder: GalleryFileSystem.directory(of: target)) { [weak self] names, _ in
             if names.contains(wish) { Task { await self?.relinquishIfWanted() } }
             guard names.contains(where: { $0 == name || SyncConflictCopies.client(of: $0, forDocument: name) != nil }) else { return }

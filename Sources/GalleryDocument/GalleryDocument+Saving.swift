@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 // Safe saves: a new file beside the old one, flushed, swapped in, the folder flushed; the old
 // file checked before and after the swap, so that another writer's bytes are never lost.
@@ -90,10 +91,11 @@ extension GalleryDocument {
         try checkAddedFiles(of: gallery)
         let thumbnail = try thumbnail(for: gallery)
 
-        let folder = GalleryFileSystem.directory(of: target)
-        let (file, isNamed) = try GalleryFile.createUnnamed(in: folder, for: target)
-        let savePath = isNamed ? file.path
-            : folder + "/." + GalleryFileSystem.fileName(of: target) + ".save-" + UUID().uuidString.lowercased()
+        let targetPath = FilePath(target)
+        let folder = targetPath.removingLastComponent()
+        let (file, isNamed) = try GalleryFile.createUnnamed(in: folder, for: targetPath)
+        let savePath = isNamed ? file.filePath
+            : folder.appending("." + (targetPath.lastComponent?.string ?? "") + ".save-" + UUID().uuidString.lowercased())
         var named = isNamed
         var committed = false
         defer { if named && !committed { GalleryFileSystem.remove(savePath) } }
@@ -113,17 +115,17 @@ extension GalleryDocument {
         // The last look before the swap...
         guard try diskIsAsRead(target) else { return try handleExternalChange(target: target) }
         try options.beforeSwap?(target)
-        if try GalleryFileSystem.exchange(savePath, target) {
+        if try GalleryFileSystem.exchange(savePath, targetPath) {
             // ...and a look at what the swap took out: a write that landed in between is put back.
             guard try replacedFileIsAsRead(savePath) else {
-                _ = try GalleryFileSystem.exchange(savePath, target)
+                _ = try GalleryFileSystem.exchange(savePath, targetPath)
                 return try handleExternalChange(target: target)
             }
             committed = true
             GalleryFileSystem.remove(savePath)
         } else {
             // No atomic swap on this file system: the window is down to the rename itself.
-            try GalleryFileSystem.replace(target, with: savePath)
+            try GalleryFileSystem.replace(targetPath, with: savePath)
             committed = true
         }
         if options.durable { try GalleryFileSystem.synchronizeDirectory(folder) }
@@ -182,13 +184,13 @@ extension GalleryDocument {
     /// `touch`, a `chmod`) becomes the record, so the look after the swap compares with it.
     func diskIsAsRead(_ target: String) throws -> Bool {
         guard let diskRecord else { return false }
-        let (same, now) = try diskRecord.matches(path: target)
+        let (same, now) = try diskRecord.matches(path: FilePath(target))
         if same, let now { self.diskRecord = now }
         return same
     }
 
     /// The swap renamed the old file, which changes its ctime: the rest must still agree.
-    private func replacedFileIsAsRead(_ path: String) throws -> Bool {
+    private func replacedFileIsAsRead(_ path: FilePath) throws -> Bool {
         guard let diskRecord, let now = try? DiskRecord.of(path: path) else { return false }
         let (was, is_) = (diskRecord.identity, now.identity)
         return was.device == is_.device && was.inode == is_.inode && was.size == is_.size

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 /// A gallery file open for editing: UIDocument's lifecycle, carried to a Linux folder that two
 /// shells, a file manager and a sync client may all touch.
@@ -215,8 +216,8 @@ public actor GalleryDocument {
 
     /// Reads the file as it is now, dropping the undo history.
     func load() throws {
-        let target = try GalleryFileSystem.resolvedPath(path)
-        var (record, reader) = (try DiskRecord.of(path: target), try GalleryReader(path: target))
+        let target = try GalleryFileSystem.resolvedPath(FilePath(path))
+        var (record, reader) = (try DiskRecord.of(path: target), try GalleryReader(path: target.string))
         // The record must describe the bytes read: a writer between the two reads means again,
         // a few times, then giving up on a file that never holds still.
         var attempts = 1
@@ -226,7 +227,7 @@ public actor GalleryDocument {
                                       code: .resourceBusy)
             }
             attempts += 1
-            (record, reader) = (try DiskRecord.of(path: target), try GalleryReader(path: target))
+            (record, reader) = (try DiskRecord.of(path: target), try GalleryReader(path: target.string))
         }
         self.reader = reader
         diskRecord = record
@@ -297,10 +298,10 @@ public actor GalleryDocument {
     /// Save files a killed save left beside the document (only the lock holder can tell they
     /// are nobody's work in progress).
     private func removeLeftoverSaves() {
-        guard let target = try? GalleryFileSystem.resolvedPath(path) else { return }
-        let folder = GalleryFileSystem.directory(of: target)
-        let prefix = "." + GalleryFileSystem.fileName(of: target) + ".save-"
+        guard let target = try? GalleryFileSystem.resolvedPath(FilePath(path)) else { return }
+        let folder = target.removingLastComponent()
+        let prefix = "." + (target.lastComponent?.string ?? "") + ".save-"
         guard let names = try? GalleryFileSystem.entries(ofFolder: folder) else { return }
-        for name in names where name.hasPrefix(prefix) { GalleryFileSystem.remove(folder + "/" + name) }
+        for name in names where name.hasPrefix(prefix) { GalleryFileSystem.remove(folder.appending(name)) }
     }
 }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 /// Copies that sync clients leave beside a file when two machines changed it at once. Each is
 /// a version of the document if, and only if, its manifest has the document's id: a file that
@@ -77,13 +78,13 @@ public enum SyncConflictCopies {
     /// - Throws: `FileSystemError` when the folder cannot be listed; without `documentID`,
     ///   the reader's error for the document.
     public static func copies(of document: String, documentID: UUID? = nil) throws -> [Copy] {
-        let folder = GalleryFileSystem.directory(of: document)
+        let folder = FilePath(document).removingLastComponent()
         let name = GalleryFileSystem.fileName(of: document)
         let id = try documentID ?? GalleryReader(path: document).gallery.id
         var found: [Copy] = []
         for candidate in try GalleryFileSystem.entries(ofFolder: folder.isEmpty ? "." : folder).sorted() {
             guard let client = client(of: candidate, forDocument: name) else { continue }
-            let path = (folder.isEmpty ? "" : folder + "/") + candidate
+            let path = folder.appending(candidate).string
             // Unreadable, or another document that happens to share the name: not a version.
             guard let other = try? GalleryReader(path: path), other.gallery.id == id else { continue }
             found.append(Copy(path: path, client: client))

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleryFormat
 import GallerySystem
+public import SystemPackage
 
 /// One kept state of a document, outside the document itself: NSFileVersion's counterpart.
 public struct DocumentVersion: Sendable, Codable, Hashable, Identifiable {
@@ -55,19 +56,19 @@ public struct DocumentVersion: Sendable, Codable, Hashable, Identifiable {
 /// written by temporary file and rename, so processes can share the store.
 public struct VersionStore: Sendable, Hashable {
     /// The store's folder; one folder per document below it.
-    public var root: String
+    public var root: FilePath
 
     /// A store rooted at `root`, made when first written to.
-    public init(root: String) { self.root = root }
+    public init(root: FilePath) { self.root = root }
 
     /// `$XDG_STATE_HOME/imagegallery/versions`, else `~/.local/state/imagegallery/versions`.
-    public static var standard: VersionStore { VersionStore(root: UserFolders.state() + "/versions") }
+    public static var standard: VersionStore { VersionStore(root: FilePath(UserFolders.state()).appending("versions")) }
 
     /// The folder of one document's versions: `ROOT/<document id>`.
-    public func folder(for documentID: UUID) -> String { root + "/" + documentID.manifestString }
+    public func folder(for documentID: UUID) -> FilePath { root.appending(documentID.manifestString) }
 
     /// The document's folder, made (private to the user) if needed.
-    private func existingFolder(for documentID: UUID) throws -> String {
+    private func existingFolder(for documentID: UUID) throws -> FilePath {
         let folder = folder(for: documentID)
         try GalleryFileSystem.makeFolders(folder, permissions: .ownerReadWriteExecute)
         return folder
@@ -82,7 +83,7 @@ public struct VersionStore: Sendable, Hashable {
         return names.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".base.json") }.compactMap { name in
             // A record that does not decode is someone else's file or half-written by an old
             // version of this tool: it is passed over, not trusted.
-            guard let bytes = try? GalleryFileSystem.contents(of: folder + "/" + name),
+            guard let bytes = try? GalleryFileSystem.contents(of: folder.appending(name)),
                   let version = try? decoder.decode(DocumentVersion.self, from: Data(bytes)),
                   version.documentPath == documentPath else { return nil }
             return version
@@ -92,15 +93,13 @@ public struct VersionStore: Sendable, Hashable {
     /// Where a new version's bytes go; the caller writes them, then calls `record`.
     ///
     /// - Throws: `FileSystemError` when the document's folder cannot be made.
-    public func newFile(documentID: UUID, version: UUID) throws -> String {
-        let folder = try existingFolder(for: documentID)
-        return folder + "/" + version.manifestString + ".imagegallery"
+    public func newFile(documentID: UUID, version: UUID) throws -> FilePath {
+        try existingFolder(for: documentID).appending(version.manifestString + ".imagegallery")
     }
 
     /// Keeps a base manifest for a later merge; returns its path.
-    public func keepBase(_ gallery: Gallery, documentID: UUID) throws -> String {
-        let folder = try existingFolder(for: documentID)
-        let path = folder + "/" + gallery.revision.manifestString + ".base.json"
+    public func keepBase(_ gallery: Gallery, documentID: UUID) throws -> FilePath {
+        let path = try existingFolder(for: documentID).appending(gallery.revision.manifestString + ".base.json")
         if PathKind.of(path) == .regularFile { return path }
         let bytes = Manifest.encode(gallery)
         try GalleryFileSystem.saveSafely(to: path, replacing: true) { file in try file.write(bytes, at: 0) }
@@ -117,7 +116,7 @@ public struct VersionStore: Sendable, Hashable {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let bytes = [UInt8](try encoder.encode(version))
-        try GalleryFileSystem.saveSafely(to: folder + "/" + version.id.manifestString + ".json", replacing: true) { file in
+        try GalleryFileSystem.saveSafely(to: folder.appending(version.id.manifestString + ".json"), replacing: true) { file in
             try file.write(bytes, at: 0)
         }
     }
@@ -125,7 +124,9 @@ public struct VersionStore: Sendable, Hashable {
     /// Forgets a version and deletes its bytes when they are in the store.
     public func remove(_ version: DocumentVersion) {
         let folder = folder(for: version.documentID)
-        if version.file.hasPrefix(folder + "/") { GalleryFileSystem.remove(version.file) }
-        GalleryFileSystem.remove(folder + "/" + version.id.manifestString + ".json")
+        // Compared by components: a file named "<folder>-x" beside the store is not in it.
+        let file = FilePath(version.file)
+        if file.starts(with: folder), file != folder { GalleryFileSystem.remove(file) }
+        GalleryFileSystem.remove(folder.appending(version.id.manifestString + ".json"))
     }
 }

@@ -1,4 +1,5 @@
 import GallerySystem
+import SystemPackage
 
 /// A program that `imagegallery` hands work to and that ships beside it: the fetch helper, the
 /// editor's server. Each keeps code out of the binary that every thumbnail and validation starts.
@@ -23,8 +24,8 @@ package struct CompanionProgram: Sendable {
             return GalleryFileSystem.isExecutable(given) ? .success(given) : .failure(LocateFailure(program: self, tried: [given]))
         }
         guard let executable = CurrentProcess.executablePath() else { return .failure(LocateFailure(program: self, tried: [])) }
-        let folder = GalleryFileSystem.directory(of: executable)
-        let candidates = [folder + "/" + name, folder + "/../libexec/imagegallery/" + name]
+        let folder = FilePath(executable).removingLastComponent()
+        let candidates = [folder.appending(name), folder.appending("../libexec/imagegallery").appending(name)].map(\.string)
         for candidate in candidates where GalleryFileSystem.isExecutable(candidate) { return .success(candidate) }
         return .failure(LocateFailure(program: self, tried: candidates))
     }

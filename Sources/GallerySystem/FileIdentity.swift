@@ -1,4 +1,4 @@
-import SystemPackage
+public import SystemPackage
 
 /// What identifies a file's state on disk: if any of this changed, the bytes may have.
 /// Times carry nanoseconds, so a rewrite within the same second is still seen.
@@ -19,7 +19,7 @@ public struct FileIdentity: Sendable, Hashable {
     public var changedNanoseconds: Int64
 
     /// The identity of the file at `path`, following symbolic links, as opening it would.
-    public static func of(path: String) throws -> FileIdentity {
+    public static func of(path: FilePath) throws -> FileIdentity {
         FileIdentity(try FileStatus.stat(path, followingLinks: true))
     }
 

@@ -16,7 +16,7 @@ package struct FileStatus: Sendable {
 
     /// The status of `path`; with `followingLinks` false, a final symbolic link is described
     /// itself. Errors name the path and "stat".
-    package static func of(_ path: String, followingLinks: Bool) throws(FileSystemError) -> FileStatus {
+    package static func of(_ path: FilePath, followingLinks: Bool) throws(FileSystemError) -> FileStatus {
         let info = try stat(path, followingLinks: followingLinks)
         let kind: Kind = switch info.type {
         case .regular: .regularFile
@@ -31,7 +31,7 @@ package struct FileStatus: Sendable {
 
     /// Whether anything, a dangling link included, has the name `path`. Errors other than
     /// "no such file" (a folder on the way that cannot be searched, say) are thrown.
-    package static func exists(_ path: String) throws(FileSystemError) -> Bool {
+    package static func exists(_ path: FilePath) throws(FileSystemError) -> Bool {
         do throws(FileSystemError) {
             _ = try stat(path, followingLinks: false)
             return true
@@ -40,9 +40,8 @@ package struct FileStatus: Sendable {
         }
     }
 
-    /// stat(2) or lstat(2) through swift-system, given a C string so that a trailing slash
-    /// keeps its meaning ("must be a folder"), which `FilePath` would drop.
-    static func stat(_ path: String, followingLinks: Bool) throws(FileSystemError) -> Stat {
-        try withErrorNaming(path, "stat") { try path.withCString { try Stat($0, followTargetSymlink: followingLinks) } }
+    /// stat(2) or lstat(2) through swift-system, its failure naming the path.
+    static func stat(_ path: FilePath, followingLinks: Bool) throws(FileSystemError) -> Stat {
+        try withErrorNaming(path.string, "stat") { try Stat(path, followTargetSymlink: followingLinks) }
     }
 }

@@ -6,8 +6,8 @@ import SystemPackage
 extension GalleryFile {
     /// Makes this file's permissions, owner (where allowed) and extended attributes those of
     /// the file at `source`.
-    package func copyAttributes(of source: String) throws {
-        let original = try withErrorNaming(source, "stat") { try source.withCString { try Stat($0) } }
+    package func copyAttributes(of source: FilePath) throws {
+        let original = try FileStatus.stat(source, followingLinks: true)
         // Owner first: chown may clear set-id bits, which the mode then restores.
         if case .failure = Syscalls.setOwner(descriptor, user: original.userID, group: original.groupID) {
             // Only root may give a file away; a group the user is in is still allowed.
@@ -15,7 +15,7 @@ extension GalleryFile {
         }
         try Syscalls.setPermissions(descriptor, FilePermissions(rawValue: original.permissions.rawValue & 0o7777))
             .get(path: path, operation: "set the permissions of")
-        try copyExtendedAttributes(of: source).get(path: source, operation: "copy the extended attributes of")
+        try copyExtendedAttributes(of: source.string).get(path: source.string, operation: "copy the extended attributes of")
     }
 
     /// Copies the extended attributes one by one. Names the destination's file system refuses

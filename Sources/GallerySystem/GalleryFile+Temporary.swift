@@ -6,35 +6,36 @@ import SystemPackage
 extension GalleryFile {
     /// Creates a uniquely named temporary file in `directory` (same file system as the target),
     /// `.PREFIX.tmp-XXXXXX`, with the mode a new document gets.
-    package static func createTemporary(in directory: String, prefix: String) throws -> GalleryFile {
-        let template = (directory.isEmpty ? "." : directory) + "/.\(prefix).tmp-XXXXXX"
-        let (descriptor, path) = try Syscalls.makeTemporaryFile(template).get(path: directory, operation: "create a temporary file in")
+    package static func createTemporary(in directory: FilePath, prefix: String) throws -> GalleryFile {
+        let template = (directory.isEmpty ? "." : directory).appending(".\(prefix).tmp-XXXXXX")
+        let (descriptor, path) = try Syscalls.makeTemporaryFile(template.string)
+            .get(path: directory.string, operation: "create a temporary file in")
         // mkstemp uses 0600; a gallery is a document, readable like any other file the user makes.
         _ = Syscalls.setPermissions(descriptor, documentPermissions())
-        return GalleryFile(path: path, descriptor: descriptor)
+        return GalleryFile(path: FilePath(path), descriptor: descriptor)
     }
 
     /// A nameless file in `directory` (O_TMPFILE) that vanishes when closed; `path` names it in
     /// errors. Fails where the file system has no O_TMPFILE.
-    package static func createAnonymous(in directory: String, naming path: String) throws(FileSystemError) -> GalleryFile {
+    package static func createAnonymous(in directory: FilePath, naming path: FilePath) throws(FileSystemError) -> GalleryFile {
         let folder = directory.isEmpty ? "." : directory
-        let descriptor = try Syscalls.openAnonymous(in: folder).get(path: folder, operation: "create a nameless temporary file in")
+        let descriptor = try Syscalls.openAnonymous(in: folder.string).get(path: folder.string, operation: "create a nameless temporary file in")
         return GalleryFile(path: path, descriptor: descriptor)
     }
 
     /// A nameless file in `directory` that vanishes if the process dies before `link(as:)`;
     /// a named temporary file (removed on failure by the caller) where the file system has no
     /// O_TMPFILE. `path` names the file in errors.
-    package static func createUnnamed(in directory: String, for path: String) throws -> (file: GalleryFile, isNamed: Bool) {
+    package static func createUnnamed(in directory: FilePath, for path: FilePath) throws -> (file: GalleryFile, isNamed: Bool) {
         try createUnnamed(in: directory, for: path, openAnonymous: Syscalls.openAnonymous(in:))
     }
 
     /// `createUnnamed`, with the O_TMPFILE open given: tests hand it one that fails as a file
     /// system without O_TMPFILE would.
-    static func createUnnamed(in directory: String, for path: String,
+    static func createUnnamed(in directory: FilePath, for path: FilePath,
                               openAnonymous: (String) -> Result<FileDescriptor, Errno>) throws -> (file: GalleryFile, isNamed: Bool) {
-        let folder = directory.isEmpty ? "." : directory
-        switch openAnonymous(folder) {
+        let folder: FilePath = directory.isEmpty ? "." : directory
+        switch openAnonymous(folder.string) {
         case .success(let descriptor):
             // O_TMPFILE gives 0600: a document is readable like any other file the user makes.
             _ = Syscalls.setPermissions(descriptor, documentPermissions())
@@ -43,15 +44,15 @@ extension GalleryFile {
             // The file system or the kernel has no O_TMPFILE: a named temporary file instead.
             let unsupported: [Errno] = [.notSupportedOnSocket, .isDirectory, .noFunction, .invalidArgument]
             guard unsupported.contains(code) else {
-                throw FileSystemError(code, path: folder, operation: "create a temporary file in")
+                throw FileSystemError(code, path: folder.string, operation: "create a temporary file in")
             }
-            return (try createTemporary(in: directory, prefix: GalleryFileSystem.fileName(of: path)), true)
+            return (try createTemporary(in: directory, prefix: path.lastComponent?.string ?? ""), true)
         }
     }
 
     /// Gives an unnamed file the name `path` (which must not exist).
-    package func link(as path: String) throws {
-        try Syscalls.link(descriptor, as: path).get(path: path, operation: "name the saved file")
+    package func link(as path: FilePath) throws {
+        try Syscalls.link(descriptor, as: path.string).get(path: path.string, operation: "name the saved file")
     }
 
     /// The mode `open(path, O_CREAT, 0o666)` would give a new file: 0o666 less the process's

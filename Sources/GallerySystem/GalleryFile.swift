@@ -6,20 +6,23 @@ public import SystemPackage
 /// readers. The descriptor is closed when the `GalleryFile` goes.
 public final class GalleryFile: @unchecked Sendable {
     /// The file's name, as given when it was opened; what errors name.
-    public let path: String
+    public let filePath: FilePath
     package let descriptor: FileDescriptor
 
-    init(path: String, descriptor: FileDescriptor) {
-        self.path = path
+    init(path: FilePath, descriptor: FileDescriptor) {
+        self.filePath = path
         self.descriptor = descriptor
     }
+
+    /// The file's name as text, for messages.
+    public var path: String { filePath.string }
 
     deinit { try? descriptor.close() }
 
     /// Opens an existing regular file for reading. A folder, a FIFO, a device or a socket is
     /// refused, so that no read can block or run forever; so is a final symbolic link, without
     /// `followingLinks`.
-    public static func openForReading(_ path: String, followingLinks: Bool = true) throws -> GalleryFile {
+    public static func openForReading(_ path: FilePath, followingLinks: Bool = true) throws -> GalleryFile {
         // O_NONBLOCK: opening a FIFO or a device must not wait for a writer; only regular
         // files are read (it has no effect on them).
         var options: FileDescriptor.OpenOptions = [.closeOnExec, .nonBlocking, Syscalls.noControllingTerminal]
@@ -30,16 +33,16 @@ public final class GalleryFile: @unchecked Sendable {
         case .regular:
             return file
         case .directory:
-            throw FileSystemError(kind: .isDirectory, path: path, operation: "open", code: .isDirectory)
+            throw FileSystemError(kind: .isDirectory, path: path.string, operation: "open", code: .isDirectory)
         default:
-            throw FileSystemError(kind: .other, path: path, operation: "read a non-regular file (FIFO, device or socket)",
+            throw FileSystemError(kind: .other, path: path.string, operation: "read a non-regular file (FIFO, device or socket)",
                                   code: .invalidArgument)
         }
     }
 
     /// Creates a new file; fails if anything has the name, a symbolic link included. The kernel
     /// takes the umask off `permissions`.
-    public static func create(_ path: String, permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]) throws -> GalleryFile {
+    public static func create(_ path: FilePath, permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]) throws -> GalleryFile {
         GalleryFile(path: path, descriptor: try open(path, .writeOnly, [.create, .exclusiveCreate, .closeOnExec, .noFollow],
                                                      permissions: permissions, operation: "create"))
     }
@@ -47,7 +50,7 @@ public final class GalleryFile: @unchecked Sendable {
     /// Opens a file for writing from its start, creating it if needed and cutting it to zero
     /// length. Not a safe save: for outputs that a caller has created and reads back through
     /// its own descriptor (a thumbnailer's `%o`), where a rename would hand it an empty file.
-    package static func openForOverwriting(_ path: String, permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]) throws -> GalleryFile {
+    package static func openForOverwriting(_ path: FilePath, permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]) throws -> GalleryFile {
         GalleryFile(path: path, descriptor: try open(path, .writeOnly, [.create, .truncate, .closeOnExec],
                                                      permissions: permissions, operation: "create"))
     }
@@ -55,7 +58,7 @@ public final class GalleryFile: @unchecked Sendable {
     /// Opens a file for writing in place, creating it (mode 0644) if it is not there, without
     /// cutting it: the caller writes from offset 0 and then ``truncate(to:)``, so a failure
     /// before the write leaves an existing file as it was. `created` says whether it was made.
-    package static func openForWritingInPlace(_ path: String) throws -> (file: GalleryFile, created: Bool) {
+    package static func openForWritingInPlace(_ path: FilePath) throws -> (file: GalleryFile, created: Bool) {
         do {
             let descriptor = try open(path, .writeOnly, [.create, .exclusiveCreate, .closeOnExec],
                                       permissions: [.ownerReadWrite, .groupRead, .otherRead], operation: "create")
@@ -80,12 +83,11 @@ public final class GalleryFile: @unchecked Sendable {
         try withErrorNaming(path, "stat") { try descriptor.stat() }
     }
 
-    /// open(2) without swift-system's `FilePath`, which would drop a trailing slash that the
-    /// kernel reads as "must be a folder".
-    static func open(_ path: String, _ mode: FileDescriptor.AccessMode, _ options: FileDescriptor.OpenOptions,
+    /// open(2), its failure naming the path and `operation`.
+    static func open(_ path: FilePath, _ mode: FileDescriptor.AccessMode, _ options: FileDescriptor.OpenOptions,
                      permissions: FilePermissions? = nil, operation: String) throws(FileSystemError) -> FileDescriptor {
-        try withErrorNaming(path, operation) {
-            try path.withCString { try FileDescriptor.open($0, mode, options: options, permissions: permissions) }
+        try withErrorNaming(path.string, operation) {
+            try FileDescriptor.open(path, mode, options: options, permissions: permissions)
         }
     }
 }

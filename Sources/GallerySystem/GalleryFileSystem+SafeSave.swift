@@ -1,3 +1,5 @@
+import SystemPackage
+
 extension GalleryFileSystem {
     /// Writes a file so that `path` only ever holds the old bytes or all of the new ones:
     /// `write` fills a temporary file in the same folder, which is flushed to disk (when
@@ -8,20 +10,20 @@ extension GalleryFileSystem {
     /// `synchronizesDirectory` flushes the folder's entry too; callers saving many files in one
     /// folder may do that once at the end instead.
     package static func saveSafely(
-        to path: String, replacing: Bool, durable: Bool = true, synchronizesDirectory: Bool = true,
+        to path: FilePath, replacing: Bool, durable: Bool = true, synchronizesDirectory: Bool = true,
         beforeCommit: () throws -> Void = {}, write: (GalleryFile) throws -> Void
     ) throws {
-        let directory = directory(of: path)
-        let temporary = try GalleryFile.createTemporary(in: directory, prefix: fileName(of: path))
+        let directory = path.removingLastComponent()
+        let temporary = try GalleryFile.createTemporary(in: directory, prefix: path.lastComponent?.string ?? "")
         var committed = false
-        defer { if !committed { remove(temporary.path) } }
+        defer { if !committed { remove(temporary.filePath) } }
         try write(temporary)
         if durable { try temporary.synchronize() }
         try beforeCommit()
         if replacing {
-            try replace(path, with: temporary.path)
+            try replace(path, with: temporary.filePath)
         } else {
-            try moveNoReplace(temporary.path, to: path)
+            try moveNoReplace(temporary.filePath, to: path)
         }
         committed = true
         if durable, synchronizesDirectory { try synchronizeDirectory(directory) }

@@ -4,10 +4,10 @@ import SystemPackage
 /// and releases the lock of a holder that dies. The file holds a record saying who the holder
 /// is, which `DocumentLock` writes and reads.
 package final class LockFile: @unchecked Sendable {
-    package let path: String
+    package let path: FilePath
     private var descriptor: FileDescriptor?
 
-    private init(path: String, descriptor: FileDescriptor) {
+    private init(path: FilePath, descriptor: FileDescriptor) {
         self.path = path
         self.descriptor = descriptor
     }
@@ -16,7 +16,7 @@ package final class LockFile: @unchecked Sendable {
 
     /// Opens the lock file for reading and writing, creating it (0644 less the umask); a final
     /// symbolic link is refused, so that nobody can point the lock at another file.
-    package static func open(_ path: String) throws(FileSystemError) -> LockFile {
+    package static func open(_ path: FilePath) throws(FileSystemError) -> LockFile {
         LockFile(path: path, descriptor: try GalleryFile.open(path, .readWrite, [.create, .closeOnExec, .noFollow],
                                                               permissions: [.ownerReadWrite, .groupRead, .otherRead],
                                                               operation: "open the lock file"))
@@ -25,7 +25,7 @@ package final class LockFile: @unchecked Sendable {
     /// Creates `path` holding `record`, unless something of that name exists (`O_EXCL`, no
     /// link followed): a waiting writer's wish beside a lock. False when it was there already
     /// or cannot be made; the wish is then someone else's, or not made at all.
-    package static func createNew(_ path: String, record: [UInt8]) -> Bool {
+    package static func createNew(_ path: FilePath, record: [UInt8]) -> Bool {
         guard let descriptor = try? GalleryFile.open(path, .writeOnly, [.create, .exclusiveCreate, .closeOnExec, .noFollow],
                                                      permissions: [.ownerReadWrite, .groupRead, .otherRead],
                                                      operation: "create the lock's wish file")
@@ -35,7 +35,7 @@ package final class LockFile: @unchecked Sendable {
     }
 
     /// Opens an existing lock file to read its record; nil when there is none to open.
-    package static func openExisting(_ path: String) -> LockFile? {
+    package static func openExisting(_ path: FilePath) -> LockFile? {
         guard let descriptor = try? GalleryFile.open(path, .readOnly, [.closeOnExec, .noFollow], operation: "open the lock file")
         else { return nil }
         return LockFile(path: path, descriptor: descriptor)
@@ -68,8 +68,8 @@ package final class LockFile: @unchecked Sendable {
     /// Replaces the record. Not flushed: after a crash a record is stale anyway (another
     /// boot), so a flush would buy nothing.
     package func writeRecord(_ bytes: [UInt8]) throws(FileSystemError) {
-        guard let descriptor else { throw FileSystemError(.badFileDescriptor, path: path, operation: "write the lock file") }
-        try withErrorNaming(path, "write the lock file") {
+        guard let descriptor else { throw FileSystemError(.badFileDescriptor, path: path.string, operation: "write the lock file") }
+        try withErrorNaming(path.string, "write the lock file") {
             try descriptor.resize(to: 0)
             _ = try descriptor.writeAll(toAbsoluteOffset: 0, bytes)
         }

@@ -61,7 +61,7 @@ struct FetchHelperMain {
         let spool = try ImageSpool()
         let cache = HTTPCache()
         let output = EventWriter()
-        output.write(FetchHelperEvent(event: .start, spool: spool.folder,
+        output.write(FetchHelperEvent(event: .start, spool: spool.folder.string,
                                       resources: Set(request.urls.map(HTTPCache.key)).count))
         let fetcher = ImageFetcher(options: options, cache: cache)
         _ = await fetcher.fetchAll(request.urls, keep: spool.keep) { url, result in

@@ -18,7 +18,7 @@ struct DocumentLockTests {
     var document: String { folder + "/trip.imagegallery" }
 
     func write(_ owner: LockOwner) throws {
-        try JSONEncoder().encode(owner).write(to: URL(fileURLWithPath: DocumentLock.lockPath(for: document)))
+        try JSONEncoder().encode(owner).write(to: URL(fileURLWithPath: DocumentLock.lockPath(for: document).string))
     }
 
     @Test func aSecondEditorIsToldWhoHoldsIt() throws {
@@ -33,7 +33,7 @@ struct DocumentLockTests {
         }
         #expect(holder == lock.owner && holder.pid == ProcessID.current)
         lock.release()
-        #expect(!FileManager.default.fileExists(atPath: DocumentLock.lockPath(for: document)))
+        #expect(!FileManager.default.fileExists(atPath: DocumentLock.lockPath(for: document).string))
         guard case .acquired = try DocumentLock.acquire(for: document) else {
             Issue.record("the lock was not free after release")
             return
@@ -57,7 +57,7 @@ struct DocumentLockTests {
             """
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        holder.arguments = ["-c", script, DocumentLock.lockPath(for: document)]
+        holder.arguments = ["-c", script, DocumentLock.lockPath(for: document).string]
         let input = Pipe(), output = Pipe()
         holder.standardInput = input
         holder.standardOutput = output

@@ -3,6 +3,7 @@ import Foundation
 import GalleryFormat
 import GalleryTestSupport
 import Synchronization
+import SystemPackage
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -28,7 +29,7 @@ enum TestImage {
 
 extension TemporaryDirectory {
     /// The version store of this test: never the user's.
-    var versionStore: VersionStore { VersionStore(root: file("versions")) }
+    var versionStore: VersionStore { VersionStore(root: FilePath(file("versions"))) }
 
     /// Options for a test document: a private version store and no autosave (the autosave tests
     /// turn it on), so that nothing saves behind a test's back.

@@ -283,7 +283,7 @@ struct GalleryDocumentConflictTests {
         #expect(try await document.gallery.images.map(\.id) == [start.base.id, start.theirsImage.id])
         #expect(await document.state == .normal)
         #expect(try await document.otherVersions().isEmpty)
-        #expect(Disk.names(in: directory.versionStore.folder(for: start.documentID)).isEmpty)
+        #expect(Disk.names(in: directory.versionStore.folder(for: start.documentID).string).isEmpty)
 
         // And from there it edits and saves as usual.
         try await document.setTitle("On top of theirs")

@@ -29,14 +29,14 @@ struct GalleryDocumentLifecycleTests {
         #expect(await document.canRedo == false)
         #expect(await document.lockHolder == nil)
         #expect(await document.readOnlyReason == nil)
-        #expect(Disk.exists(DocumentLock.lockPath(for: path)), "an editor holds the lock")
+        #expect(Disk.exists(DocumentLock.lockPath(for: path).string), "an editor holds the lock")
         // The file is a valid gallery with the same id.
         #expect(try DiskGallery.read(path).id == gallery.id)
         try DiskGallery.expectValid(path)
 
         #expect(try await document.close() == .unchanged)
         #expect(await document.state == .closed)
-        #expect(!Disk.exists(DocumentLock.lockPath(for: path)), "close lets the lock go")
+        #expect(!Disk.exists(DocumentLock.lockPath(for: path).string), "close lets the lock go")
     }
 
     @Test func createRefusesAnExistingFile() async throws {
@@ -97,7 +97,7 @@ struct GalleryDocumentLifecycleTests {
         let document = GalleryDocument(path: path, options: directory.documentOptions())
         await #expect(throws: (any Error).self) { try await document.open() }
         #expect(await document.state == .closed)
-        #expect(!Disk.exists(DocumentLock.lockPath(for: path)))
+        #expect(!Disk.exists(DocumentLock.lockPath(for: path).string))
     }
 
     @Test func openingSomethingThatIsNotAGalleryFailsAndLetsTheLockGo() async throws {
@@ -105,7 +105,7 @@ struct GalleryDocumentLifecycleTests {
         let document = GalleryDocument(path: path, options: directory.documentOptions())
         await #expect(throws: (any Error).self) { try await document.open() }
         #expect(await document.state == .closed)
-        #expect(!Disk.exists(DocumentLock.lockPath(for: path)))
+        #expect(!Disk.exists(DocumentLock.lockPath(for: path).string))
         #expect(try FileBytes.read(path) == Array("not a gallery\n".utf8))
     }
 
@@ -146,7 +146,7 @@ struct GalleryDocumentLifecycleTests {
         try await first.setTitle("Holder's")
         #expect(try await first.save() != .unchanged)
         #expect(try await second.close() == .unchanged)
-        #expect(Disk.exists(DocumentLock.lockPath(for: path)))
+        #expect(Disk.exists(DocumentLock.lockPath(for: path).string))
         #expect(DocumentLock.holder(of: path)?.session == first.session)
         try await first.close()
     }
@@ -173,7 +173,7 @@ struct GalleryDocumentLifecycleTests {
         let result = try await reader.open()
         #expect(result.state == .editingDisabled)
         #expect(result.lockHolder == nil && result.readOnlyReason != nil)
-        #expect(!Disk.exists(DocumentLock.lockPath(for: path)))
+        #expect(!Disk.exists(DocumentLock.lockPath(for: path).string))
         let editor = GalleryDocument(path: path, options: directory.documentOptions())
         #expect(try await editor.open().state == .normal)
         let error = await #expect(throws: DocumentError.self) { try await reader.setTitle("No") }

@@ -81,7 +81,7 @@ extension GalleryDocumentConflictTests {
         #expect(await document.state == .normal)
         #expect(try await document.otherVersions().isEmpty)
         #expect(!Disk.exists(version.file))
-        let store = directory.versionStore.folder(for: start.documentID)
+        let store = directory.versionStore.folder(for: start.documentID).string
         #expect(Disk.names(in: store).filter { $0.hasSuffix(".json") && !$0.hasSuffix(".base.json") }.isEmpty)
         #expect(Disk.names(in: store).filter { $0.hasSuffix(".imagegallery") }.isEmpty)
         #expect(try FileBytes.read(path) == start.theirsBytes)

@@ -66,7 +66,7 @@ import Testing
         try Self.setWritable(folder.path, true)
         #expect(await first.state == .closed)
         // What makes the case: the closed document could not remove its lock file.
-        #expect(FileManager.default.fileExists(atPath: DocumentLock.lockPath(for: try GalleryFileSystem.resolvedPath(path))))
+        #expect(FileManager.default.fileExists(atPath: DocumentLock.lockPath(for: try GalleryFileSystem.resolvedPath(path)).string))
         let again = try await desk.document(key, for: "after")
         let reason = await again.readOnlyReason
         #expect(reason == nil, "read only: \(reason ?? "")")

@@ -30,7 +30,7 @@ struct TemporaryFileTests {
     func withoutOTmpfileANamedTemporaryFileIsMade(_ code: Errno) throws {
         let directory = try TemporaryDirectory()
         let target = directory.file("doc.imagegallery")
-        let (file, isNamed) = try GalleryFile.createUnnamed(in: directory.path, for: target) { _ in .failure(code) }
+        let (file, isNamed) = try GalleryFile.createUnnamed(in: FilePath(directory.path), for: FilePath(target)) { _ in .failure(code) }
         #expect(isNamed)
         #expect(GalleryFileSystem.directory(of: file.path) == directory.path)
         #expect(GalleryFileSystem.fileName(of: file.path).hasPrefix(".doc.imagegallery.tmp-"))
@@ -40,7 +40,7 @@ struct TemporaryFileTests {
     @Test func anyOtherFailureOfOTmpfileIsAnErrorNamingTheFolder() throws {
         let directory = try TemporaryDirectory()
         let error = try #require(throws: FileSystemError.self) {
-            _ = try GalleryFile.createUnnamed(in: directory.path, for: directory.file("doc")) { _ in .failure(.permissionDenied) }
+            _ = try GalleryFile.createUnnamed(in: FilePath(directory.path), for: FilePath(directory.file("doc"))) { _ in .failure(.permissionDenied) }
         }
         #expect(error.path == directory.path && error.operation == "create a temporary file in" && error.kind == .permissionDenied)
     }

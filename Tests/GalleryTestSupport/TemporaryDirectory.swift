@@ -6,6 +6,10 @@ public final class TemporaryDirectory: @unchecked Sendable {
 
     /// A fresh folder in `parent`, by default the system temporary folder.
     public init(in parent: String = NSTemporaryDirectory()) throws {
+        // NSTemporaryDirectory() ends with "/": without its trailing slashes, the folder's path
+        // is in the normal form in which GallerySystem names a path (`FilePath`'s) in errors.
+        var parent = parent
+        while parent.utf8.count > 1, parent.hasSuffix("/") { parent.removeLast() }
         var template = Array((parent + "/imagegallery-test-XXXXXX").utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw CocoaError(.fileWriteUnknown)

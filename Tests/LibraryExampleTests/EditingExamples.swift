@@ -2,6 +2,7 @@ import Foundation
 import GalleryDocument
 import GalleryFormat
 import GalleryImaging
+import SystemPackage
 import Testing
 
 /// The code of "Editing a document" (GalleryDocument.docc/EditingADocument.md): a fixture
@@ -24,7 +25,7 @@ struct EditingExamples {
         let images = Repository.images
 
         var options = DocumentOptions()
-        options.versionStore = VersionStore(root: stateFolder + "/versions")
+        options.versionStore = VersionStore(root: FilePath(stateFolder).appending("versions"))
         let document = GalleryDocument(path: path, options: options)
         let opened = try await document.open()
         let canEdit = opened.state != .editingDisabled
@@ -71,7 +72,7 @@ struct EditingExamples {
 
     @Test func undoingBackToTheSavedContentIsClean() async throws {
         var options = DocumentOptions()
-        options.versionStore = VersionStore(root: stateFolder + "/versions")
+        options.versionStore = VersionStore(root: FilePath(stateFolder).appending("versions"))
         let document = GalleryDocument(path: path, options: options)
         try await document.open()
         try await document.setTitle("Renamed")
@@ -83,7 +84,7 @@ struct EditingExamples {
 
     @Test func anEditThatBreaksARuleIsRefused() async throws {
         var options = DocumentOptions()
-        options.versionStore = VersionStore(root: stateFolder + "/versions")
+        options.versionStore = VersionStore(root: FilePath(stateFolder).appending("versions"))
         let document = GalleryDocument(path: path, options: options)
         try await document.open()
         let first = try await document.gallery.images[0].id
@@ -103,7 +104,7 @@ struct EditingExamples {
         var options = DocumentOptions()
         options.autosaveIdle = .milliseconds(500)
         options.autosaveMaximum = .seconds(10)
-        options.versionStore = VersionStore(root: stateFolder + "/versions")
+        options.versionStore = VersionStore(root: FilePath(stateFolder).appending("versions"))
 
         let document = try await GalleryDocument.create(at: path, title: "Holiday", options: options)
 
@@ -130,7 +131,7 @@ struct EditingExamples {
 
     @Test func aSecondEditorOpensForReadingOnly() async throws {
         var options = DocumentOptions()
-        options.versionStore = VersionStore(root: stateFolder + "/versions")
+        options.versionStore = VersionStore(root: FilePath(stateFolder).appending("versions"))
         let document = GalleryDocument(path: path, options: options)
         try await document.open()
 
@@ -153,7 +154,7 @@ struct EditingExamples {
     /// the save keeps ours as a version, and the merge brings both together.
     @Test func aConflictIsKeptAsAVersionAndMerged() async throws {
         var options = DocumentOptions()
-        options.versionStore = VersionStore(root: stateFolder + "/versions")
+        options.versionStore = VersionStore(root: FilePath(stateFolder).appending("versions"))
         let document = GalleryDocument(path: path, options: options)
         try await document.open()
         let first = try await document.gallery.images[0].id

@@ -3,6 +3,7 @@ import GalleryBuilder
 import GalleryDocument
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 // What the document browser changes: new galleries (later: rename, duplicate, trash, import).
 extension GalleryLibrary {
@@ -60,10 +61,10 @@ extension GalleryLibrary {
         if let fileName {
             let (given, ext) = GalleryFileSystem.splitExtension(fileName)
             let stem = Self.fileStem(for: ext.lowercased() == ".imagegallery" ? given : fileName)
-            let target = GalleryFileSystem.directory(of: path) + "/" + stem + ".imagegallery"
-            if !GalleryFileSystem.isSamePath(target, path) {
-                try GalleryFileSystem.moveNoReplace(path, to: target)
-                path = target
+            let target = FilePath(path).removingLastComponent().appending(stem + ".imagegallery")
+            if target != FilePath(path) {
+                try GalleryFileSystem.moveNoReplace(FilePath(path), to: target)
+                path = target.string
             }
         }
         cache[key] = nil
@@ -82,11 +83,11 @@ extension GalleryLibrary {
         gallery.revision = UUID()
         gallery.title = String((gallery.title + " copy").prefix(1000))
         gallery.modified = max(Timestamp.now, gallery.created)
-        let folder = GalleryFileSystem.directory(of: path)
+        let folder = FilePath(path).removingLastComponent()
         let stem = GalleryFileSystem.splitExtension(GalleryFileSystem.fileName(of: path)).stem
         let thumbnail = try reader.thumbnail()
         for attempt in 1 ... 1000 {
-            let target = folder + "/" + stem + (attempt == 1 ? " copy" : " copy \(attempt)") + ".imagegallery"
+            let target = folder.appending(stem + (attempt == 1 ? " copy" : " copy \(attempt)") + ".imagegallery").string
             do {
                 try GalleryWriter.write(gallery, thumbnail: thumbnail, to: target, overwrite: false) { image in
                     .entry(reader.archive, try reader.blobEntry(for: image))

@@ -4,6 +4,7 @@ import GalleryConvert
 import GalleryPrograms
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 // Import: a file dropped on the document browser becomes galleries in an opened folder, through
 // GalleryConvert, as `imagegallery convert` makes them: an archive or a comic book (through
@@ -75,7 +76,7 @@ extension GalleryLibrary {
     /// is taken; returns the path written. Nothing is ever replaced.
     static func writeUnderFreeName(folder: String, stem: String, _ write: (String) throws -> Void) throws -> String {
         for attempt in 1 ... 1000 {
-            let path = folder + "/" + stem + (attempt == 1 ? "" : " \(attempt)") + ".imagegallery"
+            let path = FilePath(folder).appending(stem + (attempt == 1 ? "" : " \(attempt)") + ".imagegallery").string
             do {
                 try write(path)
                 return path

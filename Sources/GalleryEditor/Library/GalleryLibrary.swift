@@ -1,6 +1,7 @@
 import Foundation
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 /// One gallery of the opened folders, as the document browser shows it.
 package struct GallerySummary: Codable, Sendable, Hashable {
@@ -87,7 +88,7 @@ package actor GalleryLibrary {
             }
             let names = (try? GalleryFileSystem.entries(ofFolder: root.path)) ?? []
             for name in names where name.lowercased().hasSuffix(".imagegallery") && !GalleryFileSystem.isHidden(name) {
-                paths.append(root.path + "/" + name)
+                paths.append(FilePath(root.path).appending(name).string)
             }
         }
         return paths

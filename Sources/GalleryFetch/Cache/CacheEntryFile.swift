@@ -1,6 +1,7 @@
 import Foundation
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 /// One cache entry on disk:
 ///
@@ -30,7 +31,7 @@ enum CacheEntryFile {
         case entry(CachedResponse)
     }
 
-    static func read(_ path: String, key: String, limit: Int) -> Outcome {
+    static func read(_ path: FilePath, key: String, limit: Int) -> Outcome {
         let bytes: [UInt8]
         do {
             // A link is refused, and anything but a plain file: an entry is a file we wrote.
@@ -57,7 +58,7 @@ enum CacheEntryFile {
     }
 
     /// Writes the entry under a temporary name and renames it into place; returns its size.
-    static func write(_ response: CachedResponse, to path: String, temporaryFolder: String) throws -> Int {
+    static func write(_ response: CachedResponse, to path: FilePath, temporaryFolder: FilePath) throws -> Int {
         let record = Record(url: response.url, status: response.status, fields: response.fields,
                             requestTime: response.requestTime, responseTime: response.responseTime,
                             bodyLength: response.body.count, bodySHA256: SHA256Hasher.of(response.body).hex)
@@ -69,11 +70,10 @@ enum CacheEntryFile {
         bytes += json
         bytes += response.body
 
-        let folder = GalleryFileSystem.directory(of: path)
-        for directory in [temporaryFolder, folder] where PathKind.of(directory) == .missing {
+        for directory in [temporaryFolder, path.removingLastComponent()] where PathKind.of(directory) == .missing {
             try HTTPCache.makePrivateFolder(directory)
         }
-        let temporary = "\(temporaryFolder)/\(UUID().uuidString).entry"
+        let temporary = temporaryFolder.appending(UUID().uuidString + ".entry")
         do {
             // No fsync: a cache may lose entries in a crash, and the body checksum turns an
             // entry the crash left empty or partial into a miss.
@@ -81,7 +81,7 @@ enum CacheEntryFile {
             do throws(FileSystemError) {
                 try GalleryFileSystem.rename(temporary, to: path)
             } catch {
-                throw FileSystemError(error.code, path: path, operation: "rename")
+                throw FileSystemError(error.code, path: path.string, operation: "rename")
             }
         } catch {
             GalleryFileSystem.remove(temporary)

@@ -1,5 +1,6 @@
 import Foundation
 import GallerySystem
+public import SystemPackage
 
 /// What `imagegallery cache info` reports.
 public struct HTTPCacheInfo: Sendable, Hashable, Codable {
@@ -19,7 +20,7 @@ public struct HTTPCacheInfo: Sendable, Hashable, Codable {
 extension HTTPCache {
     /// Makes the folder and any missing parents, private to the user (0700): the cache, and
     /// what is spooled beside it, shows what they fetched.
-    public static func makePrivateFolder(_ path: String) throws {
+    public static func makePrivateFolder(_ path: FilePath) throws {
         do throws(FileSystemError) {
             try GalleryFileSystem.makeFolders(path, permissions: .ownerReadWriteExecute)
         } catch {
@@ -29,7 +30,7 @@ extension HTTPCache {
     }
 
     struct DiskEntry {
-        var path: String
+        var path: FilePath
         var size: Int
         var lastUse: Int64
     }
@@ -38,9 +39,9 @@ extension HTTPCache {
     func scan() -> [DiskEntry] {
         var result: [DiskEntry] = []
         for folder in (try? GalleryFileSystem.entries(ofFolder: entriesFolder)) ?? [] {
-            let folderPath = entriesFolder + "/" + folder
+            let folderPath = entriesFolder.appending(folder)
             for name in (try? GalleryFileSystem.entries(ofFolder: folderPath)) ?? [] where name.hasSuffix(".entry") {
-                let path = folderPath + "/" + name
+                let path = folderPath.appending(name)
                 guard let status = try? FileStatus.of(path, followingLinks: false), status.kind == .regularFile else { continue }
                 result.append(DiskEntry(path: path, size: Int(status.size), lastUse: status.modifiedNanoseconds))
             }
@@ -63,7 +64,7 @@ extension HTTPCache {
         state.withLock { $0.diskBytesEstimate = total }
         let hourAgo = (WallClock.now.seconds - 3600) * 1_000_000_000
         for name in (try? GalleryFileSystem.entries(ofFolder: temporaryFolder)) ?? [] {
-            let path = temporaryFolder + "/" + name
+            let path = temporaryFolder.appending(name)
             if let status = try? FileStatus.of(path, followingLinks: false), status.modifiedNanoseconds < hourAgo {
                 GalleryFileSystem.remove(path)
             }
@@ -74,7 +75,7 @@ extension HTTPCache {
     /// `imagegallery cache info` prints.
     public func info() -> HTTPCacheInfo {
         let entries = scan()
-        return HTTPCacheInfo(directory: configuration.directory + "/http", entries: entries.count,
+        return HTTPCacheInfo(directory: FilePath(configuration.directory).appending("http").string, entries: entries.count,
                              bytes: entries.reduce(0) { $0 + $1.size }, diskCapacity: configuration.diskCapacity,
                              memoryCapacity: configuration.memoryCapacity)
     }

@@ -2,6 +2,7 @@ import Foundation
 import GalleryFormat
 import GallerySystem
 import Synchronization
+import SystemPackage
 
 /// A private HTTP cache (RFC 9111): one file per response on disk, shared safely by several
 /// processes, with a small memory layer in front. Sizes default to the seed apps' URLCache:
@@ -42,8 +43,8 @@ public final class HTTPCache: Sendable {
 
     /// The folder and sizes this cache was made with.
     public let configuration: Configuration
-    let entriesFolder: String
-    let temporaryFolder: String
+    let entriesFolder: FilePath
+    let temporaryFolder: FilePath
     let state = Mutex(State())
 
     struct State {
@@ -59,8 +60,8 @@ public final class HTTPCache: Sendable {
     /// up or stored, so making one is free.
     public init(_ configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        entriesFolder = configuration.directory + "/http/v1"
-        temporaryFolder = configuration.directory + "/http/tmp"
+        entriesFolder = FilePath(configuration.directory).appending(["http", "v1"])
+        temporaryFolder = FilePath(configuration.directory).appending(["http", "tmp"])
     }
 
     /// URLs of entries found corrupt and deleted by this instance, for a warning.
@@ -71,9 +72,9 @@ public final class HTTPCache: Sendable {
         url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
     }
 
-    func entryPath(for key: String) -> String {
+    func entryPath(for key: String) -> FilePath {
         let hex = SHA256Hasher.of(Array(key.utf8)).hex
-        return "\(entriesFolder)/\(hex.prefix(2))/\(hex).entry"
+        return entriesFolder.appending([FilePath.Component(String(hex.prefix(2)))!, FilePath.Component(hex + ".entry")!])
     }
 
     // MARK: Lookup and store
@@ -99,7 +100,7 @@ public final class HTTPCache: Sendable {
             return nil
         case .entry(let response):
             // The modification time is the disk layer's LRU clock.
-            utimensat(AT_FDCWD, path, nil, 0)
+            GalleryFileSystem.markUsed(path)
             remember(response)
             return response
         }

@@ -29,6 +29,10 @@ extension Syscalls {
         retryingVoid { Glibc.unlink(path) }
     }
 
+    static func setTimesToNow(_ path: String) -> Result<Void, Errno> {
+        retryingVoid { Glibc.utimensat(AT_FDCWD, path, nil, 0) }
+    }
+
     static func realpath(_ path: String) -> Result<String, Errno> {
         guard let resolved = Glibc.realpath(path, nil) else { return .failure(lastError) }
         defer { free(resolved) }

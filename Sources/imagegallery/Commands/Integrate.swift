@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 extension ImageGallery {
     struct Integrate: ParsableCommand {
@@ -60,18 +61,19 @@ extension ImageGallery {
 
 /// Where the integration files go, for one user or for the system.
 struct IntegrationPlaces {
-    let dataHome: String
-    let magicFile: String
+    let dataHome: FilePath
+    let magicFile: FilePath
 
     init(system: Bool, prefix: String) {
         let environment = CurrentProcess.environment
-        let home = UserFolders.home(environment)
+        let home = FilePath(UserFolders.home(environment))
         if system {
-            dataHome = prefix + "/share"
+            dataHome = FilePath(prefix).appending("share")
             magicFile = "/etc/magic"
         } else {
-            dataHome = environment["XDG_DATA_HOME"].flatMap { GalleryFileSystem.isAbsolute($0) ? $0 : nil } ?? home + "/.local/share"
-            magicFile = home + "/.magic"
+            dataHome = environment["XDG_DATA_HOME"].flatMap { GalleryFileSystem.isAbsolute($0) ? FilePath($0) : nil }
+                ?? home.appending(".local/share")
+            magicFile = home.appending(".magic")
         }
     }
 
@@ -89,8 +91,8 @@ struct IntegrationPlaces {
 
     func install() throws {
         for (relative, content) in files {
-            let path = dataHome + "/" + relative
-            try GalleryFileSystem.makeFolders(GalleryFileSystem.directory(of: path))
+            let path = dataHome.appending(relative)
+            try GalleryFileSystem.makeFolders(path.removingLastComponent())
             try GalleryFileSystem.saveSafely(to: path, replacing: true, durable: false) { file in
                 try file.write(content, at: 0)
             }
@@ -101,8 +103,7 @@ struct IntegrationPlaces {
 
     func uninstall() throws {
         for (relative, _) in files {
-            let path = dataHome + "/" + relative
-            try GalleryFileSystem.removeTree(path)
+            try GalleryFileSystem.removeTree(dataHome.appending(relative))
         }
         try writeMagicBlock(nil)
         refreshCaches()
@@ -131,8 +132,8 @@ struct IntegrationPlaces {
 
     /// The caches the desktop reads; a missing tool is noted, not fatal.
     func refreshCaches() {
-        run("update-mime-database", [dataHome + "/mime"])
-        run("update-desktop-database", [dataHome + "/applications"])
+        run("update-mime-database", [dataHome.appending("mime").string])
+        run("update-desktop-database", [dataHome.appending("applications").string])
     }
 
     private func run(_ tool: String, _ arguments: [String]) {
@@ -159,7 +160,7 @@ struct IntegrationPlaces {
 
     /// The file's text, nil when it cannot be read or is not UTF-8 (as Foundation's
     /// `String(contentsOfFile:encoding:)` gives nothing then).
-    static func text(of path: String) -> String? {
+    static func text(of path: FilePath) -> String? {
         (try? GalleryFileSystem.contents(of: path)).flatMap { String(validating: $0, as: UTF8.self) }
     }
 
@@ -178,15 +179,15 @@ struct IntegrationPlaces {
 
     func status() -> Status {
         var states: [Status.File] = files.map { relative, content in
-            let path = dataHome + "/" + relative
-            guard let data = try? GalleryFileSystem.contents(of: path) else { return .init(path: path, state: .missing) }
-            return .init(path: path, state: data == content ? .current : .outdated)
+            let path = dataHome.appending(relative)
+            guard let data = try? GalleryFileSystem.contents(of: path) else { return .init(path: path.string, state: .missing) }
+            return .init(path: path.string, state: data == content ? .current : .outdated)
         }
         let magic = Self.text(of: magicFile) ?? ""
         let installedMagic = magic.contains(Self.magicBegin)
         let currentMagic = magic.contains(String(decoding: PackageResources.imagegallery_magic, as: UTF8.self)
             .split(separator: "\n").filter { !$0.isEmpty && !$0.hasPrefix("#") }.joined(separator: "\n"))
-        states.append(.init(path: magicFile, state: !installedMagic ? .missing : currentMagic ? .current : .outdated))
+        states.append(.init(path: magicFile.string, state: !installedMagic ? .missing : currentMagic ? .current : .outdated))
         var notes: [String] = []
         let binary = Self.which("imagegallery")
         if let binary, !binary.hasPrefix("/usr/") {

@@ -3,6 +3,7 @@ import FoundationEssentials
 import GalleryConvert
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 extension ImageGallery {
     struct View: ParsableCommand {
@@ -87,14 +88,14 @@ extension ImageGallery {
         /// `view/NAME-XXXXXX` in the cache (the temporary folder when the cache cannot be made):
         /// an absolute path, so xdg-open and the printed path work from anywhere.
         static func freshFolder(for galleryPath: String) throws -> String {
-            var parent = UserFolders.cache() + "/view"
+            var parent = FilePath(UserFolders.cache()).appending("view")
             if (try? GalleryFileSystem.makeFolders(parent)) == nil || !GalleryFileSystem.isWritable(parent) {
-                parent = UserFolders.temporary() + "/imagegallery-view"
+                parent = FilePath(UserFolders.temporary()).appending("imagegallery-view")
                 try? GalleryFileSystem.makeFolders(parent)
             }
             removeStale(in: parent)
             do throws(FileSystemError) {
-                return try GalleryFileSystem.makeTemporaryFolder(parent + "/" + safeName(galleryPath) + "-XXXXXX")
+                return try GalleryFileSystem.makeTemporaryFolder(parent.appending(safeName(galleryPath) + "-XXXXXX")).string
             } catch {
                 throw CommandFailure(message: "\(parent): cannot create a folder for the web gallery: " + error.reason,
                                      status: ExitStatus.cannotCreate)
@@ -114,10 +115,10 @@ extension ImageGallery {
         }
 
         /// Removes earlier views older than `staleDays`; only folders this command made there.
-        static func removeStale(in parent: String) {
+        static func removeStale(in parent: FilePath) {
             let cutoff = (WallClock.now.seconds - Int64(staleDays) * 86_400) * 1_000_000_000
             for name in (try? GalleryFileSystem.entries(ofFolder: parent)) ?? [] {
-                let path = parent + "/" + name
+                let path = parent.appending(name)
                 guard let status = try? FileStatus.of(path, followingLinks: false),
                       status.kind == .directory, status.modifiedNanoseconds < cutoff else { continue }
                 try? GalleryFileSystem.removeTree(path)
