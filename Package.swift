@@ -244,7 +244,11 @@ let package = Package(
         ),
         // The command line's own logic, through the executable's module.
         .testTarget(name: "ImageGalleryCommandTests", dependencies: ["imagegallery", "GalleryImageHeaders"]),
-        .testTarget(name: "GalleryEditorTests", dependencies: ["GalleryEditor", "GalleryDocument", "GalleryImageHeaders", "GalleryFormat", "GallerySystem", "GalleryTestSupport"]),
+        .testTarget(
+            name: "GalleryEditorTests",
+            dependencies: ["GalleryEditor", "GalleryDocument", "GalleryImageHeaders", "GalleryFormat", "GallerySystem", "GalleryTestSupport",
+                           .product(name: "SystemPackage", package: "swift-system")]
+        ),
         // The built programs run as subprocesses, one command at a time, in a folder per command
         // (Create, Read, Validate, Edit, Convert, Fetch, Thumbnail, Paths).
         .testTarget(

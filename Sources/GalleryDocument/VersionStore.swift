@@ -62,7 +62,7 @@ public struct VersionStore: Sendable, Hashable {
     public init(root: FilePath) { self.root = root }
 
     /// `$XDG_STATE_HOME/imagegallery/versions`, else `~/.local/state/imagegallery/versions`.
-    public static var standard: VersionStore { VersionStore(root: FilePath(UserFolders.state()).appending("versions")) }
+    public static var standard: VersionStore { VersionStore(root: UserFolders.state().appending("versions")) }
 
     /// The folder of one document's versions: `ROOT/<document id>`.
     public func folder(for documentID: UUID) -> FilePath { root.appending(documentID.manifestString) }

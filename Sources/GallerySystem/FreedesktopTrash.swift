@@ -23,37 +23,44 @@ package enum FreedesktopTrash {
     /// Moves `path` (a file, links not followed) to the trash of its file system.
     package static func trash(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment,
                               now: Date = Date()) throws -> Trashed {
-        let original = GalleryFileSystem.isAbsolute(path) ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let given = FilePath(path)
+        let original = given.isAbsolute ? given : FilePath(FileManager.default.currentDirectoryPath).pushing(given)
         let status = try FileStatus.of(original, followingLinks: false)
-        let home = environment["XDG_DATA_HOME"].flatMap { GalleryFileSystem.isAbsolute($0) ? $0 : nil }
-            ?? (UserFolders.home(environment) + "/.local/share")
-        var trash = home + "/Trash"
+        let home = environment["XDG_DATA_HOME"].flatMap { GalleryFileSystem.isAbsolute($0) ? FilePath($0) : nil }
+            ?? UserFolders.home(environment).appending(".local/share")
+        var trash = home.appending("Trash")
         var recordedPath = original
-        try GalleryFileSystem.makeFolders(trash + "/files", permissions: FilePermissions(rawValue: 0o700))
-        try GalleryFileSystem.makeFolders(trash + "/info", permissions: FilePermissions(rawValue: 0o700))
+        try makeTrashFolders(trash)
         if try FileStatus.of(trash, followingLinks: true).device != status.device {
             let top = try topDirectory(of: original, device: status.device)
-            trash = (top == "/" ? "" : top) + "/.Trash-\(Syscalls.userID)"
+            trash = top.appending(".Trash-\(Syscalls.userID)")
             // The specification lets a top-directory trash record the path relative to the top.
-            recordedPath = String(original.dropFirst(top == "/" ? 1 : top.count + 1))
-            try GalleryFileSystem.makeFolders(trash + "/files", permissions: FilePermissions(rawValue: 0o700))
-            try GalleryFileSystem.makeFolders(trash + "/info", permissions: FilePermissions(rawValue: 0o700))
+            _ = recordedPath.removePrefix(top)
+            try makeTrashFolders(trash)
         }
-        let name = GalleryFileSystem.fileName(of: original)
-        let info = infoText(path: recordedPath, date: now)
+        let name = original.lastComponent?.string ?? ""
+        let info = infoText(path: recordedPath.string, date: now)
         for attempt in 1 ... 10_000 {
             let candidate = attempt == 1 ? name : "\(name).\(attempt)"
-            let infoPath = trash + "/info/" + candidate + ".trashinfo"
+            let infoPath = trash.appending("info").appending(candidate + ".trashinfo")
             guard try claim(infoPath, contents: info) else { continue }
+            let destination = trash.appending("files").appending(candidate)
             do {
-                try GalleryFileSystem.moveNoReplace(original, to: trash + "/files/" + candidate)
+                try GalleryFileSystem.moveNoReplace(original, to: destination)
             } catch {
                 GalleryFileSystem.remove(infoPath)
                 throw error
             }
-            return Trashed(path: trash + "/files/" + candidate, infoPath: infoPath, originalPath: original)
+            return Trashed(path: destination.string, infoPath: infoPath.string, originalPath: original.string)
         }
-        throw FileSystemError(kind: .alreadyExists, path: trash + "/info", operation: "find a free name in the trash", code: .fileExists)
+        throw FileSystemError(kind: .alreadyExists, path: trash.appending("info").string, operation: "find a free name in the trash",
+                              code: .fileExists)
+    }
+
+    /// A trash's `files` and `info`, private to the user.
+    private static func makeTrashFolders(_ trash: FilePath) throws(FileSystemError) {
+        try GalleryFileSystem.makeFolders(trash.appending("files"), permissions: FilePermissions(rawValue: 0o700))
+        try GalleryFileSystem.makeFolders(trash.appending("info"), permissions: FilePermissions(rawValue: 0o700))
     }
 
     /// The `.trashinfo` text: the path percent-encoded (RFC 2396), the time local, to the second.
@@ -69,7 +76,7 @@ package enum FreedesktopTrash {
     }
 
     /// Creates `path` with O_EXCL and writes `contents`; false when the name is taken.
-    private static func claim(_ path: String, contents: String) throws -> Bool {
+    private static func claim(_ path: FilePath, contents: String) throws -> Bool {
         let descriptor: FileDescriptor
         do {
             descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
@@ -77,22 +84,22 @@ package enum FreedesktopTrash {
         } catch let error as Errno where error == .fileExists {
             return false
         } catch let error as Errno {
-            throw FileSystemError(error, path: path, operation: "create")
+            throw FileSystemError(error, path: path.string, operation: "create")
         }
         do {
             try descriptor.closeAfter { _ = try descriptor.writeAll(Array(contents.utf8)) }
         } catch let error as Errno {
             GalleryFileSystem.remove(path)
-            throw FileSystemError(error, path: path, operation: "write")
+            throw FileSystemError(error, path: path.string, operation: "write")
         }
         return true
     }
 
     /// The highest folder above `path` still on `device`: its mount point.
-    private static func topDirectory(of path: String, device: UInt64) throws -> String {
-        var top = GalleryFileSystem.directory(of: path)
-        while top != "/" {
-            let parent = GalleryFileSystem.directory(of: top)
+    private static func topDirectory(of path: FilePath, device: UInt64) throws -> FilePath {
+        var top = path.removingLastComponent()
+        while !top.isEmpty, top != "/" {
+            let parent = top.removingLastComponent()
             guard try FileStatus.of(parent, followingLinks: true).device == device else { break }
             top = parent
         }

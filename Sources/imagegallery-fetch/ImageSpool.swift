@@ -24,7 +24,7 @@ final class ImageSpool: Sendable {
             return
         } catch let cacheFailure {
             do throws(FileSystemError) {
-                folder = try GalleryFileSystem.makeTemporaryFolder(FilePath(UserFolders.temporary()).appending("imagegallery-spool-XXXXXX"))
+                folder = try GalleryFileSystem.makeTemporaryFolder(UserFolders.temporary().appending("imagegallery-spool-XXXXXX"))
             } catch {
                 throw HelperFailure(message: "\(cacheFailure.localizedDescription): cannot make a folder for fetched images", status: 73)
             }

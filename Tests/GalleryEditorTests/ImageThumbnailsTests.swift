@@ -3,6 +3,7 @@ import GalleryFormat
 import GalleryImageHeaders
 import GalleryTestSupport
 import Synchronization
+import SystemPackage
 import Testing
 @testable import GalleryEditor
 
@@ -14,7 +15,7 @@ import Testing
 
     init() throws {
         cache = try TemporaryDirectory()
-        thumbnails = ImageThumbnails(folder: cache.path + "/thumbnails")
+        thumbnails = ImageThumbnails(folder: FilePath(cache.path).appending("thumbnails"))
     }
 
     /// Counts the reads of the source, so that a cache hit can be told from a second make.

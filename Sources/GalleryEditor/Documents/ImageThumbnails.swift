@@ -2,6 +2,7 @@ import Foundation
 import GalleryFormat
 import GalleryImaging
 import GallerySystem
+import SystemPackage
 
 /// Small renditions of a gallery's images for the grid, made on first request and kept under
 /// `$XDG_CACHE_HOME/imagegallery/thumbnails`, named by the image's SHA-256: the same image in
@@ -13,12 +14,12 @@ package final class ImageThumbnails: Sendable {
     /// The longer side of a grid rendition, in pixels: sharp at the largest cell on a 2x screen.
     package static let longSide = 384
 
-    package let folder: String
+    package let folder: FilePath
     /// One per core: a source image is read only once its turn has come, so a grid of thousands
     /// of requests holds at most this many images in memory.
     private let slots = Slots(count: max(ProcessInfo.processInfo.activeProcessorCount, 1))
 
-    package init(folder: String = UserFolders.cache() + "/thumbnails") {
+    package init(folder: FilePath = UserFolders.cache().appending("thumbnails")) {
         self.folder = folder
     }
 
@@ -46,9 +47,9 @@ package final class ImageThumbnails: Sendable {
     /// from the cache or made from `bytes()`.
     package func rendition(sha256: String, longSide: Int,
                            bytes: @escaping @Sendable () async throws -> [UInt8]) async throws -> Rendition {
-        let stem = folder + "/\(sha256)-\(longSide)."
+        let stem = "\(sha256)-\(longSide)."
         for kind in Self.kinds {
-            if let cached = try? GalleryFileSystem.contents(of: stem + kind.suffix), cached.starts(with: kind.signature) {
+            if let cached = try? GalleryFileSystem.contents(of: folder.appending(stem + kind.suffix)), cached.starts(with: kind.signature) {
                 return Rendition(bytes: cached, mediaType: kind.mediaType)
             }
         }
@@ -68,7 +69,7 @@ package final class ImageThumbnails: Sendable {
         try? GalleryFileSystem.makeFolders(folder)
         // Written whole under another name, then renamed: a reader never sees half a file.
         let suffix = made.mediaType == "image/jpeg" ? "jpeg" : "png"
-        try? GalleryFileSystem.writeWhole(made.bytes, to: stem + suffix)
+        try? GalleryFileSystem.writeWhole(made.bytes, to: folder.appending(stem + suffix))
         return made
     }
 }

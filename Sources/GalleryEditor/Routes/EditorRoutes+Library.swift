@@ -4,6 +4,7 @@ import GalleryDocument
 import GalleryFormat
 import GallerySystem
 import Hummingbird
+import SystemPackage
 
 // The document browser: the galleries of the opened folders, their thumbnails, a new gallery.
 extension EditorRoutes {
@@ -81,11 +82,11 @@ extension EditorRoutes {
                 try request.refuseDeclaredLength(over: limit.bytes, name, why: limit.freeSpace)
                 // The upload goes to disk beside its destination, never into memory: an archive
                 // may be large. The spool is private (mkdtemp) and removed whatever happens.
-                let spool = try GalleryFileSystem.makeTemporaryFolder(folder + "/.imagegallery-import-XXXXXX")
+                let spool = try GalleryFileSystem.makeTemporaryFolder(FilePath(folder).appending(".imagegallery-import-XXXXXX"))
                 defer { try? GalleryFileSystem.removeTree(spool) }
-                let upload = spool + "/upload"
+                let upload = spool.appending("upload").string
                 try await receive(request.body, to: upload, limit: limit.bytes, name: name, why: limit.freeSpace)
-                let images = spool + "/images"
+                let images = spool.appending("images")
                 try GalleryFileSystem.makeFolder(images)
                 let library = state.library
                 let (written, notes) = try await withCheckedThrowingContinuation { continuation in
@@ -93,7 +94,7 @@ extension EditorRoutes {
                     DispatchQueue.global().async {
                         continuation.resume(with: Result {
                             do {
-                                return try library.importFile(upload, named: name, spool: images, folder: folderIndex)
+                                return try library.importFile(upload, named: name, spool: images.string, folder: folderIndex)
                             } catch let error as ConversionError where error.kind != .cannotWrite {
                                 // Named as the user named the file, not by the spool it was read from.
                                 throw EditorError.badRequest("\(name): " + (error.entry.map { "\($0): " } ?? "") + error.message)

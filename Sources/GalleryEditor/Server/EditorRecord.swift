@@ -15,7 +15,7 @@ package struct EditorRecord: Codable, Sendable {
     /// `$XDG_RUNTIME_DIR/imagegallery/editor-<digest of the roots>.json`.
     package static func path(for roots: EditorRoots, environment: [String: String] = CurrentProcess.environment) -> String {
         let digest = EditorAccess.hex(SHA256Hasher.of(Array(roots.identity.utf8)).bytes.prefix(12))
-        return UserFolders.runtime(environment) + "/editor-\(digest).json"
+        return UserFolders.runtime(environment).appending("editor-\(digest).json").string
     }
 
     /// The record of a server that is running now and answers, or nil: no record, its process

@@ -39,7 +39,7 @@ public final class HTTPCache: Sendable {
     }
 
     /// `$XDG_CACHE_HOME/imagegallery`, else `~/.cache/imagegallery`.
-    public static var defaultDirectory: String { UserFolders.cache() }
+    public static var defaultDirectory: String { UserFolders.cache().string }
 
     /// The folder and sizes this cache was made with.
     public let configuration: Configuration

@@ -66,7 +66,7 @@ struct IntegrationPlaces {
 
     init(system: Bool, prefix: String) {
         let environment = CurrentProcess.environment
-        let home = FilePath(UserFolders.home(environment))
+        let home = UserFolders.home(environment)
         if system {
             dataHome = FilePath(prefix).appending("share")
             magicFile = "/etc/magic"

@@ -88,9 +88,9 @@ extension ImageGallery {
         /// `view/NAME-XXXXXX` in the cache (the temporary folder when the cache cannot be made):
         /// an absolute path, so xdg-open and the printed path work from anywhere.
         static func freshFolder(for galleryPath: String) throws -> String {
-            var parent = FilePath(UserFolders.cache()).appending("view")
+            var parent = UserFolders.cache().appending("view")
             if (try? GalleryFileSystem.makeFolders(parent)) == nil || !GalleryFileSystem.isWritable(parent) {
-                parent = FilePath(UserFolders.temporary()).appending("imagegallery-view")
+                parent = UserFolders.temporary().appending("imagegallery-view")
                 try? GalleryFileSystem.makeFolders(parent)
             }
             removeStale(in: parent)
