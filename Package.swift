@@ -181,7 +181,11 @@ let package = Package(
         ),
         // The bodies of the fuzz targets (Specs/security.md), a library so that the regression
         // tests run every crash the fuzzers found through the same code.
-        .target(name: "GalleryFuzzing", dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryConvert"]),
+        .target(
+            name: "GalleryFuzzing",
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryConvert", "GallerySystem",
+                           .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .executableTarget(
             name: "imagegallery",
             dependencies: [

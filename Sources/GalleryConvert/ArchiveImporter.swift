@@ -4,6 +4,7 @@ import GalleryFormat
 import GalleryImageHeaders
 import GalleryImaging
 import GallerySystem
+import SystemPackage
 
 /// Reads a foreign archive's images into spool files, entry by entry, through libarchive.
 ///
@@ -73,7 +74,7 @@ public final class ArchiveImporter {
 
             // Each entry is read through the same counted loop, kept or not, so that every
             // decompressed byte counts against the bounds (skipping would decompress too).
-            let spoolPath = spool + "/" + images.count.zeroPadded(toWidth: 6)
+            let spoolPath = FilePath(spool).appending(images.count.zeroPadded(toWidth: 6)).string
             var sink = EntrySink(archive: path, entry: name, spoolPath: spoolPath, accepted: accepted,
                                  keepsText: isComicInfo ? limits.maxComicInfoBytes : nil)
             while true {

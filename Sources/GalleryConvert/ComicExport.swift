@@ -3,6 +3,7 @@ import GalleryFormat
 import GalleryImageHeaders
 import GalleryImaging
 import GallerySystem
+import SystemPackage
 
 /// A gallery as a CBZ comic book: the images stored under numbered names in gallery order,
 /// with a `ComicInfo.xml` holding the title and one page per image, so that comic readers show
@@ -35,8 +36,9 @@ public enum ComicExport {
         let gallery = reader.gallery
         let width = max(4, String(gallery.images.count).count)
         // Pages made as JPEG wait in a hidden folder beside the output, not in memory.
-        let spool = GalleryFileSystem.directory(of: output).isEmpty ? "." : GalleryFileSystem.directory(of: output)
-        let pagesFolder = spool + "/." + GalleryFileSystem.fileName(of: output) + ".pages-" + UUID().uuidString.prefix(8)
+        let outputPath = FilePath(output)
+        let spool: FilePath = outputPath.removingLastComponent().isEmpty ? "." : outputPath.removingLastComponent()
+        let pagesFolder = spool.appending("." + (outputPath.lastComponent?.string ?? "") + ".pages-" + UUID().uuidString.prefix(8)).string
         var made: [Int: (path: String, width: Int, height: Int, size: UInt64)] = [:]
         defer { try? GalleryFileSystem.removeTree(pagesFolder) }
         for (index, image) in gallery.images.enumerated() where !keepOriginals && !readersShow.contains(image.mediaType) {
@@ -102,7 +104,7 @@ public enum ComicExport {
             throw ConversionError(path, entry: place, "cannot be made a JPEG page: \(error); --keep-originals keeps its own bytes",
                 underlying: error)
         }
-        let file = folder + "/" + String(index + 1) + ".jpg"
+        let file = FilePath(folder).appending(String(index + 1) + ".jpg").string
         try GalleryFile.create(file, permissions: .ownerReadWrite).write(jpeg, at: 0)
         return (file, bitmap.width, bitmap.height, UInt64(jpeg.count))
     }

@@ -1,5 +1,6 @@
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 /// The forms a gallery can be converted from or to.
 public enum ConversionFormat: String, Sendable, CaseIterable, Codable {
@@ -70,8 +71,8 @@ public enum FormatDetection {
         let status = try examine(path)
         if status.kind == .directory {
             // Links followed, as access(2) with F_OK does.
-            let isUnpacked = PathKind.of(path + "/" + GalleryPackage.manifestEntry) != .missing
-                && PathKind.of(path + "/" + GalleryPackage.mimetypeEntry) != .missing
+            let isUnpacked = PathKind.of(FilePath(path).appending(GalleryPackage.manifestEntry)) != .missing
+                && PathKind.of(FilePath(path).appending(GalleryPackage.mimetypeEntry)) != .missing
             return Detected(format: isUnpacked ? .unpacked : .images)
         }
         guard status.kind == .regularFile else { throw ConversionError(path, "is not a regular file or a folder") }

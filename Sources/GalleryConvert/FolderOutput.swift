@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 import Synchronization
 
 /// A folder written whole or not at all, for every conversion whose output is a folder.
@@ -59,7 +60,7 @@ public final class FolderOutput: Sendable {
     /// Makes a folder inside the staging folder.
     public func makeFolder(_ relative: String) throws {
         do {
-            try GalleryFileSystem.makeFolder(staging + "/" + relative)
+            try GalleryFileSystem.makeFolder(FilePath(staging).appending(relative))
         } catch where error.kind == .alreadyExists {
             return
         } catch {
@@ -82,7 +83,7 @@ public final class FolderOutput: Sendable {
     /// Opens a new file inside the staging folder.
     public func create(_ relative: String) throws -> GalleryFile {
         do {
-            return try GalleryFile.create(staging + "/" + relative)
+            return try GalleryFile.create(FilePath(staging).appending(relative))
         } catch {
             throw ConversionError(destination, entry: relative, "cannot be written: \(error)", kind: .cannotWrite,
                 underlying: error)
@@ -218,9 +219,9 @@ extension FolderOutput {
         public static let galleryFolder = ReplaceRule { path in
             guard FolderOutput.kind(of: path) == .folder else { return "exists and is not a folder; it is not replaced by one" }
             guard let names = FolderOutput.entries(of: path) else { return "cannot be listed; it is not replaced" }
-            if isUnpackedGallery(path, names) || names.allSatisfy({ isImageFile(path + "/" + $0) }) { return nil }
+            if isUnpackedGallery(path, names) || names.allSatisfy({ isImageFile(FilePath(path).appending($0).string) }) { return nil }
             // Named in the message: what neither form explains (a `.git` beside a manifest, say).
-            let foreign = names.filter { !unpackedNames.contains($0) && !isImageFile(path + "/" + $0) }.sorted()
+            let foreign = names.filter { !unpackedNames.contains($0) && !isImageFile(FilePath(path).appending($0).string) }.sorted()
             let holds = foreign.isEmpty ? "" : " (it holds " + foreign.prefix(3).joined(separator: ", ") + (foreign.count > 3 ? ", …)" : ")")
             return "is a folder that is neither an unpacked gallery nor a folder of images\(holds); it is not replaced, even with --force"
         }
@@ -233,9 +234,10 @@ extension FolderOutput {
             guard names.contains(GalleryPackage.mimetypeEntry), names.contains(GalleryPackage.manifestEntry) else { return false }
             return names.allSatisfy { name in
                 guard unpackedNames.contains(name) else { return false }
-                guard name == blobs else { return FolderOutput.kind(of: path + "/" + name) == .file }
-                guard let images = FolderOutput.entries(of: path + "/" + name) else { return false }
-                return images.allSatisfy { !GalleryFileSystem.isHidden($0) && FolderOutput.kind(of: path + "/" + name + "/" + $0) == .file }
+                let entry = FilePath(path).appending(name)
+                guard name == blobs else { return FolderOutput.kind(of: entry.string) == .file }
+                guard let images = FolderOutput.entries(of: entry.string) else { return false }
+                return images.allSatisfy { !GalleryFileSystem.isHidden($0) && FolderOutput.kind(of: entry.appending($0).string) == .file }
             }
         }
 

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GalleryFormat
 import GalleryImageHeaders
 import GallerySystem
+import SystemPackage
 import GalleryImaging
 
 /// A gallery as plain files, for diffs and version control: the container's entries under
@@ -64,7 +65,7 @@ public enum UnpackedGallery {
         func read(_ name: String, limit: Int) throws -> [UInt8] {
             try refuseLink(base, name)
             do {
-                let file = try GalleryFile.openForReading(base + "/" + name)
+                let file = try GalleryFile.openForReading(FilePath(base).appending(name))
                 let size = try file.size
                 guard size <= UInt64(limit) else { throw ConversionError(base, entry: name, "is larger than \(limit) bytes") }
                 return try file.read(at: 0, count: Int(size))
@@ -101,7 +102,7 @@ public enum UnpackedGallery {
             let inspected: InspectedImageFile
             try refuseLink(base, image.path)
             do {
-                inspected = try ImageFile.inspect(base + "/" + image.path)
+                inspected = try ImageFile.inspect(FilePath(base).appending(image.path).string)
             } catch {
                 throw ConversionError(base, entry: image.path, "the manifest lists it, but it cannot be read as an image: \(error)",
                     underlying: error)
@@ -113,7 +114,7 @@ public enum UnpackedGallery {
             crc32[image.sha256] = inspected.crc32
         }
         let expected = Set(gallery.distinctBlobs.map { String($0.path.dropFirst(GalleryPackage.blobFolder.count)) })
-        for name in try listing(base + "/" + GalleryPackage.blobFolder) where !expected.contains(name) {
+        for name in try listing(FilePath(base).appending(GalleryPackage.blobFolder).string) where !expected.contains(name) {
             throw ConversionError(base, entry: GalleryPackage.blobFolder + name, "is not listed in the manifest; "
                                   + "add it with `imagegallery add` or remove it")
         }
@@ -133,7 +134,7 @@ public enum UnpackedGallery {
         let total = gallery.distinctBlobs.reduce(0) { $0 + $1.byteSize }
         try GalleryWriter.write(gallery, thumbnail: thumbnail, to: path, overwrite: overwrite, durable: durable,
                                 progress: { progress?($0, total) }) { image in
-            .checksummedFile(base + "/" + image.path, crc32: crc32[image.sha256]!)
+            .checksummedFile(FilePath(base).appending(image.path).string, crc32: crc32[image.sha256]!)
         }
         let blobs = gallery.distinctBlobs
         return Report(path: path, title: gallery.title, imageCount: gallery.images.count, blobCount: blobs.count,
@@ -144,7 +145,7 @@ public enum UnpackedGallery {
     /// file, say), and would not be what `unpack` wrote: only plain files and the images folder
     /// are read.
     static func refuseLink(_ base: String, _ name: String) throws {
-        let path = base + "/" + GalleryFileSystem.withoutTrailingSlashes(name)
+        let path = FilePath(base).appending(name)
         // A missing file is reported by its reader.
         guard let status = try? FileStatus.of(path, followingLinks: false) else { return }
         if status.kind == .symbolicLink {

@@ -5,6 +5,7 @@ import GalleryConvert
 import GalleryFormat
 import GalleryImageHeaders
 import GallerySystem
+import SystemPackage
 
 /// Foreign archives and comic books → gallery.
 extension ImageGallery.Convert {
@@ -55,8 +56,10 @@ struct ConversionSpool {
     let folder: String
 
     init(beside output: String) throws {
-        let parent = GalleryFileSystem.directory(of: output)
-        folder = (parent.isEmpty ? "." : parent) + "/." + GalleryFileSystem.fileName(of: output) + ".spool-" + UUID().uuidString.prefix(8)
+        let path = FilePath(output)
+        let parent = path.removingLastComponent()
+        folder = (parent.isEmpty ? "." : parent)
+            .appending("." + (path.lastComponent?.string ?? "") + ".spool-" + UUID().uuidString.prefix(8)).string
         do throws(FileSystemError) {
             try GalleryFileSystem.makeFolder(folder, permissions: .ownerReadWriteExecute)
         } catch {

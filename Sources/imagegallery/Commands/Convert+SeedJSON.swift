@@ -6,6 +6,7 @@ import GalleryPrograms
 import GalleryFormat
 import GalleryImaging
 import GallerySystem
+import SystemPackage
 
 // The seed apps' Codable JSON to galleries (Specs/seed-json.md): one gallery gives the file
 // OUTPUT, a store gives the folder OUTPUT with one gallery per entry. Every URL of every gallery
@@ -56,9 +57,11 @@ extension ImageGallery.Convert {
         var paths: [String] = []
         if isStore {
             let folder = try FolderOutput(output, overwrite: force, replacing: .seedStore)
-            for (item, name) in zip(prepared, names) { try write(item, to: folder.staging + "/" + name, overwrite: false) }
+            for (item, name) in zip(prepared, names) {
+                try write(item, to: FilePath(folder.staging).appending(name).string, overwrite: false)
+            }
             try folder.commit()
-            paths = names.map { folder.destination + "/" + $0 }
+            paths = names.map { FilePath(folder.destination).appending($0).string }
         } else {
             try write(prepared[0], to: output, overwrite: force)
             paths = [output]
@@ -150,7 +153,7 @@ extension FolderOutput.ReplaceRule {
         }
         guard let names = FolderOutput.entries(of: path) else { return "cannot be listed; it is not replaced" }
         let foreign = names.filter { name in
-            !name.hasSuffix(".imagegallery") || GalleryFileSystem.isHidden(name) || FolderOutput.kind(of: path + "/" + name) != .file
+            !name.hasSuffix(".imagegallery") || GalleryFileSystem.isHidden(name) || FolderOutput.kind(of: FilePath(path).appending(name).string) != .file
         }
         guard foreign.isEmpty else {
             return "is a folder holding more than galleries (\(foreign.sorted().prefix(3).joined(separator: ", "))); "

@@ -152,8 +152,8 @@ struct IntegrationPlaces {
 
     static func which(_ name: String) -> String? {
         for folder in (CurrentProcess.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let candidate = "\(folder)/\(name)"
-            if PathKind.of(candidate) == .regularFile, GalleryFileSystem.isExecutable(candidate) { return candidate }
+            let candidate = FilePath(String(folder)).appending(name)
+            if PathKind.of(candidate) == .regularFile, GalleryFileSystem.isExecutable(candidate) { return candidate.string }
         }
         return nil
     }
