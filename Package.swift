@@ -103,7 +103,11 @@ let package = Package(
             dependencies: ["GalleryImageHeaders", "GalleryFormat", "GallerySystem", "CZlib", "CImageCodecs", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CHEIF", "COnDemand"]
         ),
         // Images (files, folders, fetched, from archives) into a new gallery: every writer's way in.
-        .target(name: "GalleryBuilder", dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem"]),
+        .target(
+            name: "GalleryBuilder",
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem",
+                           .product(name: "SystemPackage", package: "swift-system")]
+        ),
         // Documents over time: merge, versions, locks and the editing lifecycle (issue 5).
         .target(
             name: "GalleryDocument",

@@ -3,6 +3,7 @@ import GalleryFormat
 import GalleryImageHeaders
 import GalleryImaging
 import GallerySystem
+import SystemPackage
 
 extension GalleryBuilder {
     /// The image files that sources name, in order: a file stands for itself; a folder gives
@@ -33,9 +34,9 @@ extension GalleryBuilder {
                     throw GalleryBuildError(.cannotListFolder, path: source, "cannot list the folder: \(error.reason)",
                         underlying: error)
                 }
-                let base = GalleryFileSystem.withTrailingSlash(source)
+                let base = FilePath(source)
                 for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) where !GalleryFileSystem.isHidden(name) {
-                    let path = base + name
+                    let path = base.appending(name).string
                     guard PathKind.of(path) == .regularFile else { continue }
                     if ImageFile.looksLikeImage(path, accepting: accepted) { images.append(path) } else { skipped.append(path) }
                 }

@@ -189,8 +189,7 @@ public final class FolderOutput: Sendable {
         }
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         let suffix = String((0 ..< 6).map { _ in letters.randomElement()! })
-        let prefix = parent.isEmpty ? "" : GalleryFileSystem.withTrailingSlash(parent)
-        return prefix + "." + name + "." + mark + "-" + suffix
+        return FilePath(parent).appending("." + name + "." + mark + "-" + suffix).string
     }
 }
 

@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 import GalleryImaging
 import Synchronization
 
@@ -75,7 +76,7 @@ public enum WebGalleryWriter {
         let warnings = written.enumerated().compactMap { position, image in
             image.fallback.map { "\(site.describe(position)): the grid shows the original: \($0)" }
         }
-        return WebGalleryReport(folder: target, index: target + "/index.html", imageCount: site.images.count,
+        return WebGalleryReport(folder: target, index: FilePath(target).appending("index.html").string, imageCount: site.images.count,
                                 thumbnailCount: written.count(where: { $0.fallback == nil && $0.thumbnail.hasPrefix("thumbs/") }),
                                 byteCount: written.reduce(0) { $0 + $1.bytes }, warnings: warnings)
     }
@@ -188,7 +189,7 @@ extension FolderOutput.ReplaceRule {
         }
         guard let names = FolderOutput.entries(of: path) else { return "cannot be listed; it is not replaced" }
         if names.isEmpty { return nil }
-        let head = (try? GalleryFile.openForReading(path + "/index.html").read(at: 0, count: 2048)) ?? []
+        let head = (try? GalleryFile.openForReading(FilePath(path).appending("index.html")).read(at: 0, count: 2048)) ?? []
         guard String(decoding: head, as: UTF8.self).contains(WebGalleryWriter.generatorMarker) else {
             return "is a folder that is not a web gallery written by imagegallery; it is not replaced, even with --force"
         }

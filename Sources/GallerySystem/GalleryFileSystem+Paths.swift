@@ -34,11 +34,6 @@ extension GalleryFileSystem {
         name.utf8.first == UInt8(ascii: ".")
     }
 
-    /// The folder with one "/" after it, ready for a name to be appended.
-    package static func withTrailingSlash(_ folder: String) -> String {
-        folder.utf8.last == UInt8(ascii: "/") ? folder : folder + "/"
-    }
-
     /// The path without the slashes it ends with; "/" stays "/".
     package static func withoutTrailingSlashes(_ path: String) -> String {
         var scalars = path.unicodeScalars

@@ -46,8 +46,6 @@ struct PathTests {
             let all = Self.bytes(path)
             #expect(GalleryFileSystem.isAbsolute(path) == (all.first == Self.slash), "\(all)")
             #expect(GalleryFileSystem.isHidden(path) == (all.first == Self.dot), "\(all)")
-            let withSlash = Self.bytes(GalleryFileSystem.withTrailingSlash(path))
-            #expect(withSlash == (all.last == Self.slash ? all : all + [Self.slash]), "\(all)")
             var trimmed = all
             while trimmed.count > 1, trimmed.last == Self.slash { trimmed.removeLast() }
             #expect(Self.bytes(GalleryFileSystem.withoutTrailingSlashes(path)) == trimmed, "\(all)")

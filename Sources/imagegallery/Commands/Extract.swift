@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 extension ImageGallery {
     struct Extract: ParsableCommand {
@@ -43,8 +44,8 @@ extension ImageGallery {
             let images = reader.gallery.images
             let chosen = try select(from: images)
             let width = String(images.count).count
-            let base = GalleryFileSystem.withTrailingSlash(directory)
-            let targets = chosen.map { index in (index, base + Self.fileName(for: images[index], index: index, width: width)) }
+            let base = FilePath(directory)
+            let targets = chosen.map { index in (index, base.appending(Self.fileName(for: images[index], index: index, width: width)).string) }
 
             // Refuse before writing anything, so a refused run leaves no partial set behind.
             if !force {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import GalleryFormat
 import GalleryImaging
 import GallerySystem
+import SystemPackage
 import Synchronization
 
 extension ImageGallery {
@@ -121,8 +122,8 @@ extension ImageGallery {
                     } catch {
                         throw CommandFailure(message: "\(path): cannot list the folder: \(error.reason)", status: ExitStatus.checkNotMade)
                     }
-                    let base = GalleryFileSystem.withTrailingSlash(path)
-                    let found = everything.filter { $0.hasSuffix(".imagegallery") }.map { base + $0 }
+                    let base = FilePath(path)
+                    let found = everything.filter { $0.hasSuffix(".imagegallery") }.map { base.appending($0).string }
                     files += found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
                 }
             }
