@@ -85,7 +85,9 @@ public struct VersionStore: Sendable, Hashable {
             // version of this tool: it is passed over, not trusted.
             guard let bytes = try? GalleryFileSystem.contents(of: folder.appending(name)),
                   let version = try? decoder.decode(DocumentVersion.self, from: Data(bytes)),
-                  version.documentPath == documentPath else { return nil }
+                  // By bytes, as the kernel names files: String's == is canonical equivalence, so
+                  // "café" composed and decomposed, two files, would share their versions.
+                  FilePath(version.documentPath) == FilePath(documentPath) else { return nil }
             return version
         }.sorted { ($0.time, $0.id.uuidString) < ($1.time, $1.id.uuidString) }
     }
