@@ -10,6 +10,10 @@ import PackageDescription
 /// (debug builds) nothing there links C++ itself, so nothing changes.
 let staticCxxRuntime = ["-L", Context.packageDirectory + "/packaging/link", "-Xclang-linker", "-static-libgcc"]
 
+/// swift-system's `FilePath`, `FileDescriptor` and `Errno`: the types GallerySystem's API takes
+/// and throws, named by every module that carries paths.
+let systemPackage: Target.Dependency = .product(name: "SystemPackage", package: "swift-system")
+
 let package = Package(
     name: "imagegallery",
     // Linux only: GallerySystem calls Glibc and Linux system calls directly, so no other platform is claimed.
@@ -88,7 +92,7 @@ let package = Package(
         // locks, folders, file identity, the allocator. Every raw call is in its Raw/ folder.
         .target(
             name: "GallerySystem",
-            dependencies: ["CGallerySystem", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CGallerySystem", systemPackage]
         ),
         // What an image file says about itself, read from its bytes without decoding pixels: its
         // type, header, geometry, structure and description (the JPEG, PNG, WebP, GIF and
@@ -106,13 +110,13 @@ let package = Package(
         .target(
             name: "GalleryBuilder",
             dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem",
-                           .product(name: "SystemPackage", package: "swift-system")]
+                           systemPackage]
         ),
         // Documents over time: merge, versions, locks and the editing lifecycle (issue 5).
         .target(
             name: "GalleryDocument",
             dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem",
-                           .product(name: "SystemPackage", package: "swift-system")]
+                           systemPackage]
         ),
         // Images from URLs, through an HTTP cache on disk (issue 6).
         .target(
@@ -123,7 +127,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                systemPackage,
             ]
         ),
         // Conversion to and from folders, archives (through libarchive), comic books, the seed
@@ -140,13 +144,13 @@ let package = Package(
         .target(
             name: "GalleryPrograms",
             dependencies: ["GallerySystem", "GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder",
-                           .product(name: "SystemPackage", package: "swift-system")]
+                           systemPackage]
         ),
         // The network side of imagegallery, in an executable of its own (see GalleryPrograms/FetchHelper.swift):
         // the HTTP stack then costs nothing to the commands that only read.
         .executableTarget(
             name: "imagegallery-fetch",
-            dependencies: ["GalleryFormat", "GalleryFetch", "GalleryPrograms", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["GalleryFormat", "GalleryFetch", "GalleryPrograms", systemPackage]
         ),
         // The gallery editor: a local web app over the document layer (issue 17). Its front end
         // (plain HTML, CSS and JavaScript as ES modules, no build step) is compiled into the binary.
@@ -161,7 +165,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // The connection a refused body arrives on is closed (Routes' BodyLimits).
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                systemPackage,
             ],
             // Every file of FrontEnd/, each a PackageResources member: EditorRoutes.frontEndFiles is
             // the one list of them, which FrontEndFilesTests holds to the folder.
@@ -188,7 +192,7 @@ let package = Package(
         .target(
             name: "GalleryFuzzing",
             dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryConvert", "GallerySystem",
-                           .product(name: "SystemPackage", package: "swift-system")]
+                           systemPackage]
         ),
         .executableTarget(
             name: "imagegallery",
@@ -196,7 +200,7 @@ let package = Package(
                 "GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GalleryConvert",
                 "GalleryPrograms", "GallerySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                systemPackage,
             ],
             // The desktop integration files of Specs/freedesktop (a link), compiled into the
             // binary so that `integrate install` needs nothing beside it.
@@ -217,7 +221,7 @@ let package = Package(
         .target(name: "GalleryTestSupport", dependencies: ["GalleryFormat", "CZlib"], path: "Tests/GalleryTestSupport"),
         .testTarget(
             name: "GallerySystemTests",
-            dependencies: ["GallerySystem", "GalleryTestSupport", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["GallerySystem", "GalleryTestSupport", systemPackage]
         ),
         .testTarget(
             name: "GalleryFormatTests",
@@ -236,7 +240,7 @@ let package = Package(
         .testTarget(
             name: "GalleryDocumentTests",
             dependencies: ["GalleryFormat", "GalleryDocument", "GallerySystem", "GalleryTestSupport",
-                           .product(name: "SystemPackage", package: "swift-system")]
+                           systemPackage]
         ),
         .testTarget(
             name: "GalleryFetchTests",
@@ -255,7 +259,7 @@ let package = Package(
         .testTarget(
             name: "GalleryEditorTests",
             dependencies: ["GalleryEditor", "GalleryDocument", "GalleryImageHeaders", "GalleryFormat", "GallerySystem", "GalleryTestSupport",
-                           .product(name: "SystemPackage", package: "swift-system")]
+                           systemPackage]
         ),
         // The built programs run as subprocesses, one command at a time, in a folder per command
         // (Create, Read, Validate, Edit, Convert, Fetch, Thumbnail, Paths).
@@ -277,7 +281,7 @@ let package = Package(
         .testTarget(
             name: "LibraryExampleTests",
             dependencies: ["GallerySystem", "GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GalleryFetch", "GalleryConvert",
-                           .product(name: "SystemPackage", package: "swift-system")]
+                           systemPackage]
         ),
     ],
     swiftLanguageModes: [.v6]
