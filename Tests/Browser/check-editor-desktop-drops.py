@@ -179,7 +179,7 @@ GRID_SCRIPT = """(() => {
                           return {left: r.left, top: r.top, width: r.width, height: r.height}; };
   return {ready: document.readyState, galleryHidden: document.getElementById('gallery-view').hidden,
           status: (document.getElementById('status') || {}).textContent,
-          cells: [...document.querySelectorAll('#image-grid li.image-cell:not(.pending)')].map((cell) => ({
+          cells: [...document.querySelectorAll('#image-grid .image-cell:not(.pending)')].map((cell) => ({
             id: cell.dataset.id, box: box(cell)})),
           grid: box(document.getElementById('image-grid'))};
 })()"""

@@ -151,7 +151,8 @@ KEYS = {
     "Enter": (13, "Enter", "\r"), "+": (107, "NumpadAdd", "+"), "-": (109, "NumpadSubtract", "-"),
     "0": (48, "Digit0", "0"), "Delete": (46, "Delete", None), "Tab": (9, "Tab", None),
     "a": (65, "KeyA", "a"), "z": (90, "KeyZ", "z"), "s": (83, "KeyS", "s"), "y": (89, "KeyY", "y"),
-    "m": (77, "KeyM", "m"), "c": (67, "KeyC", "c"),
+    "m": (77, "KeyM", "m"), "c": (67, "KeyC", "c"), "d": (68, "KeyD", "d"),
+    "F2": (113, "F2", None),
 }
 
 # Input.dispatchKeyEvent's modifier bits.

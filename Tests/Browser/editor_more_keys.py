@@ -106,7 +106,9 @@ class KeyboardScenarios:
         self.set_writable(folder, False)
         try:
             first = before[0]["id"]
-            self.page.click_at(self.page.cell(self.page.state(), first)["captionBox"])
+            # The caption is edited in place on demand: the photo clicked, then F2.
+            self.page.click_at(self.page.cell(self.page.state(), first)["box"])
+            self.press("F2")
             self.page.wait_for("the caption field focused", lambda s: s["focusedId"] == "INPUT")
             self.page.type_text("kept in the page")
             self.press("Enter")
@@ -245,8 +247,16 @@ class KeyboardScenarios:
         path = self.galleries["KeyRight"]
         images, info = self.disk(path)
         self.open_browser()
-        self.page.click_element(f"document.querySelector('li.gallery-card[data-key=\"{gallery_key(path)}\"] "
-                                "button[aria-label^=\"Duplicate\"]')")
+        # Ctrl+D on the card, the key its menu names for Duplicate: the menu opened and closed
+        # with Escape (the focus back on its button), Shift+Tab to the card's link, then the key.
+        key = gallery_key(path)
+        self.page.click_element(f"document.querySelector('li.gallery-card[data-key=\"{key}\"] button.card-menu-button')")
+        self.page.wait_for("the card's menu open, its first action focused", lambda s: s["focusedId"] == "BUTTON")
+        self.press("Escape")
+        self.press("Tab", SHIFT)
+        link = f"document.querySelector('li.gallery-card[data-key=\"{key}\"] a')"
+        self.page.wait_for("the card's link focused", lambda s: self.page.evaluate(f"document.activeElement === {link}"))
+        self.press("d", CTRL)
         copy = path.with_name(path.stem + " copy.imagegallery")
 
         def copied(found, copy_info):

@@ -31,7 +31,7 @@ EXTRA_SCRIPT = """(() => {
     pending: document.querySelectorAll('#image-grid .image-cell.pending').length,
     messages: [...document.querySelectorAll('#messages .message span')].map((node) => node.textContent),
     besideHidden: document.getElementById('beside-pane').hidden,
-    beside: [...document.querySelectorAll('#beside-grid li.image-cell')].map((cell) => ({id: cell.dataset.id, box: box(cell)})),
+    beside: [...document.querySelectorAll('#beside-grid .image-cell')].map((cell) => ({id: cell.dataset.id, box: box(cell)})),
     conflictHidden: document.getElementById('conflict-panel').hidden,
     versions: [...document.querySelectorAll('#version-list li.version')].map((item) => item.dataset.origin),
     mergeConflicts: [...document.querySelectorAll('#merge-conflicts li')].map((item) => item.textContent),

@@ -207,6 +207,8 @@ class MoreScenarios(KeyboardScenarios, LibraryScenarios, VersionScenarios, Scena
         missing = [text for text in expected if text not in message]
         if missing:
             raise CheckFailed(f"the message {message!r} does not say {missing}")
+        if message.count(expected[0]) != 1:
+            raise CheckFailed(f"the message {message!r} names {expected[0]!r} {message.count(expected[0])} times, not once")
         self.page.wait_for("the grid unchanged and Saved", lambda s: len(s["cells"]) == len(images) and s["status"] == "Saved")
         after, after_info = self.disk(path)
         if after != images or after_info.get("revision") != info.get("revision"):
@@ -230,7 +232,7 @@ class MoreScenarios(KeyboardScenarios, LibraryScenarios, VersionScenarios, Scena
         """A TIFF, a type no version of the format takes: refused by name."""
         tiff = self.scratch / "scan.tiff"
         tiff.write_bytes(b"II*\x00" + struct.pack("<IH", 8, 1) + struct.pack("<HHII", 0x0100, 3, 1, 1) + struct.pack("<I", 0))
-        return self.refused_drop("a TIFF file", ["TIFF"], files=[tiff])
+        return self.refused_drop("a TIFF file", ["scan.tiff", "TIFF"], files=[tiff])
 
     def drop_every_type(self):
         """A WebP, an animated GIF, an AVIF and a HEIC dropped from the file manager: each lands as

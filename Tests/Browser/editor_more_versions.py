@@ -56,7 +56,9 @@ class VersionScenarios:
         images = self.images(path)
         self.open_gallery(path)
         mine, other = images[0]["id"], images[1]["id"]
-        self.page.click_at(self.page.cell(self.page.state(), mine)["captionBox"])
+        # The caption is edited in place on demand: the photo clicked, then F2.
+        self.page.click_at(self.page.cell(self.page.state(), mine)["box"])
+        self.press("F2")
         self.page.wait_for("the caption field focused", lambda s: s["focusedId"] == "INPUT")
         self.page.type_text(ours)
         self.press("Enter")

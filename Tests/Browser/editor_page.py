@@ -29,11 +29,11 @@ STATE_SCRIPT = """(() => {
       details: (card.querySelector('.details') || {}).textContent,
       link: (card.querySelector('a') || {}).getAttribute && card.querySelector('a').getAttribute('href'),
       box: box(card.querySelector('a'))})),
-    cells: [...document.querySelectorAll('#image-grid li.image-cell')].map((cell) => ({
+    cells: [...document.querySelectorAll('#image-grid .image-cell')].map((cell) => ({
       id: cell.dataset.id, selected: cell.getAttribute('aria-selected') === 'true',
-      caption: cell.querySelector('input').value, name: cell.querySelector('.name').textContent,
-      dragging: cell.classList.contains('dragging'), box: box(cell.querySelector('.frame')),
-      captionBox: box(cell.querySelector('input'))})),
+      caption: cell.querySelector('input') ? cell.querySelector('input').value : (cell.querySelector('.caption') || {}).textContent,
+      name: cell.querySelector('.name').textContent,
+      dragging: cell.classList.contains('dragging'), box: box(cell.querySelector('.frame'))})),
     placeholders: document.querySelectorAll('.drop-placeholder').length,
     trash: box(document.getElementById('trash')),
     trashTarget: document.getElementById('trash').classList.contains('drop-target'),
@@ -67,6 +67,16 @@ class EditorPage(Tab):
             self.call(domain + ".enable")
         self.call("Emulation.setFocusEmulationEnabled", {"enabled": True})
         self.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+        # The scenarios read boxes and click on them right after a change: photos gliding to their
+        # new places (FLIP) would be caught mid-way. check-editor-looks.py checks the animation.
+        self.reduce_motion(True)
+
+    def reduce_motion(self, reduce, scheme=None):
+        """Emulates prefers-reduced-motion (and prefers-color-scheme, if given)."""
+        features = [{"name": "prefers-reduced-motion", "value": "reduce" if reduce else "no-preference"}]
+        if scheme:
+            features.append({"name": "prefers-color-scheme", "value": scheme})
+        self.call("Emulation.setEmulatedMedia", {"features": features})
 
     # Events arrive on the reader thread, for every target; only this page's count.
     def _on_event(self, message):
@@ -133,6 +143,14 @@ class EditorPage(Tab):
         box = self.box(expression)
         self.click(box["x"], box["y"], modifiers)
         return box
+
+    def card_action(self, key, action):
+        """Rename, Duplicate or Delete of the card of gallery `key`, as a person reaches it: its
+        menu button clicked, then the action in the menu that opens."""
+        card = f"document.querySelector('li.gallery-card[data-key=\"{key}\"] "
+        self.click_element(card + "button.card-menu-button')")
+        self.wait_for(f"the menu of {key[:8]} open", lambda s: self.evaluate(card + ".card-actions').hidden === false"))
+        self.click_element(card + f"button[aria-label^=\"{action}\"]')")
 
     def click_at(self, box, modifiers=0):
         self.click(box["x"], box["y"], modifiers)

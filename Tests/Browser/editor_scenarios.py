@@ -10,6 +10,7 @@ import json
 import time
 
 from devtools import CTRL, SHIFT, BrowserGone
+from editor_layout import GEOMETRY_SCRIPT, check_justified, nearest_below, rows_of
 from editor_page import EditorPage, query
 from harness import CheckFailed, Steps, imagegallery_json, wait_disk
 
@@ -114,7 +115,7 @@ class Scenarios(Steps):
         self.page = EditorPage(self.devtools)
         self.page.navigate(self.editor.announcement["url"])
         for scenario in (self.browser_lists_galleries, self.import_button_focus, self.open_gallery, self.add_button_focus,
-                         self.reorder_by_drag, self.keyboard_move,
+                         self.reorder_by_drag, self.keyboard_move, self.touch_reorder, self.justified_layout,
                          self.caption, self.title_edit, self.trash_by_drag, self.multi_select_delete,
                          self.undo_redo, self.undo_after_reload, self.hostile_text, self.back_to_browser, self.new_gallery,
                          self.closing, self.no_console_errors):
@@ -222,9 +223,56 @@ class Scenarios(Steps):
         state = self.page.state()
         return f"focused cell after the move: {(state['focusedCell'] or 'none')[:8]} (the moved image: {moving[:8]})"
 
+    def touch_reorder(self):
+        """A finger held on the first photo lifts it; moved onto the fourth photo's left edge and
+        lifted, it lands before that photo (real touch input: CDP Input.dispatchTouchEvent)."""
+        state = self.page.state()
+        start, target = state["cells"][0]["box"], state["cells"][3]["box"]
+        end = (target["left"] + target["width"] * 0.2, target["top"] + target["height"] * 0.2)
+        touch = lambda kind, points: self.page.call("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})  # noqa: E731
+        touch("touchStart", [{"x": start["x"], "y": start["y"]}])
+        time.sleep(0.7)  # held: longer than the page's 350 ms
+        steps = 10
+        for step in range(1, steps + 1):
+            touch("touchMove", [{"x": start["x"] + (end[0] - start["x"]) * step / steps,
+                                 "y": start["y"] + (end[1] - start["y"]) * step / steps}])
+        touch("touchEnd", [])
+        self.order.insert(2, self.order.pop(0))
+        self.wait_grid("the touched photo before the fourth, third in the grid")
+        self.wait_drag_ended("the touch drag's placeholder gone")
+        self.expect_disk("the touch drag")
+        return f"order {short(self.order)}"
+
+    def justified_layout(self):
+        """The grid's rows at the window's width and at a phone's (390 px): one height a row, every
+        photo at its own ratio, no overlap, full rows (editor_layout.py measures the boxes). Up and
+        Down go to the photo nearest in x in the row below and above."""
+        desktop = check_justified(self.page)
+        cells = self.page.evaluate(GEOMETRY_SCRIPT)["cells"]
+        start = rows_of(cells)[0][-1]
+        self.page.click_at(self.page.cell(self.page.state(), start["id"])["box"])
+        below = nearest_below(cells, start, 1)
+        self.press("ArrowDown")
+        self.page.wait_for(f"ArrowDown from {start['id'][:8]} to {below['id'][:8]}, the photo below nearest in x",
+                           lambda s: s["focusedCell"] == below["id"])
+        above = nearest_below(cells, below, -1)
+        self.press("ArrowUp")
+        self.page.wait_for(f"ArrowUp from {below['id'][:8]} to {above['id'][:8]}",
+                           lambda s: s["focusedCell"] == above["id"])
+        self.page.call("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False})
+        try:
+            self.page.frames(4)
+            phone = check_justified(self.page)
+        finally:
+            self.page.call("Emulation.clearDeviceMetricsOverride")
+            self.page.frames(4)
+        return f"{desktop}; at 390 px: {phone}; Down then Up: {start['id'][:8]} → {below['id'][:8]} → {above['id'][:8]}"
+
     def caption(self):
         image = self.order[2]
-        self.page.click_at(self.page.cell(self.page.state(), image)["captionBox"])
+        # The caption is edited in place on demand: the photo clicked, then F2.
+        self.page.click_at(self.page.cell(self.page.state(), image)["box"])
+        self.press("F2")
         self.page.wait_for("the caption field focused", lambda s: s["focusedId"] == "INPUT")
         self.page.type_text("Harbour at dusk")
         self.press("Enter")
@@ -304,7 +352,9 @@ class Scenarios(Steps):
         takes to see that its event stream ended): the new page finds the gallery's undo history,
         and Ctrl+Z there takes the caption back, on disk."""
         image = self.order[0]
-        self.page.click_at(self.page.cell(self.page.state(), image)["captionBox"])
+        # The caption is edited in place on demand: the photo clicked, then F2.
+        self.page.click_at(self.page.cell(self.page.state(), image)["box"])
+        self.press("F2")
         self.page.wait_for("the caption field focused", lambda s: s["focusedId"] == "INPUT")
         self.page.type_text("typed before the reload")
         self.press("Enter")
@@ -342,7 +392,9 @@ class Scenarios(Steps):
         hostile_image, long_image = self.order[0], self.order[1]
         self.set_title(HOSTILE)
         for image, text in ((hostile_image, HOSTILE), (long_image, LONG_CAPTION)):
-            self.page.click_at(self.page.cell(self.page.state(), image)["captionBox"])
+            # The caption is edited in place on demand: the photo clicked, then F2.
+            self.page.click_at(self.page.cell(self.page.state(), image)["box"])
+            self.press("F2")
             self.page.wait_for("the caption field focused", lambda s: s["focusedId"] == "INPUT")
             self.press("a", CTRL)
             self.page.type_text(text)

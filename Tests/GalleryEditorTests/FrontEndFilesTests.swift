@@ -40,6 +40,13 @@ import Testing
         }
     }
 
+    /// Issue 30's budget: the whole front end, icons included, under 120 KB uncompressed, so a
+    /// first paint never waits on the page's own code.
+    @Test func theFrontEndStaysUnder120KB() {
+        let total = EditorRoutes.frontEndFiles.reduce(0) { $0 + $1.bytes.count }
+        #expect(total > 0 && total < 120_000, "the front end is \(total) bytes")
+    }
+
     @Test func packageSwiftEmbedsTheWholeFolder() throws {
         let manifest = try String(contentsOfFile: TestPaths.repository + "/Package.swift", encoding: .utf8)
         #expect(manifest.contains(#".embedInCode("FrontEnd")"#))

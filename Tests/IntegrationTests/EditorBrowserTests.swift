@@ -14,7 +14,7 @@ struct EditorBrowserTests {
         try await EditorBrowserCheck.run(
             "check-editor.py", artifacts: TestPaths.repository + "/.build/test-artifacts/editor",
             scenarios: ["browser lists galleries", "import button focus", "open gallery", "add button focus", "reorder by drag",
-                        "keyboard move", "caption", "title edit",
+                        "keyboard move", "touch reorder", "justified layout", "caption", "title edit",
                         "trash by drag", "multi select delete", "undo redo", "undo after reload", "hostile text", "back to browser",
                         "new gallery", "closing", "no console errors"],
             screenshots: ["editor-browser.png", "editor-gallery.png"])

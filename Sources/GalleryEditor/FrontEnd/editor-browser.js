@@ -1,7 +1,7 @@
 // The document browser: the opened folders' galleries, their actions, and imports.
 // A module of the page's script (editor.js says how they fit together).
 
-import {page, state, $, element, showMessage, api, leaveDocument} from './editor.js';
+import {page, state, $, element, icon, showMessage, api, leaveDocument} from './editor.js';
 import {setStatus, drawNotice} from './editor-grid.js';
 import {upload} from './editor-drops.js';
 
@@ -46,28 +46,53 @@ export function drawListing(listing) {
 
 function galleryCard(gallery) {
   const title = gallery.title ?? gallery.fileName;
-  const link = element('a', {href: `#gallery=${gallery.key}`},
-    element('img', {src: `/api/galleries/${gallery.key}/thumbnail?m=${gallery.modified}`, alt: '', loading: 'lazy'}),
+  const link = element('a', {href: `#gallery=${gallery.key}`, 'aria-keyshortcuts': 'F2 Delete Control+D'},
+    element('span', {class: 'cover'},
+      element('img', {src: `/api/galleries/${gallery.key}/thumbnail?m=${gallery.modified}`, alt: '', loading: 'lazy'})),
     element('p', {class: 'title', text: title}));
   const count = gallery.imageCount == null ? '' : `${gallery.imageCount} ${gallery.imageCount === 1 ? 'image' : 'images'} · `;
   const details = element('p', {class: 'details',
     text: `${count}${formatSize(gallery.byteSize)} · ${new Date(gallery.modified).toLocaleString()} · ${gallery.fileName}`});
   const card = element('li', {class: 'gallery-card', dataset: {key: gallery.key}}, link, details);
   if (gallery.problem) card.append(element('p', {class: 'problem', text: gallery.problem}));
-  const actions = element('div', {class: 'card-actions'});
-  const button = (text, label, action) => {
-    const node = element('button', {type: 'button', text, 'aria-label': `${text} ${title}`});
-    node.addEventListener('click', action);
-    actions.append(node);
-  };
-  button('Rename', 'rename', () => showRenameForm(card, gallery));
-  button('Duplicate', 'duplicate', () => libraryAction(gallery, 'duplicate', 'Cannot duplicate'));
-  button('Delete', 'delete', async () => {
+  // Rename, duplicate and delete sit behind the card's menu button, and on keys of the card's
+  // link: F2, Ctrl+D and Delete, as a file manager has them.
+  const rename = () => showRenameForm(card, gallery);
+  const duplicate = () => libraryAction(gallery, 'duplicate', 'Cannot duplicate');
+  const remove = async () => {
     if (await libraryAction(gallery, 'trash', 'Cannot move to the Trash')) {
       showMessage(`Moved ${gallery.fileName} to the Trash; restore it from the file manager's Trash.`);
     }
+  };
+  const menuId = `card-menu-${gallery.key}`;
+  const toggle = element('button', {type: 'button', class: 'icon-button card-menu-button', 'aria-expanded': 'false',
+    'aria-controls': menuId, 'aria-label': `More actions for ${title}`, title: 'More actions'});
+  toggle.append(icon('M12 7a2 2 0 1 1 0-4 2 2 0 0 1 0 4zm0 7a2 2 0 1 1 0-4 2 2 0 0 1 0 4zm0 7a2 2 0 1 1 0-4 2 2 0 0 1 0 4z'));
+  const actions = element('div', {class: 'card-actions', id: menuId, hidden: ''});
+  const setOpen = (open) => { actions.hidden = !open; toggle.setAttribute('aria-expanded', String(open)); };
+  toggle.addEventListener('click', () => {
+    const open = actions.hidden;
+    for (const other of document.querySelectorAll('.card-menu-button[aria-expanded="true"]')) other.click();
+    setOpen(open);
+    if (open) actions.querySelector('button').focus();
   });
-  card.append(actions);
+  actions.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') { setOpen(false); toggle.focus(); }
+  });
+  const button = (text, shortcut, action) => {
+    const node = element('button', {type: 'button', text, 'aria-label': `${text} ${title}`, 'aria-keyshortcuts': shortcut});
+    node.addEventListener('click', () => { setOpen(false); action(); });
+    actions.append(node);
+  };
+  button('Rename', 'F2', rename);
+  button('Duplicate', 'Control+D', duplicate);
+  button('Delete', 'Delete', remove);
+  link.addEventListener('keydown', (event) => {
+    if (event.key === 'F2') { event.preventDefault(); rename(); }
+    else if (event.key === 'Delete') { event.preventDefault(); remove(); }
+    else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'd') { event.preventDefault(); duplicate(); }
+  });
+  card.append(toggle, actions);
   return card;
 }
 

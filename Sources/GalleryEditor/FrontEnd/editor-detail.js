@@ -2,7 +2,7 @@
 // A module of the page's script (editor.js says how they fit together).
 
 import {state, $, element, showMessage, api, leaveDocument} from './editor.js';
-import {drawStatus} from './editor-grid.js';
+import {drawStatus, edit} from './editor-grid.js';
 
 // MARK: The detail view: the image at full size, zoom and pan, a centred paging strip
 
@@ -38,7 +38,10 @@ export async function openDetail(key, id) {
   const name = image.filename ?? `${image.id}.${image.mediaType.split('/')[1]}`;
   document.title = `${image.caption || name} – ${doc.title}`;
   $('crumb').textContent = `${doc.title} / ${index + 1} of ${doc.images.length}`;
-  $('detail-caption').textContent = image.caption ?? '';
+  $('detail-heading').textContent = `${image.caption || name}, ${index + 1} of ${doc.images.length}`;
+  const caption = $('detail-caption');
+  caption.value = image.caption ?? '';
+  caption.readOnly = doc.state === 'editing disabled';
   const picture = $('detail-image');
   picture.alt = image.caption || name;
   picture.src = `/api/documents/${key}/images/${id}/display`;
@@ -79,6 +82,7 @@ function drawStrip(doc, index) {
 function applyView() {
   $('detail-image').style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
   $('stage').dataset.zoom = view.scale.toFixed(3);
+  $('zoom-level').textContent = `${Math.round(view.scale * 100)}%`;
 }
 
 function fit() {
@@ -174,7 +178,22 @@ export function startDetail() {
       applyView();
     }
   });
-  const release = (event) => { pointers.delete(event.pointerId); if (pointers.size < 2) pinch = null; };
+  // A swipe across a fitted image pages, as on a phone: a drag that ends far to the side and
+  // not far up or down. Zoomed in, a drag only pans.
+  let swipe = null;
+  stage.addEventListener('pointerdown', (event) => {
+    swipe = pointers.size === 1 && view.fitted ? {x: event.clientX, y: event.clientY, viewX: view.x, viewY: view.y} : null;
+  });
+  const release = (event) => {
+    pointers.delete(event.pointerId);
+    if (pointers.size < 2) pinch = null;
+    if (swipe && event.type === 'pointerup') {
+      const dx = event.clientX - swipe.x, dy = event.clientY - swipe.y;
+      if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(dy)) { pageBy(dx < 0 ? 1 : -1); swipe = null; return; }
+      if (Math.abs(dx) > 0 || Math.abs(dy) > 0) { view.x = swipe.viewX; view.y = swipe.viewY; view.fitted = true; applyView(); }
+    }
+    swipe = null;
+  };
   stage.addEventListener('pointerup', release);
   stage.addEventListener('pointercancel', release);
   // Dragging the image out of the page (Alt-drag) hands the original file to the desktop or a
@@ -197,6 +216,22 @@ export function startDetail() {
   $('zoom-in').addEventListener('click', () => zoom(1.25));
   $('zoom-out').addEventListener('click', () => zoom(0.8));
   $('zoom-fit').addEventListener('click', fit);
+  // The caption, edited here too: Enter or leaving the field keeps it, Escape takes it back.
+  const caption = $('detail-caption');
+  const keep = () => {
+    const image = state.doc?.images.find((candidate) => candidate.id === view.id);
+    if (image && caption.value !== (image.caption ?? '')) edit({op: 'caption', id: image.id, caption: caption.value});
+  };
+  caption.addEventListener('change', keep);
+  caption.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') { event.preventDefault(); keep(); $('stage').focus(); }
+    else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      caption.value = state.doc?.images.find((candidate) => candidate.id === view.id)?.caption ?? '';
+      $('stage').focus();
+    }
+  });
   document.addEventListener('keydown', detailKey);
   window.addEventListener('resize', () => { if (!$('detail-view').hidden && view.fitted) fit(); });
 }

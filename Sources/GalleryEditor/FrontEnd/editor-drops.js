@@ -50,7 +50,7 @@ export function drawBeside(doc) {
   $('beside-title').textContent = doc.title || doc.fileName;
   $('beside-status').textContent = doc.saving ? 'Saving…' : doc.edited ? 'Edited' : 'Saved';
   $('beside-grid').replaceChildren(...doc.images.map((image, index) => {
-    const cell = element('li', {class: 'image-cell', role: 'option', draggable: 'true', tabindex: '-1', dataset: {id: image.id},
+    const cell = element('div', {class: 'image-cell', role: 'option', draggable: 'true', tabindex: '-1', dataset: {id: image.id},
       'aria-label': `${index + 1} of ${doc.images.length}: ${image.caption || image.filename || ''}`},
       element('div', {class: 'frame'},
         element('img', {src: `/api/documents/${doc.key}/images/${image.id}/thumbnail`, alt: '', loading: 'lazy', draggable: 'false'})),
@@ -61,7 +61,7 @@ export function drawBeside(doc) {
       event.dataTransfer.effectAllowed = 'copyMove';
       event.dataTransfer.setData('application/x-imagegallery-images', JSON.stringify({key: doc.key, ids: state.dragIds}));
       cell.classList.add('dragging');
-      state.placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+      state.placeholder = element('div', {class: 'drop-placeholder', 'aria-hidden': 'true'});
     });
     cell.addEventListener('dragend', dragEnd);
     return cell;
@@ -72,7 +72,7 @@ export function besideDragOver(event) {
   if (!state.beside || !state.dragIds || state.dragSource !== state.key) return;
   event.preventDefault();
   event.dataTransfer.dropEffect = event.ctrlKey ? 'copy' : 'move';
-  if (!state.placeholder) state.placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  if (!state.placeholder) state.placeholder = element('div', {class: 'drop-placeholder', 'aria-hidden': 'true'});
   placeDropPlaceholder(event, $('beside-grid'));
 }
 
@@ -106,7 +106,7 @@ export function isExternal(event) {
 export function externalDragOver(event) {
   event.preventDefault();
   event.dataTransfer.dropEffect = 'copy';
-  if (!state.placeholder) state.placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  if (!state.placeholder) state.placeholder = element('div', {class: 'drop-placeholder', 'aria-hidden': 'true'});
   placeDropPlaceholder(event);
 }
 
@@ -177,7 +177,7 @@ let nextToken = 1;
 /// a message saying why not. Several can be on their way at once.
 async function addPending(at, label, send, after = Promise.resolve()) {
   const token = nextToken++;
-  const cell = element('li', {class: 'image-cell pending', role: 'row', 'aria-busy': 'true', dataset: {pending: String(token)}},
+  const cell = element('div', {class: 'image-cell pending', role: 'row', 'aria-busy': 'true', dataset: {pending: String(token)}},
     element('div', {class: 'cell-body', role: 'gridcell'},
       element('div', {class: 'frame'}, element('span', {class: 'spinner', text: 'Adding…'})),
       element('span', {class: 'name', text: label})));
@@ -191,7 +191,8 @@ async function addPending(at, label, send, after = Promise.resolve()) {
   } catch (error) {
     state.pending = state.pending.filter((item) => item.token !== token);
     if (state.doc) drawGrid(state.doc);
-    showMessage(`Could not add ${label}: ${error.message}`);
+    // The server's message names what it refused too: the label is said once, where it leads.
+    showMessage(`Could not add ${label}: ${error.message.replace(`${label}: `, '')}`);
   }
 }
 

@@ -1,8 +1,9 @@
 // The gallery: its grid (virtualised for large galleries), the status, and conflicts to settle.
 // A module of the page's script (editor.js says how they fit together).
 
-import {state, $, element, showMessage, api, leaveDocument} from './editor.js';
+import {state, $, element, icon, showMessage, api, leaveDocument} from './editor.js';
 import {select, focusCell, dragStart, dragEnd} from './editor-keys.js';
+import {GAP, justify, rowAt, rowOf, rowRange} from './editor-layout.js';
 
 // MARK: The gallery
 
@@ -83,6 +84,7 @@ export function drawDocument(doc) {
   state.doc = doc;
   document.title = doc.title || doc.fileName;
   $('crumb').textContent = doc.title || doc.fileName;
+  $('gallery-heading').textContent = doc.title || doc.fileName;
   const titleField = $('gallery-title');
   if (!titleField.dataset.typing) titleField.value = doc.title;  // never over what is being typed
   titleField.readOnly = doc.state === 'editing disabled';
@@ -97,71 +99,61 @@ export function drawDocument(doc) {
   drawGrid(doc);
 }
 
-// MARK: The grid, virtualised: a large gallery has cells only for the rows on screen (and a few
-// more), between two spacers that keep the page as tall as the whole grid, so 10,000 images
-// scroll as smoothly as ten.
+// MARK: The grid: justified rows (editor-layout.js), virtualised: a large gallery has cells only
+// for the rows on screen (and a few more), between two spacers that keep the page as tall as the
+// whole grid, so 10,000 images scroll as smoothly as ten.
 
 /// Galleries smaller than this draw every cell: the simplest page where it costs nothing.
 export const VIRTUAL_FROM = 300;
 export let drawnRange = {first: 0, last: 0};
 
-/// One cell's box and the gap between cells, as laid out (fractions of a pixel kept: an error
-/// of one pixel a row is 1,700 pixels over 10,000 images); estimated from the slider until a
-/// cell exists, after which drawGrid draws again with what it measures.
-function cellMetrics(grid) {
-  const style = getComputedStyle(grid);
-  const gap = {row: parseFloat(style.rowGap) || 0, column: parseFloat(style.columnGap) || 0};
-  const sample = grid.querySelector('.image-cell[data-id]');
-  const size = Number($('cell-size').value);
-  const box = sample ? usedSize(sample) : {width: size + 12, height: size + 60};
-  return {width: box.width + gap.column, height: box.height + gap.row, gap: gap.row, measured: Boolean(sample)};
-}
+/// Each image's width over height as its thumbnail shows it, once loaded: the manifest's size is
+/// the coded one, before the EXIF orientation or `irot` that turns a phone's portrait upright.
+const uprightRatios = new Map();
+let ratiosChanged = 0;
+let laidOut = null;  // {doc, width, target, changed, layout}
 
-/// A box's used size with its padding and border, as the style resolves it: the same for every
-/// cell wherever it lies, where getBoundingClientRect's height is the difference of two
-/// positions and, 400,000 px down a page, off by a fiftieth of a pixel, which 2,000 rows made
-/// a page 38 px taller at its end than at its top.
-function usedSize(node) {
-  const style = getComputedStyle(node);
-  const px = (value) => parseFloat(value) || 0;
-  const content = style.boxSizing === 'border-box';
-  const across = content ? 0 : px(style.paddingLeft) + px(style.paddingRight) + px(style.borderLeftWidth) + px(style.borderRightWidth);
-  const down = content ? 0 : px(style.paddingTop) + px(style.paddingBottom) + px(style.borderTopWidth) + px(style.borderBottomWidth);
-  return {width: px(style.width) + across, height: px(style.height) + down};
+/// The layout of the open gallery at the grid's width and the slider's row height, made again
+/// only when one of them, the document or a learned ratio changes (a scroll reuses it).
+export function gridLayout(doc = state.doc) {
+  const width = $('image-grid').clientWidth;
+  const target = Number($('cell-size').value);
+  if (laidOut && laidOut.doc === doc && laidOut.width === width && laidOut.target === target && laidOut.changed === ratiosChanged) {
+    return laidOut.layout;
+  }
+  const ratios = doc.images.map((image) => uprightRatios.get(image.id) ?? image.width / Math.max(1, image.height));
+  const layout = justify(ratios, width, target);
+  laidOut = {doc, width, target, changed: ratiosChanged, layout};
+  return layout;
 }
 
 /// The images to draw: all of a small gallery, else the rows in view and three on each side,
-/// between two spacers that make the grid exactly as tall as all its rows would be, wherever
-/// it is scrolled to.
+/// between two spacers that make the grid exactly as tall as all its rows, wherever it is
+/// scrolled to.
 export function visibleRange(count) {
-  if (count < VIRTUAL_FROM) return {first: 0, last: count, top: 0, bottom: 0};
-  const grid = $('image-grid');
-  const metrics = cellMetrics(grid);
-  const height = metrics.height;
-  const columns = Math.max(1, Math.floor((grid.clientWidth + metrics.gap + 0.5) / metrics.width));
-  const rows = Math.ceil(count / columns);
-  const gridTop = grid.getBoundingClientRect().top;
-  const screenRows = Math.ceil(window.innerHeight / height);
-  // Never past the last screenful: a page scrolled beyond the rows (its height was still an
-  // estimate) shows the last rows rather than nothing.
-  const topRow = Math.max(0, Math.min(Math.floor(-gridTop / height), rows - screenRows));
+  const layout = gridLayout();
+  const rows = layout.starts.length;
+  if (count < VIRTUAL_FROM || !rows) return {first: 0, last: count, top: 0, bottom: 0, firstRow: 0, lastRow: rows, layout};
+  const above = Math.max(0, -$('image-grid').getBoundingClientRect().top);
+  const topRow = rowAt(layout, above);
+  const bottomRow = rowAt(layout, above + window.innerHeight);
   const firstRow = Math.max(0, topRow - 3);
-  const lastRow = Math.min(rows, topRow + screenRows + 4);
+  const lastRow = Math.min(rows, bottomRow + 4);
   // The rows on the screen itself, whose thumbnails are fetched before those of the rows around them.
-  const seen = {first: topRow * columns, last: Math.min(count, (topRow + screenRows + 1) * columns)};
-  // A spacer is a flex line of its own, followed or preceded by the gap: it is a gap shorter.
-  return {first: firstRow * columns, last: Math.min(count, lastRow * columns),
-    top: firstRow ? firstRow * height - metrics.gap : 0, bottom: lastRow < rows ? (rows - lastRow) * height - metrics.gap : 0,
-    columns, height, seen, measured: metrics.measured};
+  const seen = {first: layout.starts[topRow], last: rowRange(layout, bottomRow)[1]};
+  // A spacer is a flex line of its own, followed or preceded by the gap.
+  return {first: layout.starts[firstRow], last: lastRow < rows ? layout.starts[lastRow] : count,
+    top: firstRow ? layout.tops[firstRow] - GAP : 0, bottom: lastRow < rows ? layout.total - layout.tops[lastRow] : 0,
+    firstRow, lastRow, seen, layout, virtual: true};
 }
 
 /// Scrolls the page so that the image at `index` is in view (a virtualised grid may not have drawn it).
 export function revealIndex(index) {
   const range = visibleRange(state.doc.images.length);
-  if (!range.columns || (index >= range.first && index < range.last)) return;
+  if (!range.virtual || (index >= range.first && index < range.last)) return;
   const grid = $('image-grid');
-  const row = Math.floor(index / range.columns);
-  window.scrollTo(0, grid.getBoundingClientRect().top + window.scrollY + row * range.height - window.innerHeight / 3);
+  const top = range.layout.tops[rowOf(range.layout, index)];
+  window.scrollTo(0, grid.getBoundingClientRect().top + window.scrollY + top - window.innerHeight / 3);
   drawGrid(state.doc);
 }
 
@@ -183,32 +175,38 @@ function markFirstPaint(grid) {
 }
 
 function spacer(height) {
-  const node = element('li', {class: 'grid-spacer', 'aria-hidden': 'true'});
+  const node = element('div', {class: 'grid-spacer', 'aria-hidden': 'true'});
   node.style.height = `${height}px`;
   return node;
 }
 
-export function drawGrid(doc, again = true) {
+export function drawGrid(doc) {
   const grid = $('image-grid');
   const hadFocus = grid.contains(document.activeElement) && document.activeElement.classList.contains('image-cell');
-  const editing = document.activeElement && document.activeElement.closest && document.activeElement.closest('.image-cell input');
-  if (editing) return;  // redrawn after the caption is committed
+  if (grid.querySelector('.image-cell input')) return;  // a caption being edited: redrawn once it is committed
   const range = visibleRange(doc.images.length);
   drawnRange = range;
+  const layout = range.layout;
+  grid.style.setProperty('--row', `${layout.target}px`);
   const existing = new Map([...grid.children].map((cell) => [cell.dataset.id, cell]));
-  const cells = doc.images.slice(range.first, range.last).map((image, offset) => {
-    let cell = existing.get(image.id);
-    if (!cell) cell = imageCell(image, doc.key);
-    updateCell(cell, image, range.first + offset, doc);
-    if (range.seen) {
-      // Only the rows near the screen are drawn: lazy loading would just wait a layout for them.
-      const index = range.first + offset;
-      const img = cell.querySelector('img');
-      img.loading = 'eager';
-      img.fetchPriority = index >= range.seen.first && index < range.seen.last ? 'high' : 'low';
+  const cells = [];
+  for (let row = range.firstRow; row < range.lastRow; row += 1) {
+    const [first, end] = rowRange(layout, row);
+    for (let index = first; index < end; index += 1) {
+      const image = doc.images[index];
+      const cell = existing.get(image.id) ?? imageCell(image, doc.key);
+      updateCell(cell, image, index, doc);
+      cell.style.width = `${layout.widths[index]}px`;
+      cell.style.height = `${layout.heights[row]}px`;
+      if (range.seen) {
+        // Only the rows near the screen are drawn: lazy loading would just wait a layout for them.
+        const img = cell.querySelector('img');
+        img.loading = 'eager';
+        img.fetchPriority = index >= range.seen.first && index < range.seen.last ? 'high' : 'low';
+      }
+      cells.push(cell);
     }
-    return cell;
-  });
+  }
   // Drops on their way in keep their placeholder cells wherever the grid is redrawn from.
   const pendingCells = state.pending.map((item) => item.cell);
   for (const item of [...state.pending].sort((a, b) => a.at - b.at)) {
@@ -217,54 +215,132 @@ export function drawGrid(doc, again = true) {
   if (range.top) cells.unshift(spacer(range.top));
   if (range.bottom) cells.push(spacer(range.bottom));
   grid.replaceChildren(...cells);
+  playMoves(cells);
   grid.setAttribute('aria-rowcount', String(doc.images.length));
   markFirstPaint(grid);
   $('image-grid-empty').hidden = doc.images.length > 0 || pendingCells.length > 0;
   if (!state.focusId || !doc.images.some((image) => image.id === state.focusId)) state.focusId = doc.images[0]?.id ?? null;
   for (const cell of cells) if (cell.dataset.id) cell.tabIndex = cell.dataset.id === state.focusId ? 0 : -1;
   if (hadFocus) focusCell(state.focusId);
-  // Drawn from an estimate, or from cells of another size: once more with the cells as laid out.
-  if (again && range.columns) {
-    const now = visibleRange(doc.images.length);
-    if (!range.measured || Math.abs(now.height - range.height) > 0.01 || now.columns !== range.columns) drawGrid(doc, false);
+}
+
+// MARK: Moves animate: the photos glide from where they were to where they are now (FLIP: the
+// first boxes are kept, the last are laid out, each is inverted by a transform that is then played
+// out), so a reorder, a removal or an undo shows what moved. Not with prefers-reduced-motion.
+
+const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+let movedFrom = null;  // {boxes: id → the cell's box before the change, until: when to stop waiting for it}
+
+/// Keeps where every drawn photo is now, so that the draw that shows the change (the edit's reply
+/// or the event stream's view, whichever comes first, within a second) animates each to its new place.
+export function animateNextDraw() {
+  if (reducedMotion.matches) { movedFrom = null; return; }
+  const boxes = new Map([...$('image-grid').querySelectorAll('.image-cell[data-id]')]
+    .map((cell) => [cell.dataset.id, cell.getBoundingClientRect()]));
+  movedFrom = {boxes, until: performance.now() + 1000};
+}
+
+function playMoves(cells) {
+  if (!movedFrom) return;
+  if (reducedMotion.matches || performance.now() > movedFrom.until) { movedFrom = null; return; }
+  const moving = [];
+  for (const cell of cells) {
+    const before = cell.dataset.id && movedFrom.boxes.get(cell.dataset.id);
+    if (!before) continue;
+    const after = cell.getBoundingClientRect();
+    const dx = before.left - after.left, dy = before.top - after.top;
+    if (Math.abs(dx) >= 0.5 || Math.abs(dy) >= 0.5) moving.push([cell, dx, dy]);
+  }
+  if (!moving.length) return;  // a draw that moved nothing (a status): the change is still to come
+  movedFrom = null;
+  for (const [cell, dx, dy] of moving) {
+    cell.animate([{transform: `translate(${dx}px, ${dy}px)`}, {transform: 'none'}], {duration: 220, easing: 'ease-out'});
   }
 }
 
+/// A thumbnail whose upright shape differs from the manifest's (a turned phone photo) lays the
+/// grid out again, once a frame, however many arrive: scroll anchoring keeps the view in place.
+let relayoutQueued = false;
+function learnRatio(img, image) {
+  const ratio = img.naturalWidth / Math.max(1, img.naturalHeight);
+  const assumed = uprightRatios.get(image.id) ?? image.width / Math.max(1, image.height);
+  if (!img.naturalWidth || Math.abs(Math.log(ratio / assumed)) < 0.02) return;
+  uprightRatios.set(image.id, ratio);
+  ratiosChanged += 1;
+  if (relayoutQueued) return;
+  relayoutQueued = true;
+  requestAnimationFrame(() => { relayoutQueued = false; if (state.doc && !$('gallery-view').hidden) drawGrid(state.doc); });
+}
+
+/// A check mark in a circle: the sign that a photo is chosen.
+const CHECK = 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm-1.6 14.2-4.3-4.3 1.4-1.4 2.9 2.9 6.1-6.1 1.4 1.4z';
+
 function imageCell(image, key) {
+  // The row's label names the photo (its place, caption or file name, which also show over it):
+  // an alt text would say it twice.
   const img = element('img', {src: `/api/documents/${key}/images/${image.id}/thumbnail`, alt: '', loading: 'lazy', draggable: 'false'});
-  const caption = element('input', {type: 'text', 'aria-label': 'Caption', maxlength: '10000', placeholder: 'Caption'});
-  // A grid of rows, one per image, each a single cell: a listbox's options could not hold the
-  // caption field (axe-core's nested-interactive), a grid's cells may.
-  const cell = element('li', {class: 'image-cell', role: 'row', draggable: 'true', dataset: {id: image.id}},
-    element('div', {class: 'cell-body', role: 'gridcell'}, element('div', {class: 'frame'}, img), element('span', {class: 'name'}), caption));
-  caption.addEventListener('change', () => edit({op: 'caption', id: cell.dataset.id, caption: caption.value}));
-  caption.addEventListener('keydown', (event) => {
-    event.stopPropagation();
-    if (event.key === 'Enter' || event.key === 'Escape') { caption.blur(); cell.focus(); }
-  });
+  img.addEventListener('load', () => learnRatio(img, image));
+  // A grid of rows, one per image, each a single cell. The name and the caption show over the
+  // photo on hover, focus and selection; the caption is edited there on demand (F2).
+  const cell = element('div', {class: 'image-cell', role: 'row', draggable: 'true', dataset: {id: image.id}},
+    element('div', {class: 'cell-body', role: 'gridcell'},
+      element('div', {class: 'frame'}, img),
+      element('div', {class: 'cell-info'}, element('span', {class: 'name'}), element('span', {class: 'caption'})),
+      icon(CHECK, 'check')));
   cell.addEventListener('click', (event) => {
     // A click in the caption field is for typing there: selecting the cell would move the focus
     // to the cell, away from the field just clicked.
-    if (event.target === caption) return;
+    if (event.target.closest('input')) return;
     select(cell.dataset.id, event);
   });
-  cell.addEventListener('dblclick', () => { location.hash = `gallery=${state.key}&image=${cell.dataset.id}`; });
+  cell.addEventListener('dblclick', (event) => {
+    if (!event.target.closest('input')) location.hash = `gallery=${state.key}&image=${cell.dataset.id}`;
+  });
   cell.addEventListener('dragstart', dragStart);
   cell.addEventListener('dragend', dragEnd);
   return cell;
 }
 
+/// Opens the caption of the image `id` for typing, in place over its photo: Enter keeps what was
+/// typed, Escape leaves the caption as it was, and leaving the field keeps it too.
+export function editCaption(id) {
+  const cell = [...$('image-grid').children].find((node) => node.dataset.id === id);
+  const image = state.doc?.images.find((candidate) => candidate.id === id);
+  if (!cell || !image || state.doc.state === 'editing disabled') return;
+  const field = element('input', {type: 'text', 'aria-label': 'Caption', maxlength: '10000', placeholder: 'Caption'});
+  field.value = image.caption ?? '';
+  let done = false;
+  const finish = (keep) => {
+    if (done) return;
+    done = true;
+    const value = field.value;
+    field.remove();
+    cell.classList.remove('editing');
+    if (keep && value !== (image.caption ?? '')) edit({op: 'caption', id, caption: value});
+    else drawGrid(state.doc);
+  };
+  field.addEventListener('keydown', (event) => {
+    event.stopPropagation();
+    if (event.key === 'Enter' || event.key === 'Escape') {
+      event.preventDefault();
+      finish(event.key === 'Enter');
+      cell.focus();
+    }
+  });
+  field.addEventListener('blur', () => finish(true));
+  cell.classList.add('editing');
+  cell.querySelector('.cell-info').append(field);
+  field.focus();
+  field.select();
+}
+
 function updateCell(cell, image, index, doc) {
   const name = image.filename ?? `${image.id.slice(0, 8)}…`;
   cell.querySelector('.name').textContent = name;
-  cell.querySelector('img').alt = image.caption || name;
-  const caption = cell.querySelector('input');
-  if (document.activeElement !== caption) caption.value = image.caption ?? '';
-  caption.readOnly = doc.state === 'editing disabled';
+  cell.querySelector('.caption').textContent = image.caption ?? '';
   cell.setAttribute('aria-selected', state.selected.has(image.id) ? 'true' : 'false');
   cell.setAttribute('aria-label', `${index + 1} of ${doc.images.length}: ${image.caption || name}`);
   cell.setAttribute('aria-rowindex', String(index + 1));
-  cell.style.setProperty('--ratio', `${image.width / Math.max(image.height, 1)}`);
 }
 
 // MARK: Conflicts: the versions the document layer kept, and the user's decision
@@ -293,9 +369,13 @@ function drawConflicts(doc) {
   }
 }
 
+/// The edits that move photos about the grid.
+const ANIMATED_EDITS = new Set(['move', 'remove', 'undo', 'redo', 'keepVersion', 'keepCurrent', 'merge']);
+
 export async function edit(request) {
   if (!state.key) return;
   try {
+    if (ANIMATED_EDITS.has(request.op)) animateNextDraw();
     const doc = await api(`/api/documents/${state.key}/edits`, {method: 'POST', body: JSON.stringify(request)});
     // The reply can be older than an event already drawn: a save's end is pushed on the event
     // stream while the reply (made while the server still counted the save as running) is on

@@ -2,7 +2,8 @@
 // A module of the page's script (editor.js says how they fit together).
 
 import {state, $, element, showMessage} from './editor.js';
-import {revealIndex, drawGrid, edit} from './editor-grid.js';
+import {revealIndex, drawGrid, edit, gridLayout, editCaption} from './editor-grid.js';
+import {neighbour} from './editor-layout.js';
 import {transfer, isExternal, externalDragOver, placeDropPlaceholder, externalDrop} from './editor-drops.js';
 
 // MARK: Selection and keyboard
@@ -45,22 +46,18 @@ export function dropIndex(grid, moving = []) {
   return images.slice(0, limit).filter((id) => !moving.includes(id)).length;
 }
 
-function columns() {
-  const cells = [...$('image-grid').querySelectorAll('.image-cell')];
-  if (cells.length < 2) return 1;
-  const top = cells[0].offsetTop;
-  const index = cells.findIndex((cell) => cell.offsetTop !== top);
-  return index === -1 ? cells.length : index;
-}
-
 export function gridKey(event) {
   if (!state.doc || $('gallery-view').hidden) return;
   const ids = state.doc.images.map((image) => image.id);
   const index = ids.indexOf(state.focusId);
-  const steps = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -columns(), ArrowDown: columns()};
+  const steps = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1};
   if (event.key in steps && index !== -1) {
     event.preventDefault();
-    const target = Math.max(0, Math.min(ids.length - 1, index + steps[event.key]));
+    // Up and Down go to the photo nearest in x in the row above or below (the rows are justified,
+    // so a photo has no column).
+    const vertical = event.key === 'ArrowUp' || event.key === 'ArrowDown';
+    const target = vertical ? neighbour(gridLayout(), index, steps[event.key])
+      : Math.max(0, Math.min(ids.length - 1, index + steps[event.key]));
     if (event.ctrlKey || event.metaKey) {
       if (target !== index) edit({op: 'move', id: ids[index], to: target});
       return;
@@ -72,6 +69,9 @@ export function gridKey(event) {
   } else if (event.key === 'Delete' || event.key === 'Backspace') {
     event.preventDefault();
     removeSelected();
+  } else if (event.key === 'F2' && state.focusId) {
+    event.preventDefault();
+    editCaption(state.focusId);
   } else if (event.key === 'Enter' && state.focusId) {
     event.preventDefault();
     location.hash = `gallery=${state.key}&image=${state.focusId}`;
@@ -127,7 +127,7 @@ export function dragStart(event) {
   event.dataTransfer.effectAllowed = 'copyMove';
   event.dataTransfer.setData('application/x-imagegallery-images', JSON.stringify({key: state.key, ids: state.dragIds}));
   event.currentTarget.classList.add('dragging');
-  state.placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  state.placeholder = element('div', {class: 'drop-placeholder', 'aria-hidden': 'true'});
 }
 
 export function dragEnd(event) {
@@ -144,7 +144,7 @@ export function gridDragOver(event) {
   if (!state.dragIds) return;
   event.preventDefault();
   event.dataTransfer.dropEffect = state.dragSource !== state.key && event.ctrlKey ? 'copy' : 'move';
-  if (!state.placeholder) state.placeholder = element('li', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  if (!state.placeholder) state.placeholder = element('div', {class: 'drop-placeholder', 'aria-hidden': 'true'});
   placeDropPlaceholder(event, $('image-grid'));
 }
 

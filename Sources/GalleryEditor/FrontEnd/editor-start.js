@@ -8,6 +8,7 @@ import {openGallery, drawStatus, commitTitle, drawDocument, VIRTUAL_FROM, drawnR
 import {gridKey, sendBeside, removeSelected, documentKey, gridDragOver, gridDrop} from './editor-keys.js';
 import {openBeside, drawBeside, besideDragOver, besideDrop, addInOrder, trashDragOver, trashDrop} from './editor-drops.js';
 import {openDetail, startDetail} from './editor-detail.js';
+import {startTouch} from './editor-touch.js';
 
 // MARK: Events from the server
 
@@ -82,6 +83,15 @@ function start() {
   };
   window.addEventListener('scroll', redrawVisible, {passive: true});
   window.addEventListener('resize', redrawVisible);
+  // The rows are justified to the grid's width: a window made narrower, or the pane beside
+  // opened, lays them out again.
+  let gridWidth = 0;
+  new ResizeObserver(([entry]) => {
+    const width = entry.contentRect.width;
+    if (Math.abs(width - gridWidth) < 0.5) return;
+    gridWidth = width;
+    if (state.doc && !$('gallery-view').hidden) drawGrid(state.doc);
+  }).observe($('image-grid'));
   $('image-grid').addEventListener('keydown', gridKey);
   // dragenter is accepted as dragover is: when the element under the pointer changes (as it does
   // when the placeholder appears under it), Chromium takes the drop's operation from dragenter
@@ -114,6 +124,7 @@ function start() {
   });
   document.addEventListener('keydown', documentKey);
   startDetail();
+  startTouch();
   window.addEventListener('hashchange', route);
   listen();
   route();

@@ -6,8 +6,8 @@
 // textContent and value, never through markup, so it cannot become markup.
 //
 // The script is ES modules. This one holds the shared state and the helpers and imports
-// nothing; each part of the page is a module of its own (editor-browser, -grid, -keys, -drops,
-// -detail), which exports what the others use and imports what it needs; editor-start.js, the
+// nothing; each part of the page is a module of its own (editor-browser, -layout, -grid, -keys,
+// -drops, -touch, -detail), which exports what the others use and imports what it needs; editor-start.js, the
 // one module index.html loads, imports them all, attaches the listeners and starts. No module
 // runs anything at its top level but declarations, except editor-start.js's start(), so the
 // order in which the browser evaluates them does not matter. Nothing is put on `window`: the
@@ -41,6 +41,19 @@ export function element(tag, attributes = {}, ...children) {
   }
   for (const child of children) node.append(child);
   return node;
+}
+
+/// An inline SVG icon of one path (24 × 24), hidden from assistive technology: the control that
+/// holds it carries the name.
+export function icon(path, className = 'icon') {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', className);
+  svg.setAttribute('aria-hidden', 'true');
+  const shape = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  shape.setAttribute('d', path);
+  svg.append(shape);
+  return svg;
 }
 
 export function showMessage(text) {

@@ -41,10 +41,12 @@ enum EditorRoutes {
         ("editor.css", PackageResources.editor_css),
         ("editor.js", PackageResources.editor_js),
         ("editor-browser.js", PackageResources.editor_browser_js),
+        ("editor-layout.js", PackageResources.editor_layout_js),
         ("editor-grid.js", PackageResources.editor_grid_js),
         ("editor-keys.js", PackageResources.editor_keys_js),
         ("editor-drops.js", PackageResources.editor_drops_js),
         ("editor-detail.js", PackageResources.editor_detail_js),
+        ("editor-touch.js", PackageResources.editor_touch_js),
         ("editor-start.js", PackageResources.editor_start_js),
         // Not served at a path of its own: AccessGuard answers a refused request with it.
         ("refused.html", PackageResources.refused_html),
