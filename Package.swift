@@ -202,6 +202,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 systemPackage,
             ],
+            // The launcher and the icons are the Debian package's (scripts/make-deb), not `integrate`'s.
+            exclude: ["Freedesktop/io.github.imagegallery.imagegallery.desktop", "Freedesktop/icons"],
             // The desktop integration files of Specs/freedesktop (a link), compiled into the
             // binary so that `integrate install` needs nothing beside it.
             resources: [

@@ -24,7 +24,7 @@ package enum UserFolders {
     }
 
     /// The spec says a relative path in these variables is invalid and must be ignored.
-    private static func base(_ variable: String, fallback: String, _ environment: [String: String]) -> FilePath {
+    static func base(_ variable: String, fallback: String, _ environment: [String: String]) -> FilePath {
         environment[variable].flatMap { GalleryFileSystem.isAbsolute($0) ? FilePath($0) : nil } ?? home(environment).appending(fallback)
     }
 

@@ -104,6 +104,16 @@ final class InstalledTool {
             #expect(xdg.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "application/vnd.imagegallery+zip",
                     "\(path): \(xdg.stdout) \(xdg.stderr)")
         }
+        // The icon GIO asks the theme for first is the one the package installs (its file
+        // is named for it in Specs/freedesktop/icons), and the symbolic icon likewise.
+        for (attribute, icon) in [("standard::icon", DesktopEntriesAndIconsTests.typeIcon),
+                                  ("standard::symbolic-icon", DesktopEntriesAndIconsTests.typeIcon + "-symbolic")] {
+            let gio = try run("gio", ["info", "-a", attribute, gallery])
+            let names = gio.stdout.components(separatedBy: attribute + ": ").last?
+                .trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: ", ") ?? []
+            #expect(names.first == icon, "\(attribute): \(gio.stdout)")
+            #expect(FileManager.default.fileExists(atPath: TestPaths.spec("freedesktop/icons/\(icon).svg")), "\(icon)")
+        }
     }
 
     /// Double-clicking a gallery runs `imagegallery edit` (no terminal); viewing without editing

@@ -19,14 +19,23 @@ extension ImageGallery {
                 seconds after the last page closes, or on Ctrl+C or SIGTERM, and saves every open gallery \
                 first.
 
-                Exit status: 0 when the editor stopped and every gallery was saved; 64 usage; 66 a PATH is \
-                not a folder or a gallery; 69 the editor cannot start or listen (or imagegallery-editor is \
-                missing); 74 a gallery's final save failed (the message names it).
+                --pictures opens the galleries of your Pictures folder: $XDG_PICTURES_DIR when it is an \
+                absolute path to a folder, else the one xdg-user-dirs recorded in \
+                $XDG_CONFIG_HOME/user-dirs.dirs (default ~/.config/user-dirs.dirs), else ~/Pictures, else \
+                your home folder. It is what the "Image Galleries" launcher of the application grid runs.
+
+                Exit status: 0 when the editor stopped and every gallery was saved; 64 usage (--pictures \
+                with a PATH among them); 66 a PATH is not a folder or a gallery; 69 the editor cannot start \
+                or listen (or imagegallery-editor is missing); 74 a gallery's final save failed (the message \
+                names it).
                 """
         )
 
         @Argument(help: "Folders and gallery files to edit (default: the current folder).")
         var paths: [String] = []
+
+        @Flag(help: "Edit the galleries of your Pictures folder ($XDG_PICTURES_DIR, else ~/Pictures, else your home folder).")
+        var pictures = false
 
         @Option(help: "The port on 127.0.0.1 and ::1 (default: a free one).")
         var port: Int?
@@ -40,6 +49,10 @@ extension ImageGallery {
         @Option(help: "The largest file an import takes, in bytes; never more than the free space of the folder it goes to, less 1 GiB (default: 4 GiB).")
         var maxImportBytes: Int?
 
+        func validate() throws {
+            if pictures && !paths.isEmpty { throw ValidationError("--pictures and a PATH exclude each other") }
+        }
+
         func run() throws {
             let editor: String
             switch EditorProgram.program.locate(environment: CurrentProcess.environment) {
@@ -52,7 +65,9 @@ extension ImageGallery {
             if json { arguments.append("--json") }
             if let maxImportBytes { arguments += ["--max-import-bytes", String(maxImportBytes)] }
             arguments.append("--")
-            arguments += paths
+            // The launcher has no folder to give, and the session's working folder is home:
+            // the Pictures folder is chosen here, where the user's folders are known.
+            arguments += pictures ? [UserFolders.pictures(CurrentProcess.environment).string] : paths
             let failure = CurrentProcess.replace(withExecutable: editor, arguments: arguments)
             throw CommandFailure(message: "cannot start \(editor): \(failure)", status: ExitStatus.unavailable)
         }
