@@ -8,6 +8,7 @@ header (`suppress_origin=True`, else 400), and a session must be ended with `ses
 (else the next one is refused).
 """
 
+import base64
 import itertools
 import json
 import shutil
@@ -51,13 +52,14 @@ def free_port():
 class Firefox:
     """One headed (or headless) Firefox and one BiDi session on its first tab."""
 
-    def __init__(self, firefox, profile, log_path, headless=False, start_timeout=120):
+    def __init__(self, firefox, profile, log_path, headless=False, start_timeout=120, preferences=None):
         import websocket  # python3-websocket; imported here so that a missing one is reported by the caller
 
         profile = Path(profile)
         profile.mkdir(parents=True, exist_ok=True)
+        chosen = {**PREFERENCES, **(preferences or {})}
         (profile / "user.js").write_text("".join(f'user_pref("{name}", {json.dumps(value)});\n'
-                                                 for name, value in PREFERENCES.items()))
+                                                 for name, value in chosen.items()))
         port = free_port()
         self.log_path = Path(log_path)
         self.log = open(self.log_path, "wb")
@@ -115,6 +117,13 @@ class Firefox:
             raise RuntimeError(details.get("text") or json.dumps(details)[:500])
         value = result.get("result", {})
         return json.loads(value["value"]) if value.get("type") == "string" else None
+
+    def set_viewport(self, width, height):
+        self.command("browsingContext.setViewport", {"context": self.context, "viewport": {"width": width, "height": height}})
+
+    def screenshot(self, path):
+        data = self.command("browsingContext.captureScreenshot", {"context": self.context})["data"]
+        Path(path).write_bytes(base64.b64decode(data))
 
     def close(self):
         if self.socket is not None:

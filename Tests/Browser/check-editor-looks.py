@@ -10,11 +10,15 @@ manager in progress (its placeholder showing) and a refused drop's message, and 
 screenshot of each as VIEW-THEME-WIDTH.png in DIR. It checks that the theme is the one asked for
 (the page's background dark in the dark theme, light in the light one), that the gallery's
 justified rows hold at that size (editor_layout.py), that the drop's placeholder shows, and that
-the message is in view (inside the window, wherever the page is scrolled). Prints one JSON
+the message is in view (inside the window, wherever the page is scrolled). Then Firefox ESR,
+headless over WebDriver BiDi, with each theme set by its content override: the document browser,
+the gallery and the detail view at both sizes, the theme and the rows checked the same way (a
+drop in Firefox needs real input under X: check-editor-desktop-drops.py does that). Prints one JSON
 document {ok, failures, steps, screenshots} and exits 0 when every check passed, 1 when one
 failed, 2 when it could not check.
 """
 
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -23,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from devtools import CTRL  # noqa: E402
 from editor_layout import check_justified  # noqa: E402
 from editor_page import EditorPage  # noqa: E402
-from harness import (CheckFailed, Steps, could_not_check, create_gallery, editor_arguments, fixture_images,  # noqa: E402
-                     gallery_key, headless_chromium, run_and_report, start_editor)
+from harness import (CheckFailed, Editor, FirefoxPage, Steps, could_not_check, create_gallery, editor_arguments,  # noqa: E402
+                     fixture_images, gallery_key, headless_chromium, run_and_report, start_editor)
 
 THEMES = ("light", "dark")
 SIZES = ((1280, 900), (390, 844))
@@ -98,6 +102,9 @@ class LookScenarios(Steps):
                                {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
                 with self.step(f"{theme} at {width}×{height}") as record:
                     record["detail"] = self.views(theme, width)
+        for theme in THEMES:
+            with self.step(f"Firefox: {theme}") as record:
+                record["detail"] = self.firefox_views(theme)
 
     def views(self, theme, width):
         seen = []
@@ -172,6 +179,64 @@ class LookScenarios(Steps):
             raise CheckFailed(f"with prefers-reduced-motion, a move still animated {counts[True]} photos")
         return f"a move animated {counts[False]} photos, none with reduced motion"
 
+    def firefox_views(self, theme):
+        """Firefox ESR, headless, over WebDriver BiDi, with the theme set by its content override:
+        the document browser, the gallery and the detail view at both sizes, the theme and the
+        justified rows checked as in Chromium, a screenshot of each (VIEW-THEME-WIDTH-firefox.png).
+        A gallery and an editor of their own: a launch link serves one browser."""
+        folder = self.scratch / f"firefox-{theme}"
+        folder.mkdir()
+        gallery = folder / self.gallery.name
+        shutil.copyfile(self.gallery, gallery)
+        editor = Editor(self.editor_binary, folder, self.scratch / f"firefox-editor-{theme}", 0.5, 2)
+        firefox = None
+        seen = []
+        try:
+            if not editor.announcement or "url" not in editor.announcement:
+                raise CheckFailed(f"the editor for Firefox printed no link: {editor.log_text()}")
+            from bidi import Firefox, find_firefox
+            path = find_firefox()
+            if path is None:
+                raise CheckFailed("firefox-esr is not installed: scripts/install-deps test installs it")
+            firefox = Firefox(path, self.scratch / f"firefox-profile-{theme}", self.scratch / f"firefox-{theme}.log",
+                              headless=True, preferences={"layout.css.prefers-color-scheme.content-override":
+                                                          0 if theme == "dark" else 1})
+            page = FirefoxPage.wrapping(firefox)
+            firefox.navigate(editor.announcement["url"])
+            origin = "/".join(editor.announcement["url"].split("/", 3)[:3])
+            key = gallery_key(gallery)
+            for width, height in SIZES:
+                firefox.set_viewport(width, height)
+                firefox.navigate(origin + "/")
+                page.wait_until("the document browser's card and its cover",
+                                "document.querySelector('#gallery-list .gallery-card img') !== null"
+                                " && [...document.querySelectorAll('#gallery-list img')].every((i) => i.naturalWidth > 0)")
+                dark = luminance(page.evaluate(LOOK_SCRIPT)["background"]) < 0.3
+                if dark != (theme == "dark"):
+                    raise CheckFailed(f"Firefox's {theme} theme paints the page {page.evaluate(LOOK_SCRIPT)['background']}")
+                self.firefox_shot(firefox, "browser", theme, width)
+                firefox.navigate(origin + f"/#gallery={key}")
+                page.wait_until("the gallery's thumbnails", "document.querySelectorAll('#image-grid .image-cell img').length >= 8"
+                                " && [...document.querySelectorAll('#image-grid img')].every((i) => i.naturalWidth > 0)")
+                page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
+                seen.append(f"{width} px: " + check_justified(page))
+                self.firefox_shot(firefox, "gallery", theme, width)
+                first = page.evaluate("document.querySelector('#image-grid .image-cell').dataset.id")
+                firefox.navigate(origin + f"/#gallery={key}&image={first}")
+                page.wait_until("the detail view's image", "!document.getElementById('detail-view').hidden"
+                                " && document.getElementById('detail-image').naturalWidth > 0")
+                self.firefox_shot(firefox, "detail", theme, width)
+        finally:
+            if firefox is not None:
+                firefox.close()
+            editor.stop()
+        return "; ".join(seen)
+
+    def firefox_shot(self, firefox, view, theme, width):
+        path = self.artifacts / f"{view}-{theme}-{width}-firefox.png"
+        firefox.screenshot(path)
+        self.screenshots.append(str(path))
+
     def wait_images(self, selector):
         self.page.wait_for(f"the images of {selector} loaded",
                            lambda s: all(image["width"] > 0 for image in self.page.images(selector)))
@@ -195,6 +260,7 @@ def main():
         devtools = headless_chromium(chromium, scratch)
         scenarios = LookScenarios(devtools, editor, gallery, scratch, arguments.artifacts)
         scenarios.tiff = tiff
+        scenarios.editor_binary = arguments.editor
         scenarios.key = gallery_key(gallery)
         run_and_report(scenarios, devtools, editor, arguments.timeout, chromium, arguments.editor, scratch)
 

@@ -499,6 +499,13 @@ class FirefoxPage(BrowserPage):
         from bidi import Firefox  # websocket-client only where Firefox is used
         self.firefox = Firefox(path, scratch / "firefox-profile", scratch / "firefox.log")
 
+    @classmethod
+    def wrapping(cls, firefox):
+        """The page API over a Firefox started by the caller (a headless one, with preferences of its own)."""
+        page = cls.__new__(cls)
+        page.firefox = firefox
+        return page
+
     def navigate(self, url):
         self.firefox.navigate(url)
 
