@@ -19,7 +19,8 @@ extension GalleryBuilder {
         var images: [String] = []
         var skipped: [String] = []
         for source in sources {
-            switch PathKind.of(source) {
+            let sourcePath = FilePath(source)
+            switch PathKind.of(sourcePath) {
             case .missing:
                 throw GalleryBuildError(.noSuchSource, path: source, "no such file or folder")
             case .other:
@@ -29,15 +30,15 @@ extension GalleryBuilder {
             case .directory:
                 let names: [String]
                 do throws(FileSystemError) {
-                    names = try GalleryFileSystem.entries(ofFolder: source)
+                    names = try GalleryFileSystem.entries(ofFolder: sourcePath)
                 } catch {
                     throw GalleryBuildError(.cannotListFolder, path: source, "cannot list the folder: \(error.reason)",
                         underlying: error)
                 }
-                let base = FilePath(source)
                 for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) where !GalleryFileSystem.isHidden(name) {
-                    let path = base.appending(name).string
-                    guard PathKind.of(path) == .regularFile else { continue }
+                    let file = sourcePath.appending(name)
+                    guard PathKind.of(file) == .regularFile else { continue }
+                    let path = file.string
                     if ImageFile.looksLikeImage(path, accepting: accepted) { images.append(path) } else { skipped.append(path) }
                 }
             }

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GalleryFormat
 import GalleryImaging
 import GallerySystem
+import SystemPackage
 
 /// Makes a new gallery file from images: the one way every writer of this package turns
 /// sources into a gallery (`create`, `convert` of folders, archives and seed JSON, and the
@@ -89,7 +90,7 @@ public struct GalleryBuilder: Sendable {
             gallery, thumbnail: thumbnail, to: path, overwrite: overwrite, durable: durable,
             progress: { events?(.wrote(bytes: $0, of: total)) },
             beforeCommit: {
-                for source in checked where try FileIdentity.of(path: source.path) != source.identity {
+                for source in checked where try FileIdentity.of(path: FilePath(source.path)) != source.identity {
                     throw GalleryBuildError(.sourceChanged, path: source.path,
                                             "changed while the gallery was written; nothing was written, try again")
                 }
@@ -107,7 +108,7 @@ public struct GalleryBuilder: Sendable {
     /// Refuses an output that exists unless it may be replaced: worth asking before the
     /// sources are read, so that a typo costs no work.
     public static func checkOutput(_ path: String, overwrite: Bool) throws {
-        if !overwrite, PathKind.of(path) != .missing {
+        if !overwrite, PathKind.of(FilePath(path)) != .missing {
             throw GalleryBuildError(.outputExists, path: path, "already exists")
         }
     }

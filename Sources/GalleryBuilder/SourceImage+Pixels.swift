@@ -3,6 +3,7 @@ import GalleryFormat
 import GalleryImaging
 import GallerySystem
 import Synchronization
+import SystemPackage
 
 extension SourceImage {
     /// An image whose pixels were not decoded because it is past a decode limit: its name and
@@ -34,7 +35,7 @@ extension SourceImage {
         DispatchQueue.concurrentPerform(iterations: distinct.count) { index in
             let image = distinct[index]
             let verdict = Result {
-                let file = try GalleryFile.openForReading(image.path)
+                let file = try GalleryFile.openForReading(FilePath(image.path))
                 return checker.check(image.header.mediaType, size: image.byteSize, maxPixels: nil) { offset, count in
                     try file.read(at: offset, count: count)
                 }

@@ -3,6 +3,7 @@ import GalleryFormat
 import GalleryImageHeaders
 import GalleryImaging
 import GallerySystem
+import SystemPackage
 
 /// One image on its way into a gallery: a file given by path, an image fetched from a URL and
 /// spooled to disk, or an archive entry written out. Only its description is held, never its
@@ -89,5 +90,5 @@ public struct SourceImage: Sendable {
     var blob: BlobSource { .checksummedFile(path, crc32: crc32) }
 
     /// The whole image, for its thumbnail.
-    func bytes() throws -> [UInt8] { try GalleryFile.openForReading(path).read(at: 0, count: Int(byteSize)) }
+    func bytes() throws -> [UInt8] { try GalleryFile.openForReading(FilePath(path)).read(at: 0, count: Int(byteSize)) }
 }

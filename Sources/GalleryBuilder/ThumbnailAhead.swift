@@ -3,6 +3,7 @@ import GalleryFormat
 import GalleryImaging
 import GallerySystem
 import Synchronization
+import SystemPackage
 
 /// The first image's thumbnail, begun on a thread of its own as soon as that image's file is
 /// known, so that decoding it overlaps the hashing of every image instead of following it. A
@@ -29,11 +30,11 @@ public final class ThumbnailAhead: Sendable {
         finished.enter()
         DispatchQueue.global().async { [self] in
             defer { finished.leave() }
-            make(path)
+            make(FilePath(path))
         }
     }
 
-    private func make(_ path: String) {
+    private func make(_ path: FilePath) {
         guard let bytes = Self.read(path) else { return }
         let png: Result<[UInt8], ImageDecodeError>
         do {
@@ -54,7 +55,7 @@ public final class ThumbnailAhead: Sendable {
         return made.withLock { made in made.flatMap { $0.sha256 == image.sha256 ? $0.png : nil } }
     }
 
-    private static func read(_ path: String) -> [UInt8]? {
+    private static func read(_ path: FilePath) -> [UInt8]? {
         guard let file = try? GalleryFile.openForReading(path), let size = try? file.size,
               size > 0, size <= UInt64(GalleryThumbnail.limits.maxBytes / 2) else { return nil }
         return try? file.read(at: 0, count: Int(size))

@@ -1,6 +1,7 @@
 import GalleryFormat
 import GalleryImageHeaders
 import GallerySystem
+import SystemPackage
 
 /// Where one entry's bytes go as libarchive decompresses them: to a spool file once its
 /// leading bytes show an image of a type the format takes (hashed on the way), to memory for a `ComicInfo.xml`
@@ -8,7 +9,7 @@ import GallerySystem
 struct EntrySink {
     let archive: String
     let entry: String
-    let spoolPath: String
+    let spoolPath: FilePath
     /// The most text kept, for an entry read as text; nil for an entry that may be an image.
     let keepsText: Int?
     /// The image types taken; an entry of another is not kept.
@@ -27,7 +28,7 @@ struct EntrySink {
     private var sha = SHA256Hasher()
     private var crc = CRC32()
 
-    init(archive: String, entry: String, spoolPath: String, accepted: Set<MediaType>, keepsText: Int?) {
+    init(archive: String, entry: String, spoolPath: FilePath, accepted: Set<MediaType>, keepsText: Int?) {
         self.archive = archive
         self.entry = entry
         self.spoolPath = spoolPath
@@ -90,7 +91,7 @@ struct EntrySink {
         do {
             return try GalleryFile.create(spoolPath, permissions: .ownerReadWrite)
         } catch {
-            throw ConversionError(archive, entry: entry, "cannot be spooled to \(spoolPath): \(error)", kind: .cannotWrite,
+            throw ConversionError(archive, entry: entry, "cannot be spooled to \(spoolPath.string): \(error)", kind: .cannotWrite,
                 underlying: error)
         }
     }

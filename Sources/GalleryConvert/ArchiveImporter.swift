@@ -38,7 +38,7 @@ public final class ArchiveImporter {
 
     /// Reads every entry. `progress` gets the archive bytes consumed and the archive's size.
     public func read(progress: ((_ done: UInt64, _ total: UInt64) -> Void)? = nil) throws -> ArchiveImport {
-        let archiveSize = try GalleryFile.openForReading(path).size
+        let archiveSize = try GalleryFile.openForReading(FilePath(path)).size
         let reader = try ArchiveReader(path: path, kind: kind)
         var images: [SourceImage] = []
         var skipped: [SkippedEntry] = []
@@ -74,7 +74,7 @@ public final class ArchiveImporter {
 
             // Each entry is read through the same counted loop, kept or not, so that every
             // decompressed byte counts against the bounds (skipping would decompress too).
-            let spoolPath = FilePath(spool).appending(images.count.zeroPadded(toWidth: 6)).string
+            let spoolPath = FilePath(spool).appending(images.count.zeroPadded(toWidth: 6))
             var sink = EntrySink(archive: path, entry: name, spoolPath: spoolPath, accepted: accepted,
                                  keepsText: isComicInfo ? limits.maxComicInfoBytes : nil)
             while true {
@@ -106,9 +106,9 @@ public final class ArchiveImporter {
             guard images.count < limits.maxImages else {
                 throw ConversionError(path, "more than \(limits.maxImages) images, the format's limit")
             }
-            images.append(SourceImage(name: name, path: spoolPath, header: header, byteSize: size, sha256: sink.sha256,
+            images.append(SourceImage(name: name, path: spoolPath.string, header: header, byteSize: size, sha256: sink.sha256,
                                       crc32: sink.crc32, filename: GalleryImage.isSafeFilename(base) ? base : nil,
-                                      modified: entry.modified, description: ImageFile.description(ofFileAt: spoolPath)))
+                                      modified: entry.modified, description: ImageFile.description(ofFileAt: spoolPath.string)))
         }
         progress?(archiveSize, archiveSize)
 

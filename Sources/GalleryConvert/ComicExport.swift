@@ -38,15 +38,15 @@ public enum ComicExport {
         // Pages made as JPEG wait in a hidden folder beside the output, not in memory.
         let outputPath = FilePath(output)
         let spool: FilePath = outputPath.removingLastComponent().isEmpty ? "." : outputPath.removingLastComponent()
-        let pagesFolder = spool.appending("." + (outputPath.lastComponent?.string ?? "") + ".pages-" + UUID().uuidString.prefix(8)).string
-        var made: [Int: (path: String, width: Int, height: Int, size: UInt64)] = [:]
+        let pagesFolder = spool.appending("." + outputPath.lastComponentName + ".pages-" + UUID().uuidString.prefix(8))
+        var made: [Int: (path: FilePath, width: Int, height: Int, size: UInt64)] = [:]
         defer { try? GalleryFileSystem.removeTree(pagesFolder) }
         for (index, image) in gallery.images.enumerated() where !keepOriginals && !readersShow.contains(image.mediaType) {
             if made.isEmpty { try GalleryFileSystem.makeFolder(pagesFolder, permissions: .ownerReadWriteExecute) }
             made[index] = try jpegPage(of: image, at: index, from: reader, gallery: path, into: pagesFolder)
         }
         var total: UInt64 = 0
-        try GalleryFileSystem.saveSafely(to: output, replacing: overwrite, durable: durable, beforeCommit: {}) { file in
+        try GalleryFileSystem.saveSafely(to: outputPath, replacing: overwrite, durable: durable, beforeCommit: {}) { file in
             let zip = ZipWriter(file: file, modified: gallery.modified)
             let pages = gallery.images.enumerated().map { index, image in
                 made[index].map { (width: $0.width, height: $0.height, byteSize: $0.size) }
@@ -85,7 +85,7 @@ public enum ComicExport {
 
     /// One page as a JPEG of the upright picture at its full size, written into `folder`.
     private static func jpegPage(of image: GalleryImage, at index: Int, from reader: GalleryReader, gallery path: String,
-                                 into folder: String) throws -> (path: String, width: Int, height: Int, size: UInt64) {
+                                 into folder: FilePath) throws -> (path: FilePath, width: Int, height: Int, size: UInt64) {
         let limits = GalleryThumbnail.limits
         let place = "image \(index + 1) (\(image.mediaType.name))"
         guard image.byteSize <= UInt64(limits.maxBytes / 2) else {
@@ -104,7 +104,7 @@ public enum ComicExport {
             throw ConversionError(path, entry: place, "cannot be made a JPEG page: \(error); --keep-originals keeps its own bytes",
                 underlying: error)
         }
-        let file = FilePath(folder).appending(String(index + 1) + ".jpg").string
+        let file = folder.appending(String(index + 1) + ".jpg")
         try GalleryFile.create(file, permissions: .ownerReadWrite).write(jpeg, at: 0)
         return (file, bitmap.width, bitmap.height, UInt64(jpeg.count))
     }

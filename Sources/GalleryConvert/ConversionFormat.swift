@@ -71,19 +71,20 @@ public enum FormatDetection {
         let status = try examine(path)
         if status.kind == .directory {
             // Links followed, as access(2) with F_OK does.
-            let isUnpacked = PathKind.of(FilePath(path).appending(GalleryPackage.manifestEntry)) != .missing
-                && PathKind.of(FilePath(path).appending(GalleryPackage.mimetypeEntry)) != .missing
+            let folder = FilePath(path)
+            let isUnpacked = PathKind.of(folder.appending(GalleryPackage.manifestEntry)) != .missing
+                && PathKind.of(folder.appending(GalleryPackage.mimetypeEntry)) != .missing
             return Detected(format: isUnpacked ? .unpacked : .images)
         }
         guard status.kind == .regularFile else { throw ConversionError(path, "is not a regular file or a folder") }
-        let head = try GalleryFile.openForReading(path).read(at: 0, count: 512)
+        let head = try GalleryFile.openForReading(FilePath(path)).read(at: 0, count: 512)
         return try detect(head: head, name: path)
     }
 
     /// What stat(2) says of `path`; an error says why it cannot be read.
     private static func examine(_ path: String) throws -> FileStatus {
         do {
-            return try FileStatus.of(path, followingLinks: true)
+            return try FileStatus.of(FilePath(path), followingLinks: true)
         } catch {
             throw ConversionError(path, "cannot be read: \(error.reason)", underlying: error)
         }

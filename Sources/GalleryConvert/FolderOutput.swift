@@ -35,7 +35,7 @@ public final class FolderOutput: Sendable {
     }
 
     deinit {
-        if !committed.withLock({ $0 }) { try? GalleryFileSystem.removeTree(staging) }
+        if !committed.withLock({ $0 }) { try? GalleryFileSystem.removeTree(FilePath(staging)) }
     }
 
     /// What `init` checks first, for a caller with long work to do (fetching, say) before it
@@ -95,7 +95,7 @@ public final class FolderOutput: Sendable {
     public func commit() throws {
         // Flushed first, so that after a crash the renamed folder does not come back empty.
         do {
-            try GalleryFileSystem.synchronizeDirectory(staging)
+            try GalleryFileSystem.synchronizeDirectory(FilePath(staging))
         } catch {
             throw ConversionError(destination, "cannot be written: \(error)", kind: .cannotWrite, underlying: error)
         }
@@ -110,7 +110,7 @@ public final class FolderOutput: Sendable {
             // rename(2) refuses a folder with entries, or a file, that appeared since the check;
             // it would replace an empty folder, which is all that could be lost.
             do {
-                try GalleryFileSystem.rename(staging, to: destination)
+                try GalleryFileSystem.rename(FilePath(staging), to: FilePath(destination))
             } catch {
                 let inTheWay: Set<FileSystemError.Kind> = [.alreadyExists, .notDirectory, .isDirectory]
                 let appeared = inTheWay.contains(error.kind) ? true : error.code == .directoryNotEmpty
@@ -123,17 +123,17 @@ public final class FolderOutput: Sendable {
         }
         committed.withLock { $0 = true }
         // The new folder is in place: what remains of the old one is only in the way.
-        if let old { try? GalleryFileSystem.removeTree(old) }
+        if let old { try? GalleryFileSystem.removeTree(FilePath(old)) }
         // A failed flush of the parent does not undo a finished output, so it is not an error.
         let parent = GalleryFileSystem.directory(of: destination)
-        try? GalleryFileSystem.synchronizeDirectory(parent.isEmpty ? "." : parent)
+        try? GalleryFileSystem.synchronizeDirectory(FilePath(parent.isEmpty ? "." : parent))
     }
 
     /// Replaces the destination with the staging folder; returns where the old one now is.
     private func swapIn() throws -> String {
         do {
             // The old one now sits at the staging name.
-            if try GalleryFileSystem.exchange(staging, destination) { return staging }
+            if try GalleryFileSystem.exchange(FilePath(staging), FilePath(destination)) { return staging }
         } catch {
             throw ConversionError(destination, "cannot be replaced: \(error)", kind: .cannotWrite, underlying: error)
         }
@@ -141,14 +141,14 @@ public final class FolderOutput: Sendable {
         // nothing at the destination, and the old one put back if the second fails.
         let aside = Self.unusedName(beside: destination, marked: "old")
         do {
-            try GalleryFileSystem.rename(destination, to: aside)
+            try GalleryFileSystem.rename(FilePath(destination), to: FilePath(aside))
         } catch {
             throw ConversionError(destination, "cannot be replaced: \(error.reason)", kind: .cannotWrite, underlying: error)
         }
         do {
-            try GalleryFileSystem.rename(staging, to: destination)
+            try GalleryFileSystem.rename(FilePath(staging), to: FilePath(destination))
         } catch {
-            try? GalleryFileSystem.rename(aside, to: destination)
+            try? GalleryFileSystem.rename(FilePath(aside), to: FilePath(destination))
             throw ConversionError(destination, "cannot be put in place: \(error.reason)", kind: .cannotWrite, underlying: error)
         }
         return aside
@@ -157,7 +157,7 @@ public final class FolderOutput: Sendable {
     /// Whether anything (a link not followed) is at `path`.
     private static func exists(_ path: String) throws -> Bool {
         do {
-            return try FileStatus.exists(path)
+            return try FileStatus.exists(FilePath(path))
         } catch {
             throw ConversionError(path, "cannot be examined: \(error.reason)", kind: .cannotWrite, underlying: error)
         }
@@ -168,7 +168,7 @@ public final class FolderOutput: Sendable {
         for _ in 0 ..< 100 {
             let candidate = unusedName(beside: path, marked: mark)
             do {
-                try GalleryFileSystem.makeFolder(candidate)
+                try GalleryFileSystem.makeFolder(FilePath(candidate))
                 return candidate
             } catch where error.kind == .alreadyExists {
                 continue
@@ -254,7 +254,7 @@ extension FolderOutput {
     /// What is at `path`, without following a link; `missing` when nothing is there or it cannot
     /// be examined.
     public static func kind(of path: String) -> EntryKind {
-        guard let status = try? FileStatus.of(path, followingLinks: false) else { return .missing }
+        guard let status = try? FileStatus.of(FilePath(path), followingLinks: false) else { return .missing }
         switch status.kind {
         case .regularFile: return .file
         case .directory: return .folder
@@ -265,6 +265,6 @@ extension FolderOutput {
 
     /// The names in a folder, hidden ones included; nil when it cannot be listed.
     public static func entries(of folder: String) -> [String]? {
-        try? GalleryFileSystem.entries(ofFolder: folder)
+        try? GalleryFileSystem.entries(ofFolder: FilePath(folder))
     }
 }

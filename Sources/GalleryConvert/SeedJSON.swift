@@ -1,5 +1,6 @@
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 /// One image of a seed gallery: where it was fetched from and, when the app recorded it, its
 /// width divided by its height.
@@ -106,7 +107,7 @@ public enum SeedJSON {
     /// Reads and decodes a file, refusing one larger than the limit before reading it.
     public static func read(path: String, limits: Limits = .default) throws -> Document {
         // A missing or unreadable file is a FileSystemError, which names the path itself.
-        let file = try GalleryFile.openForReading(path)
+        let file = try GalleryFile.openForReading(FilePath(path))
         let size = try file.size
         guard size <= UInt64(limits.maxBytes) else {
             throw ConversionError(path, "is \(size) bytes; seed JSON larger than \(limits.maxBytes) bytes is refused")

@@ -155,7 +155,7 @@ public enum UnpackedGallery {
 
     static func listing(_ folder: String) throws -> [String] {
         do throws(FileSystemError) {
-            return try GalleryFileSystem.entries(ofFolder: folder)
+            return try GalleryFileSystem.entries(ofFolder: FilePath(folder))
         } catch {
             throw ConversionError(folder, "cannot be listed: \(error.reason)", underlying: error)
         }

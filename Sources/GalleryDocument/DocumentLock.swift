@@ -46,7 +46,7 @@ public struct LockOwner: Sendable, Codable, Hashable, CustomStringConvertible {
 
     /// Field 22 of /proc/PID/stat, counted after the command name (which may hold spaces).
     static func processStartTime(_ pid: ProcessID) -> UInt64? {
-        guard let stat = text(of: "/proc/\(pid)/stat"),
+        guard let stat = text(of: FilePath("/proc/\(pid)/stat")),
               let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // fields[0] is field 3 (state); field 22 is fields[19].
@@ -55,7 +55,7 @@ public struct LockOwner: Sendable, Codable, Hashable, CustomStringConvertible {
     }
 
     /// A /proc file's text; nil when it cannot be read or is not UTF-8.
-    private static func text(of path: String) -> String? {
+    private static func text(of path: FilePath) -> String? {
         (try? GalleryFileSystem.contents(of: path)).flatMap { String(validating: $0, as: UTF8.self) }
     }
 }
@@ -96,7 +96,7 @@ public final class DocumentLock: @unchecked Sendable {
     /// The lock file of a document.
     public static func lockPath(for document: String) -> FilePath {
         let path = FilePath(document)
-        return path.removingLastComponent().appending("." + (path.lastComponent?.string ?? "") + ".lock")
+        return path.removingLastComponent().appending("." + path.lastComponentName + ".lock")
     }
 
     /// Takes the lock of `document` for `session`, or says who holds it. A live holder of this
@@ -173,7 +173,7 @@ public final class DocumentLock: @unchecked Sendable {
     /// its record: how a holder that presents the document hears that it is wanted.
     public static func wishPath(for document: String) -> FilePath {
         let lock = lockPath(for: document)
-        return lock.removingLastComponent().appending((lock.lastComponent?.string ?? "") + ".wanted")
+        return lock.removingLastComponent().appending(lock.lastComponentName + ".wanted")
     }
 
     /// The live writer of this host waiting for the lock of `document`, if any. A wish left by a

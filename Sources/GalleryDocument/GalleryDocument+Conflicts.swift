@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 // When someone else wrote the file since we read it: their file stays where it is (it is the
 // current version), a copy of it and our edits go to the version store, and the document
@@ -51,7 +52,7 @@ extension GalleryDocument {
         var sources: [SHA256Digest: BlobSource] = [:]
         for image in gallery.distinctBlobs {
             switch supplies[image.sha256] {
-            case .file(let path, _, let identity)? where (try? FileIdentity.of(path: path)) == identity:
+            case .file(let path, _, let identity)? where (try? FileIdentity.of(path: FilePath(path))) == identity:
                 sources[image.sha256] = .file(path)
                 continue
             case .bytes(let bytes)?:
@@ -80,7 +81,7 @@ extension GalleryDocument {
             case .bytes(let bytes)?:
                 return bytes
             case .file(let path)?:
-                return try? GalleryFile.openForReading(path).read(at: 0, count: Int(image.byteSize))
+                return try? GalleryFile.openForReading(FilePath(path)).read(at: 0, count: Int(image.byteSize))
             case .entry(let archive, _)?:
                 guard let holder = (others + [reader].compactMap { $0 }).first(where: { $0.archive === archive }) else { return nil }
                 return try? holder.blobBytes(image)
@@ -92,7 +93,7 @@ extension GalleryDocument {
             sources[image.sha256]!
         }
         return DocumentVersion(
-            id: id, documentID: gallery.id, documentPath: try GalleryFileSystem.resolvedPath(path), origin: .ours,
+            id: id, documentID: gallery.id, documentPath: try GalleryFileSystem.resolvedPath(FilePath(path)).string, origin: .ours,
             revision: kept.revision, parentRevisions: [base?.revision].compactMap { $0 },
             time: WallClock.date, host: CurrentProcess.hostName, isResolved: false, file: file.string,
             title: kept.title, imageCount: kept.images.count, missingImages: missing)

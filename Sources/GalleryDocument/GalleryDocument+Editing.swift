@@ -4,6 +4,7 @@ import GalleryFormat
 import GalleryImageHeaders
 import GalleryImaging
 import GallerySystem
+import SystemPackage
 
 // Edits: each makes a new snapshot of the content, so undo and redo are a move along the
 // history, and undoing back to the saved snapshot is clean again.
@@ -101,7 +102,7 @@ extension GalleryDocument {
         }
         try insert(images, at: index)
         for source in sources where supplies[source.sha256] == nil && !isInReader(source.sha256) {
-            let identity = try source.identity ?? FileIdentity.of(path: source.path)
+            let identity = try source.identity ?? FileIdentity.of(path: FilePath(source.path))
             supplies[source.sha256] = .file(path: source.path, crc32: source.crc32, identity: identity)
         }
         return images

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 // NSFilePresenter's part: an open document hears of changes others make to its file (another
 // editor's save, `imagegallery add`, a sync client's download or conflict copy) and acts on
@@ -36,9 +37,9 @@ extension GalleryDocument {
     public func startPresenting() throws {
         try requireOpen()
         guard presenter == nil else { return }
-        let target = try GalleryFileSystem.resolvedPath(path)
+        let target = try GalleryFileSystem.resolvedPath(FilePath(path)).string
         let name = GalleryFileSystem.fileName(of: target)
-        let wish = DocumentLock.wishPath(for: target).lastComponent?.string ?? ""
+        let wish = DocumentLock.wishPath(for: target).lastComponentName
         presenter = try FolderWatch(folder: GalleryFileSystem.directory(of: target)) { [weak self] names, _ in
             if names.contains(wish) { Task { await self?.relinquishIfWanted() } }
             guard names.contains(where: { $0 == name || SyncConflictCopies.client(of: $0, forDocument: name) != nil }) else { return }
@@ -67,9 +68,9 @@ extension GalleryDocument {
         try requireOpen()
         // The writer the lock went to is still at work: the document looks once it has the lock back.
         guard relinquishedToWriter == nil else { return .unchanged }
-        let target = try GalleryFileSystem.resolvedPath(path)
-        guard (try? FileStatus.of(target, followingLinks: true)) != nil else { return .fileGone }
-        if try diskIsAsRead(target) {
+        let resolved = try GalleryFileSystem.resolvedPath(FilePath(path))
+        guard (try? FileStatus.of(resolved, followingLinks: true)) != nil else { return .fileGone }
+        if try diskIsAsRead(resolved) {
             let before = unresolved.map(\.id)
             refreshUnresolved()
             setState(settledState())
@@ -77,7 +78,7 @@ extension GalleryDocument {
             emit(.stateChanged(state))
             return .versionsChanged
         }
-        switch try handleExternalChange(target: target) {
+        switch try handleExternalChange(target: resolved.string) {
         case .keptAsVersion(let id): return .keptAsVersion(id)
         case .unchanged, .saved: return .reloaded
         }

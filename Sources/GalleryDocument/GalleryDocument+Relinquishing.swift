@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 // NSFilePresenter's relinquishPresentedItem(toWriter:): a document that presents itself holds
 // its lock for as long as it is open, yet a writer of this host that waits for the lock (an
@@ -12,7 +13,7 @@ import GallerySystem
 extension GalleryDocument {
     /// Lets the lock go if a live writer of this host waits for it (its wish file is there).
     func relinquishIfWanted() async {
-        guard presenter != nil, let target = try? GalleryFileSystem.resolvedPath(path),
+        guard presenter != nil, let target = try? GalleryFileSystem.resolvedPath(FilePath(path)).string,
               let writer = DocumentLock.writerWaiting(for: target), writer.session != session else { return }
         // A save under way finishes first: the writer then sees our last save, not half of one.
         await waitForSave()
@@ -37,7 +38,7 @@ extension GalleryDocument {
     /// Takes the lock back once no writer waits for it and the one that had it let go. False
     /// while it cannot yet; true once done (or when there is nothing left to take back).
     func retake() async -> Bool {
-        guard relinquishedToWriter != nil, !history.isEmpty, let target = try? GalleryFileSystem.resolvedPath(path) else {
+        guard relinquishedToWriter != nil, !history.isEmpty, let target = try? GalleryFileSystem.resolvedPath(FilePath(path)).string else {
             return true
         }
         // Until the writer has taken the lock its wish stays, and the lock must stay free for it.

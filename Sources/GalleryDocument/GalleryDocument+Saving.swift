@@ -74,14 +74,15 @@ extension GalleryDocument {
     }
 
     private func performSave() async throws -> DocumentCloseResult {
-        let target = try GalleryFileSystem.resolvedPath(path)
-        let links = try GalleryFileSystem.linkCount(target)
+        let targetPath = try GalleryFileSystem.resolvedPath(FilePath(path))
+        let target = targetPath.string
+        let links = try GalleryFileSystem.linkCount(targetPath)
         if links > 1, !options.replacesHardLinkedFile {
             throw DocumentError(.hardLinked(count: links), path: path,
                                 "the file has \(links) hard links; saving would leave the other names with the old "
                                 + "content (allow it with replacesHardLinkedFile, or --break-hard-links)")
         }
-        guard try diskIsAsRead(target) else { return try handleExternalChange(target: target) }
+        guard try diskIsAsRead(targetPath) else { return try handleExternalChange(target: target) }
 
         let generation = history[position].generation
         var gallery = history[position].gallery
@@ -91,11 +92,10 @@ extension GalleryDocument {
         try checkAddedFiles(of: gallery)
         let thumbnail = try thumbnail(for: gallery)
 
-        let targetPath = FilePath(target)
         let folder = targetPath.removingLastComponent()
         let (file, isNamed) = try GalleryFile.createUnnamed(in: folder, for: targetPath)
         let savePath = isNamed ? file.filePath
-            : folder.appending("." + (targetPath.lastComponent?.string ?? "") + ".save-" + UUID().uuidString.lowercased())
+            : folder.appending("." + targetPath.lastComponentName + ".save-" + UUID().uuidString.lowercased())
         var named = isNamed
         var committed = false
         defer { if named && !committed { GalleryFileSystem.remove(savePath) } }
@@ -103,7 +103,7 @@ extension GalleryDocument {
         // Where each blob comes from is settled here, on the actor; the writing happens off it.
         var sources: [SHA256Digest: BlobSource] = [:]
         for image in gallery.distinctBlobs { sources[image.sha256] = try blobSource(for: image) }
-        try await Self.write(gallery, thumbnail: thumbnail, sources: sources, to: file, copyingAttributesOf: target,
+        try await Self.write(gallery, thumbnail: thumbnail, sources: sources, to: file, copyingAttributesOf: targetPath,
                              durable: options.durable)
         try await options.afterWriting?()
         try checkAddedFiles(of: gallery)
@@ -113,7 +113,7 @@ extension GalleryDocument {
         }
 
         // The last look before the swap...
-        guard try diskIsAsRead(target) else { return try handleExternalChange(target: target) }
+        guard try diskIsAsRead(targetPath) else { return try handleExternalChange(target: target) }
         try options.beforeSwap?(target)
         if try GalleryFileSystem.exchange(savePath, targetPath) {
             // ...and a look at what the swap took out: a write that landed in between is put back.
@@ -166,7 +166,7 @@ extension GalleryDocument {
     /// The new file's bytes, written, given the file's attributes and flushed on a thread of
     /// its own: the part of a save that takes time, done without holding the document.
     private nonisolated static func write(_ gallery: Gallery, thumbnail: [UInt8], sources: [SHA256Digest: BlobSource],
-                                          to file: GalleryFile, copyingAttributesOf target: String, durable: Bool) async throws {
+                                          to file: GalleryFile, copyingAttributesOf target: FilePath, durable: Bool) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             DispatchQueue.global().async {
                 continuation.resume(with: Result {
@@ -182,9 +182,9 @@ extension GalleryDocument {
 
     /// Whether the file still holds what was read. A new identity with the same content (a
     /// `touch`, a `chmod`) becomes the record, so the look after the swap compares with it.
-    func diskIsAsRead(_ target: String) throws -> Bool {
+    func diskIsAsRead(_ target: FilePath) throws -> Bool {
         guard let diskRecord else { return false }
-        let (same, now) = try diskRecord.matches(path: FilePath(target))
+        let (same, now) = try diskRecord.matches(path: target)
         if same, let now { self.diskRecord = now }
         return same
     }
@@ -219,7 +219,7 @@ extension GalleryDocument {
     private func checkAddedFiles(of gallery: Gallery) throws {
         for image in gallery.distinctBlobs {
             guard case .file(let source, _, let identity)? = supplies[image.sha256], !isInReader(image.sha256) else { continue }
-            guard (try? FileIdentity.of(path: source)) == identity else {
+            guard (try? FileIdentity.of(path: FilePath(source))) == identity else {
                 throw DocumentError(.changedSinceAdded, path: path,
                                     "\(source) changed after it was added; add it again, then save")
             }
@@ -268,7 +268,7 @@ extension GalleryDocument {
         case .bytes(let data)?:
             return data
         case .file(let source, _, _)?:
-            let file = try GalleryFile.openForReading(source)
+            let file = try GalleryFile.openForReading(FilePath(source))
             return try file.read(at: 0, count: Int(image.byteSize))
         case .gallery(let other)?:
             return try other.blobBytes(image)

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 // NSFileVersion's questions and answers: which versions there are, which are unresolved, and
 // how a conflict is settled (keep one, or merge them all).
@@ -12,9 +13,9 @@ extension GalleryDocument {
         try requireOpen()
         let gallery = reader?.gallery ?? history[position].gallery
         return DocumentVersion(
-            id: gallery.revision, documentID: gallery.id, documentPath: try GalleryFileSystem.resolvedPath(path),
+            id: gallery.revision, documentID: gallery.id, documentPath: try GalleryFileSystem.resolvedPath(FilePath(path)).string,
             origin: .current, revision: gallery.revision, parentRevisions: [], time: WallClock.date,
-            host: CurrentProcess.hostName, isResolved: true, file: try GalleryFileSystem.resolvedPath(path),
+            host: CurrentProcess.hostName, isResolved: true, file: try GalleryFileSystem.resolvedPath(FilePath(path)).string,
             title: gallery.title, imageCount: gallery.images.count)
     }
 
@@ -34,7 +35,7 @@ extension GalleryDocument {
     }
 
     func refreshUnresolved() {
-        guard let gallery = reader?.gallery, let target = try? GalleryFileSystem.resolvedPath(path) else { return }
+        guard let gallery = reader?.gallery, let target = try? GalleryFileSystem.resolvedPath(FilePath(path)).string else { return }
         let store = options.versionStore
         let kept = store.versions(documentID: gallery.id, documentPath: target)
         let byID = Dictionary(kept.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -44,7 +45,7 @@ extension GalleryDocument {
             // The same copy keeps its id while its content does, so its resolution is remembered.
             let id = UUID.nameBased(namespace: gallery.id,
                                     name: "sync-copy:\(GalleryFileSystem.fileName(of: copy.path)):\(other.gallery.revision)")
-            let time = (try? FileIdentity.of(path: copy.path)).map { Date(timeIntervalSince1970: Double($0.modifiedSeconds)) }
+            let time = (try? FileIdentity.of(path: FilePath(copy.path))).map { Date(timeIntervalSince1970: Double($0.modifiedSeconds)) }
             found.append(DocumentVersion(
                 id: id, documentID: gallery.id, documentPath: target, origin: .syncCopy,
                 revision: other.gallery.revision, parentRevisions: [], time: time ?? WallClock.date,
@@ -75,7 +76,7 @@ extension GalleryDocument {
     public func removeOtherVersions() throws {
         try requireEditable()
         for version in try otherVersions() {
-            if version.origin == .syncCopy { GalleryFileSystem.remove(version.file) }
+            if version.origin == .syncCopy { GalleryFileSystem.remove(FilePath(version.file)) }
             options.versionStore.remove(version)
         }
         refreshUnresolved()
@@ -116,7 +117,7 @@ extension GalleryDocument {
         for version in pending {
             let other = try readVersion(version)
             let base = try version.baseManifest.flatMap { path -> Gallery? in
-                guard let bytes = try? GalleryFileSystem.contents(of: path) else { return nil }
+                guard let bytes = try? GalleryFileSystem.contents(of: FilePath(path)) else { return nil }
                 return try Manifest.decodeOrThrow(bytes).0
             } ?? Self.commonBase(before, other.gallery)
             let outcome = try GalleryMerge.merge(base: base, ours: merged, theirs: other.gallery)

@@ -196,7 +196,7 @@ public actor GalleryDocument {
 
     private func takeLock() throws {
         do {
-            switch try DocumentLock.acquire(for: try GalleryFileSystem.resolvedPath(path), session: session,
+            switch try DocumentLock.acquire(for: try GalleryFileSystem.resolvedPath(FilePath(path)).string, session: session,
                                             waiting: options.lockWait) {
             case .acquired(let lock):
                 self.lock = lock
@@ -300,7 +300,7 @@ public actor GalleryDocument {
     private func removeLeftoverSaves() {
         guard let target = try? GalleryFileSystem.resolvedPath(FilePath(path)) else { return }
         let folder = target.removingLastComponent()
-        let prefix = "." + (target.lastComponent?.string ?? "") + ".save-"
+        let prefix = "." + target.lastComponentName + ".save-"
         guard let names = try? GalleryFileSystem.entries(ofFolder: folder) else { return }
         for name in names where name.hasPrefix(prefix) { GalleryFileSystem.remove(folder.appending(name)) }
     }

@@ -3,6 +3,7 @@ import GalleryFormat
 import GalleryImageHeaders
 import GallerySystem
 import Synchronization
+import SystemPackage
 
 /// An image file examined for a gallery: its header, size, SHA-256 and on-disk identity.
 public struct InspectedImageFile: Sendable {
@@ -68,7 +69,7 @@ public struct NotAnImageError: Error, Sendable, DetailedError {
 public enum ImageFile {
     /// True when the file starts like an image of a type the format takes (a cheap check for folder scans).
     public static func looksLikeImage(_ path: String, accepting accepted: Set<MediaType> = Set(MediaType.allCases)) -> Bool {
-        guard let file = try? GalleryFile.openForReading(path), let head = try? file.read(at: 0, count: ImageKind.identifyingBytes) else {
+        guard let file = try? GalleryFile.openForReading(FilePath(path)), let head = try? file.read(at: 0, count: ImageKind.identifyingBytes) else {
             return false
         }
         return MediaType.sniff(head).map(accepted.contains) ?? false
@@ -77,7 +78,7 @@ public enum ImageFile {
     /// Why a file is not taken, for the warning of a folder scan that skips it: "a WebP image;
     /// this gallery format takes …", or `ImageKind/notAnImage`.
     public static func refusal(ofFileAt path: String, accepting accepted: Set<MediaType> = Set(MediaType.allCases)) -> String {
-        let head = (try? GalleryFile.openForReading(path).read(at: 0, count: ImageKind.identifyingBytes)) ?? []
+        let head = (try? GalleryFile.openForReading(FilePath(path)).read(at: 0, count: ImageKind.identifyingBytes)) ?? []
         return ImageKind.identify(head).refusal(accepting: accepted) ?? ImageKind.notAnImage
     }
 
@@ -85,7 +86,7 @@ public enum ImageFile {
     /// reader and the description reader too, so a small image (or a photo's metadata) is read
     /// from the file once, not once for each.
     public static func inspect(_ path: String) throws -> InspectedImageFile {
-        let file = try GalleryFile.openForReading(path)
+        let file = try GalleryFile.openForReading(FilePath(path))
         // The identity of what was opened and is read, whatever the path names by now.
         let before = try file.identity()
         // 256 KiB stays in L2 between the hash and the CRC.
@@ -136,7 +137,7 @@ public enum ImageFile {
     /// `dc:description`, PNG `Description` text), read from its metadata under limits; nil when
     /// it has none or it cannot be read.
     public static func description(ofFileAt path: String) -> String? {
-        guard let file = try? GalleryFile.openForReading(path), let size = try? file.size else { return nil }
+        guard let file = try? GalleryFile.openForReading(FilePath(path)), let size = try? file.size else { return nil }
         return ImageDescription.of(size: size) { offset, count in try file.read(at: offset, count: count) }
     }
 

@@ -21,13 +21,13 @@ package struct CompanionProgram: Sendable {
     /// folder), else in `../libexec/imagegallery/` from it (an installation).
     package func locate(environment: [String: String]) -> Result<String, LocateFailure> {
         if let given = environment[environmentVariable], !given.isEmpty {
-            return GalleryFileSystem.isExecutable(given) ? .success(given) : .failure(LocateFailure(program: self, tried: [given]))
+            return GalleryFileSystem.isExecutable(FilePath(given)) ? .success(given) : .failure(LocateFailure(program: self, tried: [given]))
         }
         guard let executable = CurrentProcess.executablePath() else { return .failure(LocateFailure(program: self, tried: [])) }
         let folder = FilePath(executable).removingLastComponent()
-        let candidates = [folder.appending(name), folder.appending("../libexec/imagegallery").appending(name)].map(\.string)
-        for candidate in candidates where GalleryFileSystem.isExecutable(candidate) { return .success(candidate) }
-        return .failure(LocateFailure(program: self, tried: candidates))
+        let candidates = [folder.appending(name), folder.appending("../libexec/imagegallery").appending(name)]
+        for candidate in candidates where GalleryFileSystem.isExecutable(candidate) { return .success(candidate.string) }
+        return .failure(LocateFailure(program: self, tried: candidates.map(\.string)))
     }
 
     /// The program was not where it is looked for.

@@ -4,6 +4,7 @@ import GalleryFormat
 import GalleryImageHeaders
 import GalleryImaging
 import GallerySystem
+import SystemPackage
 
 /// A fetched image, written to the spool by the fetch helper: what `create` and `add` hold per
 /// URL instead of its bytes, so that memory stays bounded however many URLs are given. The
@@ -42,7 +43,7 @@ package struct FetchItemFailure: Error, Sendable, CustomStringConvertible {
 /// images until they are in the gallery.
 package struct FetchRun: Sendable {
     private var results: [String: Result<SpooledImage, FetchItemFailure>] = [:]
-    package private(set) var spool: String?
+    package private(set) var spool: FilePath?
 
     package static let none = FetchRun()
 
@@ -96,7 +97,7 @@ package struct FetchRun: Sendable {
     package mutating func record(_ event: FetchHelperEvent) throws(FetchHelperClient.Failure) {
         switch event.event {
         case .start:
-            spool = event.spool
+            spool = event.spool.map { FilePath($0) }
         case .result:
             guard let url = event.url else { break }
             // A spooled image described wrongly is the helper's fault, not the URL's: it fails the run.

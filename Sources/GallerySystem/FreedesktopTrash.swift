@@ -38,7 +38,7 @@ package enum FreedesktopTrash {
             _ = recordedPath.removePrefix(top)
             try makeTrashFolders(trash)
         }
-        let name = original.lastComponent?.string ?? ""
+        let name = original.lastComponentName
         let info = infoText(path: recordedPath.string, date: now)
         for attempt in 1 ... 10_000 {
             let candidate = attempt == 1 ? name : "\(name).\(attempt)"
@@ -65,7 +65,7 @@ package enum FreedesktopTrash {
 
     /// The `.trashinfo` text: the path percent-encoded (RFC 2396), the time local, to the second.
     static func infoText(path: String, date: Date) -> String {
-        "[Trash Info]\nPath=\(PercentEncoding.encode(path, keeping: PercentEncoding.unreservedMarks + "/"))\nDeletionDate=\(localTimestamp(date))\n"
+        "[Trash Info]\nPath=\(PercentEncoding.encode(path, keeping: "\(PercentEncoding.unreservedMarks)/"))\nDeletionDate=\(localTimestamp(date))\n"
     }
 
     /// `YYYY-MM-DDThh:mm:ss` in local time, as the specification asks.

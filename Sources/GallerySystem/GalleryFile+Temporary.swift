@@ -46,7 +46,7 @@ extension GalleryFile {
             guard unsupported.contains(code) else {
                 throw FileSystemError(code, path: folder.string, operation: "create a temporary file in")
             }
-            return (try createTemporary(in: directory, prefix: path.lastComponent?.string ?? ""), true)
+            return (try createTemporary(in: directory, prefix: path.lastComponentName), true)
         }
     }
 

@@ -14,7 +14,7 @@ extension GalleryFileSystem {
         beforeCommit: () throws -> Void = {}, write: (GalleryFile) throws -> Void
     ) throws {
         let directory = path.removingLastComponent()
-        let temporary = try GalleryFile.createTemporary(in: directory, prefix: path.lastComponent?.string ?? "")
+        let temporary = try GalleryFile.createTemporary(in: directory, prefix: path.lastComponentName)
         var committed = false
         defer { if !committed { remove(temporary.filePath) } }
         try write(temporary)

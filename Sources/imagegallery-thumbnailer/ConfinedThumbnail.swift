@@ -1,6 +1,7 @@
 import GalleryFormat
 import GalleryImaging
 import GallerySystem
+import SystemPackage
 
 /// One thumbnail, made by a process that has shut itself in first (Specs/security.md, "The
 /// confined thumbnailer"). The order is the design:
@@ -38,16 +39,16 @@ struct ConfinedThumbnail {
     func confine() throws(Failure) -> (source: GalleryFile, target: GalleryFile, limits: DecodeLimits) {
         AddressSpace.fitAllocatorToLimit()
         let source: GalleryFile
-        do { source = try GalleryFile.openForReading(input) } catch { throw .input(error) }
+        do { source = try GalleryFile.openForReading(FilePath(input)) } catch { throw .input(error) }
         let target: (file: GalleryFile, created: Bool)
         let limits: DecodeLimits
-        do { target = try GalleryFile.openForWritingInPlace(output) } catch { throw .output(error) }
+        do { target = try GalleryFile.openForWritingInPlace(FilePath(output)) } catch { throw .output(error) }
         // A new OUTPUT must not outlive a failure, and once confined the process cannot remove
         // it (that would take a right over its whole folder): a parent that reads nothing
         // waits for the confined child and removes it. The desktop hands over an OUTPUT it has
         // made already, and then no child is needed.
         if target.created, let end = Confinement.superviseChild() {
-            if end != .exited(0) { GalleryFileSystem.remove(output) }
+            if end != .exited(0) { GalleryFileSystem.remove(FilePath(output)) }
             throw .childEnded(end)
         }
         do {

@@ -3,6 +3,7 @@ import Foundation
 import GalleryFormat
 import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 
 /// What a save keeps of the file it replaces (mode, extended attributes, a symbolic link, hard
@@ -131,7 +132,7 @@ struct GalleryDocumentSavingTests {
         // /proc names files by their resolved paths. A descriptor's link text can say
         // "(deleted)" for a live file (one written unnamed, then linked), so the test compares
         // the inodes the descriptors reach with the files that are in the folder now.
-        let folder = try GalleryFileSystem.resolvedPath(directory.path)
+        let folder = try GalleryFileSystem.resolvedPath(FilePath(directory.path)).string
         /// The inodes of this folder's files that this process has open.
         func openHere() throws -> Set<UInt64> {
             Set(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { fd -> UInt64? in

@@ -2,6 +2,7 @@ import GalleryDocument
 import GallerySystem
 import Foundation
 import GalleryTestSupport
+import SystemPackage
 import Testing
 @testable import GalleryEditor
 
@@ -18,7 +19,7 @@ import Testing
         path = try folder.copy(TestPaths.fixture("valid/all.imagegallery"))
         let library = GalleryLibrary(roots: try EditorRoots(paths: [folder.path]))
         desk = DocumentDesk(library: library, events: EditorEvents(), options: DocumentOptions())
-        key = GalleryLibrary.key(of: try GalleryFileSystem.resolvedPath(path))
+        key = GalleryLibrary.key(of: try GalleryFileSystem.resolvedPath(FilePath(path)).string)
     }
 
     /// Requests that arrive together (a page's view, its events and its thumbnails) share one
@@ -66,7 +67,7 @@ import Testing
         try Self.setWritable(folder.path, true)
         #expect(await first.state == .closed)
         // What makes the case: the closed document could not remove its lock file.
-        #expect(FileManager.default.fileExists(atPath: DocumentLock.lockPath(for: try GalleryFileSystem.resolvedPath(path)).string))
+        #expect(FileManager.default.fileExists(atPath: DocumentLock.lockPath(for: try GalleryFileSystem.resolvedPath(FilePath(path)).string).string))
         let again = try await desk.document(key, for: "after")
         let reason = await again.readOnlyReason
         #expect(reason == nil, "read only: \(reason ?? "")")

@@ -1,6 +1,7 @@
 import Foundation
 import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 @testable import GalleryEditor
 
@@ -25,10 +26,10 @@ import Testing
 
     @Test func onlyTheRootFoldersOwnGalleriesAreInside() throws {
         let roots = try EditorRoots(paths: [root])
-        let resolvedRoot = try GalleryFileSystem.resolvedPath(root)
+        let resolvedRoot = try GalleryFileSystem.resolvedPath(FilePath(root)).string
         #expect(roots.contains(resolvedRoot + "/g.imagegallery"))
         #expect(!roots.contains(resolvedRoot + "/x/\u{301}deep.imagegallery"))
-        #expect(!roots.contains(try GalleryFileSystem.resolvedPath(sibling) + "/theirs.imagegallery"))
+        #expect(!roots.contains(try GalleryFileSystem.resolvedPath(FilePath(sibling)).string + "/theirs.imagegallery"))
     }
 
     /// Links in the root to the deeper gallery and to the sibling's: neither is listed, and
@@ -39,7 +40,7 @@ import Testing
         let library = GalleryLibrary(roots: try EditorRoots(paths: [root]))
         #expect(await library.galleries().map(\.fileName) == ["g.imagegallery"])
         for outside in [root + "/x/\u{301}deep.imagegallery", sibling + "/theirs.imagegallery"] {
-            let key = GalleryLibrary.key(of: try GalleryFileSystem.resolvedPath(outside))
+            let key = GalleryLibrary.key(of: try GalleryFileSystem.resolvedPath(FilePath(outside)).string)
             await #expect(throws: EditorError.self) { try await library.path(forKey: key) }
         }
     }

@@ -4,6 +4,7 @@ import Foundation
 import GalleryImaging
 import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 
 /// A gallery of `count` small distinct blobs held in memory.
@@ -178,7 +179,7 @@ struct ContainerTests {
         let directory = try TemporaryDirectory()
         let (gallery, blobs) = makeGallery(count: 5)
         let path = directory.file("zip64.imagegallery")
-        let file = try GalleryFile.create(path)
+        let file = try GalleryFile.create(FilePath(path))
         try GalleryWriter.writeArchive(gallery, thumbnail: PlaceholderThumbnail.png(forFirstImage: (1, 1)), to: file,
                                        durable: false, zip64Threshold: 64, progress: nil) { .bytes(blobs[$0.sha256]!) }
         let bytes = try FileBytes.read(path)
@@ -228,7 +229,7 @@ struct ContainerTests {
     /// What the quick scan (which finds `manifest.json` so that it is read while the central
     /// directory is parsed) makes of a file's manifest record.
     static func quickFindManifest(_ path: String) throws -> ZipEntry? {
-        let file = try GalleryFile.openForReading(path)
+        let file = try GalleryFile.openForReading(FilePath(path))
         let layout = try ZipArchive.readEndRecords(file: file, size: try file.size, limits: .default)
         let directory = try file.read(at: layout.centralOffset, count: Int(layout.centralSize))
         return directory.withUnsafeBytes { ZipArchive.quickFind("manifest.json", in: $0, count: layout.entryCount) }

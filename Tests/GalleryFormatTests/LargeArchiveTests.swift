@@ -3,6 +3,7 @@ import GalleryFormat
 import GalleryImaging
 import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 
 /// Entries past 4 GiB need ZIP64 sizes. Writing one takes 4.3 GB of disk and about a minute,
@@ -33,7 +34,7 @@ struct LargeArchiveTests {
         #expect(truncate(source, off_t(size)) == 0)
         var hasher = SHA256Hasher()
         var crc = CRC32()
-        let file = try GalleryFile.openForReading(source)
+        let file = try GalleryFile.openForReading(FilePath(source))
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 22, alignment: 64)
         defer { buffer.deallocate() }
         var offset: UInt64 = 0

@@ -3,6 +3,7 @@ import Foundation
 import GalleryImaging
 import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 
 /// The manifest is decoded while it is still being inflated, through a window that slides
@@ -12,7 +13,7 @@ import Testing
 struct StreamedManifestTests {
     /// Writes a gallery whose manifest is `manifest` verbatim, blobs from `blobs`.
     func writeRaw(manifest: [UInt8], blobs: [(String, [UInt8])], to path: String) throws {
-        let file = try GalleryFile.create(path)
+        let file = try GalleryFile.create(FilePath(path))
         let zip = ZipWriter(file: file, modified: Timestamp(seconds: 0))
         try zip.add(name: "mimetype", bytes: Array(GalleryPackage.mediaType.utf8), method: .stored)
         try zip.add(name: "manifest.json", bytes: manifest, method: .deflated)

@@ -4,6 +4,7 @@ import Foundation
 import GalleryImaging
 import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 
 /// Blob and thumbnail checks, each on a gallery built with exactly one defect.
@@ -19,7 +20,7 @@ struct ValidatorContentTests {
                to path: String) throws {
         let gallery = Gallery(id: UUID(), revision: UUID(), title: "t", created: Timestamp(seconds: 0),
                               modified: Timestamp(seconds: 0), images: images)
-        let file = try GalleryFile.create(path)
+        let file = try GalleryFile.create(FilePath(path))
         let zip = ZipWriter(file: file, modified: Timestamp(seconds: 0))
         try zip.add(name: "mimetype", bytes: Array(GalleryPackage.mediaType.utf8), method: .stored)
         try zip.add(name: "manifest.json", bytes: Manifest.encode(gallery), method: .deflated)

@@ -2,6 +2,7 @@ import Foundation
 import GalleryFormat
 import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 
 /// The validator stops checking a file at its first fatal finding (format section 11), whether
@@ -37,7 +38,7 @@ struct ValidatorFatalTests {
         let source = try ZipArchive(path: TestPaths.fixture("invalid/IG-MAN-001-trailing-comma.imagegallery"))
         let directory = try TemporaryDirectory()
         let path = directory.file("g.imagegallery")
-        let zip = ZipWriter(file: try GalleryFile.create(path), modified: Timestamp(seconds: 0))
+        let zip = ZipWriter(file: try GalleryFile.create(FilePath(path)), modified: Timestamp(seconds: 0))
         for entry in source.entries {
             let bytes = entry.name == GalleryPackage.thumbnailEntry
                 ? try FileBytes.read(TestPaths.fixture("images/1-sunset.jpg")) : try source.readAll(entry, limit: 1 << 24)

@@ -2,6 +2,7 @@ import Foundation
 @testable import GalleryFormat
 import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 
 /// The validator decodes the manifest through a window that slides over the text as it is
@@ -33,7 +34,7 @@ struct WindowedManifestTests {
         var checked = 0
         for folder in ["valid", "tolerant", "invalid"] {
             for path in try TestPaths.fixtures(in: folder, withExtension: "imagegallery") {
-                guard let archive = try? ZipArchive(file: GalleryFile.openForReading(path)),
+                guard let archive = try? ZipArchive(file: GalleryFile.openForReading(FilePath(path))),
                       let entry = archive.entry(named: "manifest.json"), entry.uncompressedSize < 1 << 20,
                       let bytes = try? archive.readAll(entry, limit: 1 << 20) else {
                     #expect(folder == "invalid", "\(path): its manifest could not be read")

@@ -2,6 +2,7 @@ import GalleryFormat
 import GalleryImaging
 import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 
 /// An image file inspected for a gallery: header, description, SHA-256, CRC-32 and size from
@@ -53,7 +54,7 @@ import Testing
         #expect(inspected.header.width == 8 && inspected.header.height == 6)
         // Past the first chunk when the padding comes first: read from the file, not the chunk.
         #expect(inspected.description == "Dunes at noon")
-        #expect(inspected.identity == (try FileIdentity.of(path: path)))
+        #expect(inspected.identity == (try FileIdentity.of(path: FilePath(path))))
     }
 
     /// A text chunk that begins in the first chunk read and ends past it: the header reader's

@@ -3,6 +3,7 @@ import GalleryFormat
 @testable import GalleryImaging
 import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 
 /// PNG decoding: every colour type and depth the samples hold, and hostile headers and chunks.
@@ -137,7 +138,7 @@ struct PNGDecoderTests {
     }
 
     func thumbnail(of fixture: String) throws -> [UInt8] {
-        let archive = try ZipArchive(file: GalleryFile.openForReading(TestPaths.fixture(fixture)))
+        let archive = try ZipArchive(file: GalleryFile.openForReading(FilePath(TestPaths.fixture(fixture))))
         return try archive.readAll(try #require(archive.entry(named: "thumbnail.png")), limit: 1 << 20)
     }
 

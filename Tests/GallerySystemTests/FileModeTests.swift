@@ -1,6 +1,7 @@
 import Foundation
 @testable import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Glibc
 import Testing
 
@@ -41,9 +42,9 @@ struct FileModeTests {
         let directory = try TemporaryDirectory()
         let expected = try Self.kernelMode(in: directory, name: "plain")
         #expect(GalleryFile.documentPermissions().rawValue == expected)
-        let temporary = try GalleryFile.createTemporary(in: directory.path, prefix: "t")
+        let temporary = try GalleryFile.createTemporary(in: FilePath(directory.path), prefix: "t")
         #expect(try Self.mode(of: temporary) == expected)
-        let (unnamed, _) = try GalleryFile.createUnnamed(in: directory.path, for: directory.file("u.imagegallery"))
+        let (unnamed, _) = try GalleryFile.createUnnamed(in: FilePath(directory.path), for: FilePath(directory.file("u.imagegallery")))
         #expect(try Self.mode(of: unnamed) == expected)
     }
 }

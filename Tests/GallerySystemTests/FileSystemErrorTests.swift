@@ -10,7 +10,7 @@ struct FileSystemErrorTests {
     @Test func aMissingFileNamesItsPathOperationAndCode() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("absent.imagegallery")
-        let error = try #require(throws: FileSystemError.self) { try GalleryFile.openForReading(path) }
+        let error = try #require(throws: FileSystemError.self) { try GalleryFile.openForReading(FilePath(path)) }
         #expect(error.kind == .notFound)
         #expect(error.code == .noSuchFileOrDirectory)
         #expect(error.path == path && error.operation == "open")
@@ -19,31 +19,31 @@ struct FileSystemErrorTests {
 
     @Test func aFolderIsRefusedAsAFileToRead() throws {
         let directory = try TemporaryDirectory()
-        let error = try #require(throws: FileSystemError.self) { try GalleryFile.openForReading(directory.path) }
+        let error = try #require(throws: FileSystemError.self) { try GalleryFile.openForReading(FilePath(directory.path)) }
         #expect(error.kind == .isDirectory && error.code == .isDirectory)
     }
 
     @Test func creatingOverAnExistingFileIsAlreadyExists() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("taken")
-        _ = try GalleryFile.create(path)
-        let error = try #require(throws: FileSystemError.self) { try GalleryFile.create(path) }
+        _ = try GalleryFile.create(FilePath(path))
+        let error = try #require(throws: FileSystemError.self) { try GalleryFile.create(FilePath(path)) }
         #expect(error.kind == .alreadyExists && error.code == .fileExists && error.operation == "create")
     }
 
     @Test func aMissingFolderIsNamedWhenMakingOneInside() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("missing/inner")
-        let error = try #require(throws: FileSystemError.self) { try GalleryFileSystem.makeFolder(path) }
+        let error = try #require(throws: FileSystemError.self) { try GalleryFileSystem.makeFolder(FilePath(path)) }
         #expect(error.path == path && error.operation == "create the folder" && error.kind == .notFound)
     }
 
     @Test func makeFoldersLeavesExistingOnesAndMakesTheRest() throws {
         let directory = try TemporaryDirectory()
-        try GalleryFileSystem.makeFolders(directory.file("a/b/c"), permissions: .ownerReadWriteExecute)
-        try GalleryFileSystem.makeFolders(directory.file("a/b/c/d"), permissions: .ownerReadWriteExecute)
-        #expect(PathKind.of(directory.file("a/b/c/d")) == .directory)
-        let status = try FileStatus.of(directory.file("a/b"), followingLinks: false)
+        try GalleryFileSystem.makeFolders(FilePath(directory.file("a/b/c")), permissions: .ownerReadWriteExecute)
+        try GalleryFileSystem.makeFolders(FilePath(directory.file("a/b/c/d")), permissions: .ownerReadWriteExecute)
+        #expect(PathKind.of(FilePath(directory.file("a/b/c/d"))) == .directory)
+        let status = try FileStatus.of(FilePath(directory.file("a/b")), followingLinks: false)
         #expect(status.kind == .directory)
     }
 }

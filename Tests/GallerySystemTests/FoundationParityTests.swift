@@ -1,6 +1,7 @@
 import Foundation
 @testable import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 
 /// What GallerySystem does in place of Foundation's APIs (which imagegallery no longer links:
@@ -32,13 +33,13 @@ struct FoundationParityTests {
         // A link to a folder is listed and not entered, as FileManager does; a loop would
         // otherwise never end.
         try FileManager.default.createSymbolicLink(atPath: directory.file("a/loop"), withDestinationPath: directory.path)
-        let ours = try GalleryFileSystem.descendants(ofFolder: directory.path)
+        let ours = try GalleryFileSystem.descendants(ofFolder: FilePath(directory.path)).map(\.string)
         var theirs: [String] = []
         let walker = try #require(FileManager.default.enumerator(atPath: directory.path))
         while let relative = walker.nextObject() as? String { theirs.append(relative) }
         #expect(ours.sorted() == theirs.sorted())
         #expect(ours.count == 14, "\(ours.sorted())")
-        #expect { try GalleryFileSystem.descendants(ofFolder: directory.file("missing")) } throws: { error in
+        #expect { try GalleryFileSystem.descendants(ofFolder: FilePath(directory.file("missing"))) } throws: { error in
             "\(error)" == directory.file("missing") + ": cannot list the folder: No such file or directory"
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 
 /// The flock that DocumentLock holds: one holder at a time, released when closed.
@@ -9,11 +10,11 @@ struct LockFileTests {
     @Test func aSecondHolderWaitsUntilTheFirstLetsGo() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file(".doc.lock")
-        let first = try LockFile.open(path)
+        let first = try LockFile.open(FilePath(path))
         #expect(first.tryLock())
         #expect(first.isStillNamed())
         try first.writeRecord(Array("me".utf8))
-        let second = try LockFile.open(path)
+        let second = try LockFile.open(FilePath(path))
         #expect(!second.tryLock(), "flock is per open file: a second open must not get it")
         #expect(second.record() == Array("me".utf8))
         first.close()
@@ -22,11 +23,11 @@ struct LockFileTests {
 
     @Test func aRemovedLockFileIsNoLongerNamed() throws {
         let directory = try TemporaryDirectory()
-        let file = try LockFile.open(directory.file(".doc.lock"))
+        let file = try LockFile.open(FilePath(directory.file(".doc.lock")))
         #expect(file.tryLock())
         file.removeName()
         #expect(!file.isStillNamed())
-        #expect(LockFile.openExisting(directory.file(".doc.lock")) == nil)
+        #expect(LockFile.openExisting(FilePath(directory.file(".doc.lock"))) == nil)
     }
 
     @Test func aProcessIDIsWrittenAsABareNumber() throws {

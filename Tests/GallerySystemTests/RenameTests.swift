@@ -7,11 +7,11 @@ import Testing
 @Suite("Renames")
 struct RenameTests {
     static func write(_ path: String, _ text: String) throws {
-        try GalleryFile.create(path).write(Array(text.utf8), at: 0)
+        try GalleryFile.create(FilePath(path)).write(Array(text.utf8), at: 0)
     }
 
     static func read(_ path: String) throws -> String {
-        String(decoding: try GalleryFile.openForReading(path).read(at: 0, count: 100), as: UTF8.self)
+        String(decoding: try GalleryFile.openForReading(FilePath(path)).read(at: 0, count: 100), as: UTF8.self)
     }
 
     @Test func exchangeSwapsTwoNamesWhereTheFileSystemCan() throws {
@@ -19,7 +19,7 @@ struct RenameTests {
         let (a, b) = (directory.file("a"), directory.file("b"))
         try Self.write(a, "first")
         try Self.write(b, "second")
-        if try GalleryFileSystem.exchange(a, b) {
+        if try GalleryFileSystem.exchange(FilePath(a), FilePath(b)) {
             #expect(try Self.read(a) == "second" && Self.read(b) == "first")
         } else {
             // No RENAME_EXCHANGE here: nothing may have moved.
@@ -31,7 +31,7 @@ struct RenameTests {
         let directory = try TemporaryDirectory()
         let (a, b) = (directory.file("a"), directory.file("gone"))
         try Self.write(a, "first")
-        let error = try #require(throws: FileSystemError.self) { _ = try GalleryFileSystem.exchange(a, b) }
+        let error = try #require(throws: FileSystemError.self) { _ = try GalleryFileSystem.exchange(FilePath(a), FilePath(b)) }
         #expect(error.path == b && error.operation == "swap \(a) with" && error.code == .noSuchFileOrDirectory)
         #expect(try Self.read(a) == "first")
     }
@@ -41,7 +41,7 @@ struct RenameTests {
         let (source, destination) = (directory.file("new"), directory.file("old"))
         try Self.write(source, "new")
         try Self.write(destination, "old")
-        let error = try #require(throws: FileSystemError.self) { try GalleryFileSystem.moveNoReplace(source, to: destination) }
+        let error = try #require(throws: FileSystemError.self) { try GalleryFileSystem.moveNoReplace(FilePath(source), to: FilePath(destination)) }
         #expect(error.kind == .alreadyExists && error.path == destination && error.operation == "create")
         #expect(try Self.read(source) == "new" && Self.read(destination) == "old")
     }
@@ -50,8 +50,8 @@ struct RenameTests {
         let directory = try TemporaryDirectory()
         let (source, destination) = (directory.file("new"), directory.file("free"))
         try Self.write(source, "new")
-        try GalleryFileSystem.moveNoReplace(source, to: destination)
+        try GalleryFileSystem.moveNoReplace(FilePath(source), to: FilePath(destination))
         #expect(try Self.read(destination) == "new")
-        #expect(PathKind.of(source) == .missing)
+        #expect(PathKind.of(FilePath(source)) == .missing)
     }
 }

@@ -12,18 +12,18 @@ struct TemporaryFileTests {
     @Test func aNamelessFileAppearsOnlyWhenLinked() throws {
         var directory = try TemporaryDirectory()
         var target = directory.file("doc.imagegallery")
-        var (file, isNamed) = try GalleryFile.createUnnamed(in: directory.path, for: target)
+        var (file, isNamed) = try GalleryFile.createUnnamed(in: FilePath(directory.path), for: FilePath(target))
         if isNamed {
-            GalleryFileSystem.remove(file.path)
+            GalleryFileSystem.remove(file.filePath)
             directory = try TemporaryDirectory(in: "/dev/shm")
             target = directory.file("doc.imagegallery")
-            (file, isNamed) = try GalleryFile.createUnnamed(in: directory.path, for: target)
+            (file, isNamed) = try GalleryFile.createUnnamed(in: FilePath(directory.path), for: FilePath(target))
         }
         try #require(!isNamed, "neither the temporary folder's file system nor tmpfs made a nameless file")
         try file.write(Array("saved".utf8), at: 0)
-        #expect(PathKind.of(target) == .missing)
-        try file.link(as: target)
-        #expect(try GalleryFile.openForReading(target).read(at: 0, count: 10) == Array("saved".utf8))
+        #expect(PathKind.of(FilePath(target)) == .missing)
+        try file.link(as: FilePath(target))
+        #expect(try GalleryFile.openForReading(FilePath(target)).read(at: 0, count: 10) == Array("saved".utf8))
     }
 
     @Test(arguments: [Errno.notSupportedOnSocket, .isDirectory, .noFunction, .invalidArgument])
@@ -34,7 +34,7 @@ struct TemporaryFileTests {
         #expect(isNamed)
         #expect(GalleryFileSystem.directory(of: file.path) == directory.path)
         #expect(GalleryFileSystem.fileName(of: file.path).hasPrefix(".doc.imagegallery.tmp-"))
-        #expect(PathKind.of(file.path) == .regularFile)
+        #expect(PathKind.of(file.filePath) == .regularFile)
     }
 
     @Test func anyOtherFailureOfOTmpfileIsAnErrorNamingTheFolder() throws {
@@ -48,11 +48,11 @@ struct TemporaryFileTests {
     @Test func aSavedCopyTakesTheOriginalsPermissions() throws {
         let directory = try TemporaryDirectory()
         let original = directory.file("original")
-        let copy = try GalleryFile.create(original, permissions: [.ownerReadWrite, .groupRead])
+        let copy = try GalleryFile.create(FilePath(original), permissions: [.ownerReadWrite, .groupRead])
         try copy.write([1], at: 0)
-        let (file, isNamed) = try GalleryFile.createUnnamed(in: directory.path, for: original)
-        defer { if isNamed { GalleryFileSystem.remove(file.path) } }
-        try file.copyAttributes(of: original)
+        let (file, isNamed) = try GalleryFile.createUnnamed(in: FilePath(directory.path), for: FilePath(original))
+        defer { if isNamed { GalleryFileSystem.remove(file.filePath) } }
+        try file.copyAttributes(of: FilePath(original))
         #expect(try file.descriptor.stat().permissions == [.ownerReadWrite, .groupRead])
     }
 }

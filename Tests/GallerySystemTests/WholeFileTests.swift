@@ -12,9 +12,9 @@ struct WholeFileTests {
         let directory = try TemporaryDirectory()
         let bytes = (0 ..< 200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         try Data(bytes).write(to: URL(fileURLWithPath: directory.file("big")))
-        #expect(try GalleryFileSystem.contents(of: directory.file("big")) == bytes)
+        #expect(try GalleryFileSystem.contents(of: FilePath(directory.file("big"))) == bytes)
         FileManager.default.createFile(atPath: directory.file("empty"), contents: nil)
-        #expect(try GalleryFileSystem.contents(of: directory.file("empty")) == [])
+        #expect(try GalleryFileSystem.contents(of: FilePath(directory.file("empty"))) == [])
         // /proc says its files are empty; they are read to their end all the same.
         let status = String(decoding: try GalleryFileSystem.contents(of: "/proc/self/status"), as: UTF8.self)
         #expect(status.contains("Pid:\t\(ProcessID.current)"))
@@ -32,9 +32,9 @@ struct WholeFileTests {
     @Test func writeWholeReplacesTheFileWithTheModeAsked() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("record.json")
-        try GalleryFileSystem.writeWhole(Array("old".utf8), to: path)
-        try GalleryFileSystem.writeWhole(Array("new".utf8), to: path, permissions: .ownerReadWrite)
-        #expect(try GalleryFileSystem.contents(of: path) == Array("new".utf8))
+        try GalleryFileSystem.writeWhole(Array("old".utf8), to: FilePath(path))
+        try GalleryFileSystem.writeWhole(Array("new".utf8), to: FilePath(path), permissions: .ownerReadWrite)
+        #expect(try GalleryFileSystem.contents(of: FilePath(path)) == Array("new".utf8))
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         // Nothing left beside it: the temporary file became the record.
@@ -44,7 +44,7 @@ struct WholeFileTests {
     @Test func writeWholeWithoutPermissionsGivesADocumentsMode() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("report.txt")
-        try GalleryFileSystem.writeWhole(Array("text".utf8), to: path)
+        try GalleryFileSystem.writeWhole(Array("text".utf8), to: FilePath(path))
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode.map(UInt32.init) == 0o666 & ~GalleryFile.creationMask())
     }
@@ -58,18 +58,18 @@ struct WholeFileTests {
         try FileManager.default.createDirectory(atPath: tree + "/a/b/.hidden", withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: tree + "/a/b/file", contents: Data("y".utf8))
         try FileManager.default.createSymbolicLink(atPath: tree + "/a/link", withDestinationPath: outside)
-        try GalleryFileSystem.removeTree(tree)
+        try GalleryFileSystem.removeTree(FilePath(tree))
         #expect(!FileManager.default.fileExists(atPath: tree))
         #expect(FileManager.default.fileExists(atPath: outside + "/kept"))
         // Gone already: not an error; a single file goes too.
-        try GalleryFileSystem.removeTree(tree)
-        try GalleryFileSystem.removeTree(outside + "/kept")
+        try GalleryFileSystem.removeTree(FilePath(tree))
+        try GalleryFileSystem.removeTree(FilePath(outside + "/kept"))
         #expect(!FileManager.default.fileExists(atPath: outside + "/kept"))
     }
 
     @Test func availableBytesAreStatvfss() throws {
         let directory = try TemporaryDirectory()
-        let free = try GalleryFileSystem.availableBytes(on: directory.path)
+        let free = try GalleryFileSystem.availableBytes(on: FilePath(directory.path))
         let foundation = try FileManager.default.attributesOfFileSystem(forPath: directory.path)[.systemFreeSize] as? NSNumber
         // Other processes write meanwhile: the two readings are near, not equal.
         let difference = Int64(free) - (foundation?.int64Value ?? 0)

@@ -1,4 +1,5 @@
 import GallerySystem
+import SystemPackage
 
 /// The paths `imagegallery edit` was given, resolved: the only places the editor reads or writes.
 package struct EditorRoots: Sendable, Hashable {
@@ -15,10 +16,10 @@ package struct EditorRoots: Sendable, Hashable {
     package init(paths: [String]) throws {
         var roots: [Root] = []
         for path in paths {
-            let resolved = try GalleryFileSystem.resolvedPath(path)
+            let resolved = try GalleryFileSystem.resolvedPath(FilePath(path))
             switch PathKind.of(resolved) {
-            case .directory: roots.append(Root(path: resolved, isFolder: true))
-            case .regularFile: roots.append(Root(path: resolved, isFolder: false))
+            case .directory: roots.append(Root(path: resolved.string, isFolder: true))
+            case .regularFile: roots.append(Root(path: resolved.string, isFolder: false))
             case .other, .missing: throw EditorError.notAFolderOrGallery(path)
             }
         }

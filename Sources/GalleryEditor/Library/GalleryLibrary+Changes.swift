@@ -16,7 +16,7 @@ extension GalleryLibrary {
         let path = try Self.writeUnderFreeName(folder: folder, stem: Self.fileStem(for: trimmed)) { path in
             try GalleryBuilder(title: trimmed).write(to: path)
         }
-        let key = Self.key(of: try GalleryFileSystem.resolvedPath(path))
+        let key = Self.key(of: try GalleryFileSystem.resolvedPath(FilePath(path)).string)
         guard let summary = galleries().first(where: { $0.key == key }) else { throw EditorError.noSuchGallery(key) }
         return summary
     }

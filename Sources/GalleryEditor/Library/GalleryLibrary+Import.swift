@@ -24,7 +24,7 @@ extension GalleryLibrary {
     package nonisolated func importFile(_ upload: String, named name: String, spool: String,
                                         folder folderIndex: Int) throws -> (written: [String], notes: [String]) {
         let folder = try folder(folderIndex)
-        let head = try GalleryFile.openForReading(upload).read(at: 0, count: 512)
+        let head = try GalleryFile.openForReading(FilePath(upload)).read(at: 0, count: 512)
         let detected = try FormatDetection.detect(head: head, name: name)
         let stem = Self.fileStem(for: FormatDetection.stem(of: name))
         var written: [String] = []
@@ -58,7 +58,7 @@ extension GalleryLibrary {
             }
         case .gallery:
             _ = try GalleryReader(path: upload)
-            written.append(try Self.writeUnderFreeName(folder: folder, stem: stem) { try GalleryFileSystem.moveNoReplace(upload, to: $0) })
+            written.append(try Self.writeUnderFreeName(folder: folder, stem: stem) { try GalleryFileSystem.moveNoReplace(FilePath(upload), to: FilePath($0)) })
         case .unpacked, .images, .web:
             throw EditorError.badRequest("\(name): drop a folder's images, an archive, a comic book, the seed apps' JSON or a gallery")
         }

@@ -38,8 +38,8 @@ package actor GalleryLibrary {
         var found: [String: GallerySummary] = [:]
         var paths: [String: String] = [:]
         for candidate in candidatePaths() {
-            guard let resolved = try? GalleryFileSystem.resolvedPath(candidate), roots.contains(resolved),
-                  let status = try? FileStatus.of(resolved, followingLinks: true), status.kind == .regularFile else { continue }
+            guard let resolved = try? GalleryFileSystem.resolvedPath(FilePath(candidate)).string, roots.contains(resolved),
+                  let status = try? FileStatus.of(FilePath(resolved), followingLinks: true), status.kind == .regularFile else { continue }
             let key = Self.key(of: resolved)
             let fingerprint = [status.size, status.modifiedNanoseconds, Int64(bitPattern: status.inode)]
             if let known = cache[key], known.fingerprint == fingerprint {
@@ -59,7 +59,7 @@ package actor GalleryLibrary {
         // Found by its name alone: a page that opens a gallery straight away (the launch link)
         // must not wait for every manifest of the folder to be read for the listing first.
         guard let path = cache[key]?.path ?? locate(key) else { throw EditorError.noSuchGallery(key) }
-        guard let resolved = try? GalleryFileSystem.resolvedPath(path), GalleryFileSystem.isSamePath(resolved, path), roots.contains(resolved) else {
+        guard let resolved = try? GalleryFileSystem.resolvedPath(FilePath(path)).string, GalleryFileSystem.isSamePath(resolved, path), roots.contains(resolved) else {
             throw EditorError.outsideOpenedPaths(path)
         }
         return path
@@ -71,8 +71,8 @@ package actor GalleryLibrary {
     /// The gallery file whose key is `key`, without reading any gallery.
     private func locate(_ key: String) -> String? {
         for candidate in candidatePaths() {
-            guard let resolved = try? GalleryFileSystem.resolvedPath(candidate), Self.key(of: resolved) == key,
-                  roots.contains(resolved), let status = try? FileStatus.of(resolved, followingLinks: true),
+            guard let resolved = try? GalleryFileSystem.resolvedPath(FilePath(candidate)).string, Self.key(of: resolved) == key,
+                  roots.contains(resolved), let status = try? FileStatus.of(FilePath(resolved), followingLinks: true),
                   status.kind == .regularFile else { continue }
             return resolved
         }
@@ -86,9 +86,10 @@ package actor GalleryLibrary {
                 paths.append(root.path)
                 continue
             }
-            let names = (try? GalleryFileSystem.entries(ofFolder: root.path)) ?? []
+            let folder = FilePath(root.path)
+            let names = (try? GalleryFileSystem.entries(ofFolder: folder)) ?? []
             for name in names where name.lowercased().hasSuffix(".imagegallery") && !GalleryFileSystem.isHidden(name) {
-                paths.append(FilePath(root.path).appending(name).string)
+                paths.append(folder.appending(name).string)
             }
         }
         return paths

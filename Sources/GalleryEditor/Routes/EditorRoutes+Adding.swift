@@ -3,6 +3,7 @@ import GalleryDocument
 import GalleryPrograms
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 import Hummingbird
 
 // Images dropped on a gallery: files from the file manager (uploaded as they are) and links
@@ -87,7 +88,7 @@ extension EditorRoutes {
                     }
                     switch run[url] {
                     case .success(let image):
-                        guard let data = try? GalleryFileSystem.contents(of: image.image.path) else {
+                        guard let data = try? GalleryFileSystem.contents(of: FilePath(image.image.path)) else {
                             throw EditorError.badRequest("\(url): the fetched image could not be read back from \(image.image.path)")
                         }
                         return (data, image)

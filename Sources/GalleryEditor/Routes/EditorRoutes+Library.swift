@@ -124,7 +124,7 @@ extension EditorRoutes {
 extension EditorRoutes {
     /// Writes a request body to `path` as it arrives, refusing it past `limit` bytes.
     static func receive(_ body: RequestBody, to path: String, limit: Int, name: String, why: String? = nil) async throws {
-        guard let file = try? GalleryFile.create(path, permissions: .ownerReadWrite) else {
+        guard let file = try? GalleryFile.create(FilePath(path), permissions: .ownerReadWrite) else {
             throw EditorError.badRequest("\(path): cannot write the upload")
         }
         var received = 0

@@ -1,5 +1,6 @@
 import Foundation
 import GallerySystem
+import SystemPackage
 import Hummingbird
 import NIOCore
 
@@ -30,7 +31,7 @@ package struct EditorLimits: Sendable {
     /// system has less than that free beyond the margin. Returns the bound and, when the free
     /// space set it, why.
     func importBytes(into folder: String) -> (bytes: Int, freeSpace: String?) {
-        guard let free = try? GalleryFileSystem.availableBytes(on: folder) else { return (importBytes, nil) }
+        guard let free = try? GalleryFileSystem.availableBytes(on: FilePath(folder)) else { return (importBytes, nil) }
         let room = Int(clamping: free) - freeSpaceMargin
         guard room < importBytes else { return (importBytes, nil) }
         return (max(0, room), "\(Self.megabytes(Int(clamping: free))) free, of which \(Self.megabytes(freeSpaceMargin)) stays free")

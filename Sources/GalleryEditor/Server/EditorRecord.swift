@@ -1,6 +1,7 @@
 import Foundation
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 /// Word a running editor leaves for the user's next `imagegallery edit` of the same paths:
 /// its pid, port and launch secret, in a file only the user can read. A second `edit` makes a
@@ -13,9 +14,9 @@ package struct EditorRecord: Codable, Sendable {
     package var roots: [String]
 
     /// `$XDG_RUNTIME_DIR/imagegallery/editor-<digest of the roots>.json`.
-    package static func path(for roots: EditorRoots, environment: [String: String] = CurrentProcess.environment) -> String {
+    package static func path(for roots: EditorRoots, environment: [String: String] = CurrentProcess.environment) -> FilePath {
         let digest = EditorAccess.hex(SHA256Hasher.of(Array(roots.identity.utf8)).bytes.prefix(12))
-        return UserFolders.runtime(environment).appending("editor-\(digest).json").string
+        return UserFolders.runtime(environment).appending("editor-\(digest).json")
     }
 
     /// The record of a server that is running now and answers, or nil: no record, its process
@@ -26,7 +27,7 @@ package struct EditorRecord: Codable, Sendable {
         guard let data = try? GalleryFileSystem.contents(of: path),
               let record = try? JSONDecoder().decode(EditorRecord.self, from: Data(data)),
               record.pid.isRunning, record.pid != .current,
-              let commandLine = try? GalleryFileSystem.contents(of: "/proc/\(record.pid)/cmdline"),
+              let commandLine = try? GalleryFileSystem.contents(of: FilePath("/proc/\(record.pid)/cmdline")),
               String(decoding: commandLine.prefix(4096), as: UTF8.self).contains(EditorServer.programName),
               LoopbackPort.accepts(record.port) else { return nil }
         return record
@@ -35,8 +36,7 @@ package struct EditorRecord: Codable, Sendable {
     /// Writes the record, readable by the user alone.
     package func write(for roots: EditorRoots) throws {
         let path = Self.path(for: roots)
-        let folder = GalleryFileSystem.directory(of: path)
-        try GalleryFileSystem.makeFolders(folder, permissions: .ownerReadWriteExecute)
+        try GalleryFileSystem.makeFolders(path.removingLastComponent(), permissions: .ownerReadWriteExecute)
         let bytes = Array(try JSONEncoder().encode(self))
         do throws(FileSystemError) {
             try GalleryFileSystem.writeWhole(bytes, to: path, permissions: .ownerReadWrite)

@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 public import GallerySystem
 import Synchronization
+import SystemPackage
 
 /// A ZIP archive opened for reading by its central directory.
 ///
@@ -42,7 +43,7 @@ public final class ZipArchive: Sendable {
     ///   of the container (an unsafe or duplicate name, an unsupported method, encryption,
     ///   overlapping entries, a limit passed).
     public convenience init(path: String, limits: GalleryLimits = .default) throws {
-        try self.init(file: GalleryFile.openForReading(path), limits: limits)
+        try self.init(file: GalleryFile.openForReading(FilePath(path)), limits: limits)
     }
 
     /// Opens an already open file, which the archive keeps and reads from; otherwise as

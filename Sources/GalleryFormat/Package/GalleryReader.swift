@@ -1,6 +1,7 @@
 import GalleryImageHeaders
 internal import GallerySystem
 import Synchronization
+import SystemPackage
 
 /// A gallery file opened for reading: its container checked, its manifest decoded.
 ///
@@ -33,7 +34,7 @@ public final class GalleryReader: Sendable {
     /// - Throws: `FileSystemError` when the file cannot be opened or read; ``GalleryError``
     ///   for the first problem of the container or the manifest.
     public convenience init(path: String, limits: GalleryLimits = .default) throws {
-        let file = try GalleryFile.openForReading(path)
+        let file = try GalleryFile.openForReading(FilePath(path))
         let prefetched = Mutex<(ZipEntry, Result<(Gallery, [GalleryError]), any Error>)?>(nil)
         let archive = try ZipArchive(file: file, limits: limits, prefetching: GalleryPackage.manifestEntry) { provisional, entry in
             let result = Result { try Self.readManifest(entry, from: provisional) }

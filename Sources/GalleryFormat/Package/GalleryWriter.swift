@@ -1,4 +1,5 @@
 public import GallerySystem
+import SystemPackage
 
 /// Where a blob's bytes come from when a gallery is written.
 public enum BlobSource: Sendable {
@@ -57,7 +58,7 @@ public enum GalleryWriter {
     ) throws {
         // Before anything is written: a file no reader opens must never be made.
         try gallery.checkRules()
-        try GalleryFileSystem.saveSafely(to: path, replacing: overwrite, durable: durable, beforeCommit: beforeCommit) { file in
+        try GalleryFileSystem.saveSafely(to: FilePath(path), replacing: overwrite, durable: durable, beforeCommit: beforeCommit) { file in
             try writeArchive(gallery, thumbnail: thumbnail, to: file, durable: durable, progress: progress, blob: blob)
         }
     }
@@ -102,7 +103,7 @@ public enum GalleryWriter {
                 guard UInt64(bytes.count) == size else { throw sizeError(UInt64(bytes.count)) }
                 try zip.addStored(name: name, size: size) { sink in try bytes.withUnsafeBytes { try sink($0) } }
             case .file(let sourcePath):
-                let source = try GalleryFile.openForReading(sourcePath)
+                let source = try GalleryFile.openForReading(FilePath(sourcePath))
                 let found = try source.size
                 guard found == size else { throw sizeError(found).inFile(sourcePath) }
                 source.adviseSequential()
@@ -119,7 +120,7 @@ public enum GalleryWriter {
                     }
                 }
             case .checksummedFile(let sourcePath, let crc32):
-                let source = try GalleryFile.openForReading(sourcePath)
+                let source = try GalleryFile.openForReading(FilePath(sourcePath))
                 let found = try source.size
                 guard found == size else { throw sizeError(found).inFile(sourcePath) }
                 try zip.addStored(name: name, size: size, crc32: crc32) { destination, offset in

@@ -10,7 +10,7 @@ extension ValidationRun {
             referenced.insert(name)
             let pointer = "/images/\(index)"
             func here(_ member: String) -> Location {
-                Location(file: path, entry: name, jsonPointer: pointer + "/" + member)
+                Location(file: path, entry: name, jsonPointer: "\(pointer)/\(member)")
             }
             guard let entry = archive.entry(named: name) else {
                 // Present but condemned by the central directory: reported there already.

@@ -3,6 +3,7 @@ import FoundationEssentials
 import GalleryImageHeaders
 public import GallerySystem
 import Synchronization
+import SystemPackage
 
 /// Checks a gallery file against the v1 spec and reports everything it finds.
 ///
@@ -19,7 +20,7 @@ public enum GalleryValidator {
     /// unless ``ValidationOptions/readsEntriesInParallel`` is off; blocks until done.
     public static func validate(path: String, options: ValidationOptions = ValidationOptions()) -> ValidationReport {
         var run = ValidationRun(path: path, options: options)
-        run.validate { try ZipArchive(collectingProblemsOf: GalleryFile.openForReading(path), limits: options.limits) }
+        run.validate { try ZipArchive(collectingProblemsOf: GalleryFile.openForReading(FilePath(path)), limits: options.limits) }
         return ValidationReport(path: path, diagnostics: run.found, readFailure: run.readFailure)
     }
 

@@ -5,6 +5,7 @@ import GalleryDocument
 import GalleryFormat
 import GalleryImaging
 import GallerySystem
+import SystemPackage
 
 // The editing commands. Each opens the document through the document layer, which takes its
 // lock (waiting for another shell's edit to finish), reads it, edits, and saves safely: two
@@ -38,7 +39,7 @@ extension ImageGallery {
             for path in skipped { Terminal.warning("\(path): skipped: \(ImageFile.refusal(ofFileAt: path, accepting: accepted))") }
             let index = try DocumentCommand.index(at, option: "--at")
             // Checked before anything is fetched, so that a typo costs no downloads.
-            guard PathKind.of(file) == .regularFile else {
+            guard PathKind.of(FilePath(file)) == .regularFile else {
                 throw CommandFailure(message: "\(file): no such gallery file", status: ExitStatus.noInput)
             }
             let inspected = try Fetching.inspectFiles(items, accepting: accepted)

@@ -14,7 +14,7 @@ extension ImageGallery.Convert {
         let spool = try ConversionSpool(beside: output)
         defer { spool.remove() }
         let progress = LazyProgress("Reading")
-        let result = try ArchiveImporter(path: input, kind: kind, spool: spool.folder, accepting: accepting.types).read { done, total in
+        let result = try ArchiveImporter(path: input, kind: kind, spool: spool.folder.string, accepting: accepting.types).read { done, total in
             progress.update(done, of: total, detail: ByteCount.describe(done))
         }
         progress.finish()
@@ -53,17 +53,17 @@ extension ImageGallery.Convert {
 /// A private folder beside the output for the images read from an archive, on the same file
 /// system (not a /tmp that may be memory) so that they are copied into the gallery cheaply.
 struct ConversionSpool {
-    let folder: String
+    let folder: FilePath
 
     init(beside output: String) throws {
         let path = FilePath(output)
         let parent = path.removingLastComponent()
         folder = (parent.isEmpty ? "." : parent)
-            .appending("." + (path.lastComponent?.string ?? "") + ".spool-" + UUID().uuidString.prefix(8)).string
+            .appending("." + path.lastComponentName + ".spool-" + UUID().uuidString.prefix(8))
         do throws(FileSystemError) {
             try GalleryFileSystem.makeFolder(folder, permissions: .ownerReadWriteExecute)
         } catch {
-            throw CommandFailure(message: "\(folder): cannot make a folder for the images read: \(error.reason)",
+            throw CommandFailure(message: "\(folder.string): cannot make a folder for the images read: \(error.reason)",
                                  status: ExitStatus.cannotCreate)
         }
     }

@@ -92,7 +92,7 @@ extension ImageGallery.Convert {
             try FolderOutput.check(output, overwrite: force, replacing: .seedStore)
             return
         }
-        let kind = PathKind.of(output)
+        let kind = PathKind.of(FilePath(output))
         guard kind != .missing else { return }
         guard force else {
             throw CommandFailure(message: "\(output): already exists (use --force to replace it)", status: ExitStatus.cannotCreate)

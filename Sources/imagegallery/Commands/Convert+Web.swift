@@ -4,6 +4,7 @@ import GalleryConvert
 import GalleryFormat
 import GalleryImaging
 import GallerySystem
+import SystemPackage
 
 extension ImageGallery.Convert {
     /// `convert GALLERY FOLDER --to web`: the static web gallery (Specs/web-gallery.md).
@@ -22,12 +23,13 @@ extension ImageGallery.Convert {
 enum WebExport {
     /// A missing input is exit 66, before anything is made.
     static func checkInput(_ gallery: String) throws {
-        switch PathKind.of(gallery) {
+        let file = FilePath(gallery)
+        switch PathKind.of(file) {
         case .missing: throw CommandFailure(message: "\(gallery): no such file", status: ExitStatus.noInput)
         case .directory: throw CommandFailure(message: "\(gallery): is a folder, not a gallery file", status: ExitStatus.noInput)
         case .regularFile, .other:
             do throws(FileSystemError) {
-                try GalleryFileSystem.checkReadable(gallery)
+                try GalleryFileSystem.checkReadable(file)
             } catch {
                 throw CommandFailure(message: "\(gallery): cannot be read: \(error.reason)", status: ExitStatus.noInput)
             }
@@ -40,7 +42,7 @@ enum WebExport {
         // folder to put the output in that does not exist is an output that cannot be made.
         let path = GalleryFileSystem.withoutTrailingSlashes(folder)
         let parent = GalleryFileSystem.directory(of: path)
-        switch parent.isEmpty ? .directory : PathKind.of(parent) {
+        switch parent.isEmpty ? .directory : PathKind.of(FilePath(parent)) {
         case .directory: break
         case .missing: throw CommandFailure(message: "\(folder): cannot be created: \(parent) does not exist", status: ExitStatus.cannotCreate)
         default: throw CommandFailure(message: "\(folder): cannot be created: \(parent) is not a folder", status: ExitStatus.cannotCreate)

@@ -3,6 +3,7 @@ import FoundationEssentials
 import GalleryConvert
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 extension ImageGallery {
     struct Convert: ParsableCommand {
@@ -83,7 +84,7 @@ extension ImageGallery {
                     detected = try FormatDetection.detect(input)
                 }
             } catch let error as ConversionError {
-                throw CommandFailure(message: error.description, status: PathKind.of(input) == .missing ? ExitStatus.noInput : ExitStatus.dataError)
+                throw CommandFailure(message: error.description, status: PathKind.of(FilePath(input)) == .missing ? ExitStatus.noInput : ExitStatus.dataError)
             }
             let target = to ?? Self.defaultOutput(for: output, from: detected.format)
             guard detected.format != target || detected.format == .gallery else {

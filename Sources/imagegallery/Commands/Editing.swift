@@ -5,6 +5,7 @@ import GalleryDocument
 import GalleryFormat
 import GalleryImaging
 import GallerySystem
+import SystemPackage
 
 // The editing commands. Each opens the document through the document layer, which takes its
 // lock (waiting for another shell's edit to finish), reads it, edits, and saves safely: two
@@ -103,12 +104,14 @@ extension ImageGallery {
         func run() async throws {
             let index = try DocumentCommand.index(at, option: "--at")
             let options = edit.documentOptions
-            let resolved = try [source, destination].map { try GalleryFileSystem.resolvedPath($0) }
+            let resolved = try [source, destination].map { try GalleryFileSystem.resolvedPath(FilePath($0)) }
+            // The same file is the same bytes: "café" composed and decomposed are two files.
             guard resolved[0] != resolved[1] else {
                 throw ValidationError("the source and the destination are the same file; use move")
             }
-            // Locks are taken in path order, so two opposite transfers take turns.
-            let sourceFirst = resolved[0] < resolved[1]
+            // Locks are taken in path order, so two opposite transfers take turns; by bytes, the
+            // order that agrees with the test above (two names that differ are never tied).
+            let sourceFirst = resolved[0].string.utf8.lexicographicallyPrecedes(resolved[1].string.utf8)
             let first = try await DocumentCommand.openForEditing(sourceFirst ? source : destination, options: options)
             let second = try await DocumentCommand.openForEditing(sourceFirst ? destination : source, options: options)
             let (from, to) = sourceFirst ? (first, second) : (second, first)

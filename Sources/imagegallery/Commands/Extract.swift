@@ -45,19 +45,19 @@ extension ImageGallery {
             let chosen = try select(from: images)
             let width = String(images.count).count
             let base = FilePath(directory)
-            let targets = chosen.map { index in (index, base.appending(Self.fileName(for: images[index], index: index, width: width)).string) }
+            let targets = chosen.map { index in (index, base.appending(Self.fileName(for: images[index], index: index, width: width))) }
 
             // Refuse before writing anything, so a refused run leaves no partial set behind.
             if !force {
                 for (_, path) in targets where PathKind.of(path) != .missing {
-                    throw CommandFailure(message: "\(path): already exists (use --force to replace it)",
+                    throw CommandFailure(message: "\(path.string): already exists (use --force to replace it)",
                                          status: ExitStatus.cannotCreate)
                 }
             }
             do throws(FileSystemError) {
-                try GalleryFileSystem.makeFolders(directory)
+                try GalleryFileSystem.makeFolders(base)
                 // As mkdir -p: a file of that name is not the folder asked for.
-                guard PathKind.of(directory) == .directory else {
+                guard PathKind.of(base) == .directory else {
                     throw FileSystemError(kind: .alreadyExists, path: directory, operation: "create the folder", code: .fileExists)
                 }
             } catch {
@@ -72,22 +72,21 @@ extension ImageGallery {
             // one go and only then renamed into place, so a failure (a damaged image) or a
             // crash leaves no image file at all, and the flush costs one journal commit for
             // the set rather than one per image (10,000 images took 37 s one by one).
-            var staged: [(temporary: String, target: String)] = []
+            var staged: [(temporary: FilePath, target: FilePath)] = []
             var committed = 0
             defer { for item in staged.dropFirst(committed) { GalleryFileSystem.remove(item.temporary) } }
             for (index, path) in targets {
                 let image = images[index]
-                let file = try GalleryFile.createTemporary(in: GalleryFileSystem.directory(of: path),
-                                                           prefix: GalleryFileSystem.fileName(of: path))
-                staged.append((file.path, path))
+                let file = try GalleryFile.createTemporary(in: path.removingLastComponent(), prefix: path.lastComponentName)
+                staged.append((file.filePath, path))
                 try Self.write(image, from: reader, to: file)
                 done += image.byteSize
                 progress.update(done, detail: "\(written.count + 1)/\(targets.count)")
-                written.append(Written(index: index + 1, id: image.id.manifestString, path: path,
+                written.append(Written(index: index + 1, id: image.id.manifestString, path: path.string,
                                        byteSize: image.byteSize, sha256: image.sha256.hex))
             }
             progress.finish()
-            try GalleryFileSystem.synchronizeFileSystem(of: directory)
+            try GalleryFileSystem.synchronizeFileSystem(of: base)
             for item in staged {
                 if force {
                     try GalleryFileSystem.replace(item.target, with: item.temporary)
@@ -96,7 +95,7 @@ extension ImageGallery {
                 }
                 committed += 1
             }
-            try GalleryFileSystem.synchronizeDirectory(directory)
+            try GalleryFileSystem.synchronizeDirectory(base)
             if output.json {
                 try Terminal.printJSON(written)
             } else {

@@ -3,6 +3,7 @@ import FoundationEssentials
 import GalleryFormat
 import GalleryImaging
 import GallerySystem
+import SystemPackage
 
 extension ImageGallery {
     struct Thumbnail: ParsableCommand {
@@ -47,7 +48,7 @@ extension ImageGallery {
             let bitmap = try GalleryThumbnail.bitmap(ofGalleryAt: input, longSide: size, limits: limits) { notice in
                 Terminal.writeError("imagegallery: warning: \(Terminal.neutralised(notice))\n")
             }
-            let file = try GalleryFile.openForOverwriting(output)
+            let file = try GalleryFile.openForOverwriting(FilePath(output))
             try file.write(bitmap.png(), at: 0)
         }
 

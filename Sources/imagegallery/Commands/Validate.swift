@@ -90,7 +90,7 @@ extension ImageGallery {
             }
             if let output {
                 do {
-                    try GalleryFileSystem.writeWhole(Array(text.utf8), to: output)
+                    try GalleryFileSystem.writeWhole(Array(text.utf8), to: FilePath(output))
                 } catch {
                     Terminal.error("\(output): cannot write the report: \(FileSystemError.reason(of: error))")
                     throw ExitCode(ExitStatus.checkNotMade)
@@ -108,7 +108,7 @@ extension ImageGallery {
         static func expand(_ paths: [String]) throws -> [String] {
             var files: [String] = []
             for path in paths {
-                switch PathKind.of(path) {
+                switch PathKind.of(FilePath(path)) {
                 case .missing where path == "-":
                     files.append(path)
                 case .missing:
@@ -116,14 +116,14 @@ extension ImageGallery {
                 case .regularFile, .other:
                     files.append(path)
                 case .directory:
-                    let everything: [String]
+                    let base = FilePath(path)
+                    let everything: [FilePath]
                     do throws(FileSystemError) {
-                        everything = try GalleryFileSystem.descendants(ofFolder: path)
+                        everything = try GalleryFileSystem.descendants(ofFolder: base)
                     } catch {
                         throw CommandFailure(message: "\(path): cannot list the folder: \(error.reason)", status: ExitStatus.checkNotMade)
                     }
-                    let base = FilePath(path)
-                    let found = everything.filter { $0.hasSuffix(".imagegallery") }.map { base.appending($0).string }
+                    let found = everything.filter { $0.string.hasSuffix(".imagegallery") }.map { base.pushing($0).string }
                     files += found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
                 }
             }

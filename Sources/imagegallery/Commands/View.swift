@@ -43,7 +43,7 @@ extension ImageGallery {
             let report: WebGalleryReport
             do {
                 // The folder is new and empty: the writer replaces it whole.
-                report = try WebExport.write(gallery: gallery.file, to: folder, overwrite: true)
+                report = try WebExport.write(gallery: gallery.file, to: folder.string, overwrite: true)
             } catch {
                 try? GalleryFileSystem.removeTree(folder)
                 throw error
@@ -87,7 +87,7 @@ extension ImageGallery {
 
         /// `view/NAME-XXXXXX` in the cache (the temporary folder when the cache cannot be made):
         /// an absolute path, so xdg-open and the printed path work from anywhere.
-        static func freshFolder(for galleryPath: String) throws -> String {
+        static func freshFolder(for galleryPath: String) throws -> FilePath {
             var parent = UserFolders.cache().appending("view")
             if (try? GalleryFileSystem.makeFolders(parent)) == nil || !GalleryFileSystem.isWritable(parent) {
                 parent = UserFolders.temporary().appending("imagegallery-view")
@@ -95,7 +95,7 @@ extension ImageGallery {
             }
             removeStale(in: parent)
             do throws(FileSystemError) {
-                return try GalleryFileSystem.makeTemporaryFolder(parent.appending(safeName(galleryPath) + "-XXXXXX")).string
+                return try GalleryFileSystem.makeTemporaryFolder(parent.appending(safeName(galleryPath) + "-XXXXXX"))
             } catch {
                 throw CommandFailure(message: "\(parent): cannot create a folder for the web gallery: " + error.reason,
                                      status: ExitStatus.cannotCreate)

@@ -2,6 +2,7 @@ import Foundation
 import GalleryFormat
 import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 
 // `imagegallery convert` of the seed apps' JSON (Specs/seed-json.md), black-box: the built
@@ -187,7 +188,7 @@ struct ConvertSeedJSONTests {
         let output = workspace.file("out")
         let result = try await workspace.run(["convert", input, output, "--offline", "--json"])
         #expect(result.status == 5, "\(result.stderr)")
-        #expect(PathKind.of(output) == .missing)
+        #expect(PathKind.of(FilePath(output)) == .missing)
         #expect(workspace.listing(workspace.directory.path).filter { $0.hasPrefix(".") }.isEmpty)
         #expect(try workspace.server.log().isEmpty)
         for url in urls { #expect(failureReason(result, for: url) != nil, "\(url): \(result.stderr)") }

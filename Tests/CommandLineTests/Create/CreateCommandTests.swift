@@ -3,6 +3,7 @@ import GalleryFormat
 import GalleryImageHeaders
 import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 
 /// `create` as users run it: the built binary, real files, real third-party readers.
@@ -38,8 +39,8 @@ struct CreateCommandTests {
             #expect(try FileBytes.read(output) == FileBytes.read(fixture))
             return
         }
-        let ours = try ZipArchive(file: GalleryFile.openForReading(output))
-        let theirs = try ZipArchive(file: GalleryFile.openForReading(fixture))
+        let ours = try ZipArchive(file: GalleryFile.openForReading(FilePath(output)))
+        let theirs = try ZipArchive(file: GalleryFile.openForReading(FilePath(fixture)))
         #expect(ours.entries.map(\.name) == theirs.entries.map(\.name))
         for (mine, other) in zip(ours.entries, theirs.entries) {
             #expect(mine.method == other.method && mine.flags == other.flags, "\(mine.name)")
@@ -62,7 +63,7 @@ struct CreateCommandTests {
         let output = directory.file("g.imagegallery")
         let result = try Subprocess.imagegallery(["create", output, Self.images + "/5-balloon-rotated.jpg", Self.images + "/1-sunset.jpg"])
         #expect(result.status == 0, "\(result.stderr)")
-        let archive = try ZipArchive(file: GalleryFile.openForReading(output))
+        let archive = try ZipArchive(file: GalleryFile.openForReading(FilePath(output)))
         let thumbnail = try archive.readAll(try #require(archive.entry(named: GalleryPackage.thumbnailEntry)), limit: 1 << 24)
         let header = try ImageHeader.parse(thumbnail)
         // Stored 480 × 320 with orientation 6: seen upright, 320 × 480, so 171 × 256.

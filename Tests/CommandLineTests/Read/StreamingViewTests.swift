@@ -2,6 +2,7 @@ import Foundation
 import GalleryFormat
 import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 
 /// A streaming reader (libarchive on a pipe, Java's `ZipInputStream`, upload scanners) walks the
@@ -215,7 +216,7 @@ struct StreamingViewTests {
         } catch {
             let refusal = "\(error)"
             do {
-                let listing = try ZipArchive(collectingProblemsOf: GalleryFile.openForReading(path))
+                let listing = try ZipArchive(collectingProblemsOf: GalleryFile.openForReading(FilePath(path)))
                 return CentralView(refused: refusal, view: read(listing))
             } catch {
                 return CentralView(refused: refusal, view: ReaderView(entries: [], problems: ["the central directory cannot be read: \(error)"]))

@@ -3,6 +3,7 @@ import GalleryFormat
 import GalleryImageHeaders
 import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 
 /// `imagegallery thumbnail` as file managers run it: on hostile galleries it fails cleanly,
@@ -103,7 +104,7 @@ struct ThumbnailCommandTests {
         // Damage the photo's bytes inside the gallery (its CRC then fails): only a reader that
         // goes to the photo notices.
         var bytes = try FileBytes.read(gallery)
-        let archive = try ZipArchive(file: GalleryFile.openForReading(gallery))
+        let archive = try ZipArchive(file: GalleryFile.openForReading(FilePath(gallery)))
         let blob = try #require(archive.entries.first { $0.name.hasPrefix("images/") })
         let offset = Int(try archive.dataOffset(of: blob))
         bytes[offset + 5000] ^= 0xFF

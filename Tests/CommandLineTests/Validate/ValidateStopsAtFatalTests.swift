@@ -2,6 +2,7 @@ import Foundation
 import GalleryFormat
 import GallerySystem
 import GalleryTestSupport
+import SystemPackage
 import Testing
 
 /// Format section 11, diagnostics.md and validation-report.md: `validate` stops checking a
@@ -44,7 +45,7 @@ struct ValidateStopsAtFatalTests {
     static func syntaxErrorAndBadThumbnail(in directory: TemporaryDirectory) throws -> String {
         let source = try ZipArchive(path: TestPaths.fixture("invalid/IG-MAN-001-trailing-comma.imagegallery"))
         let path = directory.file("syntax-error-and-jpeg-thumbnail.imagegallery")
-        let zip = ZipWriter(file: try GalleryFile.create(path), modified: Timestamp(seconds: 0))
+        let zip = ZipWriter(file: try GalleryFile.create(FilePath(path)), modified: Timestamp(seconds: 0))
         var replaced = false
         for entry in source.entries {
             var bytes = try source.readAll(entry, limit: 1 << 24)

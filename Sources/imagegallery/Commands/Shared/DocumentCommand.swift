@@ -3,6 +3,7 @@ import FoundationEssentials
 import GalleryDocument
 import GalleryFormat
 import GallerySystem
+import SystemPackage
 
 /// Options every editing command shares.
 struct EditOptions: ParsableArguments {
@@ -49,7 +50,7 @@ enum DocumentCommand {
     /// Opens `path` for editing, waiting for the lock; a document someone else keeps is an error
     /// that names them.
     static func openForEditing(_ path: String, options: DocumentOptions) async throws -> GalleryDocument {
-        guard PathKind.of(path) == .regularFile else {
+        guard PathKind.of(FilePath(path)) == .regularFile else {
             throw CommandFailure(message: "\(path): no such gallery file", status: ExitStatus.noInput)
         }
         let document = GalleryDocument(path: path, options: options)
