@@ -264,7 +264,8 @@ class Scenarios(Steps):
             self.page.frames(4)
             phone = check_justified(self.page)
         finally:
-            self.page.call("Emulation.clearDeviceMetricsOverride")
+            self.page.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1,
+                                                                   "mobile": False})
             self.page.frames(4)
         return f"{desktop}; at 390 px: {phone}; Down then Up: {start['id'][:8]} → {below['id'][:8]} → {above['id'][:8]}"
 
