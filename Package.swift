@@ -100,11 +100,12 @@ let package = Package(
         .target(name: "GalleryImageHeaders", dependencies: ["GallerySystem", "CGalleryChecksum"]),
         .target(
             name: "GalleryFormat",
-            dependencies: ["GalleryImageHeaders", "GallerySystem", "CZlib", "CGalleryChecksum"]
+            dependencies: ["GalleryImageHeaders", "GallerySystem", "CZlib", "CGalleryChecksum", systemPackage]
         ),
         .target(
             name: "GalleryImaging",
-            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GallerySystem", "CZlib", "CImageCodecs", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CHEIF", "COnDemand"]
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GallerySystem", "CZlib", "CImageCodecs", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CHEIF", "COnDemand",
+                           systemPackage]
         ),
         // Images (files, folders, fetched, from archives) into a new gallery: every writer's way in.
         .target(
@@ -134,7 +135,8 @@ let package = Package(
         // apps' JSON and a static web gallery (issue 7).
         .target(
             name: "GalleryConvert",
-            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem", "CArchive", "COnDemand"],
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem", "CArchive", "COnDemand",
+                           systemPackage],
             // The web gallery's style sheet and script (WebGallery/gallery.css and gallery.js), every
             // file of the folder compiled into the binary.
             resources: [.embedInCode("WebGallery")]
@@ -183,7 +185,7 @@ let package = Package(
         // a start takes about 0.5 ms less (Benchmarks/RESULTS.md, section s).
         .executableTarget(
             name: "imagegallery-thumbnailer",
-            dependencies: ["GalleryFormat", "GalleryImaging", "GallerySystem"],
+            dependencies: ["GalleryFormat", "GalleryImaging", "GallerySystem", systemPackage],
             linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
                                           + staticCxxRuntime)]
         ),
@@ -227,13 +229,15 @@ let package = Package(
         ),
         .testTarget(
             name: "GalleryFormatTests",
-            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem", "GalleryTestSupport", "CArchive"],
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem", "GalleryTestSupport", "CArchive",
+                           systemPackage],
             // These tests read our ZIPs with libarchive as another reader would, linked as usual.
             linkerSettings: [.linkedLibrary("archive")]
         ),
         .testTarget(
             name: "GalleryImagingTests",
-            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem", "GalleryTestSupport", "CTurboJPEG"]
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem", "GalleryTestSupport", "CTurboJPEG",
+                           systemPackage]
         ),
         .testTarget(
             name: "GalleryBuilderTests",
@@ -257,7 +261,7 @@ let package = Package(
             dependencies: ["GalleryFuzzing", "GalleryTestSupport"]
         ),
         // The command line's own logic, through the executable's module.
-        .testTarget(name: "ImageGalleryCommandTests", dependencies: ["imagegallery", "GalleryImageHeaders"]),
+        .testTarget(name: "ImageGalleryCommandTests", dependencies: ["imagegallery", "GalleryImageHeaders", systemPackage]),
         .testTarget(
             name: "GalleryEditorTests",
             dependencies: ["GalleryEditor", "GalleryDocument", "GalleryImageHeaders", "GalleryFormat", "GallerySystem", "GalleryTestSupport",
@@ -267,7 +271,7 @@ let package = Package(
         // (Create, Read, Validate, Edit, Convert, Fetch, Thumbnail, Paths).
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem", "GalleryTestSupport"]
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem", "GalleryTestSupport", systemPackage]
         ),
         // The programs with the machinery around them rather than one command: the desktops'
         // clients (GIO, GNOME's and XFCE's thumbnailers, KDE's previews, the confined thumbnailer),
