@@ -69,15 +69,7 @@ class LookScenarios(Steps):
         Steps.__init__(self)
         self.devtools, self.editor, self.gallery, self.scratch = devtools, editor, gallery, scratch
         self.artifacts = Path(artifacts)
-        self.screenshots = []
         self.page = None
-
-    def result(self):
-        failures = self.failures()
-        if not self.steps:
-            failures.append("no scenario ran")
-        return {"ok": not failures, "failures": failures, "steps": self.steps, "screenshots": self.screenshots,
-                "console": self.page.console if self.page else []}
 
     def shoot(self, view, theme, width):
         path = self.artifacts / f"{view}-{theme}-{width}.png"

@@ -48,13 +48,6 @@ class Scenarios(Steps):
         if self.page and any(entry.startswith("crash:") for entry in self.page.console):
             raise BrowserGone("the page crashed")
 
-    def result(self):
-        failures = self.failures()
-        if not self.steps:
-            failures.append("no scenario ran")
-        return {"ok": not failures, "failures": failures, "steps": self.steps, "screenshots": self.screenshots,
-                "console": self.page.console if self.page else []}
-
     def screenshot(self, name):
         path = self.artifacts / name
         self.page.screenshot(path)

@@ -120,6 +120,16 @@ class Steps:
     def failures(self):
         return [f"{step['name']}: {step['detail']}" for step in self.steps if not step["ok"]]
 
+    def result(self):
+        """The check's JSON document: {ok, failures, steps, screenshots, console}; a run in which no
+        scenario ran fails. `console` is the page's (`self.page`, where there is one)."""
+        failures = self.failures()
+        if not self.steps:
+            failures.append("no scenario ran")
+        page = getattr(self, "page", None)
+        return {"ok": not failures, "failures": failures, "steps": self.steps, "screenshots": self.screenshots,
+                "console": page.console if page else []}
+
 
 @contextmanager
 def hang_guard(timeout, stop):
