@@ -125,6 +125,17 @@ class Firefox:
         data = self.command("browsingContext.captureScreenshot", {"context": self.context})["data"]
         Path(path).write_bytes(base64.b64decode(data))
 
+    def set_files(self, selector, paths):
+        """Chooses `paths` in the file input `selector`, as a person does in the file chooser."""
+        found = self.command("script.evaluate", {"expression": f"document.querySelector({json.dumps(selector)})",
+                                                 "target": {"context": self.context}, "awaitPromise": False,
+                                                 "resultOwnership": "root"})
+        node = found.get("result", {})
+        if node.get("type") != "node":
+            raise RuntimeError(f"no element {selector} to choose files in: {found}")
+        self.command("input.setFiles", {"context": self.context, "element": {"sharedId": node["sharedId"]},
+                                        "files": [str(path) for path in paths]})
+
     def close(self):
         if self.socket is not None:
             try:

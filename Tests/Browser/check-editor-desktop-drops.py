@@ -37,6 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bidi import FIREFOX_MISSING, find_firefox  # noqa: E402
 from devtools import BrowserGone, find_chromium  # noqa: E402
+from editor_layout import ROOM_SCRIPT, closed_up, stands_aside  # noqa: E402
 from harness import (DISK_TIMEOUT, CheckFailed, ChromiumPage, Editor, FirefoxPage, Steps, could_not_check,  # noqa: E402
                      create_gallery, editor_arguments, finish, fixture_images, gallery_key, hang_guard, imagegallery_json,
                      log_tail, poll, read_line, sha256)
@@ -298,9 +299,21 @@ class Run(Steps):
                  origin_on_screen[1] + last["top"] + last["height"] * 0.5)
         source = (SOURCE_WINDOW[0] + SOURCE_WINDOW[2] // 2, SOURCE_WINDOW[1] + SOURCE_WINDOW[2] // 2)
         given = self.source_lines.count()
-        # The page has taken the drag in when its grid shows where the drop will land.
-        over = drag(source, point, ready=lambda: browser.evaluate(
-            "document.querySelector('#image-grid .drop-placeholder') !== null"))
+        held = {}
+
+        def taken_in():
+            """The page has taken the drag in when its grid shows where the drop will land; the
+            first time, how the held drop looks (a screenshot) and where the photos stand."""
+            if not browser.evaluate("document.querySelector('#image-grid .drop-placeholder') !== null"):
+                return False
+            if "room" not in held:
+                time.sleep(0.3)  # the photos' glide aside
+                held["room"] = browser.evaluate(ROOM_SCRIPT)
+                shot = self.arguments.artifacts / f"drop-{browser.name.lower()}.png"
+                browser.screenshot(shot)
+                self.screenshots.append(str(shot))
+            return True
+        over = drag(source, point, ready=taken_in)
         offered = self.source_lines.next(lambda m: "gave" in m, 30, start=given)
 
         def landed():
@@ -316,7 +329,13 @@ class Run(Steps):
             return new
         new = poll(f"{browser.name}: the dropped photo on disk", landed)
         self.dropped_id = new["id"]
-        return f"{PHOTO_NAME} ({self.photo.stat().st_size} bytes) is image {len(before) + 1} on disk, byte for byte"
+        if not stands_aside(held.get("room") or {"before": [], "after": [], "elsewhere": []}):
+            raise CheckFailed(f"while the drop was held, the photos beside it did not stand aside: {held.get('room')}")
+        after = browser.evaluate(ROOM_SCRIPT)
+        if not closed_up(after):
+            raise CheckFailed(f"photos still stand aside after the drop: {after}")
+        return (f"{PHOTO_NAME} ({self.photo.stat().st_size} bytes) is image {len(before) + 1} on disk, byte for byte; "
+                f"while it was held {len(held['room']['before'])} photos stood aside")
 
     def drag_out(self, browser, origin):
         browser.navigate(f"{origin}/#gallery={gallery_key(self.gallery)}&image={self.dropped_id}")
@@ -436,7 +455,7 @@ def main():
         exits = [code for code in run.editor_exits if code is not None]
         failures = run.failures()
         result = {"ok": error is None and not failures and len(run.steps) >= 5, "failures": failures,
-                  "steps": run.steps, "screenshots": [], "console": [],
+                  "steps": run.steps, "screenshots": run.screenshots, "console": [],
                   "editorExit": max(exits, key=abs) if exits and len(exits) == len(run.editor_exits) else None,
                   "logs": {name: text[-2000:] for name, text in run.logs.items()}}
         if error is not None:

@@ -9,11 +9,13 @@ browser, a gallery of portrait and landscape photos, the detail view, a drop fro
 manager in progress (its placeholder showing) and a refused drop's message, and saves a
 screenshot of each as VIEW-THEME-WIDTH.png in DIR. It checks that the theme is the one asked for
 (the page's background dark in the dark theme, light in the light one), that the gallery's
-justified rows hold at that size (editor_layout.py), that the drop's placeholder shows, and that
-the message is in view (inside the window, wherever the page is scrolled). Then Firefox ESR,
-headless over WebDriver BiDi, with each theme set by its content override: the document browser,
-the gallery and the detail view at both sizes, the theme and the rows checked the same way (a
-drop in Firefox needs real input under X: check-editor-desktop-drops.py does that). Prints one JSON
+justified rows hold at that size (editor_layout.py), that the drop's placeholder shows with the
+photos of its row standing aside (and back in place after the drop), and that the message is in
+view (inside the window, wherever the page is scrolled). Then Firefox ESR, headless over
+WebDriver BiDi, with each theme set by its content override: the document browser, the gallery,
+a refused file's message (chosen with input.setFiles) and the detail view at both sizes, checked
+the same way (a drop in Firefox needs real input under X: check-editor-desktop-drops.py does
+that, and saves the held drop as drop-firefox.png). Prints one JSON
 document {ok, failures, steps, screenshots} and exits 0 when every check passed, 1 when one
 failed, 2 when it could not check.
 """
@@ -25,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from devtools import CTRL  # noqa: E402
-from editor_layout import check_justified  # noqa: E402
+from editor_layout import ROOM_SCRIPT, check_justified, closed_up, stands_aside  # noqa: E402
 from editor_page import EditorPage  # noqa: E402
 from harness import (CheckFailed, Editor, FirefoxPage, Steps, could_not_check, create_gallery, editor_arguments,  # noqa: E402
                      fixture_images, gallery_key, headless_chromium, run_and_report, start_editor)
@@ -128,10 +130,14 @@ class LookScenarios(Steps):
             self.page.call("Input.dispatchDragEvent", {"type": kind, **at, "data": data})
         if not self.look()["placeholder"]:
             raise CheckFailed("a drag held over the grid shows no drop placeholder")
+        seen.append(self.photos_make_room())
         self.shoot("drop", theme, width)
         # Let go: a TIFF, refused, with a message in view.
         self.page.call("Input.dispatchDragEvent", {"type": "drop", **at, "data": data})
         self.page.wait_for("the refused drop's message", lambda s: any("scan.tiff" in m for m in s["messages"]))
+        room = self.page.evaluate(ROOM_SCRIPT)
+        if not closed_up(room):
+            raise CheckFailed(f"photos still stand aside after the drop: {room}")
         look = self.look()
         box = look["message"]
         if not box or box["top"] < 0 or box["bottom"] > look["height"] or box["left"] < 0 or box["right"] > look["width"]:
@@ -171,10 +177,20 @@ class LookScenarios(Steps):
             raise CheckFailed(f"with prefers-reduced-motion, a move still animated {counts[True]} photos")
         return f"a move animated {counts[False]} photos, none with reduced motion"
 
+    def photos_make_room(self):
+        """While a drag is held, the photos of the placeholder's row stand aside from it."""
+        self.page.wait_for("the photos beside the drop point to stand aside",
+                           lambda _state: stands_aside(self.page.evaluate(ROOM_SCRIPT)))
+        room = self.page.evaluate(ROOM_SCRIPT)
+        if not stands_aside(room):
+            raise CheckFailed(f"the photos beside the drop point do not stand aside: {room}")
+        return f"{len(room['before'])} photos stand aside before the drop point and {len(room['after'])} after"
+
     def firefox_views(self, theme):
         """Firefox ESR, headless, over WebDriver BiDi, with the theme set by its content override:
-        the document browser, the gallery and the detail view at both sizes, the theme and the
-        justified rows checked as in Chromium, a screenshot of each (VIEW-THEME-WIDTH-firefox.png).
+        the document browser, the gallery, a refused file's message and the detail view at both
+        sizes, the theme and the justified rows checked as in Chromium, a screenshot of each
+        (VIEW-THEME-WIDTH-firefox.png).
         A gallery and an editor of their own: a launch link serves one browser."""
         folder = self.scratch / f"firefox-{theme}"
         folder.mkdir()
@@ -213,6 +229,7 @@ class LookScenarios(Steps):
                 page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
                 seen.append(f"{width} px: " + check_justified(page))
                 self.firefox_shot(firefox, "gallery", theme, width)
+                seen.append(self.firefox_message(firefox, page, theme, width))
                 first = page.evaluate("document.querySelector('#image-grid .image-cell').dataset.id")
                 firefox.navigate(origin + f"/#gallery={key}&image={first}")
                 page.wait_until("the detail view's image", "!document.getElementById('detail-view').hidden"
@@ -223,6 +240,19 @@ class LookScenarios(Steps):
                 firefox.close()
             editor.stop()
         return "; ".join(seen)
+
+    def firefox_message(self, firefox, page, theme, width):
+        """A TIFF chosen with "Add images…" is refused: its message shows wholly in the window."""
+        firefox.set_files("#add-files", [self.tiff])
+        page.wait_until("the refused file's message", "[...document.querySelectorAll('#messages .message')]"
+                        ".some((m) => m.textContent.includes('scan.tiff'))")
+        look = page.evaluate(LOOK_SCRIPT)
+        box = look["message"]
+        if not box or box["top"] < 0 or box["bottom"] > look["height"] or box["left"] < 0 or box["right"] > look["width"]:
+            raise CheckFailed(f"Firefox: the message is not wholly in the window ({look['width']}×{look['height']}): {box}")
+        self.firefox_shot(firefox, "message", theme, width)
+        page.evaluate("(() => { for (const b of document.querySelectorAll('#messages .message button')) b.click(); return true; })()")
+        return "the refused file's message in view"
 
     def firefox_shot(self, firefox, view, theme, width):
         path = self.artifacts / f"{view}-{theme}-{width}-firefox.png"

@@ -23,6 +23,37 @@ GEOMETRY_SCRIPT = """(() => {
   return {width, cells};
 })()"""
 
+# How far each photo in the grid stands aside while a drag is held (its transform's x), in the
+# placeholder's row before and after it, and elsewhere.
+ROOM_SCRIPT = """(() => {
+  const grid = document.getElementById('image-grid');
+  const placeholder = grid.querySelector('.drop-placeholder');
+  const offset = (cell) => new DOMMatrix(getComputedStyle(cell).transform).m41;
+  const room = {before: [], after: [], elsewhere: []};
+  let after = false;
+  const top = placeholder ? placeholder.getBoundingClientRect().top : NaN;
+  for (const child of grid.children) {
+    if (child === placeholder) { after = true; continue; }
+    if (!child.classList.contains('image-cell')) continue;
+    const inRow = Math.abs(child.getBoundingClientRect().top - top) < 1;
+    room[inRow ? (after ? 'after' : 'before') : 'elsewhere'].push(offset(child));
+  }
+  return room;
+})()"""
+
+
+def stands_aside(room):
+    """Whether, while a drag is held, the photos of the placeholder's row stand aside from it
+    (those before it to the left, those after to the right) and no other photo moved."""
+    return bool(room["before"] or room["after"]) and all(x < -4 for x in room["before"]) \
+        and all(x > 4 for x in room["after"]) and not any(room["elsewhere"])
+
+
+def closed_up(room):
+    """Whether every photo is back where the layout put it (the drag is over)."""
+    return not any(x for offsets in room.values() for x in offsets)
+
+
 # Pixels of tolerance: a row may end this short of the grid's edge (the layout's slack and
 # rounding), and boxes may touch by this much without counting as overlap.
 FILL_TOLERANCE = 3.0

@@ -490,6 +490,9 @@ class ChromiumPage(BrowserPage):
         text = self.tab.evaluate(f"(async () => JSON.stringify(await ({expression})))()", await_promise=True, timeout=60)
         return None if text is None else json.loads(text)
 
+    def screenshot(self, path):
+        self.tab.screenshot(path)
+
     def kill(self):
         self.devtools.process.kill()
 
@@ -521,6 +524,9 @@ class FirefoxPage(BrowserPage):
 
     def evaluate(self, expression):
         return self.firefox.evaluate(expression)
+
+    def screenshot(self, path):
+        self.firefox.screenshot(path)
 
     def kill(self):
         self.firefox.process.kill()

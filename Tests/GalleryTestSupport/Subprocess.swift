@@ -4,18 +4,8 @@ public enum Subprocess {
     /// Runs `executable` with `arguments` and waits; stdin is the given file, or empty.
     public static func run(_ executable: String, _ arguments: [String], in directory: String? = nil,
                            environment: [String: String]? = nil, standardInput: String? = nil) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = try standardInput.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) }
-            ?? FileHandle.nullDevice
-        try process.run()
+        let (process, out, err) = try start(executable, arguments, in: directory, environment: environment,
+                                            standardInput: standardInput)
         // Read both pipes while the child runs, so a large output cannot block it.
         nonisolated(unsafe) var errData = Data()
         let group = DispatchGroup()
@@ -31,6 +21,34 @@ public enum Subprocess {
                                    stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
         try Sanitizers.check(process.processIdentifier, result, running: executable)
         return result
+    }
+
+    /// Starts the program with its output on pipes, waiting out a short ETXTBSY: a program just
+    /// copied (``FileBytes/copyProgram(_:to:)``) can still be open for writing in a child that
+    /// another test spawned in the instant before its exec closed the descriptor.
+    private static func start(_ executable: String, _ arguments: [String], in directory: String?,
+                              environment: [String: String]?, standardInput: String?) throws -> (Process, Pipe, Pipe) {
+        for attempt in 1... {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+            if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+            let out = Pipe()
+            let err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = try standardInput.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) }
+                ?? FileHandle.nullDevice
+            do {
+                try process.run()
+                return (process, out, err)
+            } catch let error as NSError where attempt < 50 && (error.userInfo[NSUnderlyingErrorKey] as? NSError)
+                .map({ $0.domain == NSPOSIXErrorDomain && $0.code == Int(ETXTBSY) }) == true {
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+        fatalError("unreachable: the last attempt returns or throws")
     }
 
     /// Runs the `imagegallery` under test (`TestPaths.binary()`).

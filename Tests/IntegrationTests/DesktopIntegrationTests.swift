@@ -43,9 +43,9 @@ final class InstalledTool {
         home = try TemporaryDirectory()
         binDirectory = "/usr/local/lib/imagegallery-test-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: binDirectory, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: source, toPath: binDirectory + "/imagegallery")
+        try FileBytes.copyProgram(source, to: binDirectory + "/imagegallery")
         // The program the thumbnailer entry runs, confined (ThumbnailerProgramTests).
-        try FileManager.default.copyItem(atPath: try TestPaths.thumbnailer(), toPath: binDirectory + "/imagegallery-thumbnailer")
+        try FileBytes.copyProgram(try TestPaths.thumbnailer(), to: binDirectory + "/imagegallery-thumbnailer")
         environment = [
             "HOME": home.path, "XDG_DATA_HOME": home.path + "/.local/share", "XDG_CACHE_HOME": home.path + "/.cache",
             "PATH": binDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),

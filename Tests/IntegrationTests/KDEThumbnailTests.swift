@@ -34,10 +34,10 @@ struct KDEThumbnailTests {
                        work.file("home/.local/share/thumbnailers"), work.file("run")] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
-        try FileManager.default.copyItem(atPath: build + "/bin/previewjob-check", toPath: client)
+        try FileBytes.copyProgram(build + "/bin/previewjob-check", to: client)
         try FileManager.default.copyItem(atPath: build + "/bin/kf5/thumbcreator/imagegallerythumbnail.so",
                                          toPath: plugins + "/kf5/thumbcreator/imagegallerythumbnail.so")
-        try FileManager.default.copyItem(atPath: try TestPaths.thumbnailer(), toPath: bin + "/imagegallery-thumbnailer")
+        try FileBytes.copyProgram(try TestPaths.thumbnailer(), to: bin + "/imagegallery-thumbnailer")
         let share = work.file("home/.local/share")
         try FileManager.default.copyItem(atPath: TestPaths.spec("freedesktop/imagegallery.xml"), toPath: share + "/mime/packages/imagegallery.xml")
         try FileManager.default.copyItem(atPath: TestPaths.spec("freedesktop/imagegallery.thumbnailer"),

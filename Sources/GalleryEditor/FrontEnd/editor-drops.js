@@ -61,7 +61,7 @@ export function drawBeside(doc) {
       event.dataTransfer.effectAllowed = 'copyMove';
       event.dataTransfer.setData('application/x-imagegallery-images', JSON.stringify({key: doc.key, ids: state.dragIds}));
       cell.classList.add('dragging');
-      state.placeholder = element('div', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+      state.placeholder = newDropPlaceholder();
     });
     cell.addEventListener('dragend', dragEnd);
     return cell;
@@ -72,7 +72,7 @@ export function besideDragOver(event) {
   if (!state.beside || !state.dragIds || state.dragSource !== state.key) return;
   event.preventDefault();
   event.dataTransfer.dropEffect = event.ctrlKey ? 'copy' : 'move';
-  if (!state.placeholder) state.placeholder = element('div', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  if (!state.placeholder) state.placeholder = newDropPlaceholder();
   placeDropPlaceholder(event, $('beside-grid'));
 }
 
@@ -83,7 +83,7 @@ export function besideDrop(event) {
   const order = [...grid.children];
   const index = order.indexOf(state.placeholder);
   const at = index === -1 ? state.beside.doc.images.length : order.slice(0, index).filter((cell) => cell.dataset.id).length;
-  state.placeholder?.remove();
+  clearDropPlaceholder();
   transfer(state.key, state.beside.key, state.dragIds, at, event.ctrlKey);
 }
 
@@ -106,18 +106,63 @@ export function isExternal(event) {
 export function externalDragOver(event) {
   event.preventDefault();
   event.dataTransfer.dropEffect = 'copy';
-  if (!state.placeholder) state.placeholder = element('div', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  if (!state.placeholder) state.placeholder = newDropPlaceholder();
   placeDropPlaceholder(event);
+}
+
+// MARK: The drop placeholder, and the room the photos beside it make
+
+/// How far the photos either side of the drop point stand aside while a drag is held there.
+const ROOM_PX = 12;
+/// The cells standing aside, each with its offset: to put them back, and to decide the drop from
+/// where they rest (deciding from where they stand would move the drop point as they move).
+const standingAside = new Map();
+
+export function newDropPlaceholder() {
+  return element('div', {class: 'drop-placeholder', 'aria-hidden': 'true'});
 }
 
 export function placeDropPlaceholder(event, grid = $('image-grid')) {
   const cells = [...grid.querySelectorAll('.image-cell')];
   const before = cells.find((cell) => {
     const box = cell.getBoundingClientRect();
-    return event.clientY < box.top + box.height / 2 && event.clientX < box.left + box.width / 2
+    const left = box.left - (standingAside.get(cell) ?? 0);
+    return event.clientY < box.top + box.height / 2 && event.clientX < left + box.width / 2
       || event.clientY < box.top;
   });
-  if (before) grid.insertBefore(state.placeholder, before); else grid.append(state.placeholder);
+  if (before) {
+    if (state.placeholder.nextElementSibling !== before) grid.insertBefore(state.placeholder, before);
+  } else if (grid.lastElementChild !== state.placeholder) {
+    grid.append(state.placeholder);
+  }
+  makeRoom(grid);
+}
+
+/// The photos in the placeholder's row stand aside from it, those before to the left and those
+/// after to the right (a transform: the rows are not laid out again); CSS animates it unless
+/// reduced motion is asked for.
+function makeRoom(grid) {
+  const row = state.placeholder.offsetTop;
+  const offsets = new Map();
+  let after = false;
+  for (const child of grid.children) {
+    if (child === state.placeholder) after = true;
+    else if (child.classList.contains('image-cell') && Math.abs(child.offsetTop - row) < 1) offsets.set(child, after ? ROOM_PX : -ROOM_PX);
+  }
+  for (const cell of standingAside.keys()) if (!offsets.has(cell)) cell.style.transform = '';
+  standingAside.clear();
+  for (const [cell, offset] of offsets) {
+    cell.style.transform = `translateX(${offset}px)`;
+    standingAside.set(cell, offset);
+  }
+}
+
+/// The drag is over (dropped, left or abandoned): the placeholder goes and the photos close up.
+export function clearDropPlaceholder() {
+  state.placeholder?.remove();
+  state.placeholder = null;
+  for (const cell of standingAside.keys()) cell.style.transform = '';
+  standingAside.clear();
 }
 
 /// The links a drop from another page carries: an <img src> of its HTML first (a dragged image),
@@ -142,8 +187,7 @@ export function externalDrop(event) {
   event.preventDefault();
   const grid = $('image-grid');
   const at = dropIndex(grid);
-  state.placeholder?.remove();
-  state.placeholder = null;
+  clearDropPlaceholder();
   const files = [...event.dataTransfer.files];
   const links = files.length ? [] : droppedLinks(event.dataTransfer);
   if (!files.length && !links.length) {

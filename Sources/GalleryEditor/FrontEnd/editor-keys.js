@@ -4,7 +4,7 @@
 import {state, $, element, showMessage} from './editor.js';
 import {revealIndex, drawGrid, edit, gridLayout, editCaption} from './editor-grid.js';
 import {neighbour} from './editor-layout.js';
-import {transfer, isExternal, externalDragOver, placeDropPlaceholder, externalDrop} from './editor-drops.js';
+import {transfer, isExternal, externalDragOver, placeDropPlaceholder, externalDrop, newDropPlaceholder, clearDropPlaceholder} from './editor-drops.js';
 
 // MARK: Selection and keyboard
 
@@ -127,13 +127,12 @@ export function dragStart(event) {
   event.dataTransfer.effectAllowed = 'copyMove';
   event.dataTransfer.setData('application/x-imagegallery-images', JSON.stringify({key: state.key, ids: state.dragIds}));
   event.currentTarget.classList.add('dragging');
-  state.placeholder = element('div', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  state.placeholder = newDropPlaceholder();
 }
 
 export function dragEnd(event) {
   event.currentTarget.classList.remove('dragging');
-  state.placeholder?.remove();
-  state.placeholder = null;
+  clearDropPlaceholder();
   state.dragIds = null;
   state.dragSource = null;
   $('trash').classList.remove('drop-target');
@@ -144,7 +143,7 @@ export function gridDragOver(event) {
   if (!state.dragIds) return;
   event.preventDefault();
   event.dataTransfer.dropEffect = state.dragSource !== state.key && event.ctrlKey ? 'copy' : 'move';
-  if (!state.placeholder) state.placeholder = element('div', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+  if (!state.placeholder) state.placeholder = newDropPlaceholder();
   placeDropPlaceholder(event, $('image-grid'));
 }
 
@@ -159,11 +158,11 @@ export function gridDrop(event) {
   // The target index counts only the images that stay where they are.
   const before = dropIndex(grid, external ? [] : moving);
   if (state.dragSource && state.dragSource !== state.key) {
-    state.placeholder.remove();
+    clearDropPlaceholder();
     transfer(state.dragSource, state.key, moving, before, event.ctrlKey);
     return;
   }
   const id = moving[0];
-  state.placeholder.remove();
+  clearDropPlaceholder();
   edit({op: 'move', id, to: before});
 }

@@ -6,7 +6,7 @@ import {page, state, $} from './editor.js';
 import {showBrowser, drawListing, importFile, importDrop, createGallery} from './editor-browser.js';
 import {openGallery, drawStatus, commitTitle, drawDocument, VIRTUAL_FROM, drawnRange, visibleRange, drawGrid, edit} from './editor-grid.js';
 import {gridKey, sendBeside, removeSelected, documentKey, gridDragOver, gridDrop} from './editor-keys.js';
-import {openBeside, drawBeside, besideDragOver, besideDrop, addInOrder, trashDragOver, trashDrop} from './editor-drops.js';
+import {openBeside, drawBeside, besideDragOver, besideDrop, addInOrder, trashDragOver, trashDrop, clearDropPlaceholder} from './editor-drops.js';
 import {openDetail, startDetail} from './editor-detail.js';
 import {startTouch} from './editor-touch.js';
 
@@ -100,7 +100,7 @@ function start() {
   $('image-grid').addEventListener('dragover', gridDragOver);
   $('image-grid').addEventListener('drop', gridDrop);
   $('image-grid').addEventListener('dragleave', (event) => {
-    if (!state.dragIds && state.placeholder && !$('image-grid').contains(event.relatedTarget)) { state.placeholder.remove(); state.placeholder = null; }
+    if (!state.dragIds && state.placeholder && !$('image-grid').contains(event.relatedTarget)) clearDropPlaceholder();
   });
   $('add-files-button').addEventListener('click', () => $('add-files').click());
   $('add-files').addEventListener('change', (event) => {

@@ -3,10 +3,10 @@
 // there when the finger lifts; a finger that moves at once scrolls the page as usual.
 // A module of the page's script (editor.js says how they fit together).
 
-import {state, $, element} from './editor.js';
+import {state, $} from './editor.js';
 import {edit} from './editor-grid.js';
 import {dropIndex} from './editor-keys.js';
-import {placeDropPlaceholder} from './editor-drops.js';
+import {placeDropPlaceholder, newDropPlaceholder, clearDropPlaceholder} from './editor-drops.js';
 
 /// How long a finger rests on a photo before it is lifted, and how far it may stray meanwhile.
 const HOLD_MS = 350;
@@ -18,7 +18,7 @@ function reset() {
   if (!touch) return;
   clearTimeout(touch.timer);
   touch.cell?.classList.remove('dragging');
-  if (touch.lifted) { state.placeholder?.remove(); state.placeholder = null; state.dragIds = null; state.dragSource = null; }
+  if (touch.lifted) { clearDropPlaceholder(); state.dragIds = null; state.dragSource = null; }
   touch = null;
 }
 
@@ -35,7 +35,7 @@ export function startTouch() {
       state.dragIds = [touch.id];
       state.dragSource = state.key;
       cell.classList.add('dragging');
-      state.placeholder = element('div', {class: 'drop-placeholder', 'aria-hidden': 'true'});
+      state.placeholder = newDropPlaceholder();
       placeDropPlaceholder({clientX: touch.x, clientY: touch.y}, grid);
       navigator.vibrate?.(10);
     }, HOLD_MS);
