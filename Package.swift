@@ -204,15 +204,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 systemPackage,
             ],
-            // The launcher and the icons are the Debian package's (scripts/make-deb), not `integrate`'s.
-            exclude: ["Freedesktop/io.github.imagegallery.imagegallery.desktop", "Freedesktop/icons"],
             // The desktop integration files of Specs/freedesktop (a link), compiled into the
-            // binary so that `integrate install` needs nothing beside it.
+            // binary so that `integrate install` needs nothing beside it: the same files the
+            // Debian package installs (scripts/make-deb).
             resources: [
                 .embedInCode("Freedesktop/imagegallery.xml"),
                 .embedInCode("Freedesktop/imagegallery.thumbnailer"),
                 .embedInCode("Freedesktop/imagegallery.desktop"),
+                .embedInCode("Freedesktop/io.github.imagegallery.imagegallery.desktop"),
                 .embedInCode("Freedesktop/imagegallery.magic"),
+                .embedInCode("Freedesktop/icons"),
             ],
             // Linked as the thumbnailer is, for every command's start (scripts, git's textconv
             // and merge driver run it often): packed relative relocations and the static C++

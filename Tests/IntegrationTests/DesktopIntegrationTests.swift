@@ -18,6 +18,7 @@ struct DesktopIntegrationTests {
     @Test func gioAndXdgMimeDetectTheType() throws { try installed().gioAndXdgMimeDetectTheType() }
     @Test func fileNamesTheType() throws { try installed().fileNamesTheType() }
     @Test func aGalleryOpensInTheEditorWithViewingAsAnAction() throws { try installed().aGalleryOpensInTheEditorWithViewingAsAnAction() }
+    @Test func theLauncherAndTheIconsAreFoundByTheDesktop() throws { try installed().theLauncherAndTheIconsAreFoundByTheDesktop() }
     @Test func gnomeFactoryThumbnailsInItsSandbox() throws { try installed().gnomeFactoryThumbnailsInItsSandbox() }
     @Test func tumblerThumbnailsOverDBus() throws { try installed().tumblerThumbnailsOverDBus() }
     @Test func nemoAndCajaFactoriesRunTheEntryWithoutASandbox() async throws {
@@ -92,7 +93,7 @@ final class InstalledTool {
         let result = try run("imagegallery", ["integrate", "status", "--user", "--json"])
         let status = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
         let files = try #require(status["files"] as? [[String: Any]])
-        #expect(files.count == 4)
+        #expect(files.count == 9, "\(files)")
         #expect(files.allSatisfy { $0["state"] as? String == "current" }, "\(files)")
     }
 
@@ -130,6 +131,41 @@ final class InstalledTool {
         #expect(lines.contains("Terminal=false"))
         #expect(lines.contains("Actions=view;"))
         #expect(lines.contains("[Desktop Action view]") && lines.contains("Exec=imagegallery view %f"))
+    }
+
+    /// What `integrate install --user` put in the home, as GLib and GTK find it: the launcher is
+    /// an application shown in the grid, with our icon, running the document browser on Pictures;
+    /// the hicolor theme resolves the application's and the type's icons, symbolic ones too, to
+    /// the files installed.
+    func theLauncherAndTheIconsAreFoundByTheDesktop() throws {
+        let script = """
+            import sys, gi
+            gi.require_version("Gtk", "3.0")
+            from gi.repository import Gio, Gtk
+            app = Gio.DesktopAppInfo.new(sys.argv[1])
+            print("launcher", app is not None and app.should_show(), app and app.get_icon().to_string(),
+                  app and app.get_commandline())
+            theme = Gtk.IconTheme.new()
+            for name in sys.argv[2:]:
+                found = theme.lookup_icon(name, 48, 0)
+                print("icon", name, found.get_filename() if found else None)
+            """
+        let icons = [DesktopEntriesAndIconsTests.appIcon, DesktopEntriesAndIconsTests.appIcon + "-symbolic",
+                     DesktopEntriesAndIconsTests.typeIcon, DesktopEntriesAndIconsTests.typeIcon + "-symbolic"]
+        var environment = self.environment
+        environment["DISPLAY"] = ""
+        let result = try Subprocess.run("/usr/bin/python3", ["-c", script, DesktopEntriesAndIconsTests.launcher] + icons,
+                                        environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "launcher True \(DesktopEntriesAndIconsTests.appIcon) imagegallery edit --pictures", "\(result.stdout)")
+        let share = environment["XDG_DATA_HOME"]! + "/icons/hicolor/"
+        for icon in icons {
+            let context = icon.hasPrefix("application-") ? "mimetypes" : "apps"
+            // The symbolic type icon is in scalable/: Debian 12's hicolor lists no symbolic/mimetypes.
+            let size = icon.hasSuffix("-symbolic") && context == "apps" ? "symbolic" : "scalable"
+            #expect(lines.contains("icon \(icon) \(share)\(size)/\(context)/\(icon).svg"), "\(icon): \(result.stdout) \(result.stderr)")
+        }
     }
 
     /// `file` with the installed rule (the user's ~/.magic), and with the fragment given directly.

@@ -8,7 +8,7 @@ extension ImageGallery {
     struct Integrate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "integrate",
-            abstract: "Install the desktop integration: the MIME type, the thumbnailer, a .desktop entry, a `file` rule.",
+            abstract: "Install the desktop integration: the MIME type, the thumbnailer, the .desktop entries, the icons, a `file` rule.",
             discussion: """
                 install writes the files of Specs/freedesktop into the XDG folders (--user: $XDG_DATA_HOME, \
                 default ~/.local/share; --system: PREFIX/share) and runs update-mime-database and \
@@ -77,12 +77,22 @@ struct IntegrationPlaces {
         }
     }
 
-    /// (path under the data folder, content).
+    /// (path under the data folder, content): what the Debian package installs under /usr/share
+    /// (scripts/make-deb), the launcher in the application grid and the hicolor icons included.
     var files: [(String, [UInt8])] {
         [
             ("mime/packages/imagegallery.xml", PackageResources.imagegallery_xml),
             ("thumbnailers/imagegallery.thumbnailer", PackageResources.imagegallery_thumbnailer),
             ("applications/imagegallery.desktop", PackageResources.imagegallery_desktop),
+            ("applications/io.github.imagegallery.imagegallery.desktop", PackageResources.io_github_imagegallery_imagegallery_desktop),
+            ("icons/hicolor/scalable/apps/io.github.imagegallery.imagegallery.svg", PackageResources.io_github_imagegallery_imagegallery_svg),
+            ("icons/hicolor/symbolic/apps/io.github.imagegallery.imagegallery-symbolic.svg",
+             PackageResources.io_github_imagegallery_imagegallery_symbolic_svg),
+            ("icons/hicolor/scalable/mimetypes/application-vnd.imagegallery+zip.svg", PackageResources.application_vnd_imagegallery_zip_svg),
+            // Not symbolic/mimetypes, which Debian 12's hicolor theme does not list (GTK would
+            // never look there); scripts/make-deb's icon_folder says the same.
+            ("icons/hicolor/scalable/mimetypes/application-vnd.imagegallery+zip-symbolic.svg",
+             PackageResources.application_vnd_imagegallery_zip_symbolic_svg),
         ]
     }
 
