@@ -25,8 +25,9 @@ STATE_SCRIPT = """(() => {
     crumb: text('crumb'), galleryTitle: document.getElementById('gallery-title').value,
     messages: [...document.querySelectorAll('#messages .message span')].map((node) => node.textContent),
     cards: [...document.querySelectorAll('#gallery-list li.gallery-card')].map((card) => ({
-      key: card.dataset.key, title: (card.querySelector('.title') || {}).textContent,
-      details: (card.querySelector('.details') || {}).textContent,
+      // null, not left out, while a card shows its rename form instead of its title.
+      key: card.dataset.key, title: card.querySelector('.title')?.textContent ?? null,
+      details: card.querySelector('.details')?.textContent ?? null,
       link: (card.querySelector('a') || {}).getAttribute && card.querySelector('a').getAttribute('href'),
       box: box(card.querySelector('a'))})),
     cells: [...document.querySelectorAll('#image-grid .image-cell')].map((cell) => ({

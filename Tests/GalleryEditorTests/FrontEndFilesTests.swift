@@ -75,6 +75,19 @@ import Testing
         #expect(reached == modules, "modules no import reaches from editor-start.js: \(modules.subtracting(reached).sorted())")
     }
 
+    /// index.html names every module but the entry for preloading, so that the browser fetches
+    /// them all at once instead of one level of imports after another; a module added without its
+    /// line, or a line left for a module gone, fails here.
+    @Test func indexPreloadsEveryOtherModule() throws {
+        let index = try Self.text("index.html")
+        let pattern = try NSRegularExpression(pattern: #"<link rel="modulepreload" href="/([^"]+)">"#)
+        let preloaded = pattern.matches(in: index, range: NSRange(index.startIndex..., in: index)).compactMap { match in
+            Range(match.range(at: 1), in: index).map { String(index[$0]) }
+        }
+        let modules = try Self.folderFiles().filter { $0.hasSuffix(".js") && $0 != "editor-start.js" }
+        #expect(preloaded.sorted() == modules, "index.html preloads \(preloaded.sorted()), the modules are \(modules)")
+    }
+
     /// Order independence: a module other than the entry runs nothing when it is evaluated, it only
     /// declares (imports, functions, constants and variables); the entry alone starts the page.
     @Test func onlyTheEntryRunsCodeAtItsTopLevel() throws {

@@ -174,10 +174,25 @@ function markFirstPaint(grid) {
   }))).then(() => requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('imagegallery-grid-painted'))));
 }
 
-function spacer(height) {
-  const node = element('div', {class: 'grid-spacer', 'aria-hidden': 'true'});
-  node.style.height = `${height}px`;
-  return node;
+/// The rows not drawn above and below, as one empty block each (kept, not made again each frame).
+const spacers = {top: null, bottom: null};
+function spacer(which, height) {
+  spacers[which] ??= element('div', {class: 'grid-spacer', 'aria-hidden': 'true'});
+  spacers[which].style.height = `${height}px`;
+  return spacers[which];
+}
+
+/// Makes the grid's children `cells`, in order, touching only what changed. A scroll adds rows at
+/// one end and takes them from the other; putting every cell back (replaceChildren) would make the
+/// browser work out the style and layout of every drawn photo again, each frame of the scroll.
+function reconcile(grid, cells) {
+  const wanted = new Set(cells);
+  for (const child of [...grid.children]) if (!wanted.has(child)) child.remove();
+  let cursor = grid.firstElementChild;
+  for (const cell of cells) {
+    if (cell === cursor) cursor = cursor.nextElementSibling;
+    else grid.insertBefore(cell, cursor);
+  }
 }
 
 export function drawGrid(doc) {
@@ -212,9 +227,9 @@ export function drawGrid(doc) {
   for (const item of [...state.pending].sort((a, b) => a.at - b.at)) {
     cells.splice(Math.max(0, Math.min(item.at - range.first, cells.length)), 0, item.cell);
   }
-  if (range.top) cells.unshift(spacer(range.top));
-  if (range.bottom) cells.push(spacer(range.bottom));
-  grid.replaceChildren(...cells);
+  if (range.top) cells.unshift(spacer('top', range.top));
+  if (range.bottom) cells.push(spacer('bottom', range.bottom));
+  reconcile(grid, cells);
   playMoves(cells);
   grid.setAttribute('aria-rowcount', String(doc.images.length));
   markFirstPaint(grid);
