@@ -95,7 +95,19 @@ class LibraryScenarios:
         key = gallery_key(path)
         images = self.images(path)
         self.open_browser()
-        self.page.card_action(key, "Delete")
+        # Another program adds a gallery to the folder while the card's menu is open: the
+        # listing changes under it, and the menu stays open with the focus where it was.
+        card = self.page.open_card_menu(key)
+        arrived = self.folder / "Arrived meanwhile.imagegallery"
+        shutil.copyfile(path, arrived)
+        self.page.wait_extra("the gallery that arrived listed", lambda s, e: gallery_key(arrived) in e["cardKeys"])
+        kept = self.page.evaluate(f"({card}.card-actions').hidden === false && document.activeElement === "
+                                  f"{card}.card-actions button'))")
+        arrived.unlink()
+        self.page.wait_extra("the gallery that arrived gone again", lambda s, e: gallery_key(arrived) not in e["cardKeys"])
+        if not kept:
+            raise CheckFailed("a change to the folder closed the card's open menu, or took the focus from it")
+        self.page.click_element(card + "button[aria-label^=\"Delete\"]')")
         trash = self.editor.data_home / "Trash"
         trashed, info = trash / "files" / path.name, trash / "info" / (path.name + ".trashinfo")
         until(lambda: not path.exists() and trashed.exists() and info.exists())

@@ -145,12 +145,17 @@ class EditorPage(Tab):
         self.click(box["x"], box["y"], modifiers)
         return box
 
-    def card_action(self, key, action):
-        """Rename, Duplicate or Delete of the card of gallery `key`, as a person reaches it: its
-        menu button clicked, then the action in the menu that opens."""
+    def open_card_menu(self, key):
+        """Opens the menu of the card of gallery `key` with its button; returns the selector's start."""
         card = f"document.querySelector('li.gallery-card[data-key=\"{key}\"] "
         self.click_element(card + "button.card-menu-button')")
         self.wait_for(f"the menu of {key[:8]} open", lambda s: self.evaluate(card + ".card-actions').hidden === false"))
+        return card
+
+    def card_action(self, key, action):
+        """Rename, Duplicate or Delete of the card of gallery `key`, as a person reaches it: its
+        menu button clicked, then the action in the menu that opens."""
+        card = self.open_card_menu(key)
         self.click_element(card + f"button[aria-label^=\"{action}\"]')")
 
     def click_at(self, box, modifiers=0):

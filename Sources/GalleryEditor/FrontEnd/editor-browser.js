@@ -40,8 +40,23 @@ export function drawListing(listing) {
   // redrawing now would throw away what the user is typing. Closing the form draws the latest.
   if (state.renaming && list.querySelector('.rename-form')) return;
   state.renaming = null;
+  // The listing changes whenever a program touches the folder: a card's menu that was open stays
+  // open, and the focus stays on what had it, so the next click lands where the user aimed.
+  const open = list.querySelector('.card-actions:not([hidden])')?.closest('li')?.dataset.key;
+  const active = list.contains(document.activeElement) ? document.activeElement : null;
+  const focused = active && {key: active.closest('li')?.dataset.key, label: active.getAttribute('aria-label'), tag: active.tagName};
   list.replaceChildren(...galleries.map(galleryCard));
   $('gallery-list-empty').hidden = galleries.length > 0;
+  const card = (key) => [...list.children].find((node) => node.dataset.key === key);
+  if (open && card(open)) {
+    card(open).querySelector('.card-actions').hidden = false;
+    card(open).querySelector('.card-menu-button').setAttribute('aria-expanded', 'true');
+  }
+  if (focused?.key && card(focused.key)) {
+    const again = [...card(focused.key).querySelectorAll(focused.tag)]
+      .find((node) => node.getAttribute('aria-label') === focused.label);
+    again?.focus();
+  }
 }
 
 function galleryCard(gallery) {
