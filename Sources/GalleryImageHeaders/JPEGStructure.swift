@@ -99,7 +99,7 @@ package struct JPEGStructure: Sendable, Equatable {
         (0xC0 ... 0xCF).contains(code) && code != 0xC4 && code != 0xC8 && code != 0xCC
     }
 
-    private static func nextMarker(from offset: UInt64, read: (UInt64, Int) throws -> [UInt8]) throws -> (UInt8, UInt64)? {
+    static func nextMarker(from offset: UInt64, read: (UInt64, Int) throws -> [UInt8]) throws -> (UInt8, UInt64)? {
         var at = offset
         for _ in 0 ..< 65536 {
             let pair = try read(at, 2)
