@@ -18,6 +18,20 @@ package enum ColourDescription: Sendable, Equatable {
     /// The largest ICC profile read (as stored, compressed or not). Real profiles are a few
     /// kilobytes, camera and printer ones up to a megabyte; past this the image is read as sRGB.
     package static let largestProfile = 4 << 20
+
+    /// The colour description of an image of `type` read through `read(offset, count)`. A GIF
+    /// has none: its colours are sRGB. Throws only when the file is not of `type`, or when an
+    /// AVIF's or HEIC's boxes cannot be read as far as the primary item's properties.
+    package static func of(_ type: MediaType, size: UInt64,
+                           read: @escaping (UInt64, Int) throws -> [UInt8]) throws -> ColourReading {
+        switch type {
+        case .jpeg: try ofJPEG(size: size, read: read)
+        case .png: try ofPNG(size: size, read: read)
+        case .webp: try ofWebP(size: size, read: read)
+        case .gif: ColourReading(.unspecified)
+        case .avif, .heic: try ofHEIF(size: size, read: read)
+        }
+    }
 }
 
 /// A file's colour description, and why a description that is there cannot be used when it

@@ -2,6 +2,7 @@ import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryImageHeaders
+@testable import GalleryImaging
 
 /// The colour description each type carries, read by our own code (issue 31, item 1), from files
 /// that Pillow writes with an ICC profile that Little CMS made (Pillow's `ImageCms`): the profile
@@ -88,7 +89,38 @@ import Testing
         try FileBytes.write(stored, to: stream)
         let inflated = try Subprocess.run("/usr/bin/python3", ["-c", "import sys, zlib; sys.stdout.buffer.write(zlib.decompress(open(sys.argv[1], 'rb').read()))", stream])
         #expect(Array(inflated.stdoutData) == profile)
+        #expect(try reading.description.iccProfile() == profile, "our own inflating agrees")
         #expect(try self.reading("plain.png", ColourDescription.ofPNG) == ColourReading(.unspecified))
+    }
+
+    /// An iCCP profile that inflates past the limit (a zlib bomb: 8 MiB of zeros in a few
+    /// kilobytes), one cut short and one corrupt: each a problem, never more memory than the limit.
+    @Test func aHostileICCPStreamIsRefusedWithinTheLimit() throws {
+        func profile(_ stream: [UInt8]) throws -> [UInt8]? {
+            try ColourDescription.iccProfile(stream, compressed: true).iccProfile()
+        }
+        let bomb = PNGBytes.zlibCompressed([UInt8](repeating: 0, count: 8 << 20))
+        #expect(bomb.count < 64 << 10)
+        #expect(throws: ColourProblem("the iCCP profile inflates to more than \(ColourDescription.largestProfile) bytes")) {
+            try profile(bomb)
+        }
+        let whole = PNGBytes.zlibCompressed(self.profile)
+        #expect(try profile(whole) == self.profile)
+        #expect(throws: ColourProblem("the iCCP profile's zlib stream ends early")) { try profile(Array(whole.dropLast(20))) }
+        var corrupt = whole
+        corrupt[0] = 0x00  // not a zlib header
+        #expect(throws: ColourProblem.self) { try profile(corrupt) }
+        #expect(try ColourDescription.sRGB.iccProfile() == nil)
+    }
+
+    /// One entry for every type the format takes; a GIF has no description.
+    @Test func everyTypeHasItsReader() throws {
+        for (type, name) in [(MediaType.jpeg, "tagged.jpg"), (.png, "tagged.png"), (.webp, "tagged.webp")] {
+            let bytes = try FileBytes.read(folder.file(name))
+            let read = try ColourDescription.of(type, size: UInt64(bytes.count)) { bytes.bytes(at: $0, count: $1) }
+            #expect(try read.description.iccProfile() == profile, "\(name)")
+        }
+        #expect(try ColourDescription.of(.gif, size: 0) { _, _ in [] } == ColourReading(.unspecified))
     }
 
     /// The chunks of the PNG specification's order of precedence, written into an untagged PNG
