@@ -188,7 +188,10 @@ GRID_SCRIPT = """(() => {
 DETAIL_SCRIPT = """(() => {
   const picture = document.getElementById('detail-image');
   const r = picture.getBoundingClientRect();
+  // Fitted: the photo's middle in the window (before the view fits it, a large photo's box runs
+  // past the window's foot, and a pointer sent there lands on no page at all).
   return {shown: !document.getElementById('detail-view').hidden, loaded: picture.complete && picture.naturalWidth > 0,
+          fitted: r.width > 0 && r.top + r.height / 2 < innerHeight && r.left + r.width / 2 < innerWidth,
           src: picture.getAttribute('src'), box: {left: r.left, top: r.top, width: r.width, height: r.height}};
 })()"""
 
@@ -339,7 +342,7 @@ class Run(Steps):
     def drag_out(self, browser, origin):
         browser.navigate(f"{origin}/#gallery={gallery_key(self.gallery)}&image={self.dropped_id}")
         detail = poll(f"{browser.name}: the photo in the detail view",
-                      lambda: (lambda s: s if s["shown"] and s["loaded"] and self.dropped_id in s["src"] else None)(
+                      lambda: (lambda s: s if s["shown"] and s["loaded"] and s["fitted"] and self.dropped_id in s["src"] else None)(
                           browser.evaluate(DETAIL_SCRIPT)))
         box = detail["box"]
         centre = (box["left"] + box["width"] / 2, box["top"] + box["height"] / 2)

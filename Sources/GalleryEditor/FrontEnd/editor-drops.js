@@ -126,7 +126,8 @@ export function placeDropPlaceholder(event, grid = $('image-grid')) {
   const cells = [...grid.querySelectorAll('.image-cell')];
   const before = cells.find((cell) => {
     const box = cell.getBoundingClientRect();
-    const left = box.left - (standingAside.get(cell) ?? 0);
+    // Where it stands now, even mid-glide, is what its transform says at this moment.
+    const left = standingAside.has(cell) ? box.left - new DOMMatrixReadOnly(getComputedStyle(cell).transform).m41 : box.left;
     return event.clientY < box.top + box.height / 2 && event.clientX < left + box.width / 2
       || event.clientY < box.top;
   });
