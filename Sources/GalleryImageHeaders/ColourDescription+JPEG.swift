@@ -11,38 +11,37 @@ extension ColourDescription {
         var chunks: [Int: [UInt8]] = [:]
         var declaredCount: Int?
         var stored = 0
-        var offset: UInt64 = 2
-        for _ in 0 ..< 4096 {
-            guard let (code, at) = try JPEGStructure.nextMarker(from: offset, read: read) else { break }
-            if code == 0xD9 || code == 0xDA { break }
-            if code == 0x01 || (0xD0 ... 0xD7).contains(code) { offset = at + 2; continue }
-            let lengthBytes = try read(at + 2, 2)
-            guard lengthBytes.count == 2 else { break }
-            let length = Int(lengthBytes[0]) << 8 | Int(lengthBytes[1])
-            guard length >= 2 else { break }  // the decoder refuses the file; its description ends here
-            if code == 0xE2, length >= 2 + 14, try read(at + 4, 12) == jpegICCSignature {
+        var refusal: ColourReading?
+        do {
+            try JPEGStructure.walkSegments(size: size, read: read) { code, at, length in
+                guard code == 0xE2, length >= 2 + 14, try read(at + 4, 12) == jpegICCSignature else { return true }
                 let place = try read(at + 16, 2)
-                guard place.count == 2 else { break }
+                guard place.count == 2 else { return false }
                 let (sequence, count) = (Int(place[0]), Int(place[1]))
                 guard count > 0, (1 ... count).contains(sequence), declaredCount ?? count == count, chunks[sequence] == nil else {
-                    return .unusable("the ICC profile's APP2 segment at byte \(at) is number \(sequence) of \(count)"
-                                     + (declaredCount.map { ", where an earlier one said of \($0)" } ?? "")
-                                     + (chunks[sequence] != nil ? ", a number already seen" : ""))
+                    refusal = .unusable("the ICC profile's APP2 segment at byte \(at) is number \(sequence) of \(count)"
+                                        + (declaredCount.map { ", where an earlier one said of \($0)" } ?? "")
+                                        + (chunks[sequence] != nil ? ", a number already seen" : ""))
+                    return false
                 }
                 declaredCount = count
                 stored += length - 16
                 guard stored <= largestProfile else {
-                    return .unusable("the ICC profile's APP2 segments hold more than \(largestProfile) bytes")
+                    refusal = .unusable("the ICC profile's APP2 segments hold more than \(largestProfile) bytes")
+                    return false
                 }
                 let chunk = try read(at + 18, length - 16)
                 guard chunk.count == length - 16 else {
-                    return .unusable("the ICC profile's APP2 segment at byte \(at) runs past the end of the file")
+                    refusal = .unusable("the ICC profile's APP2 segment at byte \(at) runs past the end of the file")
+                    return false
                 }
                 chunks[sequence] = chunk
+                return true
             }
-            offset = at + 2 + UInt64(length)
-            guard offset < size else { break }
+        } catch is ImageHeaderError {
+            // A segment of an invalid length: the decoder refuses the file; its description ends there.
         }
+        if let refusal { return refusal }
         guard let count = declaredCount else { return ColourReading(.unspecified) }
         guard chunks.count == count else {
             let missing = (1 ... count).filter { chunks[$0] == nil }.map(String.init).joined(separator: ", ")

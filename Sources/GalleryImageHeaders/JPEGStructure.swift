@@ -24,32 +24,43 @@ package struct JPEGStructure: Sendable, Equatable {
     /// Reads segments through `read(offset, count)` up to the frame header; the entropy-coded
     /// data is not touched, so a multi-megabyte file costs a few small reads.
     package static func frame(size: UInt64, read: (UInt64, Int) throws -> [UInt8]) throws -> JPEGStructure {
-        let start = try read(0, 2)
-        guard start == [0xFF, 0xD8] else { throw ImageHeaderError("not a JPEG (no start-of-image marker)") }
-        var offset: UInt64 = 2
         var orientation = Orientation.up
+        var frame: JPEGStructure?
+        try walkSegments(size: size, read: read) { code, at, length in
+            if code == 0xE1, orientation == .up, let found = Orientation.parse(app1: try read(at + 4, length - 2)) {
+                orientation = found
+            }
+            guard isFrame(code) else { return true }
+            frame = try parseFrame(code: code, segment: read(at + 4, length - 2), at: at)
+            return false
+        }
+        guard var structure = frame else { throw ImageHeaderError("the JPEG has no frame header") }
+        structure.orientation = orientation
+        return structure
+    }
+
+    /// Walks the marker segments after the start-of-image marker up to the first scan or the
+    /// end of the image, calling `visit(code, offset, length)` for each segment with a length
+    /// until it returns false; at most 4,096 segments. Throws when the file does not start as a
+    /// JPEG, or on a segment whose length is below 2.
+    static func walkSegments(size: UInt64, read: (UInt64, Int) throws -> [UInt8],
+                             _ visit: (UInt8, UInt64, Int) throws -> Bool) throws {
+        guard try read(0, 2) == [0xFF, 0xD8] else { throw ImageHeaderError("not a JPEG (no start-of-image marker)") }
+        var offset: UInt64 = 2
         for _ in 0 ..< 4096 {
-            guard let (code, at) = try nextMarker(from: offset, read: read) else { break }
-            if code == 0xD9 || code == 0xDA { break }
+            guard let (code, at) = try nextMarker(from: offset, read: read) else { return }
+            if code == 0xD9 || code == 0xDA { return }
             if code == 0x01 || (0xD0 ... 0xD7).contains(code) { offset = at + 2; continue }
             let lengthBytes = try read(at + 2, 2)
-            guard lengthBytes.count == 2 else { break }
+            guard lengthBytes.count == 2 else { return }
             let length = Int(lengthBytes[0]) << 8 | Int(lengthBytes[1])
             guard length >= 2 else {
                 throw ImageHeaderError("JPEG segment at byte \(at) has the invalid length \(length)")
             }
-            if code == 0xE1, orientation == .up, let found = Orientation.parse(app1: try read(at + 4, length - 2)) {
-                orientation = found
-            }
-            if isFrame(code) {
-                var structure = try parseFrame(code: code, segment: read(at + 4, length - 2), at: at)
-                structure.orientation = orientation
-                return structure
-            }
+            guard try visit(code, at, length) else { return }
             offset = at + 2 + UInt64(length)
-            guard offset < size else { break }
+            guard offset < size else { return }
         }
-        throw ImageHeaderError("the JPEG has no frame header")
     }
 
     /// The frame and a count of every scan, walking the whole file: entropy-coded data is
