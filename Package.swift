@@ -75,6 +75,9 @@ let package = Package(
         .systemLibrary(name: "CGIF", path: "Sources/CLibraries/CGIF", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CAVIF", path: "Sources/CLibraries/CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CHEIF", path: "Sources/CLibraries/CHEIF", providers: [.apt(["libheif-dev"])]),
+        // Little CMS 2, for photos that carry a colour profile (issue 31): its header only, loaded
+        // by COnDemand when a picture is first converted to sRGB.
+        .systemLibrary(name: "CLCMS2", path: "Sources/CLibraries/CLCMS2", providers: [.apt(["liblcms2-dev"])]),
 
         // CRC-32 with carry-less multiplication, zlib's where the CPU lacks it.
         .target(name: "CGalleryChecksum", linkerSettings: [.linkedLibrary("z")]),
@@ -104,7 +107,7 @@ let package = Package(
         ),
         .target(
             name: "GalleryImaging",
-            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GallerySystem", "CZlib", "CImageCodecs", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CHEIF", "COnDemand",
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GallerySystem", "CZlib", "CImageCodecs", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CHEIF", "CLCMS2", "COnDemand",
                            systemPackage]
         ),
         // Images (files, folders, fetched, from archives) into a new gallery: every writer's way in.

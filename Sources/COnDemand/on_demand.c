@@ -11,6 +11,7 @@
 #include <archive_entry.h>
 #include <avif/avif.h>
 #include <gif_lib.h>
+#include <lcms2.h>
 #include <libheif/heif.h>
 #include <webp/decode.h>
 #include <webp/demux.h>
@@ -105,6 +106,27 @@
     X(la_int64_t, archive_entry_size, (struct archive_entry *entry), (entry)) \
     X(int, archive_entry_size_is_set, (struct archive_entry *entry), (entry))
 
+#define LCMS2_FUNCTIONS(X, V) \
+    X(cmsHPROFILE, cmsOpenProfileFromMem, (const void *bytes, cmsUInt32Number size), (bytes, size)) \
+    X(cmsBool, cmsCloseProfile, (cmsHPROFILE profile), (profile)) \
+    X(cmsHPROFILE, cmsCreate_sRGBProfile, (void), ()) \
+    X(cmsHPROFILE, cmsCreateRGBProfile, \
+      (const cmsCIExyY *white, const cmsCIExyYTRIPLE *primaries, cmsToneCurve *const curves[3]), (white, primaries, curves)) \
+    X(cmsToneCurve *, cmsBuildParametricToneCurve, (cmsContext context, cmsInt32Number type, const cmsFloat64Number parameters[]), \
+      (context, type, parameters)) \
+    V(cmsFreeToneCurve, (cmsToneCurve *curve), (curve)) \
+    X(cmsFloat32Number, cmsEvalToneCurveFloat, (const cmsToneCurve *curve, cmsFloat32Number value), (curve, value)) \
+    X(cmsColorSpaceSignature, cmsGetColorSpace, (cmsHPROFILE profile), (profile)) \
+    X(cmsBool, cmsIsMatrixShaper, (cmsHPROFILE profile), (profile)) \
+    X(void *, cmsReadTag, (cmsHPROFILE profile, cmsTagSignature signature), (profile, signature)) \
+    X(cmsHTRANSFORM, cmsCreateTransform, \
+      (cmsHPROFILE input, cmsUInt32Number inputFormat, cmsHPROFILE output, cmsUInt32Number outputFormat, \
+       cmsUInt32Number intent, cmsUInt32Number flags), (input, inputFormat, output, outputFormat, intent, flags)) \
+    V(cmsDeleteTransform, (cmsHTRANSFORM transform), (transform)) \
+    V(cmsDoTransform, (cmsHTRANSFORM transform, const void *input, void *output, cmsUInt32Number pixels), \
+      (transform, input, output, pixels)) \
+    V(cmsSetLogErrorHandler, (cmsLogErrorHandlerFunction handler), (handler))
+
 #define POINTER(type, name, parameters, arguments) static type(*real_##name) parameters;
 #define VOID_POINTER(name, parameters, arguments) static void(*real_##name) parameters;
 #define TRAMPOLINE(type, name, parameters, arguments) \
@@ -126,6 +148,7 @@ GIF_FUNCTIONS(POINTER, VOID_POINTER)
 AVIF_FUNCTIONS(POINTER, VOID_POINTER)
 HEIF_FUNCTIONS(POINTER, VOID_POINTER)
 ARCHIVE_FUNCTIONS(POINTER, VOID_POINTER)
+LCMS2_FUNCTIONS(POINTER, VOID_POINTER)
 
 WEBP_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
 WEBP_DEMUX_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
@@ -133,6 +156,7 @@ GIF_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
 AVIF_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
 HEIF_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
 ARCHIVE_FUNCTIONS(LOADING_TRAMPOLINE, VOID_TRAMPOLINE)
+LCMS2_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
 
 struct library {
     pthread_once_t once;
@@ -140,9 +164,9 @@ struct library {
     char reason[256];
 };
 
-static struct library libraries[5] = {
+static struct library libraries[6] = {
     {PTHREAD_ONCE_INIT, 0, ""}, {PTHREAD_ONCE_INIT, 0, ""}, {PTHREAD_ONCE_INIT, 0, ""}, {PTHREAD_ONCE_INIT, 0, ""},
-    {PTHREAD_ONCE_INIT, 0, ""},
+    {PTHREAD_ONCE_INIT, 0, ""}, {PTHREAD_ONCE_INIT, 0, ""},
 };
 
 /// Opens `soname` (its Debian 12 package named in the reason when it is missing); NULL on failure.
@@ -195,10 +219,11 @@ ONE_FILE_LOADER(load_gif, IG_LIBRARY_GIF, "libgif.so.7", "libgif7", GIF_FUNCTION
 ONE_FILE_LOADER(load_avif, IG_LIBRARY_AVIF, "libavif.so.15", "libavif15", AVIF_FUNCTIONS)
 ONE_FILE_LOADER(load_heif, IG_LIBRARY_HEIF, "libheif.so.1", "libheif1", HEIF_FUNCTIONS)
 ONE_FILE_LOADER(load_archive, IG_LIBRARY_ARCHIVE, "libarchive.so.13", "libarchive13", ARCHIVE_FUNCTIONS)
+ONE_FILE_LOADER(load_lcms2, IG_LIBRARY_LCMS2, "liblcms2.so.2", "liblcms2-2", LCMS2_FUNCTIONS)
 
 int ig_library_load(enum ig_library which, const char **reason) {
-    static void (*const loaders[5])(void) = {load_webp, load_gif, load_avif, load_heif, load_archive};
-    if ((unsigned)which > IG_LIBRARY_ARCHIVE) return 0;
+    static void (*const loaders[6])(void) = {load_webp, load_gif, load_avif, load_heif, load_archive, load_lcms2};
+    if ((unsigned)which > IG_LIBRARY_LCMS2) return 0;
     struct library *library = &libraries[which];
     pthread_once(&library->once, loaders[which]);
     if (reason != NULL) *reason = library->reason;

@@ -31,14 +31,7 @@ extension GalleryThumbnail {
         // Kept undecoded until it is served: a first image that decodes makes it unneeded.
         var smallEmbedded: [UInt8]?
         var placeholder: Bitmap?
-        if let embedded = try? reader.thumbnail(limit: 4 << 20),
-           let header = try? ImageHeader.parse(embedded),
-           header.mediaType == .png, header.bitDepth == 8, !header.interlaced,
-           max(header.width, header.height) <= GalleryPackage.maxThumbnailSide {
-            let embeddedSide = max(header.width, header.height)
-            // Large enough, or as large as the format allows for this image; or the only picture.
-            let enough = embeddedSide >= longSide || first == nil
-                || embeddedSide >= min(GalleryPackage.maxThumbnailSide, max(first!.width, first!.height))
+        if let (embedded, header, enough) = soundEmbeddedThumbnail(of: reader, longSide: longSide) {
             if enough, let bitmap = try? Thumbnailer.thumbnail(of: embedded, longSide: longSide, limits: limits) {
                 guard let first, Self.isPlaceholder(bitmap, of: (header.width, header.height), for: first) else { return bitmap }
                 placeholder = bitmap
@@ -46,7 +39,7 @@ extension GalleryThumbnail {
             if !enough { smallEmbedded = embedded }
         }
         do {
-            return try firstImageBitmap(reader, first, path: path, longSide: longSide, limits: limits)
+            return try firstImageBitmap(reader, first, path: path, longSide: longSide, limits: limits, notice: notice)
         } catch where placeholder != nil {
             notice?("\(path): served the gallery's grey placeholder thumbnail: \((error as? GalleryError)?.message ?? "\(error)")")
             return placeholder!
@@ -79,13 +72,37 @@ extension GalleryThumbnail {
     /// Loads the library that would decode the gallery's first image, if it is one loaded when
     /// first needed (format 2.0's), so that a program can then forbid opening files before
     /// any decoder runs. A library that cannot load is reported by the decode itself.
-    package static func loadDecoder(for reader: GalleryReader) {
-        guard let type = reader.gallery.images.first?.mediaType, type != .jpeg, type != .png else { return }
-        try? FormatTwoLibrary.require(type)
+    ///
+    /// Little CMS is loaded too when the first image will be decoded for a thumbnail of
+    /// `longSide` (the embedded one is too small) and may carry a colour profile: a photo's
+    /// decode takes milliseconds, the load a tenth of one. A thumbnail served from the embedded
+    /// one loads nothing.
+    package static func loadDecoder(for reader: GalleryReader, longSide: Int) {
+        guard let type = reader.gallery.images.first?.mediaType else { return }
+        if type != .jpeg, type != .png { try? FormatTwoLibrary.require(type) }
+        if type != .gif, soundEmbeddedThumbnail(of: reader, longSide: longSide)?.enough != true {
+            try? ColourTransform.requireEngine()
+        }
+    }
+
+    /// The gallery's `thumbnail.png` when it is a sound 8-bit PNG within the format's size,
+    /// with its header, and whether it is enough for `longSide`: as large, or as large as the
+    /// format allows for the first image, or the only picture there is.
+    static func soundEmbeddedThumbnail(of reader: GalleryReader,
+                                       longSide: Int) -> (bytes: [UInt8], header: ImageHeader, enough: Bool)? {
+        guard let embedded = try? reader.thumbnail(limit: 4 << 20),
+              let header = try? ImageHeader.parse(embedded),
+              header.mediaType == .png, header.bitDepth == 8, !header.interlaced,
+              max(header.width, header.height) <= GalleryPackage.maxThumbnailSide else { return nil }
+        let embeddedSide = max(header.width, header.height)
+        let first = reader.gallery.images.first
+        let enough = embeddedSide >= longSide || first == nil
+            || embeddedSide >= min(GalleryPackage.maxThumbnailSide, max(first!.width, first!.height))
+        return (embedded, header, enough)
     }
 
     private static func firstImageBitmap(_ reader: GalleryReader, _ first: GalleryImage?, path: String, longSide: Int,
-                                         limits: DecodeLimits) throws -> Bitmap {
+                                         limits: DecodeLimits, notice: ((String) -> Void)?) throws -> Bitmap {
         guard let first else {
             throw GalleryError(.thumbnailMissing, "the gallery has no images and no usable thumbnail.png",
                                location: Location(file: path))
@@ -98,7 +115,8 @@ extension GalleryThumbnail {
         bytes.reserveCapacity(Int(first.byteSize))
         try reader.readBlob(first) { bytes.append(contentsOf: $0) }
         do {
-            return try Thumbnailer.thumbnail(of: bytes, longSide: longSide, limits: limits)
+            return try Thumbnailer.thumbnail(of: bytes, longSide: longSide, limits: limits,
+                                             colourNotice: notice.map { notice in { notice("\(path): \(first.path): \($0)") } })
         } catch let error as ImageDecodeError {
             throw GalleryError(error.kind == .pastLimit ? .blobPastDecodeLimit : .pixelsCorrupt(first.mediaType),
                                "the first image cannot be thumbnailed: \(error.message)",

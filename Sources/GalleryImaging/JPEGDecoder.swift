@@ -16,6 +16,13 @@ public enum JPEGDecoder {
     /// into an array.
     public static func decode(_ bytes: UnsafeRawBufferPointer, covering: (width: Int, height: Int)? = nil,
                               limits: DecodeLimits = DecodeLimits()) throws -> Bitmap {
+        try decode(bytes, covering: covering, limits: limits, cmykProfile: nil)
+    }
+
+    /// The same decode, a CMYK image's ink turned into sRGB by its profile's transform when
+    /// one is given (issue 31), else by the plain formula.
+    package static func decode(_ bytes: UnsafeRawBufferPointer, covering: (width: Int, height: Int)?,
+                               limits: DecodeLimits, cmykProfile: ColourTransform?) throws -> Bitmap {
         let structure = try JPEGStructure.decodingParse(bytes)
         guard structure.scans <= limits.maxScans else {
             throw ImageDecodeError(.pastLimit, "the JPEG has \(structure.scans) scans, past the limit of \(limits.maxScans)")
@@ -46,7 +53,13 @@ public enum JPEGDecoder {
                           cmyk ? Int32(TJPF_CMYK.rawValue) : Int32(TJPF_RGBA.rawValue), TJFLAG_STOPONWARNING)
         }
         guard status == 0 else { throw error(handle) }
-        if cmyk { convertCMYK(&output) }
+        if cmyk {
+            if let cmykProfile, cmykProfile.layout == .invertedCMYK {
+                cmykProfile.apply(to: &output)
+            } else {
+                convertCMYK(&output)
+            }
+        }
         return Bitmap(width: width, height: height, pixels: output)
     }
 

@@ -11,15 +11,32 @@ public enum Thumbnailer {
 
     /// A bitmap whose longer side is at most `longSide`, upright (EXIF orientation applied).
     /// Never enlarges.
+    /// The pixels are sRGB: an image that describes its colour otherwise (an ICC profile, code
+    /// points, gamma) is converted, and one whose description cannot be used is read as sRGB.
     public static func thumbnail(of bytes: [UInt8], longSide: Int, limits: DecodeLimits = DecodeLimits()) throws -> Bitmap {
+        try thumbnail(of: bytes, longSide: longSide, limits: limits, colourNotice: nil)
+    }
+
+    /// The same, telling `colourNotice` why an image's colour description was not (or not
+    /// wholly) honoured.
+    package static func thumbnail(of bytes: [UInt8], longSide: Int, limits: DecodeLimits,
+                                  colourNotice: ((String) -> Void)?) throws -> Bitmap {
         precondition(longSide > 0)
         let kind = ImageKind.identify(bytes.prefix(ImageKind.identifyingBytes))
-        switch kind {
-        case .supported(.jpeg): return try jpeg(bytes, longSide: longSide, limits: limits)
-        case .supported(.png): return try png(bytes, longSide: longSide, limits: limits)
-        case .supported: return try formatTwo(bytes, longSide: longSide, limits: limits)
-        case .unsupported, .unknown: throw ImageDecodeError(.corrupt, kind.refusal ?? ImageKind.notAnImage)
+        guard case .supported(let type) = kind else { throw ImageDecodeError(.corrupt, kind.refusal ?? ImageKind.notAnImage) }
+        let colour = ColourPlan.of(bytes, as: type)
+        if let problem = colour.problem { colourNotice?(problem) }
+        // A CMYK JPEG's profile is applied by the decoder, to the ink it decodes.
+        let cmykProfile = colour.transform?.layout == .invertedCMYK ? colour.transform : nil
+        var bitmap = switch type {
+        case .jpeg: try jpeg(bytes, longSide: longSide, limits: limits, cmykProfile: cmykProfile)
+        case .png: try png(bytes, longSide: longSide, limits: limits)
+        default: try formatTwo(bytes, longSide: longSide, limits: limits)
         }
+        // After filtering: the conversion then costs the thumbnail's pixels, not the photo's,
+        // as vipsthumbnail does it.
+        if let transform = colour.transform, cmykProfile == nil { transform.apply(to: &bitmap) }
+        return bitmap
     }
 
     /// WebP, GIF, AVIF and HEIC: the first frame (WebP decoded whole, scaled while decoding; the
@@ -56,7 +73,7 @@ public enum Thumbnailer {
         return small.upright(frame.geometry)
     }
 
-    static func jpeg(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits) throws -> Bitmap {
+    static func jpeg(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits, cmykProfile: ColourTransform? = nil) throws -> Bitmap {
         let structure = try JPEGStructure.decodingFrame(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
         let turned = structure.orientation.swapsDimensions
         let upright = turned ? (structure.height, structure.width) : (structure.width, structure.height)
@@ -68,7 +85,9 @@ public enum Thumbnailer {
                                            width: stored.0, height: stored.1)
             + (structure.orientation == .up ? 0 : fitted.width * fitted.height * 4)
             + pngBytes(fitted.width, fitted.height)
-        let decoded = try JPEGDecoder.decode(bytes, covering: (stored.0, stored.1), limits: try limits.less(copies))
+        let decoded = try bytes.withUnsafeBytes {
+            try JPEGDecoder.decode($0, covering: (stored.0, stored.1), limits: try limits.less(copies), cmykProfile: cmykProfile)
+        }
         let small = decoded.width == stored.0 && decoded.height == stored.1
             ? decoded : Resampler.resize(decoded, width: stored.0, height: stored.1)
         return small.oriented(structure.orientation)

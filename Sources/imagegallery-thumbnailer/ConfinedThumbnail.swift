@@ -9,7 +9,8 @@ import SystemPackage
 /// 2. Landlock and a seccomp filter that still allows `openat` (Landlock keeps it to INPUT,
 ///    OUTPUT and the library folders): from here no byte of INPUT has been read;
 /// 3. read the container and the manifest (Swift, bounds-checked), and load the library of the
-///    first image's decoder if it is one loaded when first needed;
+///    first image's decoder if it is one loaded when first needed, and Little CMS when that
+///    image will be decoded (its colour profile converted to sRGB);
 /// 4. a second seccomp filter without `openat`: no C decoder runs before it;
 /// 5. decode, filter, encode, and write OUTPUT in place.
 struct ConfinedThumbnail {
@@ -73,7 +74,7 @@ struct ConfinedThumbnail {
         CurrentProcess.setEnvironment("JPEGMEM", "\(limits.maxBytes >> 20)M", replacing: true)
         let reader: GalleryReader
         do { reader = try GalleryReader(archive: ZipArchive(file: source)) } catch { throw .data(error) }
-        GalleryThumbnail.loadDecoder(for: reader)
+        GalleryThumbnail.loadDecoder(for: reader, longSide: size)
         do { try Confinement.restrictCalls(allowingOpen: false, naming: input) } catch { throw .confinement(error) }
         let png: [UInt8]
         do { png = try GalleryThumbnail.bitmap(of: reader, longSide: size, limits: limits).handOffPNG() } catch { throw .data(error) }

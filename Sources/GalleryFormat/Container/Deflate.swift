@@ -31,15 +31,16 @@ enum Deflate {
     }
 }
 
-/// A raw-DEFLATE decoder that refuses to produce more than the entry declares.
+/// A raw-DEFLATE decoder that refuses to produce more than the entry declares; or, with
+/// `zlibWrapped`, one for a zlib stream (PNG's `iCCP`), checked against its Adler-32.
 final class Inflater {
     private var stream = z_stream()
     private(set) var finished = false
     private let entry: String
 
-    init(entry: String) throws {
+    init(entry: String, zlibWrapped: Bool = false) throws {
         self.entry = entry
-        guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        guard inflateInit2_(&stream, zlibWrapped ? 15 : -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw GalleryError(.corruptDeflate, "zlib could not start an inflate stream", location: Location(entry: entry))
         }
     }

@@ -177,6 +177,12 @@ extension DiagnosticCode {
     public static let pngWithoutImageData = DiagnosticCode("IG-BLB-018", .error, "PNG without image data")
     /// `IG-BLB-019`, error: the declared size contradicts the coded image (`ispe`, VP8X canvas).
     public static let declaredSizeContradicted = DiagnosticCode("IG-BLB-019", .error, "declared size contradicts the coded image")
+    /// `IG-BLB-020`, warning: colour description unusable (its segments, chunks or boxes do not
+    /// hold together, or the profile is past 4 MiB); the image is read as sRGB.
+    public static let colourDescriptionUnusable = DiagnosticCode("IG-BLB-020", .warning, "colour description unusable, read as sRGB")
+    /// `IG-BLB-021`, warning: ICC profile malformed (header, tag table, tags out of range or
+    /// overlapping, lookup tables past their tag or their limit); the image is read as sRGB.
+    public static let colourProfileMalformed = DiagnosticCode("IG-BLB-021", .warning, "ICC profile malformed, read as sRGB")
 
     /// The id for a blob of `type` whose header cannot be read: each type of format 2.0 has its own.
     public static func headerUnreadable(_ type: MediaType) -> DiagnosticCode {
@@ -232,7 +238,7 @@ extension DiagnosticCode {
         .blobDimensionMismatch, .blobHeaderUnreadable, .blobPixelsCorrupt, .blobPastDecodeLimit,
         .webPHeaderUnreadable, .gifHeaderUnreadable, .heifHeaderUnreadable, .webPPixelsCorrupt, .gifPixelsCorrupt,
         .avifPixelsCorrupt, .heicPixelsCorrupt, .heifItemsBroken, .pngWithoutImageData,
-        .declaredSizeContradicted,
+        .declaredSizeContradicted, .colourDescriptionUnusable, .colourProfileMalformed,
         .thumbnailMissing, .thumbnailNotPNG, .thumbnailBitDepth, .thumbnailInterlaced,
         .thumbnailTooLarge, .thumbnailUnreadable, .thumbnailPixelsCorrupt,
     ]

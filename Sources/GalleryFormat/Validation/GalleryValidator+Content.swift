@@ -44,7 +44,10 @@ extension ValidationRun {
                 record(GalleryError(.blobDimensionMismatch, "the image header says \(header.width)×\(header.height) "
                                     + "pixels; the manifest says \(image.width)×\(image.height)", location: here("width")))
             case .success:
-                break
+                if let colour = content.colour {
+                    record(GalleryError(colour.code, "\(colour.message); the image is read as sRGB",
+                                        location: Location(file: path, entry: name)))
+                }
             case .failure(let error):
                 // A header that reads over a structure that does not hold together has an id of its own.
                 record(GalleryError(error.diagnostic ?? .headerUnreadable(sniffed),

@@ -48,6 +48,8 @@ struct ValidationRun {
         var sha256: SHA256Digest
         var sniffed: MediaType?
         var header: Result<ImageHeader, ImageHeaderError>?
+        /// Why a blob's colour description cannot be used (IG-BLB-020, IG-BLB-021).
+        var colour: ColourProblem?
     }
 
     init(path: String, options: ValidationOptions) {
@@ -230,7 +232,11 @@ struct ValidationRun {
                 $0 as? ImageHeaderError ?? ImageHeaderError("\($0)")
             }
         }
-        return EntryContent(sha256: hasher.finalize(), sniffed: sniffed, header: header)
+        var colour: ColourProblem?
+        if case .success(let found)? = header, entry.name != GalleryPackage.thumbnailEntry {
+            colour = Self.colourProblem(of: entry, as: found.mediaType, in: archive)
+        }
+        return EntryContent(sha256: hasher.finalize(), sniffed: sniffed, header: header, colour: colour)
     }
 
     /// Enough of an image to find its header behind the usual metadata segments.

@@ -2,6 +2,7 @@ import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryImageHeaders
+@testable import GalleryFormat
 @testable import GalleryImaging
 
 /// The colour description each type carries, read by our own code (issue 31, item 1), from files
@@ -101,12 +102,13 @@ import Testing
         }
         let bomb = PNGBytes.zlibCompressed([UInt8](repeating: 0, count: 8 << 20))
         #expect(bomb.count < 64 << 10)
-        #expect(throws: ColourProblem("the iCCP profile inflates to more than \(ColourDescription.largestProfile) bytes")) {
+        #expect(throws: ColourProblem("the iCCP profile inflates to more than \(ColourDescription.largestProfile) bytes",
+                                      code: .colourDescriptionUnusable)) {
             try profile(bomb)
         }
         let whole = PNGBytes.zlibCompressed(self.profile)
         #expect(try profile(whole) == self.profile)
-        #expect(throws: ColourProblem("the iCCP profile's zlib stream ends early")) { try profile(Array(whole.dropLast(20))) }
+        #expect(throws: ColourProblem("the iCCP profile's zlib stream ends early", code: .colourDescriptionUnusable)) { try profile(Array(whole.dropLast(20))) }
         var corrupt = whole
         corrupt[0] = 0x00  // not a zlib header
         #expect(throws: ColourProblem.self) { try profile(corrupt) }

@@ -2,6 +2,7 @@ import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryImageHeaders
+@testable import GalleryFormat
 @testable import GalleryImaging
 
 /// The profile check before Little CMS (issue 31's hostile profiles): Little CMS's own sRGB,

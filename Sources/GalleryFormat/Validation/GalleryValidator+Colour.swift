@@ -1,0 +1,19 @@
+import GalleryImageHeaders
+
+extension ValidationRun {
+    /// Why a stored blob's colour description cannot be used, as the pictures made from it would
+    /// find (issue 31): its segments, chunks or boxes, the profile's size, and the profile's own
+    /// structure (``ICCProfileCheck``). A deflated blob is not read again for it; writers store
+    /// images, so that is a hand-made archive's loss, not a user's.
+    static func colourProblem(of entry: ZipEntry, as type: MediaType, in archive: ZipArchive) -> ColourProblem? {
+        guard type != .gif, let read = try? archive.storedBytes(of: entry),
+              let reading = try? ColourDescription.of(type, size: entry.uncompressedSize, read: read) else { return nil }
+        if let problem = reading.problem { return ColourProblem(problem, code: .colourDescriptionUnusable) }
+        do {
+            if let profile = try reading.description.iccProfile() { _ = try ICCProfileCheck.check(profile) }
+            return nil
+        } catch {
+            return error
+        }
+    }
+}

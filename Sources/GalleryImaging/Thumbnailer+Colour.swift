@@ -1,0 +1,65 @@
+import GalleryFormat
+import GalleryImageHeaders
+
+/// What an image's colour description asks of the pictures made from it (issue 31): a
+/// conversion to sRGB, nothing (sRGB or no description), or nothing with a warning (a
+/// description that cannot be used, read as sRGB).
+package struct ColourPlan: Sendable {
+    package var transform: ColourTransform?
+    /// Why the image is read as sRGB although it says otherwise, or what the conversion could
+    /// not honour (an HDR curve), in words that name the place.
+    package var problem: String?
+
+    /// The plan for an image of `type` held in `bytes`. Reading the description is our own
+    /// bounded code; only a description that needs converting loads Little CMS.
+    package static func of(_ bytes: [UInt8], as type: MediaType) -> ColourPlan {
+        let reading: ColourReading
+        do {
+            reading = try ColourDescription.of(type, size: UInt64(bytes.count)) { bytes.bytes(at: $0, count: $1) }
+        } catch {
+            // The decoder will say what is wrong with the file itself.
+            return ColourPlan()
+        }
+        if let problem = reading.problem { return ColourPlan(problem: problem) }
+        do {
+            guard let transform = try ColourTransform.toSRGB(from: reading.description) else { return ColourPlan() }
+            if let mismatch = mismatch(of: transform.layout, with: bytes, as: type) {
+                return ColourPlan(problem: mismatch + "; its pixels are read as sRGB")
+            }
+            return ColourPlan(transform: transform, problem: transform.caveat)
+        } catch {
+            return ColourPlan(problem: "\(error.message); its pixels are read as sRGB")
+        }
+    }
+
+    /// A profile for pixels the image does not have (a grey profile on colour pixels, CMYK on
+    /// anything but a CMYK JPEG), which browsers ignore too.
+    static func mismatch(of layout: ColourTransform.Layout, with bytes: [UInt8], as type: MediaType) -> String? {
+        let found: ColourTransform.Layout?
+        switch type {
+        case .jpeg:
+            let components = (try? JPEGStructure.decodingFrame(size: UInt64(bytes.count), read: bytes.bytes(at:count:)))?.components.count
+            found = switch components {
+            case 1: .grey
+            case 3: .rgba
+            case 4: .invertedCMYK
+            default: nil
+            }
+        case .png:
+            // IHDR's colour type: 0 and 4 are grey.
+            found = bytes.count > 25 ? ([0, 4].contains(bytes[25]) ? .grey : .rgba) : nil
+        default:
+            // The other decoders write grey as red, green and blue alike, which a grey profile reads.
+            found = layout == .invertedCMYK ? .rgba : layout
+        }
+        guard let found, found != layout else { return nil }
+        func name(_ layout: ColourTransform.Layout) -> String {
+            switch layout {
+            case .rgba: "RGB"
+            case .grey: "grey"
+            case .invertedCMYK: "CMYK"
+            }
+        }
+        return "the \(type.name) image's colour profile is for \(name(layout)) pixels, and its pixels are \(name(found))"
+    }
+}
