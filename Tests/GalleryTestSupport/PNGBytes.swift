@@ -50,6 +50,11 @@ public enum PNGBytes {
         return out + be32(UInt32(adler))
     }
 
+    /// `png` with an `iCCP` chunk holding `profile` (zlib-compressed) right after `IHDR`.
+    public static func withICCProfile(_ profile: [UInt8], over png: [UInt8]) -> [UInt8] {
+        Array(png[..<33]) + chunk("iCCP", Array("profile".utf8) + [0, 0] + zlibCompressed(profile)) + Array(png[33...])
+    }
+
     public static func be32(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
