@@ -78,9 +78,19 @@ package final class ColourTransform: @unchecked Sendable {
     /// Loads Little CMS when first needed; a system without it reads every image as sRGB.
     package static func requireEngine() throws(ColourProblem) {
         var reason: UnsafePointer<CChar>?
-        guard ig_library_load(IG_LIBRARY_LCMS2, &reason) == 0 else { return }
+        guard ig_library_load(IG_LIBRARY_LCMS2, &reason) == 0 else {
+            warmed
+            return
+        }
         throw ColourProblem("colour profiles cannot be honoured here: " + (reason.map { String(cString: $0) } ?? "Little CMS is missing"))
     }
+
+    /// Little CMS dates each profile it makes, and glibc reads the time zone (/etc/localtime)
+    /// the first time: done once while the library is loaded, so that a confined process, which
+    /// may no longer open files, never tries.
+    private static let warmed: Void = {
+        if let profile = cmsCreate_sRGBProfile() { cmsCloseProfile(profile) }
+    }()
 
     private static func make(from profile: cmsHPROFILE, layout: Layout, summary: String,
                              caveat: String?) throws(ColourProblem) -> ColourTransform {

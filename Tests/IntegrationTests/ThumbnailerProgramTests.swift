@@ -20,13 +20,49 @@ struct ThumbnailerProgramTests {
         let images = ["images/1-sunset.jpg", "images/6-bubbles.png", "format-2.0/lossy.webp", "format-2.0/anim.gif",
                       "format-2.0/sunset.avif", "format-2.0/sunset.heic", "format-2.0/rotated.avif"]
         var galleries: [String] = []
-        for image in images {
+        for image in images.map({ TestPaths.repository + "/Fixtures/" + $0 }) + [try profiledPhoto().path] {
             let gallery = directory.file((image as NSString).lastPathComponent + ".imagegallery")
-            let made = try await Subprocess.imagegalleryBlocking(["create", gallery, TestPaths.repository + "/Fixtures/" + image])
+            let made = try await Subprocess.imagegalleryBlocking(["create", gallery, image])
             try #require(made.status == 0, "\(image): \(made.stderr)")
             galleries.append(gallery)
         }
         return galleries
+    }
+
+    /// A photo tagged with ProPhoto RGB (colord's profile), whose left half holds the numbers
+    /// (150, 91, 61); Little CMS through Pillow's ImageCms gives the sRGB colour returned.
+    func profiledPhoto() throws -> (path: String, sRGB: [Int]) {
+        let made = try Subprocess.run("/usr/bin/python3", ["-c", """
+            import sys
+            from PIL import Image, ImageCms
+            profile = "/usr/share/color/icc/colord/ProPhotoRGB.icc"
+            image = Image.new("RGB", (1600, 1200), (150, 91, 61))
+            image.paste((60, 120, 200), (800, 0, 1600, 1200))
+            image.save(sys.argv[1], quality=95, icc_profile=open(profile, "rb").read())
+            one = ImageCms.profileToProfile(Image.new("RGB", (1, 1), (150, 91, 61)), profile, ImageCms.createProfile("sRGB"),
+                                            renderingIntent=1)
+            print(*one.getpixel((0, 0)))
+            """, directory.file("prophoto.jpg")])
+        try #require(made.status == 0, "Pillow could not make the profiled photo: \(made.stderr)")
+        return (directory.file("prophoto.jpg"), made.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+    }
+
+    /// Confined, the program still converts a profiled photo to sRGB: Little CMS is loaded
+    /// before the filter that forbids opening files (at 1024 px the photo is decoded; the
+    /// strace test below counts the opens).
+    @Test func aProfiledPhotoComesOutInSRGBOnceConfined() async throws {
+        let photo = try profiledPhoto()
+        let gallery = directory.file("profiled.imagegallery")
+        let made = try await Subprocess.imagegalleryBlocking(["create", gallery, photo.path])
+        try #require(made.status == 0 && photo.sRGB.count == 3, "\(made.stderr)")
+        let output = directory.file("profiled.png")
+        let run = try await Subprocess.runBlocking(try TestPaths.thumbnailer(), ["-s", "1024", gallery, output])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+        let bitmap = try PNGDecoder.decode(FileBytes.read(output))
+        let left = Array(bitmap.pixels[(100 * bitmap.width + 100) * 4 ..< (100 * bitmap.width + 100) * 4 + 3]).map(Int.init)
+        // Read as sRGB, the numbers (150, 91, 61) would be another colour: ΔE2000 over 10.
+        #expect(ColourDifference.ciede2000([150, 91, 61], photo.sRGB) > 10)
+        #expect(ColourDifference.ciede2000(left, photo.sRGB) <= 1.0, "\(left) against \(photo.sRGB)")
     }
 
     /// The same pixels; the program's PNG is stored rather than deflated, since the desktop
