@@ -31,6 +31,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case avif
     /// The HEIC decoder (libheif 1.15.1 with libde265, after our box reader).
     case heic
+    /// The colour path: an image's colour description (or bytes as an ICC profile) read and
+    /// checked by our code, then converted to sRGB by Little CMS.
+    case colour
 
     /// Runs one input. A refusal is a clean result: only a trap can fail a fuzz run.
     @discardableResult
@@ -48,6 +51,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .gif: FuzzEntries.decode(bytes, as: .gif)
         case .avif: FuzzEntries.decode(bytes, as: .avif)
         case .heic: FuzzEntries.decode(bytes, as: .heic)
+        case .colour: FuzzEntries.colour(bytes)
         }
     }
 

@@ -64,6 +64,9 @@ struct FuzzRegressionTests {
         case .headers:
             let heic = try read(TestPaths.fixture("format-2.0/sunset.heic"))
             return (heic, Array(heic.prefix(200)))
+        case .colour:
+            let profile = try read(TestPaths.fixture("fuzz/colour/accepted-display-p3.bin"))
+            return (profile, Array(profile.prefix(profile.count - 8)))
         case .webp, .gif, .avif, .heic:
             let name = ["webp": "lossless-alpha.webp", "gif": "anim.gif", "avif": "rotated.avif", "heic": "bubbles.heic"][target.rawValue]!
             let image = try read(TestPaths.fixture("format-2.0/" + name))
