@@ -13,7 +13,13 @@ Benchmarks/make-corpus.sh) converted by Pillow's ImageCms into the numbers of ea
   CMS (Tests/Colour/profiled_images.py), which heif-enc keeps;
 - Display P3 code points: an AVIF (avifenc -s 8 --cicp 12/13/6), no profile.
 
+With --baseline OTHER-IMAGEGALLERY (the build before the change), the untagged photo itself
+(`photos/large/00.jpg`) is thumbnailed by both builds in 30 interleaved pairs (--pairs), so that
+what an untagged photo pays for the colour path shows as the ratio of the medians, and each
+profiled photo's peak RSS is measured with that build too.
+
 usage: Benchmarks/colour.py [--bin .build-static/release] [--runs N] [--markdown FILE]
+                            [--baseline OTHER-IMAGEGALLERY] [--pairs N]
 """
 import argparse
 import io
@@ -22,6 +28,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "Tests", "Colour"))
@@ -64,8 +71,8 @@ def photos():
     return made
 
 
-def gallery(binary, photo):
-    target = photo + ".imagegallery"
+def gallery(binary, photo, target=None):
+    target = target or photo + ".imagegallery"
     if os.path.exists(target):
         os.remove(target)
     run([binary, "create", target, photo])
@@ -78,6 +85,20 @@ def timed(commands, runs):
     report = os.path.join(WORK, "hyperfine.json")
     run(["hyperfine", "-N", "--warmup", "2", "--runs", str(runs), "--export-json", report] + commands)
     return [statistics.median(result["times"]) for result in json.load(open(report))["results"]]
+
+
+def interleaved(first, second, pairs):
+    """Medians of `first` and `second` run one after the other `pairs` times (after one warm-up
+    each), so that the machine's drift falls on both alike."""
+    times = ([], [])
+    for index in range(pairs + 1):
+        for which, command in enumerate((first, second) if index % 2 == 0 else (second, first)):
+            command_index = which if index % 2 == 0 else 1 - which
+            start = time.perf_counter()
+            run(command)
+            if index > 0:
+                times[command_index].append(time.perf_counter() - start)
+    return statistics.median(times[0]), statistics.median(times[1])
 
 
 def peak_rss(command):
@@ -93,6 +114,8 @@ def main():
     parser.add_argument("--bin", default=os.path.join(REPO, ".build-static", "release"))
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--markdown")
+    parser.add_argument("--baseline")
+    parser.add_argument("--pairs", type=int, default=30)
     arguments = parser.parse_args()
     binary = os.path.join(arguments.bin, "imagegallery")
     lines = ["| photo | `imagegallery thumbnail -s 256` median (s) | `vipsthumbnail -s 256 -e sRGB` median (s) | ratio | "
@@ -107,6 +130,33 @@ def main():
         lines.append(f"| {name} | {ours_s:.3f} | {vips_s:.3f} | {ours_s / vips_s:.2f} × | "
                      f"{peak_rss(ours):.0f} / {peak_rss(vips):.0f} |")
         print(lines[-1], flush=True)
+    if arguments.baseline:
+        lines += ["", "| untagged 24 MP JPEG, `thumbnail -s 256` | this build median (s) | baseline median (s) | ratio |",
+                  "|---|---|---|---|"]
+        plain = gallery(binary, PHOTO, os.path.join(WORK, "untagged.imagegallery"))
+        ours_s, theirs_s = interleaved([binary, "thumbnail", "-s", "256", plain, os.path.join(WORK, "ours.png")],
+                                       [arguments.baseline, "thumbnail", "-s", "256", plain, os.path.join(WORK, "theirs.png")],
+                                       arguments.pairs)
+        lines.append(f"| {arguments.pairs} interleaved pairs | {ours_s:.4f} | {theirs_s:.4f} | {ours_s / theirs_s:.3f} × |")
+        # What the conversion costs: the Adobe RGB JPEG against the same bytes without its APP2
+        # profile (exiftool -ICC_Profile=), both with this build.
+        tagged = photos()["Adobe RGB JPEG"]
+        stripped = os.path.join(WORK, "adobergb-untagged.jpg")
+        if not os.path.exists(stripped):
+            run(["exiftool", "-q", "-ICC_Profile=", "-o", stripped, tagged])
+        with_profile = gallery(binary, tagged)
+        without = gallery(binary, stripped)
+        tagged_s, plain_s = interleaved([binary, "thumbnail", "-s", "256", with_profile, os.path.join(WORK, "ours.png")],
+                                        [binary, "thumbnail", "-s", "256", without, os.path.join(WORK, "theirs.png")],
+                                        arguments.pairs)
+        lines.append(f"| Adobe RGB JPEG, converted, against its bytes untagged ({arguments.pairs} interleaved pairs, this build) "
+                     f"| {tagged_s:.4f} | {plain_s:.4f} | {tagged_s / plain_s:.3f} × |")
+        lines += ["", "| photo | peak RSS this build (MiB) | peak RSS baseline (MiB) |", "|---|---|---|"]
+        for name, photo in photos().items():
+            target = photo + ".imagegallery"
+            lines.append(f"| {name} | {peak_rss([binary, 'thumbnail', '-s', '256', target, os.path.join(WORK, 'ours.png')]):.1f} | "
+                         f"{peak_rss([arguments.baseline, 'thumbnail', '-s', '256', target, os.path.join(WORK, 'theirs.png')]):.1f} |")
+        print("\n".join(lines[-8:]), flush=True)
     text = "\n".join(lines) + "\n"
     if arguments.markdown:
         open(arguments.markdown, "w").write(text)
