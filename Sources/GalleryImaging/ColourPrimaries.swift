@@ -44,6 +44,18 @@ enum ColourPrimaries {
         }
     }
 
+    /// BT.709 primaries or unspecified ones, with the sRGB curve or an unspecified one.
+    static func isSRGB(primaries: Int, transfer: Int) -> Bool {
+        [1, 2].contains(primaries) && [2, 13].contains(transfer)
+    }
+
+    /// A gamma of 1/2.2 with no chromaticities or sRGB's: how most PNG writers say sRGB.
+    static func isSRGB(gamma: Int, chromaticities: [Int]?) -> Bool {
+        let sRGBValues = [31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000]
+        return (45000 ... 46000).contains(gamma)
+            && (chromaticities.map { zip($0, sRGBValues).allSatisfy { abs($0 - $1) <= 100 } } ?? true)
+    }
+
     /// The profile of a file's code points, or nil when they are sRGB's (BT.709 primaries or
     /// unspecified ones, with the sRGB curve or an unspecified one). The caveat says what could
     /// not be honoured. Throws for primaries H.273 does not define for pictures.
@@ -51,7 +63,7 @@ enum ColourPrimaries {
         guard let named = codePoint(primaries) else {
             throw ColourProblem("the colour primaries code point \(primaries) names no primaries this reader knows")
         }
-        if [1, 2].contains(primaries) && [2, 13].contains(transfer) { return nil }
+        if isSRGB(primaries: primaries, transfer: transfer) { return nil }
         var caveat: String?
         var parameters = curve(transfer: transfer) ?? curve(transfer: 13)!
         if curve(transfer: transfer) == nil {
@@ -68,10 +80,7 @@ enum ColourPrimaries {
     /// of 1/2.2 with no chromaticities or sRGB's, which is how most writers say sRGB.
     static func profile(gamma: Int, chromaticities: [Int]?) throws(ColourProblem) -> cmsHPROFILE? {
         guard gamma > 0 else { throw ColourProblem("the PNG's gAMA is zero") }
-        let sRGBValues = [31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000]
-        let isSRGBGamma = (45000 ... 46000).contains(gamma)
-        let isSRGBChromaticities = chromaticities.map { zip($0, sRGBValues).allSatisfy { abs($0 - $1) <= 100 } } ?? true
-        if isSRGBGamma && isSRGBChromaticities { return nil }
+        if isSRGB(gamma: gamma, chromaticities: chromaticities) { return nil }
         var white = d65
         var primaries = sRGBPrimaries
         if let values = chromaticities, values.count == 8 {

@@ -75,6 +75,11 @@ package final class ColourTransform: @unchecked Sendable {
         }
     }
 
+    /// The address space Little CMS takes once loaded, with room to spare: its library maps
+    /// about 1 MiB, a transform a few kilobytes. A process under an address-space cap that
+    /// loads it lowers its decode budget by this.
+    package static let engineBytes = 4 << 20
+
     /// Loads Little CMS when first needed; a system without it reads every image as sRGB.
     package static func requireEngine() throws(ColourProblem) {
         var reason: UnsafePointer<CChar>?

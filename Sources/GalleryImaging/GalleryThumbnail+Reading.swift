@@ -26,6 +26,13 @@ extension GalleryThumbnail {
     /// ``bitmap(ofGalleryAt:longSide:limits:notice:)`` for a gallery opened already.
     public static func bitmap(of reader: GalleryReader, longSide: Int, limits: DecodeLimits = readingLimits,
                               notice: ((String) -> Void)? = nil) throws -> Bitmap {
+        try bitmap(of: reader, longSide: longSide, limits: limits, notice: notice, firstImage: nil)
+    }
+
+    /// The same, with the first image's bytes when a caller has read them already (through
+    /// ``GalleryReader/readBlob(_:sink:)``, which checked them against the manifest).
+    package static func bitmap(of reader: GalleryReader, longSide: Int, limits: DecodeLimits,
+                               notice: ((String) -> Void)?, firstImage: [UInt8]?) throws -> Bitmap {
         let path = reader.path
         let first = reader.gallery.images.first
         // Kept undecoded until it is served: a first image that decodes makes it unneeded.
@@ -39,7 +46,8 @@ extension GalleryThumbnail {
             if !enough { smallEmbedded = embedded }
         }
         do {
-            return try firstImageBitmap(reader, first, path: path, longSide: longSide, limits: limits, notice: notice)
+            return try firstImageBitmap(reader, first, path: path, longSide: longSide, limits: limits, notice: notice,
+                                        bytes: firstImage)
         } catch where placeholder != nil {
             notice?("\(path): served the gallery's grey placeholder thumbnail: \((error as? GalleryError)?.message ?? "\(error)")")
             return placeholder!
@@ -74,15 +82,25 @@ extension GalleryThumbnail {
     /// any decoder runs. A library that cannot load is reported by the decode itself.
     ///
     /// Little CMS is loaded too when the first image will be decoded for a thumbnail of
-    /// `longSide` (the embedded one is too small) and may carry a colour profile: a photo's
-    /// decode takes milliseconds, the load a tenth of one. A thumbnail served from the embedded
-    /// one loads nothing.
-    package static func loadDecoder(for reader: GalleryReader, longSide: Int) {
-        guard let type = reader.gallery.images.first?.mediaType else { return }
+    /// `longSide` (the embedded one is too small) and its colour description needs converting;
+    /// to know, its bytes are read (within `limits`, as the thumbnail would read them) and
+    /// returned, for ``bitmap(of:longSide:limits:notice:firstImage:)``. With the engine loaded
+    /// the budget is lowered by the room it takes. A thumbnail served from the embedded one, or
+    /// an image with no description, loads nothing.
+    package static func loadDecoder(for reader: GalleryReader, longSide: Int,
+                                    limits: inout DecodeLimits) -> [UInt8]? {
+        guard let first = reader.gallery.images.first else { return nil }
+        let type = first.mediaType
         if type != .jpeg, type != .png { try? FormatTwoLibrary.require(type) }
-        if type != .gif, soundEmbeddedThumbnail(of: reader, longSide: longSide)?.enough != true {
-            try? ColourTransform.requireEngine()
+        guard type != .gif, soundEmbeddedThumbnail(of: reader, longSide: longSide)?.enough != true,
+              first.byteSize <= UInt64(limits.maxBytes / 2) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(first.byteSize))
+        guard (try? reader.readBlob(first, sink: { bytes.append(contentsOf: $0) })) != nil else { return nil }
+        if ColourPlan.mayNeedEngine(bytes, as: type), (try? ColourTransform.requireEngine()) != nil {
+            limits.maxBytes = max(limits.maxBytes - ColourTransform.engineBytes, 0)
         }
+        return bytes
     }
 
     /// The gallery's `thumbnail.png` when it is a sound 8-bit PNG within the format's size,
@@ -102,7 +120,7 @@ extension GalleryThumbnail {
     }
 
     private static func firstImageBitmap(_ reader: GalleryReader, _ first: GalleryImage?, path: String, longSide: Int,
-                                         limits: DecodeLimits, notice: ((String) -> Void)?) throws -> Bitmap {
+                                         limits: DecodeLimits, notice: ((String) -> Void)?, bytes read: [UInt8]?) throws -> Bitmap {
         guard let first else {
             throw GalleryError(.thumbnailMissing, "the gallery has no images and no usable thumbnail.png",
                                location: Location(file: path))
@@ -111,9 +129,11 @@ extension GalleryThumbnail {
             throw GalleryError(.blobPastDecodeLimit, "the first image holds \(first.byteSize) bytes, more than a "
                                + "thumbnailer reads", location: Location(file: path, entry: first.path))
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(first.byteSize))
-        try reader.readBlob(first) { bytes.append(contentsOf: $0) }
+        var bytes = read ?? []
+        if read == nil {
+            bytes.reserveCapacity(Int(first.byteSize))
+            try reader.readBlob(first) { bytes.append(contentsOf: $0) }
+        }
         do {
             return try Thumbnailer.thumbnail(of: bytes, longSide: longSide, limits: limits,
                                              colourNotice: notice.map { notice in { notice("\(path): \(first.path): \($0)") } })
@@ -128,8 +148,9 @@ extension GalleryThumbnail {
 extension GalleryThumbnail {
     /// `readingLimits`, lowered to what an address-space limit (RLIMIT_AS: `ulimit -v`, a
     /// sandbox) leaves, less 32 MiB for thread stacks, the PNG written and the process's own
-    /// allocations. Past the budget a decode is refused (exit 65), where it would otherwise fail
-    /// to allocate and take the process down.
+    /// allocations (a program that then loads Little CMS lowers it by
+    /// `ColourTransform.engineBytes`). Past the budget a decode is refused (exit 65), where it
+    /// would otherwise fail to allocate and take the process down.
     public static func readingLimitsFittingAddressSpace() -> DecodeLimits {
         var limits = readingLimits
         guard let cap = AddressSpace.limit else { return limits }

@@ -32,6 +32,20 @@ package struct ColourPlan: Sendable {
         }
     }
 
+    /// Whether the colour description of an image of `type` in `bytes` may need Little CMS: a
+    /// profile (unless it cannot be read), or code points or gamma other than sRGB's. Our own
+    /// code only; a program that must load the engine before it confines itself asks this.
+    package static func mayNeedEngine(_ bytes: [UInt8], as type: MediaType) -> Bool {
+        guard let reading = try? ColourDescription.of(type, size: UInt64(bytes.count), read: { bytes.bytes(at: $0, count: $1) }),
+              reading.problem == nil else { return false }
+        switch reading.description {
+        case .unspecified, .sRGB: return false
+        case .iccProfile: return true
+        case .codePoints(let primaries, let transfer, _, _): return !ColourPrimaries.isSRGB(primaries: primaries, transfer: transfer)
+        case .gamma(let gamma, let chromaticities): return !ColourPrimaries.isSRGB(gamma: gamma, chromaticities: chromaticities)
+        }
+    }
+
     /// A profile for pixels the image does not have (a grey profile on colour pixels, CMYK on
     /// anything but a CMYK JPEG), which browsers ignore too.
     static func mismatch(of layout: ColourTransform.Layout, with bytes: [UInt8], as type: MediaType) -> String? {

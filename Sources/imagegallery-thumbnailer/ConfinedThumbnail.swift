@@ -70,14 +70,20 @@ struct ConfinedThumbnail {
     func run() throws(Failure) {
         // On a failure, a supervising parent removes an OUTPUT this run made; one that was
         // there stays as it was, since nothing was written to it.
-        let (source, target, limits) = try confine()
+        let (source, target, confinedLimits) = try confine()
+        var limits = confinedLimits
         CurrentProcess.setEnvironment("JPEGMEM", "\(limits.maxBytes >> 20)M", replacing: true)
         let reader: GalleryReader
         do { reader = try GalleryReader(archive: ZipArchive(file: source)) } catch { throw .data(error) }
-        GalleryThumbnail.loadDecoder(for: reader, longSide: size)
+        let firstImage = GalleryThumbnail.loadDecoder(for: reader, longSide: size, limits: &limits)
         do { try Confinement.restrictCalls(allowingOpen: false, naming: input) } catch { throw .confinement(error) }
         let png: [UInt8]
-        do { png = try GalleryThumbnail.bitmap(of: reader, longSide: size, limits: limits).handOffPNG() } catch { throw .data(error) }
+        do {
+            png = try GalleryThumbnail.bitmap(of: reader, longSide: size, limits: limits, notice: nil, firstImage: firstImage)
+                .handOffPNG()
+        } catch {
+            throw .data(error)
+        }
         do {
             try target.write(png, at: 0)
             try target.truncate(to: UInt64(png.count))
