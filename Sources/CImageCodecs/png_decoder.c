@@ -26,6 +26,7 @@ struct ig_png_decoder {
     int bit_depth, color_type, interlaced;
     uint32_t rows_done;
     size_t row_bytes;
+    int pixel_bytes;          /* 4, or 8 when a 16-bit image keeps its 16 bits */
     uint8_t *assembly;        /* interlaced images with a row callback: the whole image */
     char message[256];
     char warning[160];        /* the first warning, which may explain a later error */
@@ -127,26 +128,30 @@ static void on_info(png_structp png, png_infop info) {
         fail(png, IG_PNG_LIMIT, text);
     }
 
-    if (pixels * 4 > decoder->limits.max_output_bytes) {
+    decoder->pixel_bytes = bit_depth == 16 && decoder->limits.keeps_16_bits ? 8 : 4;
+    if (pixels * decoder->pixel_bytes > decoder->limits.max_output_bytes) {
         char text[200];
         snprintf(text, sizeof text, "a %u x %u image needs %llu bytes, past the memory limit of %llu",
-                 (unsigned)width, (unsigned)height, (unsigned long long)(pixels * 4),
+                 (unsigned)width, (unsigned)height, (unsigned long long)(pixels * decoder->pixel_bytes),
                  (unsigned long long)decoder->limits.max_output_bytes);
         fail(png, IG_PNG_LIMIT, text);
     }
 
     png_set_expand(png);
-    if (bit_depth == 16) png_set_scale_16(png);
+    if (bit_depth == 16 && decoder->pixel_bytes == 4) png_set_scale_16(png);
+    /* PNG's samples are big-endian; the caller reads 16-bit ones as the machine's. */
+    if (decoder->pixel_bytes == 8) png_set_swap(png);
     if (!(color_type & PNG_COLOR_MASK_COLOR)) png_set_gray_to_rgb(png);
     if (!(color_type & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS))
-        png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+        png_set_add_alpha(png, decoder->pixel_bytes == 8 ? 0xffff : 0xff, PNG_FILLER_AFTER);
     (void)png_set_interlace_handling(png);
     png_read_update_info(png, info);
     decoder->row_bytes = png_get_rowbytes(png, info);
-    if (decoder->row_bytes != (size_t)width * 4) fail(png, IG_PNG_ERROR, "unexpected row layout after expansion");
+    if (decoder->row_bytes != (size_t)width * decoder->pixel_bytes)
+        fail(png, IG_PNG_ERROR, "unexpected row layout after expansion");
 
     if (decoder->interlaced && decoder->row != NULL) {
-        uint64_t bytes = pixels * 4;
+        uint64_t bytes = pixels * decoder->pixel_bytes;
         if (decoder->allocated + bytes > decoder->limits.max_bytes) {
             char text[200];
             snprintf(text, sizeof text, "an interlaced %u x %u image needs %llu bytes to assemble, past the "
@@ -250,4 +255,5 @@ int ig_png_decoder_bit_depth(const ig_png_decoder *decoder) { return decoder->bi
 int ig_png_decoder_color_type(const ig_png_decoder *decoder) { return decoder->color_type; }
 int ig_png_decoder_interlaced(const ig_png_decoder *decoder) { return decoder->interlaced; }
 uint32_t ig_png_decoder_rows_done(const ig_png_decoder *decoder) { return decoder->rows_done; }
+int ig_png_decoder_pixel_bytes(const ig_png_decoder *decoder) { return decoder->pixel_bytes ? decoder->pixel_bytes : 4; }
 const char *ig_png_decoder_message(const ig_png_decoder *decoder) { return decoder->message; }

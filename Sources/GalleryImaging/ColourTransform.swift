@@ -28,15 +28,34 @@ package final class ColourTransform: @unchecked Sendable {
     /// A description that can be converted only in part (an HDR curve, read as sRGB's), in words.
     package let caveat: String?
     private let transform: cmsHTRANSFORM
+    /// The same conversion from filtered colours (0–1 floats, four a pixel) to bytes: a
+    /// resampler hands its output over before rounding, so no precision is lost first. Nil for
+    /// CMYK, which the decoder converts before filtering.
+    private let fromFloats: cmsHTRANSFORM?
 
-    private init(transform: cmsHTRANSFORM, layout: Layout, summary: String, caveat: String?) {
+    private init(transform: cmsHTRANSFORM, fromFloats: cmsHTRANSFORM?, layout: Layout, summary: String, caveat: String?) {
         self.transform = transform
+        self.fromFloats = fromFloats
         self.layout = layout
         self.summary = summary
         self.caveat = caveat
     }
 
-    deinit { cmsDeleteTransform(transform) }
+    deinit {
+        cmsDeleteTransform(transform)
+        if let fromFloats { cmsDeleteTransform(fromFloats) }
+    }
+
+    /// Whether ``apply(floats:to:count:)`` converts (RGB and grey profiles).
+    package var convertsFloats: Bool { fromFloats != nil }
+
+    /// Converts `count` pixels of four 0–1 floats (red, green, blue and one more, which is
+    /// left alone) into the red, green and blue bytes of `to`'s four-byte pixels; their fourth
+    /// bytes are the caller's.
+    package func apply(floats: UnsafeRawPointer, to bytes: UnsafeMutablePointer<UInt8>, count: Int) {
+        guard let fromFloats else { return }
+        cmsDoTransform(fromFloats, floats, bytes, cmsUInt32Number(count))
+    }
 
     /// The transform from pixels that `description` describes to sRGB; nil when they are sRGB
     /// already or equivalent to it (nothing to do, so nothing changes). Throws
@@ -108,11 +127,21 @@ package final class ColourTransform: @unchecked Sendable {
         }
         // Relative colorimetric, as vips and browsers do by default: matrix-shaper profiles have
         // no other, and a LUT profile's perceptual table varies between vendors.
-        guard let transform = cmsCreateTransform(profile, input, sRGB, PixelFormat.rgba8,
-                                                 cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), 0) else {
+        let intent = cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC)
+        guard let transform = cmsCreateTransform(profile, input, sRGB, PixelFormat.rgba8, intent, 0) else {
             throw ColourProblem("Little CMS cannot convert the image's colour profile to sRGB")
         }
-        return ColourTransform(transform: transform, layout: layout, summary: summary, caveat: caveat)
+        let floats: cmsUInt32Number? = switch layout {
+        case .rgba: PixelFormat.rgbaFloat
+        case .grey: PixelFormat.greyInRGBAFloat
+        case .invertedCMYK: nil
+        }
+        let fromFloats = floats.flatMap { cmsCreateTransform(profile, $0, sRGB, PixelFormat.rgba8, intent, 0) }
+        guard floats == nil || fromFloats != nil else {
+            cmsDeleteTransform(transform)
+            throw ColourProblem("Little CMS cannot convert the image's colour profile to sRGB")
+        }
+        return ColourTransform(transform: transform, fromFloats: fromFloats, layout: layout, summary: summary, caveat: caveat)
     }
 
     /// Converts `bitmap`'s pixels to sRGB in place. Alpha stays; CMYK's fourth byte, which is
@@ -182,8 +211,10 @@ package final class ColourTransform: @unchecked Sendable {
 /// Little CMS's pixel format words (lcms2.h's TYPE_ macros, which Swift cannot import), for
 /// the four-byte pixels the decoders write.
 enum PixelFormat {
-    private static func word(space: UInt32, channels: UInt32, extra: UInt32, flavour: UInt32 = 0) -> cmsUInt32Number {
-        (space << 16) | (flavour << 13) | (extra << 7) | (channels << 3) | 1
+    private static func word(space: UInt32, channels: UInt32, extra: UInt32, flavour: UInt32 = 0,
+                             floats: Bool = false) -> cmsUInt32Number {
+        // FLOAT_SH, COLORSPACE_SH, FLAVOR_SH, EXTRA_SH, CHANNELS_SH and BYTES_SH (4 for floats).
+        (floats ? 1 << 22 : 0) | (space << 16) | (flavour << 13) | (extra << 7) | (channels << 3) | (floats ? 4 : 1)
     }
 
     /// TYPE_RGBA_8.
@@ -191,6 +222,10 @@ enum PixelFormat {
     /// Grey in the first byte and three more Little CMS leaves alone (the output's green and blue
     /// it writes itself, the alpha it never touches).
     static let greyInRGBA8 = word(space: 3, channels: 1, extra: 3)
+    /// TYPE_RGBA_FLT: filtered colours, 0 to 1.
+    static let rgbaFloat = word(space: 4, channels: 3, extra: 1, floats: true)
+    /// Grey in the first float of four.
+    static let greyInRGBAFloat = word(space: 3, channels: 1, extra: 3, floats: true)
     /// TYPE_CMYK_8_REV: Adobe's inverted CMYK.
     static let invertedCMYK8 = word(space: 6, channels: 4, extra: 0, flavour: 1)
 }

@@ -16,28 +16,42 @@ public final class PNGDecoder {
 
     private final class RowSink {
         let onRow: RowHandler
+        /// The decoder whose rows these are, to ask their layout of.
+        var decoder: OpaquePointer?
         init(_ onRow: @escaping RowHandler) { self.onRow = onRow }
     }
 
     /// `keepsRows`: the handler keeps every row, so the whole image must fit `limits.maxBytes`.
-    public init(limits: DecodeLimits = DecodeLimits(), keepsRows: Bool = false, onRow: RowHandler? = nil) throws {
+    public convenience init(limits: DecodeLimits = DecodeLimits(), keepsRows: Bool = false, onRow: RowHandler? = nil) throws {
+        try self.init(limits: limits, keepsRows: keepsRows, keepsSixteenBits: false, onRow: onRow)
+    }
+
+    /// With `keepsSixteenBits`, a 16-bit image's rows come as 16-bit RGBA in the machine's byte
+    /// order, 8 bytes a pixel (``pixelBytes``): for a colour conversion that must not lose the
+    /// precision first (issue 31). An 8-bit image's rows are as always.
+    package init(limits: DecodeLimits, keepsRows: Bool, keepsSixteenBits: Bool, onRow: RowHandler?) throws {
         let cLimits = ig_png_limits(
             max_width: UInt32(clamping: limits.maxSide), max_height: UInt32(clamping: limits.maxSide),
             max_pixels: UInt64(limits.maxPixels), max_work_pixels: UInt64(limits.workPixels(for: .png)),
             keeps_rows: keepsRows ? 1 : 0, max_bytes: UInt64(limits.maxBytes),
             max_chunk_bytes: UInt64(min(limits.maxBytes, 8 << 20)),
-            max_output_bytes: keepsRows ? UInt64(limits.maxBytes) : .max)
+            max_output_bytes: keepsRows ? UInt64(limits.maxBytes) : .max, keeps_16_bits: keepsSixteenBits ? 1 : 0)
         sink = onRow.map(RowSink.init)
         let callback: ig_png_row_callback? = sink == nil ? nil : { context, row, width, pixels in
             let sink = Unmanaged<RowSink>.fromOpaque(context!).takeUnretainedValue()
-            sink.onRow(Int(row), UnsafeBufferPointer(start: pixels, count: Int(width) * 4))
+            let pixelBytes = sink.decoder.map { Int(ig_png_decoder_pixel_bytes($0)) } ?? 4
+            sink.onRow(Int(row), UnsafeBufferPointer(start: pixels, count: Int(width) * pixelBytes))
         }
         let context = sink.map { Unmanaged.passUnretained($0).toOpaque() }
         guard let created = ig_png_decoder_create(cLimits, callback, context) else {
             throw ImageDecodeError(.pastLimit, "libpng could not start (out of memory)")
         }
         decoder = created
+        sink?.decoder = created
     }
+
+    /// The bytes of a pixel in the rows handed over: 4, or 8 for a 16-bit image kept at 16 bits.
+    package var pixelBytes: Int { Int(ig_png_decoder_pixel_bytes(decoder)) }
 
     deinit { ig_png_decoder_destroy(decoder) }
 

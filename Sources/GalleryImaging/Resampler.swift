@@ -94,7 +94,13 @@ public final class Resampler {
 
     /// Resizes a whole bitmap.
     public static func resize(_ bitmap: Bitmap, width: Int, height: Int) -> Bitmap {
+        resize(bitmap, width: width, height: height, colour: nil)
+    }
+
+    /// The same, converted to sRGB by `colour` before rounding.
+    package static func resize(_ bitmap: Bitmap, width: Int, height: Int, colour: ColourTransform?) -> Bitmap {
         let resampler = Resampler(sourceWidth: bitmap.width, sourceHeight: bitmap.height, width: width, height: height)
+        resampler.colour = colour
         bitmap.pixels.withUnsafeBufferPointer { pixels in
             let rowBytes = bitmap.width * 4
             for row in 0 ..< bitmap.height {
@@ -107,7 +113,6 @@ public final class Resampler {
     /// The next source row: `sourceWidth` × 4 bytes of RGBA.
     public func push(_ row: UnsafeBufferPointer<UInt8>) {
         precondition(row.count == sourceWidth * 4 && rowsIn < sourceHeight)
-        let slot = rowsIn % bandRows
         premultiplied.withUnsafeMutableBufferPointer { line in
             for x in 0 ..< sourceWidth {
                 let p = x * 4
@@ -115,6 +120,30 @@ public final class Resampler {
                 line[x] = SIMD4(Float(row[p]) * alpha, Float(row[p + 1]) * alpha, Float(row[p + 2]) * alpha, alpha)
             }
         }
+        filterPremultipliedRow()
+    }
+
+    /// The next source row of 16-bit RGBA, `sourceWidth` × 4 samples: filtered on the same
+    /// 0–255 scale with its fractions kept, for a ``colour`` conversion that must not lose the
+    /// source's precision first.
+    package func push(sixteenBit row: UnsafeBufferPointer<UInt16>) {
+        precondition(row.count == sourceWidth * 4 && rowsIn < sourceHeight)
+        premultiplied.withUnsafeMutableBufferPointer { line in
+            for x in 0 ..< sourceWidth {
+                let p = x * 4
+                let alpha = Float(row[p + 3]) / 257
+                line[x] = SIMD4(Float(row[p]) / 257 * alpha, Float(row[p + 1]) / 257 * alpha, Float(row[p + 2]) / 257 * alpha, alpha)
+            }
+        }
+        filterPremultipliedRow()
+    }
+
+    /// Converts each output row to sRGB before it is rounded to bytes (issue 31), when set
+    /// before the first row comes out.
+    package var colour: ColourTransform?
+
+    private func filterPremultipliedRow() {
+        let slot = rowsIn % bandRows
         premultiplied.withUnsafeBufferPointer { line in
             band.withUnsafeMutableBufferPointer { band in
                 horizontal.starts.withUnsafeBufferPointer { starts in
@@ -189,6 +218,17 @@ public final class Resampler {
                 }
                 output.withUnsafeMutableBufferPointer { output in
                     let out = output.baseAddress! + rowsOut * width * 4
+                    if let colour, colour.convertsFloats {
+                        // Unweighted and scaled to 0–1 in place, converted, then the alpha.
+                        for x in 0 ..< width {
+                            let a = sums[x][3]
+                            let value = a > 0.001 ? sums[x] / a / 255 : .zero
+                            sums[x] = SIMD4(min(max(value[0], 0), 1), min(max(value[1], 0), 1), min(max(value[2], 0), 1), a)
+                        }
+                        colour.apply(floats: UnsafeRawPointer(sums.baseAddress!), to: out, count: width)
+                        for x in 0 ..< width { out[x * 4 + 3] = Self.byte(sums[x][3]) }
+                        return
+                    }
                     for x in 0 ..< width {
                         let sum = sums[x]
                         // Undo the alpha weighting; a fully transparent result has no colour.

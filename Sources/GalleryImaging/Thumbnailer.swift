@@ -26,22 +26,32 @@ public enum Thumbnailer {
         guard case .supported(let type) = kind else { throw ImageDecodeError(.corrupt, kind.refusal ?? ImageKind.notAnImage) }
         let colour = ColourPlan.of(bytes, as: type)
         if let problem = colour.problem { colourNotice?(problem) }
-        // A CMYK JPEG's profile is applied by the decoder, to the ink it decodes.
+        // A CMYK JPEG's profile is applied by the decoder, to the ink it decodes; the others'
+        // after filtering, before rounding (the resampler's output), so the conversion costs the
+        // thumbnail's pixels, not the photo's, as vipsthumbnail does it.
         let cmykProfile = colour.transform?.layout == .invertedCMYK ? colour.transform : nil
-        var bitmap = switch type {
-        case .jpeg: try jpeg(bytes, longSide: longSide, limits: limits, cmykProfile: cmykProfile)
-        case .png: try png(bytes, longSide: longSide, limits: limits)
-        default: try formatTwo(bytes, longSide: longSide, limits: limits)
+        let convert = cmykProfile == nil ? colour.transform : nil
+        return switch type {
+        case .jpeg: try jpeg(bytes, longSide: longSide, limits: limits, cmykProfile: cmykProfile, colour: convert)
+        case .png: try png(bytes, longSide: longSide, limits: limits, colour: convert)
+        default: try formatTwo(bytes, longSide: longSide, limits: limits, colour: convert)
         }
-        // After filtering: the conversion then costs the thumbnail's pixels, not the photo's,
-        // as vipsthumbnail does it.
-        if let transform = colour.transform, cmykProfile == nil { transform.apply(to: &bitmap) }
-        return bitmap
+    }
+
+    /// `bitmap` at `width` × `height` and in sRGB: filtered (and converted as it is rounded)
+    /// when its size differs, else converted as it is.
+    static func fitted(_ bitmap: Bitmap, width: Int, height: Int, colour: ColourTransform?) -> Bitmap {
+        guard bitmap.width == width && bitmap.height == height else {
+            return Resampler.resize(bitmap, width: width, height: height, colour: colour)
+        }
+        var converted = bitmap
+        colour?.apply(to: &converted)
+        return converted
     }
 
     /// WebP, GIF, AVIF and HEIC: the first frame (WebP decoded whole, scaled while decoding; the
     /// others a row at a time), filtered down, then turned upright by its `irot` and `imir`.
-    static func formatTwo(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits) throws -> Bitmap {
+    static func formatTwo(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits, colour: ColourTransform? = nil) throws -> Bitmap {
         let header = try ImageHeaderError.asDecodeError { try ImageHeader.parse(bytes) }
         let fitted = Resampler.fitting(width: header.width, height: header.height, longSide: longSide)
         // The filtered and turned copies and the PNG made from them live beside the decoded frame.
@@ -54,6 +64,7 @@ public enum Thumbnailer {
             // thread beside the decoder.
             let resampler = Resampler(sourceWidth: header.width, sourceHeight: header.height, width: fitted.width,
                                       height: fitted.height)
+            resampler.colour = colour
             let rest = try limits.less(copies + RowPipeline.bytesNeeded(rowBytes: header.width * 4))
             let decoded = try RowPipeline.run(rowBytes: header.width * 4, consume: { resampler.push($0) }) { rows in
                 try DecodedFrame.decodeRows(bytes, as: header.mediaType, limits: rest, rows: rows)
@@ -68,12 +79,11 @@ public enum Thumbnailer {
         let upright = frame.geometry.uprightSize
         let wanted = Resampler.fitting(width: upright.width, height: upright.height, longSide: longSide)
         let stored = frame.geometry.quarterTurns % 2 == 1 ? (wanted.height, wanted.width) : (wanted.width, wanted.height)
-        let small = frame.bitmap.width == stored.0 && frame.bitmap.height == stored.1
-            ? frame.bitmap : Resampler.resize(frame.bitmap, width: stored.0, height: stored.1)
-        return small.upright(frame.geometry)
+        return Self.fitted(frame.bitmap, width: stored.0, height: stored.1, colour: colour).upright(frame.geometry)
     }
 
-    static func jpeg(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits, cmykProfile: ColourTransform? = nil) throws -> Bitmap {
+    static func jpeg(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits, cmykProfile: ColourTransform? = nil,
+                     colour: ColourTransform? = nil) throws -> Bitmap {
         let structure = try JPEGStructure.decodingFrame(size: UInt64(bytes.count), read: bytes.bytes(at:count:))
         let turned = structure.orientation.swapsDimensions
         let upright = turned ? (structure.height, structure.width) : (structure.width, structure.height)
@@ -88,19 +98,19 @@ public enum Thumbnailer {
         let decoded = try bytes.withUnsafeBytes {
             try JPEGDecoder.decode($0, covering: (stored.0, stored.1), limits: try limits.less(copies), cmykProfile: cmykProfile)
         }
-        let small = decoded.width == stored.0 && decoded.height == stored.1
-            ? decoded : Resampler.resize(decoded, width: stored.0, height: stored.1)
-        return small.oriented(structure.orientation)
+        return Self.fitted(decoded, width: stored.0, height: stored.1, colour: colour).oriented(structure.orientation)
     }
 
     /// The most a PNG of a thumbnail takes while it is made (`Bitmap.png()`): deflate cannot
     /// grow RGBA rows by more than a small fraction, and nothing else is copied.
     static func pngBytes(_ width: Int, _ height: Int) -> Int { width * height * 4 + (height + 1) * 64 + (1 << 20) }
 
-    static func png(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits) throws -> Bitmap {
+    static func png(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits, colour: ColourTransform? = nil) throws -> Bitmap {
         // A PNG already within the size (an embedded thumbnail, say) is decoded as it is.
         if let header = try? ImageHeader.parse(bytes), max(header.width, header.height) <= longSide {
-            return try PNGDecoder.decode(bytes, limits: limits)
+            var bitmap = try PNGDecoder.decode(bytes, limits: limits)
+            colour?.apply(to: &bitmap)
+            return bitmap
         }
         var limits = limits
         if let header = try? ImageHeader.parse(bytes) {
@@ -112,14 +122,20 @@ public enum Thumbnailer {
         let reference = PNGDecoder.Reference()
         var resampler: Resampler?
         // Rows go straight into the filter: a huge PNG is never held whole (unless interlaced,
-        // which libpng must assemble first, within `limits.maxBytes`).
-        let decoder = try PNGDecoder(limits: limits) { _, row in
+        // which libpng must assemble first, within `limits.maxBytes`). A 16-bit PNG to be
+        // converted keeps its 16 bits into the filter, so the conversion starts from them.
+        let decoder = try PNGDecoder(limits: limits, keepsRows: false, keepsSixteenBits: colour?.convertsFloats == true) { _, row in
             if resampler == nil, let header = reference.decoder?.header {
                 let fitted = Resampler.fitting(width: header.width, height: header.height, longSide: longSide)
                 resampler = Resampler(sourceWidth: header.width, sourceHeight: header.height,
                                       width: fitted.width, height: fitted.height)
+                resampler?.colour = colour
             }
-            resampler?.push(row)
+            if reference.decoder?.pixelBytes == 8 {
+                row.withMemoryRebound(to: UInt16.self) { resampler?.push(sixteenBit: $0) }
+            } else {
+                resampler?.push(row)
+            }
         }
         reference.decoder = decoder
         try decoder.feed(bytes)

@@ -16,6 +16,7 @@ typedef struct ig_png_decoder ig_png_decoder;
 
 /* Called once per output row: `pixels` holds width × 4 bytes. Must not call libpng. */
 typedef void (*ig_png_row_callback)(void *context, uint32_t row, uint32_t width, const uint8_t *pixels);
+/* The bytes of a pixel in the rows the callback is given: 4, or 8 for 16-bit rows. */
 
 typedef struct {
     uint32_t max_width;      /* png_set_user_limits */
@@ -26,7 +27,10 @@ typedef struct {
     int keeps_rows;          /* the caller keeps every row (the whole image is held) */
     uint64_t max_bytes;      /* memory for an interlaced image's assembly buffer */
     uint64_t max_chunk_bytes;/* png_set_chunk_malloc_max */
-    uint64_t max_output_bytes;/* width × height × 4, when the caller keeps every row */
+    uint64_t max_output_bytes;/* width × height × bytes a pixel, when the caller keeps every row */
+    int keeps_16_bits;       /* a 16-bit image's rows as 16-bit RGBA in the machine's byte order
+                                (8 bytes a pixel), for a colour conversion that must not lose
+                                its precision first; 8-bit images are unchanged */
 } ig_png_limits;
 
 enum {
@@ -54,6 +58,7 @@ int ig_png_decoder_color_type(const ig_png_decoder *decoder);
 int ig_png_decoder_interlaced(const ig_png_decoder *decoder);
 /* Rows delivered so far. */
 uint32_t ig_png_decoder_rows_done(const ig_png_decoder *decoder);
+int ig_png_decoder_pixel_bytes(const ig_png_decoder *decoder);
 
 /* The first error or warning-turned-error, NUL-terminated; empty when none. */
 const char *ig_png_decoder_message(const ig_png_decoder *decoder);

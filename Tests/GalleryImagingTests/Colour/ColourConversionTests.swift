@@ -75,6 +75,36 @@ import Testing
         }
     }
 
+    /// A 16-bit PNG in linear light (sRGB's primaries, a curve of gamma 1, a profile built with
+    /// Little CMS) keeps its 16 bits into the conversion. Its dark stripes, 60, 130, 200 and 1000
+    /// of 65,535, are 0, 1, 1 and 4 in 8 bits, which the sRGB curve would make 0, 13, 13 and 34;
+    /// from 16 bits they are 3, 7, 10 and 33, the curve's values for the stripes themselves.
+    @Test func sixteenBitSamplesKeepTheirPrecisionIntoTheConversion() throws {
+        let made = try Subprocess.run("/usr/bin/python3", ["-c", """
+            import struct, sys, zlib
+            sys.path.insert(0, sys.argv[2])
+            import profiled_images as p
+            profile = p.built_profile(p.D65, [(0.64, 0.33), (0.30, 0.60), (0.15, 0.06)], [1, 1, 0, 0, 0])
+            def chunk(kind, body):
+                return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+            row = b"".join(struct.pack(">HHH", v, v, v) for v in (60, 130, 200, 1000) for _ in range(16))
+            data = zlib.compress(b"".join(b"\\x00" + row for _ in range(64)))
+            png = (b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 64, 64, 16, 2, 0, 0, 0))
+                   + chunk(b"iCCP", b"linear\\x00\\x00" + zlib.compress(profile)) + chunk(b"IDAT", data) + chunk(b"IEND", b""))
+            open(sys.argv[1], "wb").write(png)
+            """, folder.file("linear16.png"), TestPaths.repository + "/Tests/Colour"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let bitmap = try Thumbnailer.thumbnail(of: FileBytes.read(folder.file("linear16.png")), longSide: 32)
+        let found = (0 ..< 4).map { Int(bitmap.pixels[(16 * bitmap.width + $0 * 8 + 4) * 4]) }
+        let expected = [60, 130, 200, 1000].map { sample -> Int in
+            let linear = Double(sample) / 65535
+            let encoded = linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055
+            return Int((encoded * 255).rounded())
+        }
+        #expect(expected == [3, 7, 10, 33])
+        #expect(zip(found, expected).allSatisfy { abs($0 - $1) <= 1 }, "found \(found), expected \(expected)")
+    }
+
     @Test func theOriginalNumbersAreKeptWhenAProfileCannotBeUsed() throws {
         // Adobe RGB with its tag count made hostile: read as sRGB, as the untagged file.
         let tagged = try FileBytes.read(folder.file("adobergb.png"))
