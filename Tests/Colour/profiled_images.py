@@ -58,6 +58,65 @@ def built_profile(white, primaries, curve):
     return buffer.raw
 
 
+def save(handle):
+    size = ctypes.c_uint32(0)
+    lcms.cmsSaveProfileToMem(handle, None, ctypes.byref(size))
+    buffer = ctypes.create_string_buffer(size.value)
+    lcms.cmsSaveProfileToMem(handle, buffer, ctypes.byref(size))
+    return buffer.raw
+
+
+SAMPLER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_uint16), ctypes.POINTER(ctypes.c_uint16), ctypes.c_void_p)
+
+
+def cmyk_profile():
+    """A CMYK input profile built with Little CMS's C API (no free CMYK profile is in Debian's
+    colour packages): an AToB0 table of 9 points a side from ink (C, M, Y, K) to Lab, of inks
+    that, unlike the naive (1 - C)(1 - K) red, also take some of the other primaries, taken as
+    sRGB. It is a real lookup-table profile, so the CMYK path runs through Little CMS as a
+    printer's profile would."""
+    for name, restype, argtypes in [
+            ("cmsCreateProfilePlaceholder", ctypes.c_void_p, [ctypes.c_void_p]),
+            ("cmsSetProfileVersion", None, [ctypes.c_void_p, ctypes.c_double]),
+            ("cmsSetDeviceClass", None, [ctypes.c_void_p, ctypes.c_uint32]),
+            ("cmsSetColorSpace", None, [ctypes.c_void_p, ctypes.c_uint32]),
+            ("cmsSetPCS", None, [ctypes.c_void_p, ctypes.c_uint32]),
+            ("cmsPipelineAlloc", ctypes.c_void_p, [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint32]),
+            ("cmsStageAllocCLut16bit", ctypes.c_void_p, [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_void_p]),
+            ("cmsStageSampleCLut16bit", ctypes.c_int, [ctypes.c_void_p, SAMPLER, ctypes.c_void_p, ctypes.c_uint32]),
+            ("cmsPipelineInsertStage", ctypes.c_int, [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]),
+            ("cmsWriteTag", ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p]),
+            ("cmsD50_XYZ", ctypes.c_void_p, [])]:
+        function = getattr(lcms, name)
+        function.restype, function.argtypes = restype, argtypes
+
+    def sample(inputs, outputs, _cargo):
+        c, m, y, k = (inputs[i] / 65535 for i in range(4))
+        # Inks as printers' are: cyan takes some green and blue, magenta some blue and red.
+        rgb = [round(255 * (1 - c) * (1 - 0.1 * m) * (1 - k)), round(255 * (1 - m) * (1 - 0.3 * c) * (1 - k)),
+               round(255 * (1 - y) * (1 - 0.15 * c) * (1 - 0.25 * m) * (1 - k))]
+        lab = ImageCms.profileToProfile(Image.new("RGB", (1, 1), tuple(rgb)), srgb, lab_profile, outputMode="LAB").getpixel((0, 0))
+        # Pillow's 8-bit Lab: L 0 to 255 for 0 to 100, a and b offset by 128; 16-bit Lab is 257 times it.
+        for i, value in enumerate(lab):
+            outputs[i] = value * 257
+        return 1
+
+    srgb, lab_profile = ImageCms.createProfile("sRGB"), ImageCms.createProfile("LAB")
+    handle = lcms.cmsCreateProfilePlaceholder(None)
+    lcms.cmsSetProfileVersion(handle, 2.1)
+    lcms.cmsSetDeviceClass(handle, 0x70727472)   # 'prtr'
+    lcms.cmsSetColorSpace(handle, 0x434D594B)    # 'CMYK'
+    lcms.cmsSetPCS(handle, 0x4C616220)           # 'Lab '
+    pipeline = lcms.cmsPipelineAlloc(None, 4, 3)
+    clut = lcms.cmsStageAllocCLut16bit(None, 9, 4, 3, None)
+    sampler = SAMPLER(sample)
+    lcms.cmsStageSampleCLut16bit(clut, sampler, None, 0)
+    lcms.cmsPipelineInsertStage(pipeline, 0, clut)  # cmsAT_BEGIN
+    lcms.cmsWriteTag(handle, 0x41324230, pipeline)  # 'A2B0'
+    lcms.cmsWriteTag(handle, 0x77747074, lcms.cmsD50_XYZ())  # 'wtpt'
+    return save(handle)
+
+
 D65 = (0.3127, 0.3290)
 P3 = [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)]
 BT2020 = [(0.708, 0.292), (0.170, 0.797), (0.131, 0.046)]
@@ -128,6 +187,24 @@ def main(folder):
     record("grey.jpg", numbers(Image.open(os.path.join(folder, "grey.jpg")).convert("L")), grey_profile, "L")
     grey_patches.save(os.path.join(folder, "grey.png"), icc_profile=grey_profile)
     record("grey.png", numbers(grey_patches), grey_profile, "L")
+
+    # A CMYK JPEG as Photoshop writes one (Pillow stores CMYK inverted, with Adobe's APP14),
+    # tagged with a lookup-table profile. Its "raw" colours are the naive formula's, what a
+    # reader without the profile shows.
+    cmyk = Image.new("CMYK", (256, 128))
+    for (x, y), colour in zip(CENTRES, PATCHES):
+        ink = tuple(255 - value for value in colour) + (0,)
+        cmyk.paste(ink, (x - 32, y - 32, x + 32, y + 32))
+    cmyk_bytes = cmyk_profile()
+    cmyk.save(os.path.join(folder, "cmyk.jpg"), quality=95, icc_profile=cmyk_bytes)
+    decoded = Image.open(os.path.join(folder, "cmyk.jpg"))
+    inks = [decoded.getpixel((x, y)) for x, y in CENTRES]
+    source_profile = ImageCms.ImageCmsProfile(io.BytesIO(cmyk_bytes))
+    files.append({"file": "cmyk.jpg",
+                  "raw": [[round((255 - c) * (255 - ink[3]) / 255) for c in ink[:3]] for ink in inks],
+                  "expected": [list(ImageCms.profileToProfile(Image.new("CMYK", (1, 1), ink), source_profile, srgb,
+                                                              renderingIntent=1, outputMode="RGB").getpixel((0, 0)))
+                               for ink in inks]})
 
     source = os.path.join(folder, "source.png")
     for name, cicp, profile in [("p3-nclx.avif", "12/13/6", profiles["displayp3"]), ("bt2020-nclx.avif", "9/1/9", bt2020)]:
