@@ -16,8 +16,10 @@ import ctypes
 import io
 import json
 import os
+import struct
 import subprocess
 import sys
+import zlib
 
 from PIL import Image, ImageCms
 
@@ -66,6 +68,9 @@ def save(handle):
     return buffer.raw
 
 
+# sRGB's primaries adapted to D50 (Bradford), as ICC profiles give them.
+SRGB_TO_XYZ_D50 = [(0.4360747, 0.3850649, 0.1430804), (0.2225045, 0.7168786, 0.0606169), (0.0139322, 0.0971045, 0.7141733)]
+
 SAMPLER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_uint16), ctypes.POINTER(ctypes.c_uint16), ctypes.c_void_p)
 
 
@@ -95,13 +100,18 @@ def cmyk_profile():
         # Inks as printers' are: cyan takes some green and blue, magenta some blue and red.
         rgb = [round(255 * (1 - c) * (1 - 0.1 * m) * (1 - k)), round(255 * (1 - m) * (1 - 0.3 * c) * (1 - k)),
                round(255 * (1 - y) * (1 - 0.15 * c) * (1 - 0.25 * m) * (1 - k))]
-        lab = ImageCms.profileToProfile(Image.new("RGB", (1, 1), tuple(rgb)), srgb, lab_profile, outputMode="LAB").getpixel((0, 0))
-        # Pillow's 8-bit Lab: L 0 to 255 for 0 to 100, a and b offset by 128; 16-bit Lab is 257 times it.
-        for i, value in enumerate(lab):
-            outputs[i] = value * 257
+        # sRGB to CIELAB (D50, the profile connection space), in Little CMS's 16-bit Lab:
+        # L 0 to 100 as 0 to 65535, a and b offset by 128 and scaled by 257.
+        linear = [(v / 255 / 12.92) if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in rgb]
+        xyz = [sum(row[i] * linear[i] for i in range(3)) / white
+               for row, white in zip(SRGB_TO_XYZ_D50, (0.9642, 1.0, 0.8249))]
+        f = [t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116 for t in xyz]
+        lab = (116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2]))
+        outputs[0] = max(0, min(65535, round(lab[0] * 655.35)))
+        outputs[1] = max(0, min(65535, round((lab[1] + 128) * 257)))
+        outputs[2] = max(0, min(65535, round((lab[2] + 128) * 257)))
         return 1
 
-    srgb, lab_profile = ImageCms.createProfile("sRGB"), ImageCms.createProfile("LAB")
     handle = lcms.cmsCreateProfilePlaceholder(None)
     lcms.cmsSetProfileVersion(handle, 2.1)
     lcms.cmsSetDeviceClass(handle, 0x70727472)   # 'prtr'
@@ -123,135 +133,135 @@ BT2020 = [(0.708, 0.292), (0.170, 0.797), (0.131, 0.046)]
 SRGB_CURVE = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
 BT709_CURVE = [1 / 0.45, 1 / 1.099, 0.099 / 1.099, 1 / 4.5, 0.081]
 
-def main(folder):
-    profiles = {
-        "adobergb": open(COLORD + "AdobeRGB1998.icc", "rb").read(),
-        "prophoto": open(COLORD + "ProPhotoRGB.icc", "rb").read(),
-        "widegamut": open(COLORD + "WideGamutRGB.icc", "rb").read(),
-        "applergb": open(COLORD + "AppleRGB.icc", "rb").read(),
-        "displayp3": built_profile(D65, P3, SRGB_CURVE),
-    }
-    bt2020 = built_profile(D65, BT2020, BT709_CURVE)
-    grey_profile = open("/usr/share/color/icc/Gray.icc", "rb").read()
-    srgb = ImageCms.createProfile("sRGB")
-
-    patches = Image.new("RGB", (256, 128))
-    for (x, y), colour in zip(CENTRES, PATCHES):
-        patches.paste(colour, (x - 32, y - 32, x + 32, y + 32))
-    grey_patches = Image.new("L", (256, 128))
-    for (x, y), colour in zip(CENTRES, PATCHES):
-        grey_patches.paste(sum(colour) // 3, (x - 32, y - 32, x + 32, y + 32))
-    patches.save(os.path.join(folder, "source.png"))
+def run(*command):
+    subprocess.run(command, check=True, capture_output=True)
 
 
-    def numbers(image):
-        """The numbers at each patch's centre, averaged over 8 x 8 pixels."""
-        image = image.convert("RGB")
-        found = []
-        for x, y in CENTRES:
-            box = [image.getpixel((x + dx, y + dy)) for dx in range(-4, 4) for dy in range(-4, 4)]
-            found.append([round(sum(p[c] for p in box) / len(box)) for c in range(3)])
-        return found
+def numbers(image):
+    """The numbers at each patch's centre, averaged over 8 x 8 pixels."""
+    image = image.convert("RGB")
+    found = []
+    for x, y in CENTRES:
+        box = [image.getpixel((x + dx, y + dy)) for dx in range(-4, 4) for dy in range(-4, 4)]
+        found.append([round(sum(p[c] for p in box) / len(box)) for c in range(3)])
+    return found
 
 
-    def expected(raw, profile, mode="RGB"):
+class Fixtures:
+    """The files of FOLDER and what references.json says of each."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.srgb = ImageCms.createProfile("sRGB")
+        self.converted, self.unchanged = [], []
+        self.patches = Image.new("RGB", (256, 128))
+        for (x, y), colour in zip(CENTRES, PATCHES):
+            self.patches.paste(colour, (x - 32, y - 32, x + 32, y + 32))
+        self.source = self.path("source.png")
+        self.patches.save(self.source)
+        self.profiles = {
+            "adobergb": open(COLORD + "AdobeRGB1998.icc", "rb").read(),
+            "prophoto": open(COLORD + "ProPhotoRGB.icc", "rb").read(),
+            "widegamut": open(COLORD + "WideGamutRGB.icc", "rb").read(),
+            "applergb": open(COLORD + "AppleRGB.icc", "rb").read(),
+            "displayp3": built_profile(D65, P3, SRGB_CURVE),
+        }
+
+    def path(self, name):
+        return os.path.join(self.folder, name)
+
+    def record(self, name, raw, profile, mode="RGB"):
+        """A converted file: its numbers, and Little CMS's sRGB for them (relative colorimetric)."""
         source = ImageCms.ImageCmsProfile(io.BytesIO(profile))
-        converted = []
+        expected = []
         for colour in raw:
             one = Image.new(mode, (1, 1), colour[0] if mode == "L" else tuple(colour))
-            converted.append(list(ImageCms.profileToProfile(one, source, srgb, renderingIntent=1,
-                                                            outputMode="RGB").getpixel((0, 0))))
-        return converted
+            expected.append(list(ImageCms.profileToProfile(one, source, self.srgb, renderingIntent=1,
+                                                           outputMode="RGB").getpixel((0, 0))))
+        self.converted.append({"file": name, "raw": raw, "expected": expected})
+
+    def tagged(self):
+        """JPEG, PNG and WebP tagged with each RGB profile; JPEG and PNG with a grey one."""
+        for key, profile in self.profiles.items():
+            self.patches.save(self.path(key + ".jpg"), quality=95, subsampling=0, icc_profile=profile)
+            self.record(key + ".jpg", numbers(Image.open(self.path(key + ".jpg"))), profile)
+            self.patches.save(self.path(key + ".png"), icc_profile=profile)
+            self.record(key + ".png", numbers(self.patches), profile)
+            self.patches.save(self.path(key + ".webp"), lossless=True, icc_profile=profile)
+            self.record(key + ".webp", numbers(self.patches), profile)
+        grey = open("/usr/share/color/icc/Gray.icc", "rb").read()
+        grey_patches = Image.new("L", (256, 128))
+        for (x, y), colour in zip(CENTRES, PATCHES):
+            grey_patches.paste(sum(colour) // 3, (x - 32, y - 32, x + 32, y + 32))
+        grey_patches.save(self.path("grey.jpg"), quality=95, icc_profile=grey)
+        self.record("grey.jpg", numbers(Image.open(self.path("grey.jpg")).convert("L")), grey, "L")
+        grey_patches.save(self.path("grey.png"), icc_profile=grey)
+        self.record("grey.png", numbers(grey_patches), grey, "L")
+
+    def cmyk(self):
+        """A CMYK JPEG as Photoshop writes one (Pillow stores CMYK inverted, with Adobe's APP14),
+        tagged with a lookup-table profile. Its "raw" colours are the naive formula's, what a
+        reader without the profile shows."""
+        image = Image.new("CMYK", (256, 128))
+        for (x, y), colour in zip(CENTRES, PATCHES):
+            image.paste(tuple(255 - value for value in colour) + (0,), (x - 32, y - 32, x + 32, y + 32))
+        profile = cmyk_profile()
+        image.save(self.path("cmyk.jpg"), quality=95, icc_profile=profile)
+        decoded = Image.open(self.path("cmyk.jpg"))
+        inks = [decoded.getpixel((x, y)) for x, y in CENTRES]
+        source = ImageCms.ImageCmsProfile(io.BytesIO(profile))
+        self.converted.append({
+            "file": "cmyk.jpg",
+            "raw": [[round((255 - c) * (255 - ink[3]) / 255) for c in ink[:3]] for ink in inks],
+            "expected": [list(ImageCms.profileToProfile(Image.new("CMYK", (1, 1), ink), source, self.srgb,
+                                                        renderingIntent=1, outputMode="RGB").getpixel((0, 0))) for ink in inks]})
+
+    def heif(self):
+        """AVIF with code points and with a profile; HEIC with profiles. Their numbers come
+        from avifdec and heif-convert, which do not convert colour."""
+        bt2020 = built_profile(D65, BT2020, BT709_CURVE)
+        for name, cicp, profile in [("p3-nclx.avif", "12/13/6", self.profiles["displayp3"]),
+                                    ("bt2020-nclx.avif", "9/1/9", bt2020)]:
+            run("avifenc", "--cicp", cicp, "-r", "full", "-y", "444", "--min", "0", "--max", "0", self.source, self.path(name))
+            run("avifdec", self.path(name), self.path(name + ".png"))
+            self.record(name, numbers(Image.open(self.path(name + ".png"))), profile)
+        run("avifenc", "--icc", COLORD + "ProPhotoRGB.icc", "-y", "444", "--min", "0", "--max", "0", self.source,
+            self.path("prophoto.avif"))
+        run("avifdec", self.path("prophoto.avif"), self.path("prophoto.avif.png"))
+        self.record("prophoto.avif", numbers(Image.open(self.path("prophoto.avif.png"))), self.profiles["prophoto"])
+        for key in ("prophoto", "displayp3"):
+            target = self.path(key + ".heic")
+            run("heif-enc", "-q", "100", "-p", "chroma=444", "-o", target, self.path(key + ".png"))
+            run("heif-convert", target, target + ".png")
+            self.record(key + ".heic", numbers(Image.open(target + ".png")), self.profiles[key])
+
+    def srgb_equivalents(self):
+        """Descriptions that are sRGB's: the same pictures as the untagged file, byte for byte."""
+        self.patches.save(self.path("untagged.jpg"), quality=95, subsampling=0)
+        for key, profile in [("hp", open("/usr/share/color/icc/sRGB.icc", "rb").read()),
+                             ("colord", open(COLORD + "sRGB.icc", "rb").read()),
+                             ("pillow", ImageCms.ImageCmsProfile(self.srgb).tobytes())]:
+            self.patches.save(self.path("srgb-" + key + ".jpg"), quality=95, subsampling=0, icc_profile=profile)
+            self.unchanged.append({"file": "srgb-" + key + ".jpg", "same_as": "untagged.jpg"})
+        self.patches.save(self.path("untagged.png"))
+        untagged = open(self.path("untagged.png"), "rb").read()
+        for name, kind, body in [("gama.png", b"gAMA", (45455).to_bytes(4, "big")), ("srgb-chunk.png", b"sRGB", b"\x00")]:
+            chunk = struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+            open(self.path(name), "wb").write(untagged[:33] + chunk + untagged[33:])
+            self.unchanged.append({"file": name, "same_as": "untagged.png"})
+        for name, cicp in [("srgb-nclx.avif", "1/13/6"), ("unspecified-nclx.avif", "2/2/6")]:
+            run("avifenc", "--cicp", cicp, "-y", "444", "--min", "0", "--max", "0", self.source, self.path(name))
+        self.unchanged.append({"file": "srgb-nclx.avif", "same_as": "unspecified-nclx.avif"})
 
 
-    files = []
-
-
-    def record(name, raw, profile, mode="RGB"):
-        files.append({"file": name, "raw": raw, "expected": expected(raw, profile, mode)})
-
-
-    def run(*command):
-        subprocess.run(command, check=True, capture_output=True)
-
-
-    for key, profile in profiles.items():
-        patches.save(os.path.join(folder, key + ".jpg"), quality=95, subsampling=0, icc_profile=profile)
-        record(key + ".jpg", numbers(Image.open(os.path.join(folder, key + ".jpg"))), profile)
-        patches.save(os.path.join(folder, key + ".png"), icc_profile=profile)
-        record(key + ".png", numbers(patches), profile)
-        patches.save(os.path.join(folder, key + ".webp"), lossless=True, icc_profile=profile)
-        record(key + ".webp", numbers(patches), profile)
-
-    grey_patches.save(os.path.join(folder, "grey.jpg"), quality=95, icc_profile=grey_profile)
-    record("grey.jpg", numbers(Image.open(os.path.join(folder, "grey.jpg")).convert("L")), grey_profile, "L")
-    grey_patches.save(os.path.join(folder, "grey.png"), icc_profile=grey_profile)
-    record("grey.png", numbers(grey_patches), grey_profile, "L")
-
-    # A CMYK JPEG as Photoshop writes one (Pillow stores CMYK inverted, with Adobe's APP14),
-    # tagged with a lookup-table profile. Its "raw" colours are the naive formula's, what a
-    # reader without the profile shows.
-    cmyk = Image.new("CMYK", (256, 128))
-    for (x, y), colour in zip(CENTRES, PATCHES):
-        ink = tuple(255 - value for value in colour) + (0,)
-        cmyk.paste(ink, (x - 32, y - 32, x + 32, y + 32))
-    cmyk_bytes = cmyk_profile()
-    cmyk.save(os.path.join(folder, "cmyk.jpg"), quality=95, icc_profile=cmyk_bytes)
-    decoded = Image.open(os.path.join(folder, "cmyk.jpg"))
-    inks = [decoded.getpixel((x, y)) for x, y in CENTRES]
-    source_profile = ImageCms.ImageCmsProfile(io.BytesIO(cmyk_bytes))
-    files.append({"file": "cmyk.jpg",
-                  "raw": [[round((255 - c) * (255 - ink[3]) / 255) for c in ink[:3]] for ink in inks],
-                  "expected": [list(ImageCms.profileToProfile(Image.new("CMYK", (1, 1), ink), source_profile, srgb,
-                                                              renderingIntent=1, outputMode="RGB").getpixel((0, 0)))
-                               for ink in inks]})
-
-    source = os.path.join(folder, "source.png")
-    for name, cicp, profile in [("p3-nclx.avif", "12/13/6", profiles["displayp3"]), ("bt2020-nclx.avif", "9/1/9", bt2020)]:
-        target = os.path.join(folder, name)
-        run("avifenc", "--cicp", cicp, "-r", "full", "-y", "444", "--min", "0", "--max", "0", source, target)
-        run("avifdec", target, target + ".png")
-        record(name, numbers(Image.open(target + ".png")), profile)
-    run("avifenc", "--icc", COLORD + "ProPhotoRGB.icc", "-y", "444", "--min", "0", "--max", "0", source, os.path.join(folder, "prophoto.avif"))
-    run("avifdec", os.path.join(folder, "prophoto.avif"), os.path.join(folder, "prophoto.avif.png"))
-    record("prophoto.avif", numbers(Image.open(os.path.join(folder, "prophoto.avif.png"))), profiles["prophoto"])
-    for key in ("prophoto", "displayp3"):
-        target = os.path.join(folder, key + ".heic")
-        run("heif-enc", "-q", "100", "-p", "chroma=444", "-o", target, os.path.join(folder, key + ".png"))
-        run("heif-convert", target, target + ".png")
-        record(key + ".heic", numbers(Image.open(target + ".png")), profiles[key])
-
-    # Descriptions that are sRGB's: the same pictures as the untagged file, byte for byte.
-    same = []
-    patches.save(os.path.join(folder, "untagged.jpg"), quality=95, subsampling=0)
-    for key, profile in [("hp", open("/usr/share/color/icc/sRGB.icc", "rb").read()),
-                         ("colord", open(COLORD + "sRGB.icc", "rb").read()),
-                         ("pillow", ImageCms.ImageCmsProfile(srgb).tobytes())]:
-        patches.save(os.path.join(folder, "srgb-" + key + ".jpg"), quality=95, subsampling=0, icc_profile=profile)
-        same.append({"file": "srgb-" + key + ".jpg", "same_as": "untagged.jpg"})
-    patches.save(os.path.join(folder, "untagged.png"))
-
-
-    def png_with(chunks):
-        """source.png with extra chunks after IHDR."""
-        import struct
-        import zlib
-        data = open(os.path.join(folder, "untagged.png"), "rb").read()
-        extra = b""
-        for kind, body in chunks:
-            extra += struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
-        return data[:33] + extra + data[33:]
-
-
-    open(os.path.join(folder, "gama.png"), "wb").write(png_with([(b"gAMA", (45455).to_bytes(4, "big"))]))
-    same.append({"file": "gama.png", "same_as": "untagged.png"})
-    open(os.path.join(folder, "srgb-chunk.png"), "wb").write(png_with([(b"sRGB", b"\x00")]))
-    same.append({"file": "srgb-chunk.png", "same_as": "untagged.png"})
-    run("avifenc", "--cicp", "1/13/6", "-y", "444", "--min", "0", "--max", "0", source, os.path.join(folder, "srgb-nclx.avif"))
-    run("avifenc", "--cicp", "2/2/6", "-y", "444", "--min", "0", "--max", "0", source, os.path.join(folder, "unspecified-nclx.avif"))
-    same.append({"file": "srgb-nclx.avif", "same_as": "unspecified-nclx.avif"})
-
-    json.dump({"centres": CENTRES, "converted": files, "unchanged": same}, open(os.path.join(folder, "references.json"), "w"))
+def main(folder):
+    fixtures = Fixtures(folder)
+    fixtures.tagged()
+    fixtures.cmyk()
+    fixtures.heif()
+    fixtures.srgb_equivalents()
+    json.dump({"centres": CENTRES, "converted": fixtures.converted, "unchanged": fixtures.unchanged},
+              open(fixtures.path("references.json"), "w"))
 
 
 if __name__ == "__main__":
