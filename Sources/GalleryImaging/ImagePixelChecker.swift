@@ -41,6 +41,12 @@ public struct ImagePixelChecker: PixelChecker {
         }
     }
 
+    /// Little CMS's verdict on the image's colour description (issue 31), after the
+    /// validator's own checks of it.
+    public func colourProblem(_ mediaType: MediaType, size: UInt64, read: (UInt64, Int) throws -> [UInt8]) -> String? {
+        ColourPlan.engineProblem(mediaType, size: size, read: read)
+    }
+
     private func checkPNG(size: UInt64, limits: DecodeLimits, read: (UInt64, Int) throws -> [UInt8]) throws {
         // libpng's own allocations are capped per decode; rows are dropped as they come.
         var perDecode = limits

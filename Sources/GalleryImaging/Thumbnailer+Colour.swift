@@ -46,13 +46,40 @@ package struct ColourPlan: Sendable {
         }
     }
 
+    /// Why the colour engine cannot use a description that our own checks pass (`validate
+    /// --deep`, IG-BLB-020): Little CMS cannot open the profile or build its transform, or the
+    /// profile is for other pixels than the image's. Nil when it can, when there is nothing to
+    /// convert, or when our checks refuse the description already (their own diagnostics).
+    package static func engineProblem(_ type: MediaType, size: UInt64, read: (UInt64, Int) throws -> [UInt8]) -> String? {
+        withoutActuallyEscaping(read) { read -> String? in
+            guard type != .gif, let reading = try? ColourDescription.of(type, size: size, read: read),
+                  reading.problem == nil else { return nil }
+            do {
+                if let profile = try reading.description.iccProfile() { _ = try ICCProfileCheck.check(profile) }
+            } catch {
+                return nil
+            }
+            do {
+                guard let transform = try ColourTransform.toSRGB(from: reading.description) else { return nil }
+                return mismatch(of: transform.layout, size: size, read: read, as: type)
+            } catch {
+                return (error as? ColourProblem)?.message ?? "\(error)"
+            }
+        }
+    }
+
     /// A profile for pixels the image does not have (a grey profile on colour pixels, CMYK on
     /// anything but a CMYK JPEG), which browsers ignore too.
     static func mismatch(of layout: ColourTransform.Layout, with bytes: [UInt8], as type: MediaType) -> String? {
+        mismatch(of: layout, size: UInt64(bytes.count), read: bytes.bytes(at:count:), as: type)
+    }
+
+    static func mismatch(of layout: ColourTransform.Layout, size: UInt64, read: (UInt64, Int) throws -> [UInt8],
+                         as type: MediaType) -> String? {
         let found: ColourTransform.Layout?
         switch type {
         case .jpeg:
-            let components = (try? JPEGStructure.decodingFrame(size: UInt64(bytes.count), read: bytes.bytes(at:count:)))?.components.count
+            let components = (try? JPEGStructure.decodingFrame(size: size, read: read))?.components.count
             found = switch components {
             case 1: .grey
             case 3: .rgba
@@ -61,7 +88,8 @@ package struct ColourPlan: Sendable {
             }
         case .png:
             // IHDR's colour type: 0 and 4 are grey.
-            found = bytes.count > 25 ? ([0, 4].contains(bytes[25]) ? .grey : .rgba) : nil
+            let head = (try? read(0, 26)) ?? []
+            found = head.count > 25 ? ([0, 4].contains(head[25]) ? .grey : .rgba) : nil
         default:
             // The other decoders write grey as red, green and blue alike, which a grey profile reads.
             found = layout == .invertedCMYK ? .rgba : layout

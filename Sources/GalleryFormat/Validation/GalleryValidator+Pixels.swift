@@ -26,6 +26,7 @@ extension ValidationRun {
 
         let work = queue
         let verdicts = Mutex<[PixelVerdict?]>(Array(repeating: nil, count: work.count))
+        let colours = Mutex<[String?]>(Array(repeating: nil, count: work.count))
         let next = Atomic<Int>(0)
         let deflatedLimit = options.maxDeflatedImageBytes
         DispatchQueue.concurrentPerform(iterations: min(ProcessInfo.processInfo.activeProcessorCount, max(work.count, 1))) { _ in
@@ -37,11 +38,20 @@ extension ValidationRun {
                 let verdict = Self.decode(item.entry, as: item.type, of: archive, checker: checker, maxPixels: maxPixels,
                                           deflatedLimit: deflatedLimit)
                 verdicts.withLock { $0[index] = verdict }
+                // A blob's colour description, as the pictures made from it meet it; a stored
+                // one only, read where it lies (writers store images).
+                if item.pointer != nil, let read = try? archive.storedBytes(of: item.entry),
+                   let problem = checker.colourProblem(item.type, size: item.entry.uncompressedSize, read: read) {
+                    colours.withLock { $0[index] = problem }
+                }
             }
         }
 
-        for (item, verdict) in zip(work, verdicts.withLock { $0 }) {
+        for (index, (item, verdict)) in zip(work, verdicts.withLock { $0 }).enumerated() {
             let here = Location(file: path, entry: item.entry.name, jsonPointer: item.pointer)
+            if let problem = colours.withLock({ $0[index] }) {
+                record(GalleryError(.colourDescriptionUnusable, "\(problem); the image is read as sRGB", location: here))
+            }
             let isThumbnail = item.pointer == nil
             switch verdict! {
             case .sound:

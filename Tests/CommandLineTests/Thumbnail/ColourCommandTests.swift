@@ -66,6 +66,19 @@ struct ColourCommandTests {
         #expect(try FileBytes.read(extracted + "/" + files[0]) == original, "the extracted image is the original")
     }
 
+    /// A profile our checks pass but Little CMS cannot use, or one for other pixels than the
+    /// image's: `validate --deep` warns (IG-BLB-020) and the gallery stays valid; without
+    /// `--deep` no colour engine runs and nothing is said.
+    @Test(arguments: ["p-icc-grey-on-rgb", "p-icc-no-tags", "p-icc-cmyk-on-rgb"])
+    func deepValidationWarnsOfAProfileTheEngineCannotUse(name: String) throws {
+        let gallery = TestPaths.fixture("hostile/\(name).imagegallery")
+        let deep = try Subprocess.imagegallery(["validate", "--deep", gallery])
+        #expect(deep.status == 0, "\(deep.stdout) \(deep.stderr)")
+        #expect(deep.stdout.contains("warning IG-BLB-020") && deep.stdout.contains("read as sRGB"), "\(deep.stdout)")
+        let shallow = try Subprocess.imagegallery(["validate", gallery])
+        #expect(shallow.status == 0 && !shallow.stdout.contains("IG-BLB-02"), "\(shallow.stdout)")
+    }
+
     /// PQ is out of scope (issue 31): the primaries are converted, the curve read as sRGB's,
     /// and the command says so; it still makes the thumbnail.
     @Test func anHDRAVIFIsThumbnailedWithAWarning() throws {
