@@ -150,6 +150,11 @@ package final class ColourTransform: @unchecked Sendable {
         apply(to: &bitmap.pixels)
     }
 
+    /// `count` four-byte pixels at `pixels`, in place (a resampler's output row).
+    package func apply(toPixelsAt pixels: UnsafeMutablePointer<UInt8>, count: Int) {
+        cmsDoTransform(transform, pixels, pixels, cmsUInt32Number(count))
+    }
+
     /// The same over raw four-byte pixels (a decoder's CMYK output before it is a bitmap).
     package func apply(to pixels: inout [UInt8]) {
         let count = pixels.count / 4

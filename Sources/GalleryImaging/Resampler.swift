@@ -128,6 +128,7 @@ public final class Resampler {
     /// source's precision first.
     package func push(sixteenBit row: UnsafeBufferPointer<UInt16>) {
         precondition(row.count == sourceWidth * 4 && rowsIn < sourceHeight)
+        sixteenBitRows = true
         premultiplied.withUnsafeMutableBufferPointer { line in
             for x in 0 ..< sourceWidth {
                 let p = x * 4
@@ -138,9 +139,13 @@ public final class Resampler {
         filterPremultipliedRow()
     }
 
-    /// Converts each output row to sRGB before it is rounded to bytes (issue 31), when set
-    /// before the first row comes out.
+    /// Converts each output row to sRGB (issue 31), when set before the first row comes out:
+    /// from 16-bit rows before the colours are rounded to bytes, so that their precision reaches
+    /// the conversion; from 8-bit ones after, through Little CMS's 8-bit tables, which are many
+    /// times faster than its float path (Benchmarks/RESULTS.md, z) and lose nothing the source had.
     package var colour: ColourTransform?
+    /// Whether the rows came as 16-bit samples.
+    private var sixteenBitRows = false
 
     private func filterPremultipliedRow() {
         let slot = rowsIn % bandRows
@@ -218,7 +223,7 @@ public final class Resampler {
                 }
                 output.withUnsafeMutableBufferPointer { output in
                     let out = output.baseAddress! + rowsOut * width * 4
-                    if let colour, colour.convertsFloats {
+                    if let colour, colour.convertsFloats, sixteenBitRows {
                         // Unweighted and scaled to 0–1 in place, converted, then the alpha.
                         for x in 0 ..< width {
                             let a = sums[x][3]
@@ -239,6 +244,7 @@ public final class Resampler {
                         out[x * 4 + 2] = Self.byte(colour[2])
                         out[x * 4 + 3] = Self.byte(a)
                     }
+                    colour?.apply(toPixelsAt: out, count: width)
                 }
             }
             rowsOut += 1
