@@ -53,12 +53,7 @@ package struct ColourPlan: Sendable {
     package static func engineProblem(_ type: MediaType, size: UInt64, read: (UInt64, Int) throws -> [UInt8]) -> String? {
         withoutActuallyEscaping(read) { read -> String? in
             guard type != .gif, let reading = try? ColourDescription.of(type, size: size, read: read),
-                  reading.problem == nil else { return nil }
-            do {
-                if let profile = try reading.description.iccProfile() { _ = try ICCProfileCheck.check(profile) }
-            } catch {
-                return nil
-            }
+                  reading.structuralProblem == nil else { return nil }
             do {
                 guard let transform = try ColourTransform.toSRGB(from: reading.description) else { return nil }
                 return mismatch(of: transform.layout, size: size, read: read, as: type)

@@ -8,9 +8,18 @@ extension ValidationRun {
     static func colourProblem(of entry: ZipEntry, as type: MediaType, in archive: ZipArchive) -> ColourProblem? {
         guard type != .gif, let read = try? archive.storedBytes(of: entry),
               let reading = try? ColourDescription.of(type, size: entry.uncompressedSize, read: read) else { return nil }
-        if let problem = reading.problem { return ColourProblem(problem, code: .colourDescriptionUnusable) }
+        return reading.structuralProblem
+    }
+}
+
+extension ColourReading {
+    /// Why our own checks refuse this description (IG-BLB-020 or IG-BLB-021): its segments,
+    /// chunks or boxes, its profile's size, or the profile's structure (``ICCProfileCheck``).
+    /// Nil when they pass, or when there is no profile to check.
+    package var structuralProblem: ColourProblem? {
+        if let problem { return ColourProblem(problem, code: .colourDescriptionUnusable) }
         do {
-            if let profile = try reading.description.iccProfile() { _ = try ICCProfileCheck.check(profile) }
+            if let profile = try description.iccProfile() { _ = try ICCProfileCheck.check(profile) }
             return nil
         } catch {
             return error
