@@ -51,7 +51,7 @@ STATIC_BIN      = $(STATIC_SCRATCH)/release
 STATIC_BUILD    = $(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(STATIC_SCRATCH)
 test: deps
 	@$(STEP) --start
-	$(STEP) "doc comments" -- /usr/bin/python3 scripts/check-doc-comments Sources/GalleryFormat Sources/GalleryBuilder Sources/GalleryDocument Sources/GallerySystem Sources/GalleryImaging Sources/GalleryConvert Sources/GalleryFetch Sources/GalleryImageHeaders
+	$(STEP) "doc comments" -- /usr/bin/python3 scripts/check-doc-comments Sources/GalleryFormat Sources/GalleryBuilder Sources/GalleryDocument Sources/GallerySystem Sources/GalleryImaging Sources/GalleryConvert Sources/GalleryFetch Sources/GalleryImageHeaders Sources/GalleryMetadata
 	$(STEP) "Python functions: the check's self-test" -- /usr/bin/python3 scripts/check-python --self-test
 	$(STEP) "Python functions at most 80 lines" -- /usr/bin/python3 scripts/check-python
 	$(STEP) "front end parses" -- /usr/bin/python3 scripts/check-front-end

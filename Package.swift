@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "GalleryDocument", targets: ["GalleryDocument"]),
         .library(name: "GalleryFetch", targets: ["GalleryFetch"]),
         .library(name: "GalleryConvert", targets: ["GalleryConvert"]),
+        .library(name: "GalleryMetadata", targets: ["GalleryMetadata"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -116,11 +117,17 @@ let package = Package(
             dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GallerySystem",
                            systemPackage]
         ),
+        // What an image carries besides its picture (location, identity, capture time) in its
+        // EXIF, XMP, IPTC and text, read and removed without re-encoding (issue 32).
+        .target(
+            name: "GalleryMetadata",
+            dependencies: ["GalleryImageHeaders", "GalleryFormat"]
+        ),
         // Documents over time: merge, versions, locks and the editing lifecycle (issue 5).
         .target(
             name: "GalleryDocument",
-            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem",
-                           systemPackage]
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryMetadata",
+                           "GallerySystem", systemPackage]
         ),
         // Images from URLs, through an HTTP cache on disk (issue 6).
         .target(
@@ -138,7 +145,8 @@ let package = Package(
         // apps' JSON and a static web gallery (issue 7).
         .target(
             name: "GalleryConvert",
-            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GallerySystem", "CArchive", "COnDemand",
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryMetadata", "GallerySystem",
+                           "CArchive", "COnDemand",
                            systemPackage],
             // The web gallery's style sheet and script (WebGallery/gallery.css and gallery.js), every
             // file of the folder compiled into the binary.
@@ -203,7 +211,7 @@ let package = Package(
             name: "imagegallery",
             dependencies: [
                 "GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GalleryConvert",
-                "GalleryPrograms", "GallerySystem",
+                "GalleryMetadata", "GalleryPrograms", "GallerySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 systemPackage,
             ],

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleryFormat
+import GalleryMetadata
 import GalleryImageHeaders
 import GalleryImaging
 import GallerySystem
@@ -30,7 +31,7 @@ public enum ComicExport {
     /// - Throws: `ConversionError` naming a page that cannot be made a JPEG (it does not decode,
     ///   or is past the decoding limits), with `--keep-originals` as the way out.
     public static func write(galleryAt path: String, to output: String, overwrite: Bool, durable: Bool = true,
-                             keepOriginals: Bool = false,
+                             keepOriginals: Bool = false, strip: MetadataScope = [],
                              progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> Report {
         let reader = try GalleryReader(path: path)
         let gallery = reader.gallery
@@ -41,9 +42,19 @@ public enum ComicExport {
         let pagesFolder = spool.appending("." + outputPath.lastComponentName + ".pages-" + UUID().uuidString.prefix(8))
         var made: [Int: (path: FilePath, width: Int, height: Int, size: UInt64)] = [:]
         defer { try? GalleryFileSystem.removeTree(pagesFolder) }
-        for (index, image) in gallery.images.enumerated() where !keepOriginals && !readersShow.contains(image.mediaType) {
+        for (index, image) in gallery.images.enumerated() {
+            let converted = !keepOriginals && !readersShow.contains(image.mediaType)
+            guard converted || !strip.isEmpty else { continue }
             if made.isEmpty { try GalleryFileSystem.makeFolder(pagesFolder, permissions: .ownerReadWriteExecute) }
-            made[index] = try jpegPage(of: image, at: index, from: reader, gallery: path, into: pagesFolder)
+            if converted {
+                made[index] = try jpegPage(of: image, at: index, from: reader, gallery: path, into: pagesFolder)
+            } else {
+                // A page kept as it is, without what `strip` names: ComicInfo gives its new size.
+                let bytes = try SharedImage.bytes(of: image, at: index, from: reader, gallery: path, strip: strip)
+                let page = pagesFolder.appending("\(index).\(image.mediaType.fileExtension)")
+                try GalleryFileSystem.writeWhole(bytes, to: page)
+                made[index] = (page, image.width, image.height, UInt64(bytes.count))
+            }
         }
         var total: UInt64 = 0
         try GalleryFileSystem.saveSafely(to: outputPath, replacing: overwrite, durable: durable, beforeCommit: {}) { file in
@@ -58,7 +69,7 @@ public enum ComicExport {
                 let stem = String(repeating: "0", count: max(0, width - number.count)) + number
                 if let page = made[index] {
                     let source = try GalleryFile.openForReading(page.path)
-                    try zip.addStored(name: stem + ".jpg", size: page.size) { sink in
+                    try zip.addStored(name: stem + "." + (page.path.extension ?? "jpg"), size: page.size) { sink in
                         var offset: UInt64 = 0
                         while offset < page.size {
                             let chunk = try source.read(at: offset, count: 1 << 20)

@@ -1,4 +1,5 @@
 import GalleryFormat
+import GalleryMetadata
 import GallerySystem
 
 /// A gallery's images as numbered files in a new folder: `NNN-NAME.EXT`, where NNN is the
@@ -21,7 +22,7 @@ public enum ImageFolderExport {
 
     /// With `overwrite`, an existing folder is replaced only when it is empty, an unpacked gallery
     /// or a folder of images (`ReplaceRule.galleryFolder`).
-    public static func write(galleryAt path: String, to folder: String, overwrite: Bool,
+    public static func write(galleryAt path: String, to folder: String, overwrite: Bool, strip: MetadataScope = [],
                              progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> Report {
         let reader = try GalleryReader(path: path)
         let images = reader.gallery.images
@@ -32,13 +33,19 @@ public enum ImageFolderExport {
         for (index, image) in images.enumerated() {
             let name = fileName(for: image, position: index + 1, width: width)
             let file = try output.create(name)
-            var offset: UInt64 = 0
-            try reader.readBlob(image) { chunk in
-                try file.write(chunk, at: offset)
-                offset += UInt64(chunk.count)
+            if strip.isEmpty {
+                var offset: UInt64 = 0
+                try reader.readBlob(image) { chunk in
+                    try file.write(chunk, at: offset)
+                    offset += UInt64(chunk.count)
+                }
+                total += image.byteSize
+            } else {
+                let bytes = try SharedImage.bytes(of: image, at: index, from: reader, gallery: path, strip: strip)
+                try file.write(bytes, at: 0)
+                total += UInt64(bytes.count)
             }
             names.append(name)
-            total += image.byteSize
             progress?(index + 1, images.count)
         }
         try output.commit()

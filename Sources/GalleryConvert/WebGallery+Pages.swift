@@ -159,7 +159,8 @@ struct WebGallerySite: Sendable {
             text += "  {\"page\": \"\(pageName(position))\", \"image\": \"\(written[position].shown ?? imagePath(position))\", "
                 + "\"thumb\": \"\(written[position].thumbnail)\", \"alt\": \(HTML.jsString(alt(position))), "
                 + "\"thumbWidth\": \(written[position].thumbnailSize.width), "
-                + "\"thumbHeight\": \(written[position].thumbnailSize.height)}"
+                + "\"thumbHeight\": \(written[position].thumbnailSize.height), "
+                + "\"bytes\": \(written[position].imageSize), \"sha256\": \"\(written[position].imageSHA256)\"}"
                 + (position == images.count - 1 ? "\n" : ",\n")
         }
         return text + "]};\n"

@@ -4,6 +4,7 @@ import GalleryFormat
 import GallerySystem
 import SystemPackage
 import GalleryImaging
+import GalleryMetadata
 import Synchronization
 
 /// A gallery as a static web site, to look at in any browser from `file://`: no server, no
@@ -46,6 +47,7 @@ public enum WebGalleryWriter {
     ///   gallery that cannot be read (`.invalidInput`); naming the folder for an output that is
     ///   in the way (`.outputExists`) or cannot be written (`.cannotWrite`).
     public static func write(galleryAt galleryPath: String, to folder: String, overwrite: Bool,
+                             strip: MetadataScope = .location,
                              progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> WebGalleryReport {
         let output = try FolderOutput(folder, overwrite: overwrite, replacing: .webGallery)
 
@@ -62,7 +64,7 @@ public enum WebGalleryWriter {
         let site = WebGallerySite(gallery: reader.gallery, galleryPath: galleryPath)
         for sub in ["pages", "images", "thumbs", "assets"] { try output.makeFolder(sub) }
         if site.images.contains(where: { !$0.mediaType.browsersShow }) { try output.makeFolder("shown") }
-        let written = try writeImages(site, from: reader, into: output, progress: progress)
+        let written = try writeImages(site, from: reader, into: output, strip: strip, progress: progress)
         try output.write("index.html", text: site.indexPage(written))
         for position in site.images.indices {
             try output.write(site.pagePath(position), text: site.imagePage(at: position, written))
@@ -78,7 +80,9 @@ public enum WebGalleryWriter {
         }
         return WebGalleryReport(folder: target, index: FilePath(target).appending("index.html").string, imageCount: site.images.count,
                                 thumbnailCount: written.count(where: { $0.fallback == nil && $0.thumbnail.hasPrefix("thumbs/") }),
-                                byteCount: written.reduce(0) { $0 + $1.bytes }, warnings: warnings)
+                                byteCount: written.reduce(0) { $0 + $1.bytes }, warnings: warnings,
+                                strip: strip.isEmpty ? "none" : strip.description,
+                                strippedCount: written.count { !$0.removed.isEmpty })
     }
 
     /// What was written for one image.
@@ -95,12 +99,17 @@ public enum WebGalleryWriter {
         /// What the image page shows: the image itself, or for a type browsers cannot show
         /// (HEIC) a JPEG rendition, `shown/NNN.jpg`; the original stays the download.
         var shown: String? = nil
+        /// The published image's own size and SHA-256: the original's, or the stripped file's.
+        var imageSize: UInt64 = 0
+        var imageSHA256 = ""
+        /// The metadata fields removed from it.
+        var removed: [String] = []
     }
 
     /// Copies every image and makes its thumbnail, on all cores, lowest positions first; the
     /// first failure (by position) is thrown after the workers stop.
     static func writeImages(_ site: WebGallerySite, from reader: GalleryReader, into output: FolderOutput,
-                            progress: (@Sendable (Int, Int) -> Void)?) throws -> [WrittenImage] {
+                            strip: MetadataScope, progress: (@Sendable (Int, Int) -> Void)?) throws -> [WrittenImage] {
         let images = site.images
         let results = Mutex<[Result<WrittenImage, any Error>?]>(Array(repeating: nil, count: images.count))
         let next = Atomic<Int>(0)
@@ -112,7 +121,7 @@ public enum WebGalleryWriter {
             while !failed.load(ordering: .relaxed) {
                 let position = next.add(1, ordering: .relaxed).oldValue
                 guard position < images.count else { return }
-                let result = Result { try writeImage(at: position, of: site, from: reader, into: output) }
+                let result = Result { try writeImage(at: position, of: site, from: reader, into: output, strip: strip) }
                 if case .failure = result { failed.store(true, ordering: .relaxed) }
                 results.withLock { $0[position] = result }
                 progress?(done.add(1, ordering: .relaxed).newValue, images.count)
@@ -124,7 +133,7 @@ public enum WebGalleryWriter {
     }
 
     static func writeImage(at position: Int, of site: WebGallerySite, from reader: GalleryReader,
-                           into output: FolderOutput) throws -> WrittenImage {
+                           into output: FolderOutput, strip: MetadataScope) throws -> WrittenImage {
         let image = site.images[position]
         let imagePath = site.imagePath(position)
         // A small PNG, WebP or GIF is its own thumbnail; a small JPEG, AVIF or HEIC is not, since
@@ -133,23 +142,12 @@ public enum WebGalleryWriter {
         let turns = [.jpeg, .avif, .heic].contains(image.mediaType)
         let wantsThumbnail = (max(image.width, image.height) > thumbnailSide || turns || !image.mediaType.browsersShow)
             && image.byteSize <= maxThumbnailedBytes
-        var bytes: [UInt8] = []
-        if wantsThumbnail { bytes.reserveCapacity(Int(image.byteSize)) }
-        let file = try output.create(imagePath)
-        var offset: UInt64 = 0
-        do {
-            try reader.readBlob(image) { chunk in
-                try file.write(chunk, at: offset)
-                offset += UInt64(chunk.count)
-                if wantsThumbnail { bytes.append(contentsOf: chunk) }
-            }
-        } catch let error as GalleryError {
-            throw ConversionError(site.galleryPath, entry: site.describe(position), "\(error.code.id): \(error.message)",
-                underlying: error)
-        }
+        let (bytes, offset, published) = try publish(image, at: position, of: site, from: reader, into: output,
+                                                     keeping: wantsThumbnail, strip: strip)
         let stored = (width: image.width, height: image.height)
         guard wantsThumbnail else {
-            return WrittenImage(thumbnail: imagePath, thumbnailSize: stored, uprightSize: stored, bytes: offset)
+            return WrittenImage(thumbnail: imagePath, thumbnailSize: stored, uprightSize: stored, bytes: offset,
+                                imageSize: offset, imageSHA256: published.sha256, removed: published.removed)
         }
         let bitmap: Bitmap
         do {
@@ -157,7 +155,8 @@ public enum WebGalleryWriter {
         } catch {
             // A browser may still show what our decoders refuse (or past their limits).
             return WrittenImage(thumbnail: imagePath, thumbnailSize: stored, uprightSize: stored,
-                                fallback: "\(error)", bytes: offset)
+                                fallback: "\(error)", bytes: offset, imageSize: offset, imageSHA256: published.sha256,
+                                removed: published.removed)
         }
         let thumbnail = bitmap.png()
         let thumbnailPath = site.thumbnailPath(position)
@@ -165,7 +164,8 @@ public enum WebGalleryWriter {
         let turned = (bitmap.width > bitmap.height) != (image.width > image.height) && bitmap.width != bitmap.height
         var written = WrittenImage(thumbnail: thumbnailPath, thumbnailSize: (bitmap.width, bitmap.height),
                                    uprightSize: turned ? (image.height, image.width) : stored,
-                                   bytes: offset + UInt64(thumbnail.count))
+                                   bytes: offset + UInt64(thumbnail.count), imageSize: offset,
+                                   imageSHA256: published.sha256, removed: published.removed)
         if !image.mediaType.browsersShow {
             // Made from the bytes already held; past the limits the page links the original only.
             if let shown = try? JPEGEncoder.encode(Thumbnailer.thumbnail(of: bytes, longSide: Thumbnailer.displayLongSide, limits: limits)) {
@@ -175,6 +175,39 @@ public enum WebGalleryWriter {
             }
         }
         return written
+    }
+}
+
+extension WebGalleryWriter {
+    /// Writes the image's file, `images/NNN.ext`: the original streamed and verified as it is
+    /// copied, or with a strip the bytes read whole, stripped, then written. Returns the bytes
+    /// held for a thumbnail (all of them when `keeping`), the size written, and the published
+    /// file's SHA-256 with what was removed.
+    static func publish(_ image: GalleryImage, at position: Int, of site: WebGallerySite, from reader: GalleryReader,
+                        into output: FolderOutput, keeping: Bool, strip: MetadataScope) throws
+        -> (bytes: [UInt8], size: UInt64, published: (sha256: String, removed: [String])) {
+        let file = try output.create(site.imagePath(position))
+        guard strip.isEmpty else {
+            let shared = try SharedImage.stripped(image, place: site.describe(position), from: reader,
+                                                  gallery: site.galleryPath, strip: strip)
+            try file.write(shared.bytes, at: 0)
+            let digest = SHA256Hasher.of(shared.bytes)
+            return (keeping ? shared.bytes : [], UInt64(shared.bytes.count), (digest.hex, shared.removed))
+        }
+        var bytes: [UInt8] = []
+        if keeping { bytes.reserveCapacity(Int(image.byteSize)) }
+        var offset: UInt64 = 0
+        do {
+            try reader.readBlob(image) { chunk in
+                try file.write(chunk, at: offset)
+                offset += UInt64(chunk.count)
+                if keeping { bytes.append(contentsOf: chunk) }
+            }
+        } catch let error as GalleryError {
+            throw ConversionError(site.galleryPath, entry: site.describe(position), "\(error.code.id): \(error.message)",
+                underlying: error)
+        }
+        return (bytes, offset, (image.sha256.hex, []))
     }
 }
 
@@ -217,9 +250,17 @@ public struct WebGalleryReport: Sendable, Codable, Equatable {
     public var byteCount: UInt64
     /// Images shown in the grid by their original bytes because they could not be thumbnailed.
     public var warnings: [String]
+    /// What was removed from the published images: "location" (the default), "location and
+    /// identity", "all metadata", or "none" (the originals, byte for byte).
+    public var strip: String = "none"
+    /// Images that carried some of it.
+    public var strippedCount: Int = 0
 
     /// A report of these figures, as the writer makes it.
-    public init(folder: String, index: String, imageCount: Int, thumbnailCount: Int, byteCount: UInt64, warnings: [String]) {
+    public init(folder: String, index: String, imageCount: Int, thumbnailCount: Int, byteCount: UInt64, warnings: [String],
+                strip: String = "none", strippedCount: Int = 0) {
+        self.strip = strip
+        self.strippedCount = strippedCount
         self.folder = folder
         self.index = index
         self.imageCount = imageCount

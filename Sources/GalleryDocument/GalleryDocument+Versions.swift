@@ -83,6 +83,18 @@ extension GalleryDocument {
         setState(settledState())
     }
 
+    /// Forgets every other version, as ``removeOtherVersions()`` does, and deletes everything
+    /// the version store keeps of the document (the base manifests of merges too): after a
+    /// strip, nothing on this machine but the file holds what was removed.
+    ///
+    /// - Throws: ``DocumentError/Kind/closed`` or ``DocumentError/Kind/editingDisabled``;
+    ///   `FileSystemError` when the store's folder cannot be deleted.
+    public func purgeVersions() throws {
+        try removeOtherVersions()
+        let gallery = history[position].gallery
+        try GalleryFileSystem.removeTree(options.versionStore.folder(for: gallery.id))
+    }
+
     /// Makes a version the document's content and saves it (undoably: undo returns to what
     /// was there before). The version itself stays until it is removed.
     ///

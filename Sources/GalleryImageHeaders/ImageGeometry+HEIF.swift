@@ -125,6 +125,8 @@ struct HEIFBox {
 struct HEIFMeta {
     var primary: UInt64?
     var itemTypes: [UInt64: String] = [:]
+    /// The content type of each `mime` item (XMP's is `application/rdf+xml`).
+    var contentTypes: [UInt64: String] = [:]
     /// `dimg` references: a derived item (a grid) and the items it is made of, in order.
     var derived: [UInt64: [UInt64]] = [:]
     /// `auxl` references: auxiliary items (alpha, depth) and the items they belong to.
@@ -222,6 +224,13 @@ struct BoxWalk {
                     guard head[0] >= 2 else { continue }  // versions 0 and 1 name no item type
                     let (id, typeAt) = head[0] == 2 ? (UInt64(head.be16(4)), 8) : (head.be32(4), 10)
                     let type = try source.bytes(at: infe.payload + UInt64(typeAt), count: 4, "an infe item type").fourCC(0)
+                    if type == "mime" {
+                        // The item's name, then its content type, each ending in a zero byte.
+                        let start = infe.payload + UInt64(typeAt + 4)
+                        let text = try source.bytes(at: start, count: Int(min(infe.end - start, 512)), "an infe box")
+                        let fields = text.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
+                        if fields.count >= 2 { meta.contentTypes[id] = String(decoding: fields[1], as: UTF8.self) }
+                    }
                     guard meta.itemTypes.updateValue(type, forKey: id) == nil else {
                         throw ImageHeaderError("item \(id) is declared twice", offset: infe.start)
                     }

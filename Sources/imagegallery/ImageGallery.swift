@@ -30,7 +30,7 @@ struct ImageGallery: AsyncParsableCommand {
         subcommands: [
             Create.self, Info.self, List.self, Extract.self, Validate.self, Thumbnail.self,
             Add.self, Remove.self, Move.self, Transfer.self, Rename.self, Caption.self,
-            Versions.self, Resolve.self, MergeDriver.self, Textconv.self, Convert.self, View.self, Edit.self, Cache.self, Integrate.self,
+            Strip.self, Versions.self, Resolve.self, MergeDriver.self, Textconv.self, Convert.self, View.self, Edit.self, Cache.self, Integrate.self,
         ]
     )
 

@@ -92,7 +92,7 @@ struct DiagnosticsCatalogueTests {
 
     @Test func idsAreWellFormed() {
         for code in DiagnosticCode.catalogue {
-            #expect(code.id.wholeMatch(of: /IG-(PKG|MAN|BLB|THM)-[0-9]{3}/) != nil, "\(code.id)")
+            #expect(code.id.wholeMatch(of: /IG-(PKG|MAN|BLB|THM|PRV)-[0-9]{3}/) != nil, "\(code.id)")
         }
     }
 }

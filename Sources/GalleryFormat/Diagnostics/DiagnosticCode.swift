@@ -221,6 +221,23 @@ extension DiagnosticCode {
     public static let thumbnailPixelsCorrupt = DiagnosticCode("IG-THM-007", .error, "thumbnail data does not decode (--deep)")
 }
 
+// MARK: - Privacy (validate --privacy)
+extension DiagnosticCode {
+    /// `IG-PRV-001`, warning (error with `--privacy-errors`): an image carries a location (EXIF
+    /// GPS, XMP `exif:GPS…`, XMP or IPTC place names).
+    public static let imageCarriesLocation = DiagnosticCode("IG-PRV-001", .warning, "image carries a location")
+    /// `IG-PRV-002`, warning (error with `--privacy-errors`): an image carries identity fields
+    /// (serial numbers, MakerNote, owner, artist).
+    public static let imageCarriesIdentity = DiagnosticCode("IG-PRV-002", .warning, "image carries identity fields")
+    /// `IG-PRV-003`, warning (error with `--privacy-errors`): an image's metadata cannot be read
+    /// in full, so it cannot be said to carry no location.
+    public static let imageMetadataUnreadable = DiagnosticCode("IG-PRV-003", .warning, "image metadata cannot be read in full")
+
+    /// The same id at `severity`: a privacy check that a publishing pipeline makes fail raises
+    /// its findings to errors, which every report format then shows as errors.
+    package func raised(to severity: Severity) -> DiagnosticCode { DiagnosticCode(id, severity, summary) }
+}
+
 extension DiagnosticCode {
     /// Every code, in id order.
     public static let catalogue: [DiagnosticCode] = [
@@ -241,5 +258,6 @@ extension DiagnosticCode {
         .declaredSizeContradicted, .colourDescriptionUnusable, .colourProfileMalformed,
         .thumbnailMissing, .thumbnailNotPNG, .thumbnailBitDepth, .thumbnailInterlaced,
         .thumbnailTooLarge, .thumbnailUnreadable, .thumbnailPixelsCorrupt,
+        .imageCarriesLocation, .imageCarriesIdentity, .imageMetadataUnreadable,
     ]
 }

@@ -71,7 +71,8 @@ extension ImageGallery.Convert {
 
     func exportImages() throws {
         let progress = LazyProgress("Writing")
-        let report = try ImageFolderExport.write(galleryAt: input, to: output, overwrite: force) { done, total in
+        let report = try ImageFolderExport.write(galleryAt: input, to: output, overwrite: force,
+                                                 strip: stripScope(for: .images)) { done, total in
             progress.update(count: done, of: total)
         }
         progress.finish()
@@ -83,7 +84,7 @@ extension ImageGallery.Convert {
     func exportComic() throws {
         let progress = LazyProgress("Writing")
         let report = try ComicExport.write(galleryAt: input, to: output, overwrite: force, durable: !noSync,
-                                           keepOriginals: keepOriginals) { done, total in
+                                           keepOriginals: keepOriginals, strip: stripScope(for: .comic)) { done, total in
             progress.update(count: done, of: total)
         }
         progress.finish()

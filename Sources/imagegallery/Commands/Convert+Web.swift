@@ -3,6 +3,7 @@ import FoundationEssentials
 import GalleryConvert
 import GalleryFormat
 import GalleryImaging
+import GalleryMetadata
 import GallerySystem
 import SystemPackage
 
@@ -10,10 +11,18 @@ extension ImageGallery.Convert {
     /// `convert GALLERY FOLDER --to web`: the static web gallery (Specs/web-gallery.md).
     func exportWeb() throws {
         if title != nil { Terminal.warning("--title is not used for a web gallery: it shows the gallery's own title") }
-        let report = try WebExport.write(gallery: input, to: output, overwrite: force)
+        let scope = stripScope(for: .web)
+        let report = try WebExport.write(gallery: input, to: output, overwrite: force, strip: scope)
         if outputOptions.json {
             try Terminal.printJSON(report)
         } else {
+            if strip == nil {
+                // Said every time the default applies, so that nobody is surprised either way.
+                Terminal.note("removed location from \(report.strippedCount) of \(report.imageCount) images (the default for a web "
+                              + "gallery; --strip none publishes the originals)")
+            } else if !scope.isEmpty {
+                Terminal.note("removed \(scope.description) from \(report.strippedCount) of \(report.imageCount) images")
+            }
             print(report.index)
         }
     }
@@ -36,7 +45,7 @@ enum WebExport {
         }
     }
 
-    static func write(gallery: String, to folder: String, overwrite: Bool) throws -> WebGalleryReport {
+    static func write(gallery: String, to folder: String, overwrite: Bool, strip: MetadataScope) throws -> WebGalleryReport {
         try checkInput(gallery)
         // The writer would fail making its staging folder, which is a write error (74); a
         // folder to put the output in that does not exist is an output that cannot be made.
@@ -54,7 +63,7 @@ enum WebExport {
         do {
             // Cleared before any message: warnings below, or the failure `main` prints.
             defer { progress.finish() }
-            report = try WebGalleryWriter.write(galleryAt: gallery, to: folder, overwrite: overwrite) {
+            report = try WebGalleryWriter.write(galleryAt: gallery, to: folder, overwrite: overwrite, strip: strip) {
                 progress.update(count: $0, of: $1)
             }
         }

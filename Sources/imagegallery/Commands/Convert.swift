@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import GalleryConvert
 import GalleryFormat
+import GalleryMetadata
 import GallerySystem
 import SystemPackage
 
@@ -64,6 +65,12 @@ extension ImageGallery {
                                  discussion: "Comic readers show JPEG, PNG and WebP; without this flag a page of another type "
                                      + "becomes a JPEG of the upright picture at full size."))
         var keepOriginals = false
+        @Option(help: ArgumentHelp(
+            "From a gallery to a web gallery, a comic or a folder: remove location, identity (which includes location), all "
+                + "metadata, or none from the images written (default: location for a web gallery, none otherwise).",
+            discussion: "Nothing is re-encoded: only metadata structures are rewritten, and orientation and the colour "
+                + "profile stay. --strip none writes the originals byte for byte.", valueName: "what"))
+        var strip: String?
         @OptionGroup var outputOptions: OutputOptions
 
         func validate() throws {
@@ -72,6 +79,15 @@ extension ImageGallery {
             if let title, let problem = ManifestRules.titleProblem(title) {
                 throw ValidationError("--title: \(problem) (IG-MAN-008)")
             }
+            if let strip, MetadataScope(option: strip) == nil {
+                throw ValidationError("--strip \(strip): choose location, identity, all or none")
+            }
+        }
+
+        /// `--strip`, or the target's default: a web gallery is made to be published, so its
+        /// images leave their location behind unless the owner says otherwise.
+        func stripScope(for target: ConversionFormat) -> MetadataScope {
+            strip.flatMap(MetadataScope.init(option:)) ?? (target == .web ? .location : [])
         }
 
         func run() throws {

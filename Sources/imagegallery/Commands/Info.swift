@@ -1,5 +1,6 @@
 import ArgumentParser
 import GalleryFormat
+import GalleryMetadata
 
 extension ImageGallery {
     struct Info: ParsableCommand {
@@ -11,7 +12,7 @@ extension ImageGallery {
 
         @OptionGroup var gallery: GalleryFileArgument
         @OptionGroup var output: OutputOptions
-
+        @OptionGroup var privacy: PrivacyOption
 
         struct Report: Encodable {
             var path: String
@@ -25,6 +26,7 @@ extension ImageGallery {
             var modified: String
             var generator: String?
             var warnings: [String]
+            var privacy: PrivacyOption.Report?
         }
 
         func run() throws {
@@ -37,7 +39,8 @@ extension ImageGallery {
                 revision: gallery.revision.manifestString, formatVersion: gallery.formatVersion.description,
                 imageCount: gallery.images.count, totalBytes: gallery.totalImageBytes,
                 created: gallery.created.rfc3339, modified: gallery.modified.rfc3339, generator: gallery.generator,
-                warnings: warnings.map(\.description)
+                warnings: warnings.map(\.description),
+                privacy: privacy.enabled ? PrivacyOption.Report(PrivacySurvey(reader), listing: false) : nil
             )
             if output.json {
                 try Terminal.printJSON(report)
@@ -58,6 +61,7 @@ extension ImageGallery {
             for (label, value) in lines {
                 print((label + ":").padded(13) + Terminal.neutralised(value))
             }
+            if let survey = report.privacy { survey.printText() }
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GalleryFormat
+import GalleryMetadata
 
 extension ImageGallery {
     struct List: ParsableCommand {
@@ -10,7 +11,7 @@ extension ImageGallery {
 
         @OptionGroup var gallery: GalleryFileArgument
         @OptionGroup var output: OutputOptions
-
+        @OptionGroup var privacy: PrivacyOption
 
         struct Row: Encodable {
             var index: Int
@@ -31,6 +32,10 @@ extension ImageGallery {
             let reader = try GalleryReader(path: gallery.file)
             for warning in reader.diagnostics where warning.severity >= .warning { Terminal.warning(warning.description) }
             let images = reader.gallery.images
+            if privacy.enabled {
+                try privacy.list(PrivacySurvey(reader), json: output.json)
+                return
+            }
             func row(_ position: Int) -> Row {
                 let image = images[position]
                 return Row(index: position + 1, id: image.id.manifestString, mediaType: image.mediaType.rawValue,

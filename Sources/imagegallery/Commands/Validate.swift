@@ -3,6 +3,7 @@ import Dispatch
 import FoundationEssentials
 import GalleryFormat
 import GalleryImaging
+import GalleryMetadata
 import GallerySystem
 import SystemPackage
 import Synchronization
@@ -55,6 +56,14 @@ extension ImageGallery {
         @Option(help: "Write the report to this file instead of standard output.")
         var output: String?
 
+        @Flag(help: ArgumentHelp("Read every image's metadata and report each that carries a location (IG-PRV-001), identity "
+                                 + "fields (IG-PRV-002) or metadata that cannot be read (IG-PRV-003), as warnings.",
+                                 discussion: "For a gallery about to be published: `imagegallery strip` removes them."))
+        var privacy = false
+
+        @Flag(help: "With --privacy: report those findings as errors, so that the file is invalid (exit 1).")
+        var privacyErrors = false
+
         func validate() throws {
             guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
             guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1") }
@@ -80,7 +89,8 @@ extension ImageGallery {
             }
             // Several files at once keep the cores busy; one file at a time uses them inside it.
             options.readsEntriesInParallel = jobs == 1 || files.count == 1
-            let reports = Self.check(files, jobs: jobs, options: options)
+            let privacyCheck: PrivacyCheck? = privacy || privacyErrors ? PrivacyCheck(asErrors: privacyErrors) : nil
+            let reports = Self.check(files, jobs: jobs, options: options, privacy: privacyCheck)
             let text = switch format {
             case .text: Terminal.neutralised(textReport(reports), keepingLines: true)
             case .json: try jsonReport(reports)
@@ -131,7 +141,7 @@ extension ImageGallery {
         }
 
         /// Validates on `jobs` threads; the reports come back in the order of `files`.
-        static func check(_ files: [String], jobs: Int, options: ValidationOptions) -> [ValidationReport] {
+        static func check(_ files: [String], jobs: Int, options: ValidationOptions, privacy: PrivacyCheck? = nil) -> [ValidationReport] {
             let next = Atomic<Int>(0)
             let results = Mutex<[ValidationReport?]>(Array(repeating: nil, count: files.count))
             let progress = ProgressBar("Validating", total: UInt64(files.count), enabled: Terminal.errorIsTerminal && files.count > 1)
@@ -140,8 +150,9 @@ extension ImageGallery {
                 while true {
                     let index = next.add(1, ordering: .relaxed).oldValue
                     guard index < files.count else { return }
-                    let report = files[index] == "-" ? Self.validateStandardInput(options: options)
+                    var report = files[index] == "-" ? Self.validateStandardInput(options: options, privacy: privacy)
                         : GalleryValidator.validate(path: files[index], options: options)
+                    if files[index] != "-", let privacy { privacy.check(&report) { try ZipArchive(path: files[index]) } }
                     results.withLock { $0[index] = report }
                     progress.update(UInt64(done.add(1, ordering: .relaxed).newValue))
                 }
@@ -151,10 +162,12 @@ extension ImageGallery {
         }
 
         /// Standard input, spooled to a nameless temporary file so it can be read by position.
-        static func validateStandardInput(options: ValidationOptions) -> ValidationReport {
+        static func validateStandardInput(options: ValidationOptions, privacy: PrivacyCheck?) -> ValidationReport {
             do {
                 let file = try GalleryFile.spoolStandardInput(limit: GalleryLimits.default.maxTotalUncompressedBytes)
-                return GalleryValidator.validate(file: file, options: options)
+                var report = GalleryValidator.validate(file: file, options: options)
+                privacy?.check(&report) { try ZipArchive(file: file) }
+                return report
             } catch let error as GalleryError {
                 return ValidationReport(path: "-", diagnostics: [error])
             } catch {
@@ -232,5 +245,19 @@ extension ImageGallery {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
             return String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
         }
+    }
+}
+
+/// `validate --privacy`: the images' own metadata, read after the file validated, reported per
+/// image (IG-PRV-001 to 003).
+struct PrivacyCheck {
+    var asErrors: Bool
+
+    /// Adds the findings to a report whose file can be read (one without a fatal finding); a file
+    /// that cannot be opened as a gallery has its own findings already.
+    func check(_ report: inout ValidationReport, opening open: () throws -> ZipArchive) {
+        guard !report.diagnostics.contains(where: { $0.severity == .fatal }),
+              let reader = try? GalleryReader(archive: open()) else { return }
+        report.diagnostics += PrivacySurvey(reader).diagnostics(file: report.path, gallery: reader.gallery, asErrors: asErrors)
     }
 }

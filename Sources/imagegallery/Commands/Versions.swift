@@ -16,6 +16,9 @@ extension ImageGallery {
                 """)
 
         @Argument(help: "The .imagegallery file.") var file: String
+        @Flag(help: ArgumentHelp("Delete every other version this machine keeps of the gallery, and its sync clients' conflict copies.",
+                                 discussion: "For a gallery stripped of its location: the versions kept before still hold it."))
+        var purge = false
         @OptionGroup var output: OutputOptions
 
         struct Entry: Encodable {
@@ -33,6 +36,18 @@ extension ImageGallery {
         }
 
         func run() async throws {
+            if purge {
+                let document = try await DocumentCommand.openForEditing(file, options: DocumentOptions())
+                let count = try await document.otherVersions().count
+                try await document.purgeVersions()
+                _ = try await document.close()
+                if output.json {
+                    try Terminal.printJSON(["purged": count])
+                } else {
+                    print("\(file): deleted \(count) other version\(count == 1 ? "" : "s")")
+                }
+                return
+            }
             var options = DocumentOptions()
             options.readsOnly = true
             let document = GalleryDocument(path: file, options: options)

@@ -43,7 +43,7 @@ extension ImageGallery {
             let report: WebGalleryReport
             do {
                 // The folder is new and empty: the writer replaces it whole.
-                report = try WebExport.write(gallery: gallery.file, to: folder.string, overwrite: true)
+                report = try WebExport.write(gallery: gallery.file, to: folder.string, overwrite: true, strip: [])
             } catch {
                 try? GalleryFileSystem.removeTree(folder)
                 throw error

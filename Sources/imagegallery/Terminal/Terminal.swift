@@ -9,6 +9,10 @@ enum Terminal {
 
     static func warning(_ message: String) { writeError("imagegallery: warning: \(neutralised(message, keepingLines: true))\n") }
 
+    /// What a command did by default that the user should know of, on standard error so that
+    /// standard output stays the result.
+    static func note(_ message: String) { writeError("imagegallery: \(neutralised(message, keepingLines: true))\n") }
+
     /// Text that came from a file, made safe to show on a terminal (format spec, section 12):
     /// control characters (C0, DEL, C1) and the bidirectional overrides and isolates become
     /// visible escapes such as `\u{1B}`, so a crafted title or entry name cannot move the

@@ -104,7 +104,7 @@ struct ValidateCommandTests {
     }
 
     @Test func everyDiagnosticIDHasAFixture() throws {
-        let names = try ["invalid", "invalid/warnings", "invalid/content", "invalid/deep"].flatMap {
+        let names = try ["invalid", "invalid/warnings", "invalid/content", "invalid/deep", "invalid/privacy"].flatMap {
             try TestPaths.fixtures(in: $0, withExtension: "imagegallery").map { URL(fileURLWithPath: $0).lastPathComponent }
         }
         let covered = Set(names.map { String($0.prefix(10)) })
