@@ -204,7 +204,7 @@ let package = Package(
         // tests run every crash the fuzzers found through the same code.
         .target(
             name: "GalleryFuzzing",
-            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryConvert", "GallerySystem",
+            dependencies: ["GalleryImageHeaders", "GalleryFormat", "GalleryImaging", "GalleryConvert", "GalleryMetadata", "GallerySystem",
                            systemPackage]
         ),
         .executableTarget(
@@ -257,7 +257,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GalleryDocumentTests",
-            dependencies: ["GalleryFormat", "GalleryDocument", "GallerySystem", "GalleryTestSupport",
+            dependencies: ["GalleryFormat", "GalleryDocument", "GalleryMetadata", "GallerySystem", "GalleryTestSupport",
                            systemPackage]
         ),
         .testTarget(

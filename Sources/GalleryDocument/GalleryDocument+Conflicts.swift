@@ -60,6 +60,14 @@ extension GalleryDocument {
                 continue
             case .gallery(let other)?:
                 if other.holdsIntact(image) { sources[image.sha256] = .entry(other.archive, try other.blobEntry(for: image)) }
+            case .stripped(let original, let source, let scope)?:
+                // Made from the original wherever it survives intact.
+                let candidates = [source] + (others + [reader].compactMap { $0 }).map { BlobSupply.gallery($0) }
+                if let intact = candidates.first(where: { $0.holdsIntact(original) }) {
+                    let supply = BlobSupply.stripped(original: original, source: intact, scope: scope)
+                    sources[image.sha256] = .made { try supply.bytes(of: image) }
+                }
+                continue
             default:
                 break
             }
@@ -85,6 +93,8 @@ extension GalleryDocument {
             case .entry(let archive, _)?:
                 guard let holder = (others + [reader].compactMap { $0 }).first(where: { $0.archive === archive }) else { return nil }
                 return try? holder.blobBytes(image)
+            case .made(let make)?:
+                return try? make()
             default:
                 return nil
             }

@@ -51,14 +51,20 @@ extension GalleryDocument {
         try requireEditable()
         let gallery = history[position].gallery
         var report = MetadataStripReport()
-        var replacements: [SHA256Digest: (sha: SHA256Digest, bytes: [UInt8])] = [:]
+        // The new digest and size of each blob that changes; its bytes are made again at save
+        // time (BlobSupply.stripped), so that they are never all held at once.
+        var replacements: [SHA256Digest: (sha: SHA256Digest, size: Int, supply: BlobSupply)] = [:]
         var outcomes: [SHA256Digest: Result<[String], MetadataError>] = [:]
         for (index, image) in gallery.images.enumerated() {
             progress(index, gallery.images.count)
             if outcomes[image.sha256] == nil {
                 do {
-                    let strip = try ImageMetadata.strip(try blobBytes(of: image), type: image.mediaType, scope: scope)
-                    if let bytes = strip.bytes { replacements[image.sha256] = (SHA256Hasher.of(bytes), bytes) }
+                    let source = try supply(for: image)
+                    let strip = try ImageMetadata.strip(try source.bytes(of: image), type: image.mediaType, scope: scope)
+                    if let bytes = strip.bytes {
+                        replacements[image.sha256] = (SHA256Hasher.of(bytes), bytes.count,
+                                                      .stripped(original: image, source: source, scope: scope))
+                    }
                     outcomes[image.sha256] = .success(strip.removed)
                 } catch let error as MetadataError {
                     outcomes[image.sha256] = .failure(error)
@@ -79,7 +85,7 @@ extension GalleryDocument {
                 let old = gallery.images[index]
                 if let replacement = replacements[old.sha256] {
                     gallery.images[index].sha256 = replacement.sha
-                    gallery.images[index].byteSize = UInt64(replacement.bytes.count)
+                    gallery.images[index].byteSize = UInt64(replacement.size)
                 }
                 if neutralNames {
                     let name = String(index + 1).leftPadded(toLength: width, with: "0") + "." + old.mediaType.fileExtension
@@ -89,24 +95,9 @@ extension GalleryDocument {
             }
         }
         for replacement in replacements.values where supplies[replacement.sha] == nil && !isInReader(replacement.sha) {
-            supplies[replacement.sha] = .bytes(replacement.bytes)
+            supplies[replacement.sha] = replacement.supply
         }
         return report
-    }
-
-    /// A blob's bytes, from wherever the document has them.
-    func blobBytes(of image: GalleryImage) throws -> [UInt8] {
-        switch try supply(for: image) {
-        case .bytes(let bytes): return bytes
-        case .file(let path, _, _):
-            do {
-                return try GalleryFileSystem.contents(of: FilePath(path))
-            } catch {
-                throw DocumentError(.noSuchImage, path: self.path, "\(path): \(error)")
-            }
-        case .gallery(let reader):
-            return try PrivacySurvey.bytes(of: image, in: reader)
-        }
     }
 }
 

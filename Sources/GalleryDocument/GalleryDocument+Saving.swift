@@ -209,6 +209,8 @@ extension GalleryDocument {
             return .bytes(bytes)
         case .gallery(let other)?:
             return .entry(other.archive, try other.blobEntry(for: image))
+        case let stripped?:
+            return .made { try stripped.bytes(of: image) }
         case nil:
             throw DocumentError(.noSuchImage, path: path, "the bytes of image \(image.id.manifestString) "
                                 + "(\(image.path)) are not at hand")
@@ -264,16 +266,7 @@ extension GalleryDocument {
 
     /// An image's bytes in memory (for the thumbnail), checked against its SHA-256.
     func bytes(of image: GalleryImage) throws -> [UInt8]? {
-        switch supplies[image.sha256] {
-        case .bytes(let data)?:
-            return data
-        case .file(let source, _, _)?:
-            let file = try GalleryFile.openForReading(FilePath(source))
-            return try file.read(at: 0, count: Int(image.byteSize))
-        case .gallery(let other)?:
-            return try other.blobBytes(image)
-        case nil:
-            return try reader?.blobBytes(image)
-        }
+        guard let supply = supplies[image.sha256] else { return try reader?.blobBytes(image) }
+        return try supply.bytes(of: image)
     }
 }

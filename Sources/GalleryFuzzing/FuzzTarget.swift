@@ -34,6 +34,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The colour path: an image's colour description (or bytes as an ICC profile) read and
     /// checked by our code, then converted to sRGB by Little CMS.
     case colour
+    /// The privacy path: an image's metadata read, then stripped of location, identity and all
+    /// metadata, each output read again and decoded to the original's pixels.
+    case metadata
 
     /// Runs one input. A refusal is a clean result: only a trap can fail a fuzz run.
     @discardableResult
@@ -52,6 +55,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .avif: FuzzEntries.decode(bytes, as: .avif)
         case .heic: FuzzEntries.decode(bytes, as: .heic)
         case .colour: FuzzEntries.colour(bytes)
+        case .metadata: FuzzEntries.metadata(bytes)
         }
     }
 

@@ -67,6 +67,9 @@ struct FuzzRegressionTests {
         case .colour:
             let profile = try read(TestPaths.fixture("fuzz/colour/accepted-display-p3.bin"))
             return (profile, Array(profile.prefix(profile.count - 8)))
+        case .metadata:
+            let photo = try read(TestPaths.fixture("fuzz/metadata/accepted-gps-identity-jpeg.bin"))
+            return (photo, try read(TestPaths.fixture("fuzz/metadata/refused-no-metadata-jpeg.bin")))
         case .webp, .gif, .avif, .heic:
             let name = ["webp": "lossless-alpha.webp", "gif": "anim.gif", "avif": "rotated.avif", "heic": "bubbles.heic"][target.rawValue]!
             let image = try read(TestPaths.fixture("format-2.0/" + name))

@@ -19,6 +19,9 @@ public enum BlobSource: Sendable {
     /// central directory holds: never decoded or re-hashed. The caller must check, before the
     /// save commits, that the archive's file did not change since it was opened.
     case storedEntry(ZipArchive, ZipEntry)
+    /// Bytes made when the writer reaches the blob (another blob with its metadata stripped),
+    /// held only while it is written: a gallery of rewritten blobs is never all in memory.
+    case made(@Sendable () throws -> [UInt8])
 }
 
 /// Writes gallery files in the canonical v1 form, never leaving a partial file behind.
@@ -100,6 +103,10 @@ public enum GalleryWriter {
             }
             switch try blob(image) {
             case .bytes(let bytes):
+                guard UInt64(bytes.count) == size else { throw sizeError(UInt64(bytes.count)) }
+                try zip.addStored(name: name, size: size) { sink in try bytes.withUnsafeBytes { try sink($0) } }
+            case .made(let make):
+                let bytes = try make()
                 guard UInt64(bytes.count) == size else { throw sizeError(UInt64(bytes.count)) }
                 try zip.addStored(name: name, size: size) { sink in try bytes.withUnsafeBytes { try sink($0) } }
             case .file(let sourcePath):
