@@ -171,7 +171,7 @@ let package = Package(
             name: "GalleryEditor",
             dependencies: [
                 "GalleryFormat", "GalleryImaging", "GalleryBuilder", "GalleryDocument", "GallerySystem", "GalleryPrograms",
-                "GalleryConvert",
+                "GalleryConvert", "GalleryMetadata",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -254,6 +254,10 @@ let package = Package(
         .testTarget(
             name: "GalleryBuilderTests",
             dependencies: ["GalleryFormat", "GalleryBuilder", "GallerySystem", "GalleryTestSupport"]
+        ),
+        .testTarget(
+            name: "GalleryMetadataTests",
+            dependencies: ["GalleryMetadata", "GalleryImageHeaders", "GalleryTestSupport"]
         ),
         .testTarget(
             name: "GalleryDocumentTests",

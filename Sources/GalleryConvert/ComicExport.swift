@@ -51,7 +51,8 @@ public enum ComicExport {
             } else {
                 // A page kept as it is, without what `strip` names: ComicInfo gives its new size.
                 let bytes = try SharedImage.bytes(of: image, at: index, from: reader, gallery: path, strip: strip)
-                let page = pagesFolder.appending("\(index).\(image.mediaType.fileExtension)")
+                // Named apart from the JPEG pages (`N.jpg`), which share the folder.
+                let page = pagesFolder.appending("stripped-\(index + 1).\(image.mediaType.fileExtension)")
                 try GalleryFileSystem.writeWhole(bytes, to: page)
                 made[index] = (page, image.width, image.height, UInt64(bytes.count))
             }

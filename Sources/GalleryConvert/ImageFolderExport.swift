@@ -58,9 +58,10 @@ public enum ImageFolderExport {
     /// numbered twice.
     public static func fileName(for image: GalleryImage, position: Int, width: Int) -> String {
         let number = String(repeating: "0", count: max(0, width - String(position).count)) + String(position)
-        let allowed: [String] = image.mediaType == .jpeg ? ["jpg", "jpeg", "jpe", "jfif"] : ["png"]
+        // Format 2.0's types keep their own extension (a WebP was once written as `.png`).
+        let allowed: [String] = image.mediaType == .jpeg ? ["jpg", "jpeg", "jpe", "jfif"] : [image.mediaType.fileExtension]
         var stem: String?
-        var ext = image.mediaType == .jpeg ? "jpg" : "png"
+        var ext = image.mediaType.fileExtension
         if let filename = image.filename, GalleryImage.isSafeFilename(filename) {
             let (named, dotted) = GalleryFileSystem.splitExtension(filename)
             let original = String(dotted.unicodeScalars.dropFirst())

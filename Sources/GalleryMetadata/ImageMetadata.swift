@@ -13,13 +13,7 @@ public enum ImageMetadata {
     public static func privacy(of bytes: [UInt8], type: MediaType) -> ImagePrivacy {
         var privacy = ImagePrivacy()
         do {
-            switch type {
-            case .jpeg: try JPEGLayout(bytes).report(into: &privacy)
-            case .png: try PNGLayout(bytes).report(into: &privacy)
-            case .webp: try WebPLayout(bytes).report(into: &privacy)
-            case .gif: try GIFLayout(bytes).report(into: &privacy)
-            case .avif, .heic: try HEIFLayout(bytes).report(into: &privacy)
-            }
+            try Layout(bytes, type: type).report(into: &privacy)
         } catch {
             privacy.problems.append(MetadataPayload.message(error))
         }
@@ -43,17 +37,12 @@ public enum ImageMetadata {
     ///   then to be left as it is.
     public static func strip(_ bytes: [UInt8], type: MediaType, scope: MetadataScope) throws -> Strip {
         guard !scope.isEmpty else { return Strip(bytes: nil, removed: []) }
-        let before = privacy(of: bytes, type: type)
-        let output: [UInt8]?
-        switch type {
-        case .jpeg: output = try JPEGLayout(bytes).stripped(scope)
-        case .png: output = try PNGLayout(bytes).stripped(scope)
-        case .webp: output = try WebPLayout(bytes).stripped(scope)
-        case .gif: output = try GIFLayout(bytes).stripped(scope)
-        case .avif, .heic: output = try HEIFLayout(bytes).stripped(scope)
-        }
+        // One reading of the container serves the report of what is there and the strip.
+        let layout = try Layout(bytes, type: type)
+        var before = ImagePrivacy()
+        layout.report(into: &before)
         let removed = (scope.removesLocation ? before.location : []) + (scope.removesIdentity ? before.identity : [])
-        guard let output else { return Strip(bytes: nil, removed: []) }
+        guard let output = try layout.stripped(scope) else { return Strip(bytes: nil, removed: []) }
         // The strip reads its own output: what it was to remove must be gone.
         let after = privacy(of: output, type: type)
         let left = (scope.removesLocation ? after.location : []) + (scope.removesIdentity ? after.identity : [])
@@ -61,5 +50,40 @@ public enum ImageMetadata {
             throw MetadataError("removing \(scope.description) left \(left.joined(separator: ", ")); the image is left as it is")
         }
         return Strip(bytes: output, removed: removed + (scope.contains(.allMetadata) ? ["all other metadata"] : []))
+    }
+}
+
+/// One container's reader, whichever the type: the walk a report and a strip share.
+enum Layout {
+    case jpeg(JPEGLayout), png(PNGLayout), webp(WebPLayout), gif(GIFLayout), heif(HEIFLayout)
+
+    init(_ bytes: [UInt8], type: MediaType) throws {
+        switch type {
+        case .jpeg: self = .jpeg(try JPEGLayout(bytes))
+        case .png: self = .png(try PNGLayout(bytes))
+        case .webp: self = .webp(try WebPLayout(bytes))
+        case .gif: self = .gif(try GIFLayout(bytes))
+        case .avif, .heic: self = .heif(try HEIFLayout(bytes))
+        }
+    }
+
+    func report(into privacy: inout ImagePrivacy) {
+        switch self {
+        case .jpeg(let layout): layout.report(into: &privacy)
+        case .png(let layout): layout.report(into: &privacy)
+        case .webp(let layout): layout.report(into: &privacy)
+        case .gif(let layout): layout.report(into: &privacy)
+        case .heif(let layout): layout.report(into: &privacy)
+        }
+    }
+
+    func stripped(_ scope: MetadataScope) throws -> [UInt8]? {
+        switch self {
+        case .jpeg(let layout): try layout.stripped(scope)
+        case .png(let layout): try layout.stripped(scope)
+        case .webp(let layout): try layout.stripped(scope)
+        case .gif(let layout): try layout.stripped(scope)
+        case .heif(let layout): try layout.stripped(scope)
+        }
     }
 }

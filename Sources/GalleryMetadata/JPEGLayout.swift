@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import func Glibc.memchr
+#endif
+
 // A JPEG's marker segments before its first scan, where every metadata block is (APP1 EXIF and
 // XMP, APP13 IPTC, COM), and the end of its image. A strip rewrites those segments and copies
 // the scans after them byte for byte.
@@ -34,8 +38,6 @@ struct JPEGLayout {
     private(set) var segments: [Segment] = []
     /// The first scan's marker (or the end-of-image marker when there is no scan).
     private(set) var scanStart: Int
-    /// Just after the end-of-image marker, when there is one.
-    private(set) var imageEnd: Int?
 
     init(_ bytes: [UInt8]) throws {
         self.bytes = bytes
@@ -66,8 +68,11 @@ struct JPEGLayout {
         }
         guard let start else { throw MetadataError("the JPEG has more than \(Self.maximumSegments) segments before its scan") }
         scanStart = start
-        imageEnd = Self.endOfImage(bytes, from: start)
     }
+
+    /// Just after the end-of-image marker, when there is one: found by walking the scans, so
+    /// only a strip that changes something asks.
+    var imageEnd: Int? { Self.endOfImage(bytes, from: scanStart) }
 
     private static func segment(_ code: UInt8, bytes: [UInt8], start: Int, end: Int) -> Segment {
         let body = start + 4 ..< end
@@ -103,7 +108,7 @@ struct JPEGLayout {
             index += 2 + bytes.be16(index + 2)
             guard code == 0xDA else { continue }
             while index + 1 < bytes.count {
-                guard let found = bytes[index ..< bytes.count - 1].firstIndex(of: 0xFF) else { return nil }
+                guard let found = nextFF(bytes, from: index) else { return nil }
                 index = found
                 let next = bytes[index + 1]
                 if next != 0x00 && !(0xD0 ... 0xD7).contains(next) && next != 0xFF { break }
@@ -113,11 +118,20 @@ struct JPEGLayout {
         return nil
     }
 
-    /// Bytes after the end of the image other than zero padding: a motion photo's video, a
-    /// multi-picture file's further images, a phone's trailer.
-    var trailingBytes: Int {
-        guard let imageEnd, imageEnd < bytes.count else { return 0 }
-        return bytes[imageEnd...].contains { $0 != 0 } ? bytes.count - imageEnd : 0
+    /// The first 0xFF at or after `start` before the last byte, by memchr: entropy-coded data
+    /// is most of a photo.
+    private static func nextFF(_ bytes: [UInt8], from start: Int) -> Int? {
+        guard start < bytes.count - 1 else { return nil }
+        return bytes.withUnsafeBytes { buffer in
+            memchr(buffer.baseAddress! + start, 0xFF, bytes.count - 1 - start).map { buffer.baseAddress!.distance(to: UnsafeRawPointer($0)) }
+        }
+    }
+
+    /// Bytes after the end of the image at `end` other than zero padding: a motion photo's
+    /// video, a multi-picture file's further images, a phone's trailer.
+    func trailingBytes(after end: Int?) -> Int {
+        guard let end, end < bytes.count else { return 0 }
+        return bytes[end...].contains { $0 != 0 } ? bytes.count - end : 0
     }
 
     /// The extended XMP chunks joined in offset order (bounded like a packet).
@@ -169,8 +183,10 @@ extension JPEGLayout {
             }
         }
         guard edits.contains(where: { $0 != .keep }) else { return nil }
-        if trailingBytes > 0, let imageEnd {
-            throw MetadataError("\(trailingBytes) bytes follow the image's end at byte \(imageEnd) (a motion photo's video, "
+        let imageEnd = self.imageEnd
+        let trailing = trailingBytes(after: imageEnd)
+        if trailing > 0, let imageEnd {
+            throw MetadataError("\(trailing) bytes follow the image's end at byte \(imageEnd) (a motion photo's video, "
                                 + "or a multi-picture file's further images), which may hold metadata of their own; the "
                                 + "image is left as it is", offset: imageEnd)
         }
