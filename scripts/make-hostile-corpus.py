@@ -56,7 +56,9 @@ links, devices, duplicates, case folding, encodings); m- manifests (types, limit
 huge numbers, duplicate keys, invalid UTF-8, syntax); b- blobs against the manifest; d- --deep
 pixel decoding (decompression bombs, truncated and garbage images); u- open verdicts; a- foreign
 archives for convert; i- format 2.0 galleries, one for each WebP, GIF, AVIF and HEIC file of
-make-hostile-images.py (galleryfixtures/hostile/formattwo.py says how).
+make-hostile-images.py (galleryfixtures/hostile/formattwo.py says how); p- hostile colour
+profiles (galleryfixtures/hostile/colour.py); e- hostile image metadata, EXIF, XMP and AVIF and
+HEIC metadata items, in images whose pixels are fine (galleryfixtures/hostile/metadata.py).
 
 Output is deterministic: every random choice comes from random.Random seeded with a fixed string,
 and archives carry fixed times (given the same Pillow, libjpeg-turbo and zlib builds).

@@ -27,7 +27,10 @@ indirect enum BlobSupply: Sendable {
         case .gallery(let other):
             return try other.blobBytes(image)
         case .stripped(let original, let source, let scope):
-            let bytes = try source.bytes(of: original)
+            // The original was checked against its digest when the strip was made; its digest
+            // is the stripped bytes' own, recorded then.
+            let bytes = if case .gallery(let other) = source { try other.blobBytesCheckedBefore(original) }
+                else { try source.bytes(of: original) }
             return try ImageMetadata.strip(bytes, type: original.mediaType, scope: scope).bytes ?? bytes
         }
     }

@@ -140,4 +140,16 @@ extension GalleryReader {
         try readBlob(image) { bytes.append(contentsOf: $0) }
         return bytes
     }
+
+    /// An image's bytes read again after they were checked against their SHA-256 once, with the
+    /// entry's CRC-32 and size checked: what a save makes a stripped blob from. The save checks,
+    /// before it commits, that the file is still as read, so a second digest would find nothing.
+    func blobBytesCheckedBefore(_ image: GalleryImage) throws -> [UInt8] {
+        let entry = try blobEntry(for: image)
+        guard entry.uncompressedSize == image.byteSize else { return try blobBytes(image) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(image.byteSize))
+        try archive.read(entry) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
 }

@@ -106,7 +106,9 @@ struct HEIFLayout {
                                     offset: extent.lowerBound)
             }
             for other in map.items where other.id != item.id {
-                let sameKind = (isExif(other) || isXMP(other)) && other.extents == item.extents
+                // Only a second item of the same kind over the same bytes (one Exif item listed
+                // twice) is rewritten the same way; XMP over EXIF would be written over it.
+                let sameKind = isExif(other) == isExif(item) && isXMP(other) == isXMP(item) && other.extents == item.extents
                 if !sameKind, other.extents.contains(where: { $0.overlaps(extent) }) {
                     throw MetadataError("item \(item.id)'s data (bytes \(extent.lowerBound)–\(extent.upperBound)) overlaps item "
                                         + "\(other.id)'s (\(other.type)), so it is left as it is", offset: extent.lowerBound)

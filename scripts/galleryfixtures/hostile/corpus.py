@@ -4,14 +4,14 @@ then expected.json, and with --fixtures the README.md of Fixtures/hostile."""
 import json
 import os
 
-from . import archives, blobs, colour, container, formattwo, garbage, hidden, manifest, manifestjson, names, output
-from . import overflow, thumbnails, valid, validmanifest
+from . import archives, blobs, colour, container, formattwo, garbage, hidden, manifest, manifestjson, metadata, names
+from . import output, overflow, thumbnails, valid, validmanifest
 
 FAMILIES = (valid.fam_valid, validmanifest.fam_valid_manifest, valid.fam_valid_images, garbage.fam_garbage,
             garbage.fam_truncflip, container.fam_container, hidden.fam_concat, hidden.fam_hidden,
             overflow.fam_overflow, names.fam_names, manifest.fam_manifest, manifestjson.fam_manifest_json,
             blobs.fam_blobs, thumbnails.fam_thumbs, archives.fam_foreign, formattwo.fam_format_two,
-            colour.fam_colour)
+            colour.fam_colour, metadata.fam_metadata)
 
 FIXTURES_README = """# Hostile corpus
 
@@ -28,7 +28,10 @@ format 2.0 galleries (`i-*`) holding each WebP, GIF, AVIF and HEIC file of
 lies, `iloc` lies, grids short of a tile, an empty `irot`, LZW and frame-count bombs, VP8X canvases
 past their frames, box size lies and loops), and hostile colour profiles (`p-*`: tag counts and
 offsets out of range, overlapping tags, lookup tables that multiply to gigabytes, truncated and
-zero-length profiles, APP2 segments out of sequence, an iCCP zlib bomb, profiles for other pixels).
+zero-length profiles, APP2 segments out of sequence, an iCCP zlib bomb, profiles for other pixels),
+and hostile image metadata (`e-*`: EXIF directory loops, offsets and counts past the block, XMP
+left unclosed or nested 100,000 deep, extended XMP declaring 100 MB, AVIF and HEIC `Exif` items
+overlapping the image's data or the meta box, past the end of the file, shared by two images).
 
 `expected.json` gives, for each file, the verdict `validate` must reach (and for `a-*` files the
 exit code and image count of `convert FILE OUT.imagegallery`); the docstring of
