@@ -75,7 +75,7 @@ extension GalleryDocument {
             case .success(let removed) where !removed.isEmpty || replacements[image.sha256] != nil:
                 report.changed.append(.init(id: id, position: index + 1, removed: removed))
             case .success: break
-            case .failure(let error): report.left.append(.init(id: id, position: index + 1, reason: error.description))
+            case .failure(let error): report.left.append(.init(id: id, position: index + 1, reason: error.reason))
             }
         }
         progress(gallery.images.count, gallery.images.count)

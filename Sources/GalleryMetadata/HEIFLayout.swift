@@ -111,7 +111,7 @@ struct HEIFLayout {
                 let sameKind = isExif(other) == isExif(item) && isXMP(other) == isXMP(item) && other.extents == item.extents
                 if !sameKind, other.extents.contains(where: { $0.overlaps(extent) }) {
                     throw MetadataError("item \(item.id)'s data (bytes \(extent.lowerBound)–\(extent.upperBound)) overlaps item "
-                                        + "\(other.id)'s (\(other.type)), so it is left as it is", offset: extent.lowerBound)
+                                        + "\(other.id)'s (\(other.type))", offset: extent.lowerBound)
                 }
             }
         }

@@ -47,7 +47,7 @@ public enum ImageMetadata {
         let after = privacy(of: output, type: type)
         let left = (scope.removesLocation ? after.location : []) + (scope.removesIdentity ? after.identity : [])
         guard left.isEmpty else {
-            throw MetadataError("removing \(scope.description) left \(left.joined(separator: ", ")); the image is left as it is")
+            throw MetadataError("removing \(scope.description) left \(left.joined(separator: ", "))")
         }
         return Strip(bytes: output, removed: removed + (scope.contains(.allMetadata) ? ["all other metadata"] : []))
     }

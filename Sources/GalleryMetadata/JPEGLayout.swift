@@ -187,8 +187,7 @@ extension JPEGLayout {
         let trailing = trailingBytes(after: imageEnd)
         if trailing > 0, let imageEnd {
             throw MetadataError("\(trailing) bytes follow the image's end at byte \(imageEnd) (a motion photo's video, "
-                                + "or a multi-picture file's further images), which may hold metadata of their own; the "
-                                + "image is left as it is", offset: imageEnd)
+                                + "or a multi-picture file's further images), which may hold metadata of their own", offset: imageEnd)
         }
         var output = Array(bytes[0 ..< 2])
         output.reserveCapacity(bytes.count)

@@ -13,6 +13,13 @@ public struct MetadataError: Error, Sendable, DetailedError {
         detail = ErrorDetail(at: Location(offset: offset.map { UInt64($0) }), message)
     }
 
+    /// The message with its byte offset after it, as a list of images left alone says it:
+    /// "the EXIF block at byte 2 cannot be read: the EXIF IFD0 at 4000 lies outside the block (20
+    /// bytes) (byte 2)".
+    public var reason: String {
+        detail.location.offset.map { "\(message) (byte \($0))" } ?? message
+    }
+
     /// Always `ErrorCategory/data`: the image's own bytes are at fault.
     public var category: ErrorCategory { .data }
 }

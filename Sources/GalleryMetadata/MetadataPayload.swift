@@ -29,7 +29,7 @@ enum MetadataPayload {
             }
             return block.strip(scope) ? .replace(block.bytes) : .keep
         } catch {
-            throw MetadataError("the EXIF block at byte \(offset) cannot be read (\(message(error))), so it is left as it is",
+            throw MetadataError("the EXIF block at byte \(offset) cannot be read: \(message(error))",
                                 offset: offset)
         }
     }
@@ -51,7 +51,7 @@ enum MetadataPayload {
             let doomed = xmp.doomed(by: scope, extendedGone: extendedGone)
             return doomed.isEmpty ? .keep : .replace(xmp.removing(doomed))
         } catch {
-            throw MetadataError("the XMP packet at byte \(offset) cannot be read (\(message(error))), so it is left as it is",
+            throw MetadataError("the XMP packet at byte \(offset) cannot be read: \(message(error))",
                                 offset: offset)
         }
     }
@@ -79,7 +79,7 @@ enum MetadataPayload {
             guard try resources.strip(scope) else { return .keep }
             return resources.resources.isEmpty ? .drop : .replace(resources.segment)
         } catch {
-            throw MetadataError("the IPTC data at byte \(offset) cannot be read (\(message(error))), so it is left as it is",
+            throw MetadataError("the IPTC data at byte \(offset) cannot be read: \(message(error))",
                                 offset: offset)
         }
     }
