@@ -32,6 +32,11 @@ struct ExifBlock {
     private(set) var bytes: [UInt8]
     let little: Bool
     private(set) var directories: [Directory] = []
+    /// What a strip removes, zeroed at its end except where a kept structure lies: in a hostile
+    /// block a removed value can overlap a directory or a kept value, which must still read.
+    private var doomed: [Range<Int>] = []
+    /// The thumbnail's bytes after a strip made it slimmer.
+    private var thumbnail: Range<Int>?
 
     /// Reads the directories; throws on a broken header, a directory past the end, or a loop.
     init(_ bytes: [UInt8]) throws {
@@ -145,6 +150,7 @@ struct ExifBlock {
         if scope.removesLocation, let gps = gpsDirectory {
             for entry in gps.entries { blank(entry.value) }
             blank(gps.at ..< gps.end)
+            directories.removeAll { $0.name == "GPS IFD" }
             changed = true
         }
         if scope.removesLocation, directories[0].entries.contains(where: { $0.tag == 0x8825 }) {
@@ -160,7 +166,30 @@ struct ExifBlock {
             }
         }
         if stripThumbnail() { changed = true }
+        zeroDoomed()
         return changed
+    }
+
+    /// Zeroes what was removed, but no byte of a directory still read, of a kept value or of
+    /// the thumbnail.
+    private mutating func zeroDoomed() {
+        var kept = [Bool](repeating: false, count: bytes.count)
+        func keep(_ range: Range<Int>?) {
+            guard let range else { return }
+            for index in max(0, range.lowerBound) ..< min(bytes.count, max(range.lowerBound, range.upperBound)) { kept[index] = true }
+        }
+        keep(0 ..< 8)
+        for directory in directories {
+            keep(directory.at ..< directory.end)
+            for entry in directory.entries { keep(entry.value) }
+        }
+        keep(thumbnail)
+        for range in doomed {
+            for index in max(0, range.lowerBound) ..< min(bytes.count, max(range.lowerBound, range.upperBound)) where !kept[index] {
+                bytes[index] = 0
+            }
+        }
+        doomed = []
     }
 
     /// Removes the entries `doomed` picks from a directory, blanking their values: the entries
@@ -188,9 +217,7 @@ struct ExifBlock {
     }
 
     private mutating func blank(_ range: Range<Int>?) {
-        guard let range else { return }
-        let clamped = max(0, range.lowerBound) ..< min(bytes.count, max(range.lowerBound, range.upperBound))
-        for index in clamped { bytes[index] = 0 }
+        if let range { doomed.append(range) }
     }
 
     /// IFD1's JPEG thumbnail without its own APPn segments, which can hold a second copy of
@@ -204,6 +231,7 @@ struct ExifBlock {
               let slimmer = JPEGLayout.withoutApplicationSegments(Array(bytes[start ..< start + length])),
               slimmer.count < length else { return false }
         for (offset, byte) in slimmer.enumerated() { bytes[start + offset] = byte }
+        thumbnail = start ..< start + slimmer.count
         blank(start + slimmer.count ..< start + length)
         let count = slimmer.count
         let field: [UInt8] = little ? [UInt8(count & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count >> 16 & 0xFF), UInt8(count >> 24)]

@@ -74,8 +74,9 @@ public struct PrivacySurvey: Sendable {
     /// "12 of 40 images carry a location; 3 carry identity fields; 40 keep their original file names".
     public var summary: String {
         let total = entries.count
-        var parts = ["\(withLocation) of \(total) image\(total == 1 ? "" : "s") carry a location",
-                     "\(withIdentity) carry identity fields",
+        func carry(_ count: Int) -> String { count == 1 ? "carries" : "carry" }
+        var parts = ["\(withLocation) of \(total) image\(total == 1 ? "" : "s") \(carry(withLocation)) a location",
+                     "\(withIdentity) \(carry(withIdentity)) identity fields",
                      "\(withFilename) keep \(withFilename == 1 ? "its" : "their") original file name\(withFilename == 1 ? "" : "s")"]
         if withProblems > 0 { parts.append("\(withProblems) could not be read in full") }
         return parts.joined(separator: "; ")
