@@ -41,15 +41,13 @@ public enum ImageMetadata {
         let layout = try Layout(bytes, type: type)
         var before = ImagePrivacy()
         layout.report(into: &before)
-        let removed = (scope.removesLocation ? before.location : []) + (scope.removesIdentity ? before.identity : [])
         guard let output = try layout.stripped(scope) else { return Strip(bytes: nil, removed: []) }
         // The strip reads its own output: what it was to remove must be gone.
-        let after = privacy(of: output, type: type)
-        let left = (scope.removesLocation ? after.location : []) + (scope.removesIdentity ? after.identity : [])
+        let left = privacy(of: output, type: type).fields(in: scope)
         guard left.isEmpty else {
             throw MetadataError("removing \(scope.description) left \(left.joined(separator: ", "))")
         }
-        return Strip(bytes: output, removed: removed + (scope.contains(.allMetadata) ? ["all other metadata"] : []))
+        return Strip(bytes: output, removed: before.removed(by: scope))
     }
 }
 

@@ -21,6 +21,18 @@ public struct ImagePrivacy: Sendable, Hashable, Codable {
     /// Whether any identity field was found.
     public var carriesIdentity: Bool { !identity.isEmpty }
 
+    /// The fields of this report that a strip of `scope` removes: its location, its identity,
+    /// or both.
+    public func fields(in scope: MetadataScope) -> [String] {
+        (scope.removesLocation ? location : []) + (scope.removesIdentity ? identity : [])
+    }
+
+    /// What a strip of `scope` reports as removed from an image with this report: its fields
+    /// in the scope, and with all metadata, "all other metadata".
+    public func removed(by scope: MetadataScope) -> [String] {
+        fields(in: scope) + (scope.contains(.allMetadata) ? ["all other metadata"] : [])
+    }
+
     mutating func add(_ field: String, _ category: Category) {
         switch category {
         case .location: if !location.contains(field) { location.append(field) }

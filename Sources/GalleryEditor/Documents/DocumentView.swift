@@ -34,6 +34,8 @@ package struct DocumentView: Codable, Sendable {
     package var versions: [Version]
     /// After a merge: what it could not settle, each saying which side was kept.
     package var mergeConflicts: [String]?
+    /// After a strip (the reply to that edit only): what went from which photo.
+    package var metadataRemoved: MetadataRemoval?
 
     package struct Version: Codable, Sendable, Hashable {
         package var id: String
@@ -108,6 +110,7 @@ extension DocumentView {
                                       ("fileName", .string(fileName)), ("images", .array(images)), ("key", .string(key))]
             + (mergeConflicts.map { [("mergeConflicts", V.array($0.map { .string($0) }))] } ?? [])
             + optional("message", message)
+            + (metadataRemoved.map { [("metadataRemoved", $0.value)] } ?? [])
             + [("saving", .bool(saving)), ("state", .string(state)), ("title", .string(title)), ("versions", .array(versions))]
         var writer = CanonicalJSONWriter(capacity: 256 + self.images.count * 120, compact: true)
         writer.write(.object(members))

@@ -4,6 +4,7 @@
 import {state, $, element, icon, showMessage, api, leaveDocument} from './editor.js';
 import {select, focusCell, dragStart, dragEnd} from './editor-keys.js';
 import {GAP, justify, rowAt, rowOf, rowRange} from './editor-layout.js';
+import {labelCell, schedulePrivacy} from './editor-privacy.js';
 
 // MARK: The gallery
 
@@ -97,6 +98,7 @@ export function drawDocument(doc) {
   const ids = new Set(doc.images.map((image) => image.id));
   for (const id of [...state.selected]) if (!ids.has(id)) state.selected.delete(id);
   drawGrid(doc);
+  schedulePrivacy();
 }
 
 // MARK: The grid: justified rows (editor-layout.js), virtualised: a large gallery has cells only
@@ -354,7 +356,7 @@ function updateCell(cell, image, index, doc) {
   cell.querySelector('.name').textContent = name;
   cell.querySelector('.caption').textContent = image.caption ?? '';
   cell.setAttribute('aria-selected', state.selected.has(image.id) ? 'true' : 'false');
-  cell.setAttribute('aria-label', `${index + 1} of ${doc.images.length}: ${image.caption || name}`);
+  labelCell(cell, image.id, `${index + 1} of ${doc.images.length}: ${image.caption || name}`);
   cell.setAttribute('aria-rowindex', String(index + 1));
 }
 
@@ -398,7 +400,9 @@ export async function edit(request) {
     // a save is running is taken from them, never from a reply.
     if (state.doc && state.doc.key === doc.key) doc.saving = state.doc.saving;
     drawDocument(doc);
+    return doc;
   } catch (error) {
     showMessage(error.message);
+    return null;
   }
 }

@@ -9,6 +9,7 @@ import {gridKey, sendBeside, removeSelected, documentKey, gridDragOver, gridDrop
 import {openBeside, drawBeside, besideDragOver, besideDrop, addInOrder, trashDragOver, trashDrop, clearDropPlaceholder} from './editor-drops.js';
 import {openDetail, startDetail} from './editor-detail.js';
 import {startTouch} from './editor-touch.js';
+import {startPrivacy} from './editor-privacy.js';
 
 // MARK: Events from the server
 
@@ -125,6 +126,7 @@ function start() {
   document.addEventListener('keydown', documentKey);
   startDetail();
   startTouch();
+  startPrivacy();
   window.addEventListener('hashchange', route);
   listen();
   route();

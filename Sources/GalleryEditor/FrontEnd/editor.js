@@ -7,11 +7,11 @@
 //
 // The script is ES modules. This one holds the shared state and the helpers and imports
 // nothing; each part of the page is a module of its own (editor-browser, -layout, -grid, -keys,
-// -drops, -touch, -detail), which exports what the others use and imports what it needs; editor-start.js, the
-// one module index.html loads, imports them all, attaches the listeners and starts. No module
-// runs anything at its top level but declarations, except editor-start.js's start(), so the
-// order in which the browser evaluates them does not matter. Nothing is put on `window`: the
-// browser tests read the page through the DOM alone.
+// -drops, -touch, -detail, -privacy), which exports what the others use and imports what it
+// needs; editor-start.js, the one module index.html loads, imports them all, attaches the
+// listeners and starts. No module runs anything at its top level but declarations, except
+// editor-start.js's start(), so the order in which the browser evaluates them does not matter.
+// Nothing is put on `window`: the browser tests read the page through the DOM alone.
 
 export const page = crypto.randomUUID();
 export const state = {
@@ -56,8 +56,9 @@ export function icon(path, className = 'icon') {
   return svg;
 }
 
-export function showMessage(text) {
-  const box = element('div', {class: 'message'}, element('span', {text}));
+/// A message where the action happened, until dismissed: a failure, or with kind 'info' a report.
+export function showMessage(text, kind = '') {
+  const box = element('div', {class: `message ${kind}`}, element('span', {text}));
   const dismiss = element('button', {type: 'button', text: 'Dismiss'});
   dismiss.addEventListener('click', () => box.remove());
   box.append(dismiss);

@@ -1,6 +1,7 @@
 import Foundation
 import GalleryDocument
 import GalleryFormat
+import GalleryMetadata
 import Hummingbird
 
 // A gallery open for editing: its view, and every edit, through the document layer.
@@ -13,6 +14,9 @@ extension EditorRoutes {
             case keepVersion, keepCurrent, merge
             /// Images to another open gallery: moved, or copied with `copy`.
             case transfer
+            /// Location, identity or all metadata out of every photo (`scope`), and with `names`
+            /// neutral file names: one edit, undone as any other.
+            case strip
         }
 
         var op: Operation
@@ -25,6 +29,15 @@ extension EditorRoutes {
         /// `transfer`: the gallery the images go to, and whether they stay here as well.
         var target: String?
         var copy: Bool?
+        /// `strip`: "location", "identity" (with location), "all", or "none" with `names`.
+        var scope: String?
+        var names: Bool?
+    }
+
+    /// What an edit has to tell beyond the view: a merge's unsettled points, a strip's removal.
+    struct EditOutcome {
+        var mergeConflicts: [String]?
+        var metadataRemoved: MetadataRemoval?
     }
 
     static func addDocuments(to router: Router<EditorRequestContext>, _ state: EditorState) {
@@ -41,7 +54,7 @@ extension EditorRoutes {
                 let key = try context.parameters.require("key")
                 let document = try await state.desk.document(key, for: try request.page)
                 let edit = try await request.decodeJSON(Edit.self)
-                let notes: [String]?
+                var outcome = EditOutcome()
                 if edit.op == .transfer {
                     let target = try required(edit.target, "target")
                     let destination = try await state.desk.document(target, for: try request.page)
@@ -50,13 +63,13 @@ extension EditorRoutes {
                     _ = try await document.transferImages(ids, to: destination, at: try await clamped(edit.to, destination),
                                                           copy: edit.copy ?? false)
                     await state.desk.publish(target)
-                    notes = nil
                 } else {
-                    notes = try await apply(edit, to: document)
+                    outcome = try await apply(edit, to: document)
                 }
                 await state.desk.publish(key)
                 var view = try await state.desk.view(key)
-                view.mergeConflicts = notes
+                view.mergeConflicts = outcome.mergeConflicts
+                view.metadataRemoved = outcome.metadataRemoved
                 return Responses.json(bytes: view.json)
             }
         }
@@ -79,8 +92,8 @@ extension EditorRoutes {
         }
     }
 
-    /// Applies one edit; a merge returns what it could not settle.
-    static func apply(_ edit: Edit, to document: GalleryDocument) async throws -> [String]? {
+    /// Applies one edit; a merge returns what it could not settle, a strip what it removed.
+    static func apply(_ edit: Edit, to document: GalleryDocument) async throws -> EditOutcome {
         switch edit.op {
         case .move:
             try await document.moveImage(try imageID(edit.id), to: try required(edit.to, "to"))
@@ -109,11 +122,25 @@ extension EditorRoutes {
         case .keepCurrent:
             for other in try await document.unresolvedVersions() { try await document.markResolved(other) }
         case .merge:
-            return try await document.mergeUnresolvedVersions().map(\.description)
+            return EditOutcome(mergeConflicts: try await document.mergeUnresolvedVersions().map(\.description))
         case .transfer:
             throw EditorError.badRequest("a transfer names its target gallery")
+        case .strip:
+            let scope = try metadataScope(edit.scope)
+            let names = edit.names ?? false
+            guard !scope.isEmpty || names else { throw EditorError.badRequest("a strip removes something: scope \"none\" needs names") }
+            let report = try await document.stripMetadata(scope, neutralNames: names)
+            return EditOutcome(metadataRemoved: MetadataRemoval(report, scope: scope, imageCount: try await document.gallery.images.count))
         }
-        return nil
+        return EditOutcome()
+    }
+
+    /// The scope a request names, by `MetadataScope`'s words only; anything else is refused.
+    static func metadataScope(_ text: String?) throws -> MetadataScope {
+        guard let text, let scope = MetadataScope(option: text) else {
+            throw EditorError.badRequest("the request names no scope: \"location\", \"identity\", \"all\" or \"none\"")
+        }
+        return scope
     }
 
     static func imageID(_ text: String?) throws -> UUID {

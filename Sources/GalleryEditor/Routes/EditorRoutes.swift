@@ -14,6 +14,7 @@ enum EditorRoutes {
         addLibrary(to: router, state)
         addDocuments(to: router, state)
         addImages(to: router, state)
+        addPrivacy(to: router, state)
         addAdding(to: router, state)
         addEvents(to: router, state)
         return router
@@ -47,6 +48,7 @@ enum EditorRoutes {
         ("editor-drops.js", PackageResources.editor_drops_js),
         ("editor-detail.js", PackageResources.editor_detail_js),
         ("editor-touch.js", PackageResources.editor_touch_js),
+        ("editor-privacy.js", PackageResources.editor_privacy_js),
         ("editor-start.js", PackageResources.editor_start_js),
         // Not served at a path of its own: AccessGuard answers a refused request with it.
         ("refused.html", PackageResources.refused_html),
