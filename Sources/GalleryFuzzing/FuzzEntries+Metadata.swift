@@ -5,7 +5,7 @@ import GalleryMetadata
 extension FuzzEntries {
     /// The privacy path (issue 32): an image's metadata read for a report, then stripped of each
     /// scope. A strip that succeeds must leave a file that reads again with nothing of the
-    /// scope left (the strip checks that itself), and, when the original decodes, that decodes to the very same pixels: a
+    /// scope left and nothing unreadable (the strip checks both itself), and, when the original decodes, that decodes to the very same pixels: a
     /// difference traps, so that the fuzzer reports it. Accepted when some strip changed the
     /// file, refused when none could or none had anything to do.
     static func metadata(_ bytes: UnsafeRawBufferPointer) -> FuzzOutcome {

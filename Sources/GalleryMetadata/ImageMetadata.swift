@@ -43,7 +43,12 @@ public enum ImageMetadata {
         layout.report(into: &before)
         guard let output = try layout.stripped(scope) else { return Strip(bytes: nil, removed: []) }
         // The strip reads its own output: what it was to remove must be gone.
-        let left = privacy(of: output, type: type).fields(in: scope)
+        let after = privacy(of: output, type: type)
+        // A hostile packet that reads only by leniency may not read once a property is gone.
+        if before.problems.isEmpty, let problem = after.problems.first {
+            throw MetadataError("removing \(scope.description) would leave metadata that does not read (\(problem))")
+        }
+        let left = after.fields(in: scope)
         guard left.isEmpty else {
             throw MetadataError("removing \(scope.description) left \(left.joined(separator: ", "))")
         }
