@@ -40,7 +40,7 @@ extension ImageGallery {
                 imageCount: gallery.images.count, totalBytes: gallery.totalImageBytes,
                 created: gallery.created.rfc3339, modified: gallery.modified.rfc3339, generator: gallery.generator,
                 warnings: warnings.map(\.description),
-                privacy: privacy.enabled ? PrivacyOption.Report(PrivacySurvey(reader), listing: false) : nil
+                privacy: privacy.enabled ? PrivacyOption.Report(PrivacyOption.survey(reader)) : nil
             )
             if output.json {
                 try Terminal.printJSON(report)

@@ -33,7 +33,7 @@ extension ImageGallery {
             for warning in reader.diagnostics where warning.severity >= .warning { Terminal.warning(warning.description) }
             let images = reader.gallery.images
             if privacy.enabled {
-                try privacy.list(PrivacySurvey(reader), json: output.json)
+                try privacy.list(PrivacyOption.survey(reader), json: output.json)
                 return
             }
             func row(_ position: Int) -> Row {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GalleryFormat
 import GalleryMetadata
 
 /// `--privacy` on `info` and `list`: read each image's metadata and say what it carries.
@@ -18,7 +19,7 @@ struct PrivacyOption: ParsableArguments {
         var summary: String
         var carrying: [PrivacySurvey.Entry]
 
-        init(_ survey: PrivacySurvey, listing: Bool) {
+        init(_ survey: PrivacySurvey) {
             images = survey.entries.count
             (withLocation, withIdentity, withFilename) = (survey.withLocation, survey.withIdentity, survey.withFilename)
             summary = survey.summary
@@ -29,6 +30,14 @@ struct PrivacyOption: ParsableArguments {
             print("Privacy:".padded(13) + summary)
             for entry in carrying { PrivacyOption.printEntry(entry, indent: "  ") }
         }
+    }
+
+    /// Every image of the gallery read, with progress on standard error when it is a terminal.
+    static func survey(_ reader: GalleryReader) -> PrivacySurvey {
+        let progress = LazyProgress("Reading metadata")
+        defer { progress.finish() }
+        let total = reader.gallery.images.count
+        return PrivacySurvey(reader) { progress.update(count: $0, of: total) }
     }
 
     /// `list --privacy`: every image's findings, then the summary (on standard error with `--json`,
