@@ -75,9 +75,14 @@ extension ImageGallery {
             for changed in metadata.changed where !changed.removed.isEmpty {
                 print(Terminal.neutralised("  \(changed.position): " + changed.removed.joined(separator: ", ")))
             }
+            guard report.edit.outcome == "saved" else { return }
+            // What was removed is gone from this file only: say where else it still is.
             if report.versionsKept > 0 {
                 print("\(report.versionsKept) earlier version(s) of this gallery kept on this machine still hold the originals: "
                       + "`imagegallery versions --purge -- \(file)` removes them")
+            } else {
+                print("no earlier version of this gallery is kept on this machine; copies elsewhere (backups, sync "
+                      + "histories, git) still hold the originals")
             }
         }
     }

@@ -59,6 +59,10 @@ struct StripCommandTests {
         #expect(old.map { $0["id"] as! String } == new.map { $0["id"] as! String })
         #expect(old.map { $0["filename"] as? String } == new.map { $0["filename"] as? String })
         #expect(zip(old, new).filter { $0["sha256"] as! String != $1["sha256"] as! String }.count == 6)
+        #expect(result.stdout.contains("no earlier version of this gallery is kept on this machine"),
+                "the output says where the originals still are: \(result.stdout)")
+        let purged = try Subprocess.imagegallery(["versions", "--purge", "--json", gallery])
+        #expect(purged.status == 0 && purged.stdout.contains("\"purged\""), "\(purged.stderr)")
         let again = try Subprocess.imagegallery(["strip", gallery])
         #expect(again.stdout.contains("nothing to change"), "a second strip finds nothing: \(again.stdout)")
     }
