@@ -28,7 +28,11 @@ struct HEIFLayout {
     func isExif(_ item: HEIFItemMap.Item) -> Bool { item.type == "Exif" }
     func isXMP(_ item: HEIFItemMap.Item) -> Bool { item.type == "mime" && item.contentType == Self.xmpContentType }
 
-    private func data(of item: HEIFItemMap.Item) -> [UInt8] { item.extents.flatMap { bytes[$0] } }
+    /// An item's bytes; extents outside the file give none (only an item whose data is in
+    /// another file has such extents, and it is never read or rewritten).
+    private func data(of item: HEIFItemMap.Item) -> [UInt8] {
+        item.extents.flatMap { $0.lowerBound >= 0 && $0.upperBound <= bytes.count ? bytes[$0] : [] }
+    }
 
     /// Where an `Exif` item's TIFF header starts in its data.
     private func tiffStart(_ data: [UInt8]) -> Int? {
@@ -56,7 +60,8 @@ struct HEIFLayout {
     func stripped(_ scope: MetadataScope) throws -> [UInt8]? {
         var output = bytes
         var changed = false
-        for item in map.items where isExif(item) || isXMP(item) {
+        // An item whose data is in another file holds nothing of this one to remove.
+        for item in map.items where (isExif(item) || isXMP(item)) && !item.external {
             let at = item.extents.first?.lowerBound ?? 0
             let data = data(of: item)
             var edited: [UInt8]
