@@ -81,8 +81,8 @@ import time
 import zipfile
 
 THUMBNAILER = "imagegallery-thumbnailer"
-ALL_COMMANDS = ["validate", "info", "list", "extract", "thumbnail", "thumbnailer", "convert", "unpack"]
-DEFAULT_COMMANDS = ["validate", "info", "list", "extract", "thumbnail", "thumbnailer", "convert"]
+ALL_COMMANDS = ["validate", "info", "list", "extract", "thumbnail", "thumbnailer", "convert", "unpack", "privacy"]
+DEFAULT_COMMANDS = ["validate", "info", "list", "extract", "thumbnail", "thumbnailer", "convert", "privacy"]
 CRASH_TEXT = ("Fatal error", "Swift runtime failure", "Segmentation fault", "Illegal instruction", "Aborted",
               "core dumped", "Current stack trace", "Program crashed", "stack overflow", "internal error")
 EXIT_MEANING = {1: "internal error", 2: "usage or I/O problem", 3: "kept as a version", 4: "some URLs failed",
@@ -411,7 +411,21 @@ class Runner:
                 runs.append(("convert", ["convert", path, out] + (["--offline"] if form == "seed-json" else []), out))
             elif c == "unpack" and not foreign:
                 runs.append(("unpack", ["convert", path, "OUT"], "OUT"))
+            elif c == "privacy" and not foreign:
+                # Issue 32: the metadata read, then removed from a writable copy (see stage_copy).
+                runs.append(("info --privacy", ["info", path, "--privacy", "--json"], None))
+                runs.append(("strip", ["strip", "--location", "--identity", "--json", "OUT.imagegallery"],
+                             "OUT.imagegallery"))
         return runs
+
+    @staticmethod
+    def stage_copy(label, inp, slot):
+        """`strip` edits in place: it gets a writable copy of the input, in the workspace, under
+        the name it is judged by."""
+        if label == "strip":
+            copy = os.path.join(slot, "ws", "OUT.imagegallery")
+            shutil.copyfile(inp, copy)
+            os.chmod(copy, 0o644)
 
     def check_file(self, name):
         src = os.path.join(self.corpus, name)
@@ -437,6 +451,7 @@ class Runner:
             # grows by --per-file-ms for each file the corpus says it writes.
             files = (exp or {}).get("extractFiles", 0) if label == "extract" else 0
             timeout = self.a.timeout + files * self.a.per_file_ms / 1000
+            self.stage_copy(label, inp, slot)
             argv = [self.thumbnailer] + args[1:] if args[0] == THUMBNAILER else [self.binary] + args
             cpu_limit = self.cpu_limit(label, timeout)
             rc, secs, rss, timed_out, out, err, cpu = self.execute(argv, slot, timeout, cpu_limit)
@@ -504,7 +519,8 @@ class Runner:
         if failed and not abnormal:
             if not errs.strip():
                 P.append(f"exit {rc} with nothing on stderr")
-            elif os.path.basename(name) not in errs:
+            elif os.path.basename(name) not in errs and not (cmd == "strip" and "OUT.imagegallery" in errs):
+                # strip works on its copy (stage_copy), which is what it names.
                 P.append(f"exit {rc}: stderr does not name the input")
 
     def judge_printed(self, r, label, cmd, rc, abnormal, out):
@@ -538,7 +554,7 @@ class Runner:
             if report_valid != want:
                 msg = f"verdict: expected {exp.get('verdict')}, got {'valid' if report_valid else 'invalid'}"
                 (P if self.a.verdicts else r["notes"]).append(msg)
-        if known_valid and cmd in ("info", "list", "extract", "convert", "unpack") and rc != 0 and not abnormal:
+        if known_valid and cmd in ("info", "list", "extract", "convert", "unpack", "strip") and rc != 0 and not abnormal:
             P.append(f"a valid gallery (expected.json) refused: exit {rc}")
         conv = exp.get("convert")
         if conv is not None and cmd == "convert" and rc not in conv["exit"] and not abnormal:
@@ -569,7 +585,7 @@ class Runner:
                     if names:
                         r["notes"].append(f"extract failed after writing {len(names)} whole image(s)")
                     self.check_extracted(W, tpath)
-                else:
+                elif cmd != "strip":  # strip's target is its copy, there before it ran
                     W.append(f"exit {rc} but {target} was left behind")
             elif rc == 0:
                 self.check_output(W, r, cmd, tpath, exp, slot)

@@ -136,7 +136,9 @@ extension GalleryReader {
     /// An image's bytes in memory (for a thumbnail), checked against its SHA-256.
     func blobBytes(_ image: GalleryImage) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(image.byteSize))
+        // The manifest's size is a claim (2^53 − 1 in a hostile one): readBlob checks it against
+        // the entry, so it only sizes what is reserved before, up to what a photo takes.
+        bytes.reserveCapacity(Int(min(image.byteSize, 64 << 20)))
         try readBlob(image) { bytes.append(contentsOf: $0) }
         return bytes
     }
@@ -148,7 +150,7 @@ extension GalleryReader {
         let entry = try blobEntry(for: image)
         guard entry.uncompressedSize == image.byteSize else { return try blobBytes(image) }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(image.byteSize))
+        bytes.reserveCapacity(Int(min(image.byteSize, 64 << 20)))
         try archive.read(entry) { bytes.append(contentsOf: $0) }
         return bytes
     }

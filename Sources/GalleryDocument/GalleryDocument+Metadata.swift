@@ -59,6 +59,10 @@ extension GalleryDocument {
             progress(index, gallery.images.count)
             if outcomes[image.sha256] == nil {
                 do {
+                    guard image.byteSize <= PrivacySurvey.maximumBlobBytes else {
+                        throw MetadataError("it holds \(image.byteSize) bytes, more than the \(PrivacySurvey.maximumBlobBytes) "
+                                            + "read for metadata")
+                    }
                     let source = try supply(for: image)
                     let strip = try ImageMetadata.strip(try source.bytes(of: image), type: image.mediaType, scope: scope)
                     if let bytes = strip.bytes {

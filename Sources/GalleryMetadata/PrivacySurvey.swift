@@ -57,7 +57,7 @@ public struct PrivacySurvey: Sendable {
             throw MetadataError("\(image.path) is \(image.byteSize) bytes, more than the \(maximumBlobBytes) read for metadata")
         }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(image.byteSize))
+        bytes.reserveCapacity(Int(min(image.byteSize, 64 << 20)))
         try reader.readBlob(image) { bytes += $0 }
         return bytes
     }

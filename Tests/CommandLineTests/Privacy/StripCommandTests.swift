@@ -84,6 +84,17 @@ struct StripCommandTests {
         #expect(result.stderr.contains("image 1 left as it was") && result.stderr.contains("outside the block"), "\(result.stderr)")
     }
 
+    /// A manifest that claims a blob of 2^53 − 1 bytes: nothing is reserved on its word (the
+    /// hostile-commands harness found `strip` trapping there).
+    @Test func aClaimedHugeBlobEndsCleanly() throws {
+        let fixture = try directory.copy(TestPaths.fixture("hostile/m-int-20-byteSize-9007199254740991.imagegallery"))
+        for arguments in [["strip", "--location", "--identity", fixture], ["info", "--privacy", fixture]] {
+            let result = try Subprocess.imagegallery(arguments)
+            #expect(result.status == 0 || result.status == 65, "\(arguments[0]): \(result.status) \(result.stderr)")
+            #expect(!result.stderr.contains("Fatal error"))
+        }
+    }
+
     @Test func privacyReportsReadTheImagesInTextAndJSON() throws {
         let gallery = try PrivacyPhotos.gallery(in: directory)
         let plain = try Subprocess.imagegallery(["info", "--json", gallery])
