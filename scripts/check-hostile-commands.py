@@ -2,7 +2,7 @@
 """Run every command that reads input over a hostile corpus, each under a memory cap and a timeout.
 
 Usage: check-hostile-commands.py CORPUS [--binary B] [--timeout S] [--max-as-mb 256] [--max-rss-mb 256]
-                                 [--jobs 2] [--commands validate,info,list,extract,thumbnail,thumbnailer,convert]
+                                 [--jobs 2] [--commands validate,info,list,extract,thumbnail,thumbnailer,convert,privacy]
                                  [--json REPORT] [--only SUBSTRING] [--scratch DIR] [--keep] [--verdicts]
                                  [--strict-known]
 
@@ -21,6 +21,8 @@ every command, the binary runs with a fresh, empty workspace as its current fold
                convert FILE OUT.imagegallery   for anything else: foreign archives (a-* in the corpus);
                                                seed JSON with --offline (its images come from the empty cache)
     unpack     convert FILE OUT (a gallery unpacked into a folder; not in the default set)
+    privacy    info FILE --privacy --json, and strip --location --identity --json OUT.imagegallery on a
+               writable copy of a gallery made in the workspace (issue 32)
 
 Each run gets RLIMIT_AS (--max-as-mb, default 256 MiB: an allocation past it crashes the run, which
 counts as a crash), RLIMIT_CPU (--max-thumbnail-cpu-s, default 2 s, for thumbnail and thumbnailer:
