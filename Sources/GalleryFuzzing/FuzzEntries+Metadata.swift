@@ -20,6 +20,13 @@ extension FuzzEntries {
             // What it wrote must read again, as everything it read did.
             precondition(!readable || ImageMetadata.privacy(of: stripped, type: type).problems.isEmpty,
                          "a strip of \(scope.description) wrote metadata that does not read")
+            // libheif's and libavif's threads decode a corrupt stream to other pixels from one
+            // decode to the next (the smoke met one), so a HEIF strip is held to its bytes
+            // instead: it rewrites in place, and nothing outside the metadata items may change.
+            if type == .avif || type == .heic {
+                precondition(changesOnlyMetadataItems(data, stripped), "a strip of \(scope.description) changed a picture item")
+                continue
+            }
             if original == nil {
                 let decoded = try? DecodedFrame.decode(data, as: type, limits: decodeLimits)
                 original = .some(decoded.flatMap { readsMetadataAsPixels(data, type: type, decoded: $0) ? nil : $0 })
@@ -30,6 +37,16 @@ extension FuzzEntries {
                          "a strip of \(scope.description) changed the decoded pixels")
         }
         return changed ? .accepted : .refused
+    }
+
+    /// Whether `stripped` differs from `data` only inside the Exif and `mime` items' extents.
+    static func changesOnlyMetadataItems(_ data: [UInt8], _ stripped: [UInt8]) -> Bool {
+        guard data.count == stripped.count, let map = try? HEIFItemMap.read(data) else { return false }
+        let metadata = map.items.filter { $0.type == "Exif" || $0.type == "mime" }.flatMap(\.extents)
+        for index in data.indices where data[index] != stripped[index] {
+            guard metadata.contains(where: { $0.contains(index) }) else { return false }
+        }
+        return true
     }
 
     /// Whether the input's pixels are not the picture's alone, so that no strip can be held to
