@@ -19,6 +19,9 @@ public struct Gallery: Sendable, Hashable {
     public var generator: String?
     /// Gallery order.
     public var images: [GalleryImage]
+    /// The id of the image the owner chose to stand for the gallery (format 1.1 and 2.1), or nil
+    /// for the first image. It names an image of `images`; see ``coverImage``.
+    public var cover: UUID?
 
     /// A gallery from its parts; an empty one unless `images` are given.
     public init(
@@ -46,6 +49,14 @@ public struct Gallery: Sendable, Hashable {
 
     /// The `generator` this implementation writes.
     public static let generatorName = "imagegallery \(GalleryVersion.string)"
+
+    /// The image that stands for the gallery: the chosen cover while it names an image, else the
+    /// first image (section 7). What the thumbnail, the web gallery's index and a comic's
+    /// `FrontCover` show.
+    public var coverImage: GalleryImage? {
+        if let cover, let chosen = images.first(where: { $0.id == cover }) { return chosen }
+        return images.first
+    }
 
     /// Sum of the images' byte sizes, counting a blob listed twice twice.
     public var totalImageBytes: UInt64 { images.reduce(0) { $0 + $1.byteSize } }
