@@ -2,13 +2,14 @@ import GalleryFormat
 import GalleryImaging
 
 extension GalleryBuilder {
-    /// The first image made small, as the gallery's `thumbnail.png`; an empty gallery gets the
+    /// The cover (``cover``, else the first image) made small, as the gallery's `thumbnail.png`; an empty gallery gets the
     /// empty-gallery picture. A first image whose pixels cannot be had gets a grey placeholder
     /// of its shape and an event, never a failed write: its header was sound. A
     /// ``thumbnailAhead`` made from the first image's bytes is taken as it is.
     /// - Throws: `FileSystemError` when the first image's file cannot be read.
     public func thumbnailPNG(events: ((Event) -> Void)? = nil) throws -> [UInt8] {
-        guard let first = images.first else { return PlaceholderThumbnail.png(forFirstImage: nil) }
+        let chosen = cover.flatMap { images.indices.contains($0) ? images[$0] : nil }
+        guard let first = chosen ?? images.first else { return PlaceholderThumbnail.png(forFirstImage: nil) }
         let made = try thumbnailAhead?.png(for: first) ?? Self.thumbnail(of: first)
         switch made {
         case .success(let png):

@@ -23,6 +23,10 @@ public struct GalleryBuilder: Sendable {
     public var images: [SourceImage]
     /// The first image's thumbnail, begun while the images were hashed; nil to make it at write.
     public var thumbnailAhead: ThumbnailAhead?
+    /// The index in ``images`` of the image chosen as the cover (a comic's `FrontCover`); nil,
+    /// or the first image, for none: the first image is the cover then anyway (section 7), and
+    /// the gallery stays at the lowest version (section 8).
+    public var cover: Int?
 
     /// A builder of a gallery with this title and these images, in gallery order. Nothing is
     /// read or written until ``write(to:overwrite:durable:events:)``; a title that breaks the
@@ -67,6 +71,7 @@ public struct GalleryBuilder: Sendable {
         }
         var gallery = Gallery(id: documentID, revision: Self.provisionalRevision, title: title, created: time,
                               modified: time, images: galleryImages)
+        if let cover, cover > 0, galleryImages.indices.contains(cover) { gallery.cover = galleryImages[cover].id }
         gallery.revision = Manifest.contentRevision(of: gallery)
         return gallery
     }

@@ -50,4 +50,7 @@ public struct ArchiveImport: Sendable {
     public var hasComicInfo: Bool
     /// Notes about the comic info (pages it names that are missing, say).
     public var notes: [String]
+    /// The index in ``images`` of the page `ComicInfo.xml` marks `FrontCover`, when it is not
+    /// the first: the gallery's cover.
+    public var cover: Int?
 }

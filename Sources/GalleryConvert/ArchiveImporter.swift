@@ -121,10 +121,12 @@ public final class ArchiveImporter {
                 notes.append("ComicInfo.xml was not used: \(error)")
             }
         }
+        var cover: Int?
         if let info, !info.pages.isEmpty {
-            images = Self.ordered(images, by: info.pages, notes: &notes)
+            (images, cover) = Self.ordered(images, by: info.pages, notes: &notes)
         }
-        return ArchiveImport(images: images, skipped: skipped, title: info?.galleryTitle, hasComicInfo: info != nil, notes: notes)
+        return ArchiveImport(images: images, skipped: skipped, title: info?.galleryTitle, hasComicInfo: info != nil, notes: notes,
+                             cover: cover)
     }
 
     /// The bounds against bombs, checked before each chunk is taken.
@@ -142,10 +144,13 @@ public final class ArchiveImporter {
     }
 
     /// The comic's page order: the images its `Page` elements name, in their order, then any
-    /// image no page names, in name order. Deleted pages are left out.
-    static func ordered(_ images: [SourceImage], by pages: [ComicInfo.Page], notes: inout [String]) -> [SourceImage] {
+    /// image no page names, in name order. Deleted pages are left out. With it, where the first
+    /// page marked `FrontCover` lands, unless that is first.
+    static func ordered(_ images: [SourceImage], by pages: [ComicInfo.Page], notes: inout [String])
+        -> (images: [SourceImage], cover: Int?) {
         var used = Set<Int>()
         var result: [SourceImage] = []
+        var cover: Int?
         for page in pages {
             guard page.image < images.count else {
                 notes.append("ComicInfo.xml names page image \(page.image), but the archive has \(images.count) images")
@@ -156,10 +161,11 @@ public final class ArchiveImporter {
                 notes.append("\(images[page.image].name) is marked Deleted in ComicInfo.xml and was left out")
                 continue
             }
+            if page.type == "FrontCover", cover == nil { cover = result.count }
             result.append(images[page.image])
         }
         result += images.indices.filter { !used.contains($0) }.map { images[$0] }
-        return result
+        return (result, cover == 0 ? nil : cover)
     }
 
     /// Why a name is refused, if it is.

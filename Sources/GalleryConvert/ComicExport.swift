@@ -64,7 +64,9 @@ public enum ComicExport {
                 made[index].map { (width: $0.width, height: $0.height, byteSize: $0.size) }
                     ?? (width: image.width, height: image.height, byteSize: image.byteSize)
             }
-            try zip.add(name: "ComicInfo.xml", bytes: ComicInfo.render(title: gallery.title, pages: pages), method: .deflated)
+            try zip.add(name: "ComicInfo.xml", bytes: ComicInfo.render(
+                title: gallery.title, pages: pages,
+                cover: gallery.coverImage.flatMap { cover in gallery.images.firstIndex { $0.id == cover.id } } ?? 0), method: .deflated)
             for (index, image) in gallery.images.enumerated() {
                 let number = String(index + 1)
                 let stem = String(repeating: "0", count: max(0, width - number.count)) + number

@@ -144,8 +144,9 @@ public struct ComicInfo: Sendable, Hashable {
         return result + rest
     }
 
-    /// A `ComicInfo.xml` for a comic made from a gallery: its title and one `Page` per image.
-    public static func render(title: String, pages: [(width: Int, height: Int, byteSize: UInt64)]) -> [UInt8] {
+    /// A `ComicInfo.xml` for a comic made from a gallery: its title and one `Page` per image, the
+    /// page at `cover` marked `FrontCover`, as comic readers look for it.
+    public static func render(title: String, pages: [(width: Int, height: Int, byteSize: UInt64)], cover: Int = 0) -> [UInt8] {
         var xml = """
             <?xml version="1.0" encoding="utf-8"?>
             <ComicInfo xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">
@@ -155,7 +156,7 @@ public struct ComicInfo: Sendable, Hashable {
 
             """
         for (index, page) in pages.enumerated() {
-            let type = index == 0 ? " Type=\"FrontCover\"" : ""
+            let type = index == cover ? " Type=\"FrontCover\"" : ""
             xml += "    <Page Image=\"\(index)\"\(type) ImageSize=\"\(page.byteSize)\" ImageWidth=\"\(page.width)\" ImageHeight=\"\(page.height)\" />\n"
         }
         xml += "  </Pages>\n</ComicInfo>\n"

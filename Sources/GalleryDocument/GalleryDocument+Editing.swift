@@ -15,6 +15,8 @@ extension GalleryDocument {
         try requireEditable()
         var gallery = history[position].gallery
         try change(&gallery)
+        // Removing the cover's image, however it went, makes the first image the cover again.
+        gallery.settleCover()
         guard gallery != history[position].gallery else { return }
         // Refused here, before it is an edit: a saved file must be one every reader opens, or
         // the remove that would undo it could not open it either.
@@ -184,6 +186,17 @@ extension GalleryDocument {
         try edit { gallery in
             let index = try indexOf(id, in: gallery)
             gallery.images[index].caption = caption.flatMap { $0.isEmpty ? nil : $0 }
+        }
+    }
+
+    /// Makes the image with this id the gallery's cover, or with nil the first image again, as one
+    /// edit. The next save writes a thumbnail of it (format section 7).
+    /// - Throws: ``DocumentError/Kind/noSuchImage`` when the id names no image, and nothing changes;
+    ///   ``DocumentError/Kind/closed`` or ``DocumentError/Kind/editingDisabled``.
+    public func setCover(_ id: UUID?) throws {
+        try edit { gallery in
+            if let id { _ = try indexOf(id, in: gallery) }
+            gallery.cover = id
         }
     }
 

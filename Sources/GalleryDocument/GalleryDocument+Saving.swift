@@ -228,15 +228,15 @@ extension GalleryDocument {
         }
     }
 
-    /// The thumbnail for `gallery`: the stored one when the first image is unchanged.
+    /// The thumbnail for `gallery`: the stored one when the cover's bytes are unchanged.
     func thumbnail(for gallery: Gallery) throws -> [UInt8] {
-        if let reader, let first = gallery.images.first?.sha256, first == reader.gallery.images.first?.sha256,
+        if let reader, let cover = gallery.coverImage?.sha256, cover == reader.gallery.coverImage?.sha256,
            let stored = try? reader.thumbnail() {
             placeholderThumbnail = nil
             return stored
         }
         let made = try DocumentThumbnail.made(for: gallery) { image in try self.bytes(of: image) }
-        placeholderThumbnail = gallery.images.first.flatMap { first in
+        placeholderThumbnail = gallery.coverImage.flatMap { first in
             made.placeholderReason.map { (image: name(of: first), reason: $0) }
         }
         return made.png

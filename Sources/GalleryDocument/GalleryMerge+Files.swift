@@ -25,7 +25,7 @@ extension GalleryMerge {
             [ours, theirs].first { $0.archive.entry(named: image.path) != nil }
         }
         let thumbnail: [UInt8]
-        if outcome.gallery.images.first?.sha256 == ours.gallery.images.first?.sha256, let stored = try? ours.thumbnail() {
+        if outcome.gallery.coverImage?.sha256 == ours.gallery.coverImage?.sha256, let stored = try? ours.thumbnail() {
             thumbnail = stored
         } else {
             thumbnail = try DocumentThumbnail.png(for: outcome.gallery) { image in

@@ -28,6 +28,11 @@ public enum GalleryMerge {
             case addedTwice(id: UUID)
             /// Both sides reordered the images they share, differently; our order is kept.
             case order
+            /// Both sides chose a different cover; ours is kept.
+            case cover
+            /// The cover's image was removed on one side, so the first image is the cover again:
+            /// said, but no conflict (``isNotice``).
+            case coverFellBack(id: UUID)
         }
 
         /// What conflicted.
@@ -40,8 +45,14 @@ public enum GalleryMerge {
             case .deletedAndEdited(let id): "one side deleted image \(id.manifestString), the other edited it; it is kept"
             case .addedTwice(let id): "both sides added image \(id.manifestString) differently; ours is kept"
             case .order: "both sides reordered the images differently; our order is kept"
+            case .cover: "both sides chose a different cover; ours is kept"
+            case .coverFellBack(let id):
+                "image \(id.manifestString), the cover, was removed on one side; the first image is the cover again"
             }
         }
+
+        /// True for what the merge only says: it settled it, and nobody's choice was overruled.
+        public var isNotice: Bool { if case .coverFellBack = kind { true } else { false } }
     }
 
     /// What a merge gives: the merged gallery, and what it could not settle.
@@ -51,8 +62,8 @@ public enum GalleryMerge {
         /// What both sides changed incompatibly, in the order found (title and order first, then the
         /// images).
         public var conflicts: [Conflict]
-        /// True when nothing conflicted.
-        public var isClean: Bool { conflicts.isEmpty }
+        /// True when nothing conflicted (notices aside).
+        public var isClean: Bool { conflicts.allSatisfy(\.isNotice) }
     }
 
     /// Thrown when the three galleries do not share one document id: they have no common history.
@@ -108,7 +119,20 @@ public enum GalleryMerge {
                                keep: Set(kept.keys)) { conflicts.append(Conflict(kind: .order)) }
         merged.images = order.map { kept[$0]! }
         conflicts += imageConflicts
+        mergeCover(base: base, ours: ours, theirs: theirs, into: &merged, conflicts: &conflicts)
         return Outcome(gallery: merged, conflicts: conflicts)
+    }
+
+    /// The cover as the title is merged; when the image either side had as its cover is gone
+    /// from the merge, the first image stands for the gallery again, and the merge says so.
+    private static func mergeCover(base: Gallery, ours: Gallery, theirs: Gallery, into merged: inout Gallery,
+                                   conflicts: inout [Conflict]) {
+        merged.cover = pick(base.cover, ours.cover, theirs.cover) { conflicts.append(Conflict(kind: .cover)) }
+        merged.settleCover()
+        let present = Set(merged.images.map(\.id))
+        if merged.cover == nil, let lost = [ours.cover, theirs.cover, base.cover].compactMap({ $0 }).first(where: { !present.contains($0) }) {
+            conflicts.append(Conflict(kind: .coverFellBack(id: lost)))
+        }
     }
 
     /// The value each side agrees on, or the one that changed; ours (and `conflict`) when both

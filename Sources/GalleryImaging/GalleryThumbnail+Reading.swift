@@ -34,7 +34,7 @@ extension GalleryThumbnail {
     package static func bitmap(of reader: GalleryReader, longSide: Int, limits: DecodeLimits,
                                notice: ((String) -> Void)?, firstImage: [UInt8]?) throws -> Bitmap {
         let path = reader.path
-        let first = reader.gallery.images.first
+        let first = reader.gallery.coverImage
         // Kept undecoded until it is served: a first image that decodes makes it unneeded.
         var smallEmbedded: [UInt8]?
         var placeholder: Bitmap?
@@ -89,7 +89,7 @@ extension GalleryThumbnail {
     /// an image with no description, loads nothing.
     package static func loadDecoder(for reader: GalleryReader, longSide: Int,
                                     limits: inout DecodeLimits) -> [UInt8]? {
-        guard let first = reader.gallery.images.first else { return nil }
+        guard let first = reader.gallery.coverImage else { return nil }
         let type = first.mediaType
         if type != .jpeg, type != .png { try? FormatTwoLibrary.require(type) }
         guard type != .gif, soundEmbeddedThumbnail(of: reader, longSide: longSide)?.enough != true,
@@ -113,7 +113,7 @@ extension GalleryThumbnail {
               header.mediaType == .png, header.bitDepth == 8, !header.interlaced,
               max(header.width, header.height) <= GalleryPackage.maxThumbnailSide else { return nil }
         let embeddedSide = max(header.width, header.height)
-        let first = reader.gallery.images.first
+        let first = reader.gallery.coverImage
         let enough = embeddedSide >= longSide || first == nil
             || embeddedSide >= min(GalleryPackage.maxThumbnailSide, max(first!.width, first!.height))
         return (embedded, header, enough)

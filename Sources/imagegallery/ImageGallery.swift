@@ -29,7 +29,7 @@ struct ImageGallery: AsyncParsableCommand {
         version: GalleryVersion.string,
         subcommands: [
             Create.self, Info.self, List.self, Extract.self, Validate.self, Thumbnail.self,
-            Add.self, Remove.self, Move.self, Transfer.self, Rename.self, Caption.self,
+            Add.self, Remove.self, Move.self, Transfer.self, Rename.self, Caption.self, Cover.self,
             Strip.self, Versions.self, Resolve.self, MergeDriver.self, Textconv.self, Convert.self, View.self, Edit.self, Cache.self, Integrate.self,
         ]
     )

@@ -34,7 +34,8 @@ extension GalleryLibrary {
             let result = try ArchiveImporter(path: upload, kind: detected.archive, spool: spool).read()
             notes += result.skipped.map { "\(name): \($0.entry): skipped: \($0.reason)" } + result.notes.map { "\(name): \($0)" }
             guard !result.images.isEmpty else { throw EditorError.badRequest("\(name): no image of a type the format takes in it; nothing was made") }
-            let builder = GalleryBuilder(title: result.title ?? stem, images: result.images)
+            var builder = GalleryBuilder(title: result.title ?? stem, images: result.images)
+            builder.cover = result.cover
             written.append(try Self.writeUnderFreeName(folder: folder, stem: stem) { try builder.write(to: $0) })
         case .seedJSON:
             let document = try SeedJSON.read(path: upload)

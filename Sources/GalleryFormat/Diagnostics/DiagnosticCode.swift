@@ -135,6 +135,8 @@ extension DiagnosticCode {
     public static let findingsNotListed = DiagnosticCode("IG-MAN-015", .info, "further findings not listed")
     /// `IG-MAN-016`, fatal: object has too many members.
     public static let tooManyMembers = DiagnosticCode("IG-MAN-016", .fatal, "object has too many members")
+    /// `IG-MAN-017`, error: the cover names no image.
+    public static let coverNamesNoImage = DiagnosticCode("IG-MAN-017", .error, "cover names no image")
 }
 
 // MARK: - Blobs and thumbnail (checked by `validate`)
@@ -250,7 +252,7 @@ extension DiagnosticCode {
         .storedDataDescriptor,
         .jsonSyntax, .jsonEncoding, .duplicateKey, .tooDeep, .manifestTooLarge, .missingMember,
         .wrongType, .badValue, .unknownFormat, .unsupportedVersion, .duplicateImageID, .badBlobPath,
-        .unknownMember, .tooManyImages, .findingsNotListed, .tooManyMembers,
+        .unknownMember, .tooManyImages, .findingsNotListed, .tooManyMembers, .coverNamesNoImage,
         .blobMissing, .blobOrphan, .blobHashMismatch, .blobSizeMismatch, .blobTypeMismatch,
         .blobDimensionMismatch, .blobHeaderUnreadable, .blobPixelsCorrupt, .blobPastDecodeLimit,
         .webPHeaderUnreadable, .gifHeaderUnreadable, .heifHeaderUnreadable, .webPPixelsCorrupt, .gifPixelsCorrupt,

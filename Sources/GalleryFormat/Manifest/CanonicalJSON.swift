@@ -17,6 +17,8 @@ package struct CanonicalJSONWriter {
     package enum Value {
         case string(String)
         case integer(Int64)
+        /// A number's text as read: an unknown member's, written again as it was.
+        case number(String)
         case object([(String, Value)])
         case array([Value])
         /// Not in manifests, which hold strings and integers only.
@@ -28,6 +30,7 @@ package struct CanonicalJSONWriter {
         switch value {
         case .string(let text): writeString(text)
         case .integer(let number): bytes += Array(String(number).utf8)
+        case .number(let text): bytes += Array(text.utf8)
         case .bool(let flag): bytes += Array((flag ? "true" : "false").utf8)
         case .null: bytes += Array("null".utf8)
         case .array(let elements):

@@ -47,3 +47,14 @@ extension JSONScanner {
         return .other(Double(text) ?? .infinity)
     }
 }
+
+extension JSONScanner {
+    /// Reads a number, checked as ``readNumber()`` checks it, and gives its text as written: what
+    /// an unknown member keeps, since a Double would round it.
+    mutating func readNumberText() throws -> String {
+        try skipWhitespace()
+        let start = position
+        _ = try readNumber()
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start ..< position]), as: UTF8.self)
+    }
+}

@@ -6,7 +6,9 @@ public enum Manifest {
     public static func encode(_ gallery: Gallery) -> [UInt8] {
         typealias V = CanonicalJSONWriter.Value
         // Members are listed in canonical (byte) order of their keys.
-        var top: [(String, V)] = [
+        var top: [(String, V)] = []
+        if let cover = gallery.cover { top.append(("cover", .string(cover.manifestString))) }
+        top += [
             ("created", .string(gallery.created.rfc3339)),
             ("format", .string("imagegallery")),
             ("formatVersion", .string(gallery.writtenFormatVersion.description)),
@@ -26,13 +28,13 @@ public enum Manifest {
             members.append(("sha256", .string(image.sha256.hex)))
             if let source = image.source { members.append(("source", .string(source))) }
             members.append(("width", .integer(Int64(image.width))))
-            return V.object(members)
+            return V.object(ManifestMember.merged(members, image.keptMembers))
         })))
         top.append(("modified", .string(gallery.modified.rfc3339)))
         top.append(("revision", .string(gallery.revision.manifestString)))
         top.append(("title", .string(gallery.title)))
         var writer = CanonicalJSONWriter(capacity: 512 + gallery.images.count * 400)
-        writer.write(.object(top))
+        writer.write(.object(ManifestMember.merged(top, gallery.keptMembers)))
         writer.finishDocument()
         return writer.bytes
     }

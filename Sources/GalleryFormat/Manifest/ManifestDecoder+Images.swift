@@ -43,6 +43,7 @@ extension ManifestDecoder {
         var filename: String?
         var caption: String?
         var added: Timestamp?
+        var kept: [ManifestMember] = []
         var valid = true
         let errorsBefore = diagnostics.count
 
@@ -88,9 +89,7 @@ extension ManifestDecoder {
                 caption = try string(&scanner, maxScalars: ManifestRules.maxCaptionScalars)
                 if !keepsText { caption = nil }
             case 10: added = try timestamp(&scanner)
-            default:
-                report(.unknownMember, "unknown member \"\(scanner.decodeString(key))\" is ignored", scanner)
-                try scanner.skipValue()
+            default: try keepUnknown(key, &scanner, into: &kept)
             }
         }
         // The seven required members are the first seven keys: one mask test in the common case.
@@ -113,7 +112,9 @@ extension ManifestDecoder {
                    + "(images/<sha256>.<extension of the media type>)", scanner, member: "path")
             return nil
         }
-        return GalleryImage(id: id, mediaType: mediaType, width: width, height: height, byteSize: byteSize,
-                            sha256: sha256, source: source, filename: filename, caption: caption, added: added)
+        var image = GalleryImage(id: id, mediaType: mediaType, width: width, height: height, byteSize: byteSize,
+                                 sha256: sha256, source: source, filename: filename, caption: caption, added: added)
+        image.keptMembers = kept
+        return image
     }
 }

@@ -14,6 +14,8 @@ struct ManifestDecoder {
     /// copying, and faulting in new pages) a list of 10,000 images fourteen times. Bounded by
     /// the text's length, so a hostile size reserves no more than the text could fill.
     var expectedImages = 0
+    /// What the unknown members kept so far cost (``keptBudget``).
+    var keptSpent = 0
 
     init(limits: GalleryLimits, keepsText: Bool = true, textBytes: Int = 0) {
         self.limits = limits
@@ -49,6 +51,15 @@ struct ManifestDecoder {
                                            + "(at most \(Self.maxFindings) are)", location: Location(entry: "manifest.json"))]
     }
 
+    /// Lists a finding made after the reading, counting it past the cap unless it is a first error.
+    mutating func appendFinding(_ finding: GalleryError) {
+        guard diagnostics.count < Self.maxFindings || !diagnostics.contains(where: { $0.severity >= .error }) else {
+            unlisted += 1
+            return
+        }
+        diagnostics.append(finding)
+    }
+
     mutating func report(_ code: DiagnosticCode, _ message: String, _ scanner: borrowing JSONScanner,
                                  member: String? = nil) {
         // Past the cap, a first error is still listed: the verdict must not depend on the cap.
@@ -67,7 +78,7 @@ struct ManifestDecoder {
         + MediaType.allCases.last!.rawValue
 
     static let documentKeys = ["format", "formatVersion", "id", "revision", "title", "created", "modified", "generator",
-                               "images"].map { Array($0.utf8) }
+                               "images", "cover"].map { Array($0.utf8) }
     static let imageKeys = ["id", "path", "mediaType", "width", "height", "byteSize", "sha256", "source", "filename",
                             "caption", "added"].map { Array($0.utf8) }
 
@@ -104,6 +115,8 @@ struct ManifestDecoder {
         var modified: Timestamp?
         var generator: String?
         var images: [GalleryImage]?
+        var cover: UUID?
+        var kept: [ManifestMember] = []
 
         var seen: UInt32 = 0
         var unknown: Set<String> = []
@@ -126,9 +139,8 @@ struct ManifestDecoder {
                 generator = try string(&scanner, maxScalars: ManifestRules.maxGeneratorScalars)
                 if !keepsText { generator = nil }
             case 8: images = try imageList(&scanner)
-            default:
-                report(.unknownMember, "unknown member \"\(scanner.decodeString(key))\" is ignored", scanner)
-                try scanner.skipValue()
+            case 9: cover = try uuid(&scanner)
+            default: try keepUnknown(key, &scanner, into: &kept)
             }
         }
         try scanner.finish()
@@ -151,15 +163,14 @@ struct ManifestDecoder {
         guard let version, let id, let revision, let title, let created, let modified, let images else { return nil }
         // A type is the format's from its version on (section 5): a 1.x manifest may not list a WebP.
         for (index, image) in images.enumerated() where image.mediaType.since.major > version.major {
-            guard diagnostics.count < Self.maxFindings || !diagnostics.contains(where: { $0.severity >= .error }) else {
-                unlisted += 1
-                continue
-            }
-            diagnostics.append(GalleryError(.badValue, "media type \"\(image.mediaType.rawValue)\" needs format version "
-                                            + "\(image.mediaType.since) or later; the manifest says \(version)", location: Location(
+            appendFinding(GalleryError(.badValue, "media type \"\(image.mediaType.rawValue)\" needs format version "
+                                       + "\(image.mediaType.since) or later; the manifest says \(version)", location: Location(
                 entry: "manifest.json", offset: UInt64(scanner.offset), jsonPointer: "/images/\(index)/mediaType")))
         }
-        return Gallery(id: id, revision: revision, title: title, created: created, modified: modified,
-                       generator: generator, images: images, formatVersion: version)
+        checkCover(cover, version: version, images: images, scanner)
+        var gallery = Gallery(id: id, revision: revision, title: title, created: created, modified: modified,
+                              generator: generator, images: images, formatVersion: version, cover: cover)
+        gallery.keptMembers = kept
+        return gallery
     }
 }

@@ -22,12 +22,15 @@ public struct Gallery: Sendable, Hashable {
     /// The id of the image the owner chose to stand for the gallery (format 1.1 and 2.1), or nil
     /// for the first image. It names an image of `images`; see ``coverImage``.
     public var cover: UUID?
+    /// Top-level members this implementation does not know, kept from the file it was read from
+    /// and written again on save (section 8).
+    public var keptMembers: [ManifestMember] = []
 
     /// A gallery from its parts; an empty one unless `images` are given.
     public init(
         id: UUID, revision: UUID, title: String, created: Timestamp, modified: Timestamp,
         generator: String? = Gallery.generatorName, images: [GalleryImage] = [],
-        formatVersion: FormatVersion = .one
+        formatVersion: FormatVersion = .one, cover: UUID? = nil
     ) {
         self.formatVersion = formatVersion
         self.id = id
@@ -37,14 +40,30 @@ public struct Gallery: Sendable, Hashable {
         self.modified = modified
         self.generator = generator
         self.images = images
+        self.cover = cover
     }
 
     /// The version a writer writes: the lowest that can express the gallery (section 8). Any
-    /// image of a type format 2.0 added makes it "2.0"; without one it is "1.0", byte for byte
-    /// as a 1.0 writer writes it. A later minor version read from a file is not kept, since the
-    /// members it added are not kept either (Appendix B, 17).
+    /// image of a type format 2.0 added makes the major version 2; a cover makes the minor 1.
+    /// Without either it is "1.0", byte for byte as a 1.0 writer writes it. Members kept from a
+    /// later minor version of the same major keep that version, since they are its members.
     public var writtenFormatVersion: FormatVersion {
-        images.contains { $0.mediaType.since.major >= 2 } ? .two : .one
+        let major = images.contains { $0.mediaType.since.major >= 2 } ? 2 : 1
+        var minor = cover == nil ? 0 : 1
+        if formatVersion.major == major, formatVersion.minor > minor, holdsKeptMembers { minor = formatVersion.minor }
+        return FormatVersion(major: major, minor: minor)
+    }
+
+    /// Whether a member this implementation does not know was kept, at the top or in an image.
+    public var holdsKeptMembers: Bool { !keptMembers.isEmpty || images.contains { !$0.keptMembers.isEmpty } }
+
+    /// Forgets a cover whose image is gone, so that the first image stands for the gallery again
+    /// (section 7); true when it did. Every edit and merge that removes images calls it.
+    @discardableResult
+    public mutating func settleCover() -> Bool {
+        guard let cover, !images.contains(where: { $0.id == cover }) else { return false }
+        self.cover = nil
+        return true
     }
 
     /// The `generator` this implementation writes.
@@ -91,6 +110,9 @@ public struct GalleryImage: Sendable, Hashable, Identifiable {
     public var caption: String?
     /// When the image was added to the gallery.
     public var added: Timestamp?
+    /// Members of the image object this implementation does not know, kept as read and written
+    /// again on save (section 8). They go with the image wherever it goes.
+    public var keptMembers: [ManifestMember] = []
 
     /// An image from its parts. Take `mediaType`, `width`, `height`, `byteSize` and `sha256`
     /// from the bytes themselves: readers and the validator check each against the blob.

@@ -88,6 +88,9 @@ extension Gallery {
                                     + "\(limits.maxTotalUncompressedBytes)", location: Location())
             }
         }
+        if let cover, !ids.contains(cover) {
+            return broken(.coverNamesNoImage, "/cover", "cover \(cover.manifestString) is the id of no image of the gallery")
+        }
         if manifestSizeBound > limits.maxManifestBytes {
             let size = Manifest.encode(self).count
             if size > limits.maxManifestBytes {

@@ -35,7 +35,7 @@ extension ImageGallery.Convert {
             image.name = "\(input): \(image.name)"
             return image
         }
-        let built = try creation.write(images)
+        let built = try creation.write(images, cover: result.cover)
         let (gallery, total) = (built.gallery, built.storedBytes)
         let format = result.hasComicInfo ? "comic" : "archive"
         try finish(Report(input: input, output: output, from: format, to: "gallery", title: gallery.title,

@@ -21,7 +21,9 @@ extension ImageGallery {
 
         func run() throws {
             let outcome = try GalleryMerge.mergeFiles(base: base, ours: ours, theirs: theirs, output: ours)
-            for conflict in outcome.conflicts { Terminal.error("merge conflict in \(ours): \(conflict)") }
+            for conflict in outcome.conflicts {
+                if conflict.isNotice { Terminal.warning("\(ours): \(conflict)") } else { Terminal.error("merge conflict in \(ours): \(conflict)") }
+            }
             if !outcome.isClean { throw ExitCode(ExitStatus.mergeConflict) }
         }
     }

@@ -25,6 +25,8 @@ extension ImageGallery {
             var created: String
             var modified: String
             var generator: String?
+            /// The image that stands for the gallery, and whether the owner chose it.
+            var cover: CoverReport?
             var warnings: [String]
             var privacy: PrivacyOption.Report?
         }
@@ -39,6 +41,7 @@ extension ImageGallery {
                 revision: gallery.revision.manifestString, formatVersion: gallery.formatVersion.description,
                 imageCount: gallery.images.count, totalBytes: gallery.totalImageBytes,
                 created: gallery.created.rfc3339, modified: gallery.modified.rfc3339, generator: gallery.generator,
+                cover: CoverReport(gallery),
                 warnings: warnings.map(\.description),
                 privacy: privacy.enabled ? PrivacyOption.Report(PrivacyOption.survey(reader)) : nil
             )
@@ -58,6 +61,7 @@ extension ImageGallery {
                 ("Modified", report.modified),
             ]
             if let generator = report.generator { lines.append(("Generator", generator)) }
+            if let cover = report.cover { lines.append(("Cover", cover.text)) }
             for (label, value) in lines {
                 print((label + ":").padded(13) + Terminal.neutralised(value))
             }

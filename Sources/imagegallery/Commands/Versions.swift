@@ -107,6 +107,8 @@ extension ImageGallery {
             var path: String
             var resolved: [String]
             var conflicts: [String]
+            /// What the merge settled and says: a cover whose image went.
+            var notes: [String]?
             var revision: String
         }
 
@@ -115,6 +117,7 @@ extension ImageGallery {
             let document = try await DocumentCommand.openForEditing(file, options: options)
             let unresolved = try await document.unresolvedVersions()
             var conflicts: [String] = []
+            var notes: [String] = []
             if let keep, keep != "current" {
                 let chosen = try Self.version(keep, among: try await document.otherVersions(), path: file)
                 try await document.replace(with: chosen)
@@ -122,18 +125,20 @@ extension ImageGallery {
             } else if keep == "current" {
                 for version in unresolved { try await document.markResolved(version) }
             } else {
-                conflicts = try await document.mergeUnresolvedVersions().map(\.description)
+                let found = try await document.mergeUnresolvedVersions()
+                conflicts = found.filter { !$0.isNotice }.map(\.description)
+                notes = found.filter(\.isNotice).map(\.description)
             }
             if removeOthers { try await document.removeOtherVersions() }
             _ = try await document.save()
             let revision = try await document.gallery.revision.manifestString
             _ = try await document.close()
             let report = Report(path: file, resolved: unresolved.map(\.id.manifestString), conflicts: conflicts,
-                                revision: revision)
+                                notes: notes.isEmpty ? nil : notes, revision: revision)
             if edit.json {
                 try Terminal.printJSON(report)
             } else {
-                for conflict in report.conflicts { Terminal.warning("\(file): \(conflict)") }
+                for conflict in report.conflicts + notes { Terminal.warning("\(file): \(conflict)") }
                 print("resolved \(report.resolved.count) version\(report.resolved.count == 1 ? "" : "s") of \(file)")
             }
             if !report.conflicts.isEmpty { throw ExitCode(ExitStatus.conflict) }

@@ -103,11 +103,12 @@ struct GalleryCreation {
     }
 
     /// Writes the gallery of `images` to the output, with a progress bar.
-    func write(_ images: [SourceImage], thumbnailAhead: ThumbnailAhead? = nil) throws -> GalleryBuilder.Result {
+    func write(_ images: [SourceImage], thumbnailAhead: ThumbnailAhead? = nil, cover: Int? = nil) throws -> GalleryBuilder.Result {
         try pixels.check(images)
         var builder = GalleryBuilder(title: title, date: date.flatMap { Timestamp(rfc3339: $0) },
                                      id: id.flatMap { UUID(uuidString: $0) }, images: captions.applied(to: images))
         builder.thumbnailAhead = thumbnailAhead
+        builder.cover = cover
         return try Self.write(builder, to: output, overwrite: force, durable: !noSync)
     }
 
