@@ -34,6 +34,11 @@ extension ManifestDecoder {
     private mutating func keptValue(_ scanner: inout JSONScanner) throws -> ManifestValue? {
         guard keptSpent < Self.keptBudget else { try scanner.skipValue(); return nil }
         keptSpent += 32
+        let value = try readKept(&scanner)
+        return keptSpent <= Self.keptBudget ? value : nil
+    }
+
+    private mutating func readKept(_ scanner: inout JSONScanner) throws -> ManifestValue? {
         switch try scanner.peekKind() {
         case .string:
             let text = scanner.decodeString(try scanner.readRawString())
