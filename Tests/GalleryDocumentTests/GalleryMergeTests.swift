@@ -116,3 +116,46 @@ struct GalleryMergeTests {
         }
     }
 }
+
+/// The cover in a three-way merge: merged as the title is, and dropped, with a notice, when its
+/// image was removed on one side.
+@Suite("Three-way merge: cover")
+struct GalleryMergeCoverTests {
+    func gallery(_ numbers: [Int], cover: Int? = nil) -> Gallery {
+        var gallery = GalleryMergeTests.gallery(numbers.map { GalleryMergeTests.image($0) })
+        gallery.cover = cover.map { GalleryMergeTests.image($0).id }
+        return gallery
+    }
+
+    @Test func oneSidesChoiceApplies() throws {
+        let outcome = try GalleryMerge.merge(base: gallery([1, 2, 3]), ours: gallery([1, 2, 3]),
+                                             theirs: gallery([1, 2, 3], cover: 3))
+        #expect(outcome.isClean && outcome.conflicts.isEmpty)
+        #expect(outcome.gallery.cover == GalleryMergeTests.image(3).id)
+    }
+
+    @Test func theCoversImageRemovedOnOneSideFallsBackAndIsSaid() throws {
+        for (ours, theirs) in [(gallery([1, 2, 3], cover: 2), gallery([1, 3])),
+                               (gallery([1, 3]), gallery([1, 2, 3], cover: 2))] {
+            let outcome = try GalleryMerge.merge(base: gallery([1, 2, 3], cover: 2), ours: ours, theirs: theirs)
+            #expect(outcome.gallery.cover == nil)
+            #expect(outcome.gallery.coverImage == GalleryMergeTests.image(1))
+            #expect(outcome.isClean, "a notice, not a conflict")
+            #expect(outcome.conflicts.map(\.kind) == [.coverFellBack(id: GalleryMergeTests.image(2).id)])
+            #expect(outcome.conflicts.first?.description.contains("the first image is the cover again") == true)
+        }
+        // Chosen on one side while the other removed the image.
+        let outcome = try GalleryMerge.merge(base: gallery([1, 2, 3]), ours: gallery([1, 2, 3], cover: 2),
+                                             theirs: gallery([1, 3]))
+        #expect(outcome.gallery.cover == nil && outcome.gallery.brokenRule() == nil)
+        #expect(outcome.conflicts.map(\.kind) == [.coverFellBack(id: GalleryMergeTests.image(2).id)])
+    }
+
+    @Test func twoChoicesConflictAndOursIsKept() throws {
+        let outcome = try GalleryMerge.merge(base: gallery([1, 2, 3]), ours: gallery([1, 2, 3], cover: 2),
+                                             theirs: gallery([1, 2, 3], cover: 3))
+        #expect(!outcome.isClean)
+        #expect(outcome.conflicts.map(\.kind) == [.cover])
+        #expect(outcome.gallery.cover == GalleryMergeTests.image(2).id)
+    }
+}

@@ -73,8 +73,20 @@ final class InstalledTool {
             #expect(made.status == 0, "\(made.stderr)")
             typed.append((path, size))
         }
-        let stripped = try Subprocess.run("/usr/bin/zip", ["-q", "-d", typed[0].path, "thumbnail.png"])
-        #expect(stripped.status == 0, "\(stripped.stderr)")
+        // A chosen cover (issue 33): a landscape first image and a portrait cover, so that the
+        // thumbnail's shape says which one the client showed.
+        let covered = home.file("covered.imagegallery")
+        for arguments in [["create", covered, TestPaths.fixture("format-2.0/sunset.heic"), TestPaths.fixture("format-2.0/rotated.avif")],
+                          ["cover", covered, "2"]] {
+            let made = try Subprocess.run(binDirectory + "/imagegallery", arguments, environment: environment)
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        typed.append((covered, (96, 128)))
+        // Without their stored thumbnails, the thumbnailer decodes the image itself.
+        for path in [typed[0].path, covered] {
+            let stripped = try Subprocess.run("/usr/bin/zip", ["-q", "-d", path, "thumbnail.png"])
+            #expect(stripped.status == 0, "\(stripped.stderr)")
+        }
         self.typed = typed
         let installed = try run("imagegallery", ["integrate", "install", "--user"])
         #expect(installed.status == 0, "\(installed.stderr)")
