@@ -33,7 +33,7 @@ extension ImageGallery {
             commandName: "textconv",
             abstract: "Print a gallery as stable text, one line per image (git's textconv, for `git diff`).",
             discussion: """
-                The first lines give the title and document id; then one line per image in gallery order: \
+                The first lines give the title, the document id and a chosen cover's id; then one line per image in gallery order: \
                 position, id, the first 16 hex digits of its SHA-256, type, pixel size, bytes, file name and \
                 caption, separated by tabs. Revision and modification time are left out: they change on \
                 every save and would hide the real differences.
@@ -44,6 +44,8 @@ extension ImageGallery {
         func run() throws {
             let gallery = try GalleryReader(path: file).gallery
             var lines = ["title\t\(Self.escaped(gallery.title))", "id\t\(gallery.id.manifestString)"]
+            // Only a chosen cover: a gallery without one diffs as it always did.
+            if let cover = gallery.cover { lines.append("cover\t\(cover.manifestString)") }
             for (index, image) in gallery.images.enumerated() {
                 lines.append([String(index + 1), image.id.manifestString, String(image.sha256.hex.prefix(16)),
                               image.mediaType.rawValue, "\(image.width)x\(image.height)", String(image.byteSize),

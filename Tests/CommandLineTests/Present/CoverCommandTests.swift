@@ -35,6 +35,10 @@ struct CoverCommandTests {
         ok(try workspace.run(["thumbnail", "-s", "128", alone, theirs]))
         #expect(try FileBytes.read(ours) == FileBytes.read(theirs))
 
+        // git diff sees the choice.
+        let textconv = try workspace.run(["textconv", g]).stdout
+        #expect(textconv.contains("\ncover\t\(try workspace.content().images[2].id.manifestString)\n"), "\(textconv)")
+
         ok(try workspace.run(["cover", g, "--unset"]))
         #expect(try workspace.content().cover == nil)
         #expect(try info(workspace)["formatVersion"] as? String == "1.0")
