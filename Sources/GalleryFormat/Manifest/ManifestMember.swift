@@ -18,11 +18,17 @@ public struct ManifestMember: Sendable, Hashable {
 /// Any JSON value, as an unknown member holds it. A number keeps its text, since a later
 /// version may use numbers this one would round.
 public indirect enum ManifestValue: Sendable, Hashable {
+    /// A string, unescaped.
     case string(String)
+    /// A number, as its text was written ("2.50" stays "2.50").
     case number(String)
+    /// `true` or `false`.
     case bool(Bool)
+    /// `null`.
     case null
+    /// An array, in order.
     case array([ManifestValue])
+    /// An object, its members in the order read (written in key order).
     case object([ManifestMember])
 
     /// The value for the canonical writer, its object members in key order (section 6.2).
