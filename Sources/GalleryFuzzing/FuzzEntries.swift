@@ -20,7 +20,13 @@ enum FuzzEntries {
 
     static func manifest(_ bytes: UnsafeRawBufferPointer) -> FuzzOutcome {
         let decoding = Manifest.decode(Array(bytes))
-        return decoding.gallery != nil && decoding.firstError == nil ? .accepted : .refused
+        guard let gallery = decoding.gallery, decoding.firstError == nil else { return .refused }
+        // What a writer writes of an accepted manifest, members it kept included, reads back to
+        // the same bytes (format section 8): a save never loses or changes what it kept.
+        let written = Manifest.encode(gallery)
+        let again = try? Manifest.decodeOrThrow(written).0
+        precondition(again.map(Manifest.encode) == written, "a manifest written from an accepted one does not read back to the same bytes")
+        return .accepted
     }
 
     static func validator(_ bytes: UnsafeRawBufferPointer) -> FuzzOutcome {
