@@ -104,8 +104,8 @@ struct WebGallerySite: Sendable {
                 html += "<li><figure><a class=\"tile\" id=\"i\(position + 1)\" href=\"\(pagePath(position))\">"
                     + "<img src=\"\(written[position].thumbnail)\" srcset=\"\(srcset(position, written[position]))\" "
                     + "sizes=\"\(shown)px\" width=\"\(size.width)\" height=\"\(size.height)\" "
-                    + "alt=\"\(MarkupText.escape(alt(position), for: .html))\" loading=\"lazy\" decoding=\"async\"></a>"
-                    + (caption.isEmpty ? "" : "<figcaption class=\"tile-caption\">\(MarkupText.escape(caption, for: .html))</figcaption>")
+                    + "alt=\"\(MarkupText.escape(alt(position), for: .html))\" loading=\"lazy\"></a>"
+                    + (caption.isEmpty ? "" : "<figcaption>\(MarkupText.escape(caption, for: .html))</figcaption>")
                     + "</figure></li>\n"
             }
             html += "</ul>\n"

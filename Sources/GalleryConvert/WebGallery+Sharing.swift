@@ -39,7 +39,8 @@ extension WebGallerySite {
     func address(_ path: String) -> String { baseURL.map { $0.resolving(path) } ?? path }
 
     /// `<script type="application/ld+json">` with the gallery as a schema.org `ImageGallery`, its
-    /// images as `ImageObject`s in gallery order. A data block: the page's policy runs no inline
+    /// images as `ImageObject`s in gallery order, their addresses relative to the index (the
+    /// gallery's own `url` and `image` absolute under ``baseURL``). A data block: the page's policy runs no inline
     /// script, and this one is never run. Strings as in `gallery-data.js`, so nothing in them can
     /// close the element.
     func structuredData(_ written: [WebGalleryWriter.WrittenImage]) -> String {
@@ -47,8 +48,10 @@ extension WebGallerySite {
         for position in images.indices {
             let size = written[position].uprightSize
             let caption = caption(position)
-            members.append("{\"@type\":\"ImageObject\",\"contentUrl\":\(HTML.jsString(address(imagePath(position)))),"
-                + "\"thumbnailUrl\":\(HTML.jsString(address(written[position].thumbnail))),"
+            // Relative: a reader resolves them against the page's own address, and 200 absolute
+            // pairs would cost 12 KB of the index's budget.
+            members.append("{\"@type\":\"ImageObject\",\"contentUrl\":\"\(imagePath(position))\","
+                + "\"thumbnailUrl\":\"\(written[position].thumbnail)\","
                 + "\"width\":\(size.width),\"height\":\(size.height)"
                 + (caption.isEmpty ? "" : ",\"caption\":\(HTML.jsString(caption))") + "}")
         }

@@ -112,11 +112,14 @@ def firefox_pixel(firefox, x, y):
 
 
 def check_json_ld(text, count, base_url):
-    """Problems with the index's JSON-LD: an ImageGallery of `count` ImageObjects, absolute under `base_url`."""
+    """Problems with the index's JSON-LD: an ImageGallery of `count` ImageObjects (relative addresses),
+    the gallery's own address `base_url`."""
     problems = []
     data = json.loads(text)
     if data.get("@type") != "ImageGallery" or data.get("@context") != "https://schema.org":
         problems.append(f"JSON-LD is not a schema.org ImageGallery: {text[:200]}")
+    if data.get("url") != base_url:
+        problems.append(f"JSON-LD url {data.get('url')!r}, not {base_url!r}")
     media = data.get("associatedMedia") or []
     if len(media) != count:
         problems.append(f"JSON-LD lists {len(media)} images, not {count}")
@@ -124,6 +127,6 @@ def check_json_ld(text, count, base_url):
         missing = [key for key in ("contentUrl", "thumbnailUrl", "width", "height", "caption") if key not in item]
         if item.get("@type") != "ImageObject" or missing:
             problems.append(f"JSON-LD image {number}: {item.get('@type')}, missing {missing}")
-        elif not item["contentUrl"].startswith(base_url) or item["caption"] != f"Colour {number}":
+        elif item["contentUrl"] != f"images/{number:03d}.png" or item["caption"] != f"Colour {number}":
             problems.append(f"JSON-LD image {number}: {item['contentUrl']}, {item['caption']!r}")
     return problems
