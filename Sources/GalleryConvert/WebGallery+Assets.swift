@@ -15,4 +15,7 @@ enum WebGalleryAssets {
     /// `file://`. A page works without it (links and a fitted image); the state it keeps is
     /// mirrored in `data-` attributes of `<body>` for tests to read.
     static var script: [UInt8] { PackageResources.gallery_js }
+
+    /// The index's slideshow, a script of its own: image pages, which link to it, carry none of it.
+    static var slideshow: [UInt8] { PackageResources.slideshow_js }
 }

@@ -11,8 +11,14 @@ struct WebGallerySite: Sendable {
     let galleryPath: String
     /// Digits in a page or image number: at least three, so names sort in order.
     let digits: Int
+    /// The position of the image that stands for the gallery (``Gallery/coverImage``): the
+    /// sharing card's picture.
+    let coverPosition: Int?
+    /// Where the folder will be published, if the owner said: the sharing tags need absolute
+    /// addresses, so they are written only with one.
+    let baseURL: WebGalleryBaseURL?
 
-    init(gallery: Gallery, galleryPath: String) {
+    init(gallery: Gallery, galleryPath: String, baseURL: WebGalleryBaseURL? = nil) {
         let trimmed = gallery.title.trimmingWhitespace()
         if trimmed.isEmpty {
             let name = GalleryFileSystem.splitExtension(GalleryFileSystem.fileName(of: galleryPath)).stem
@@ -23,6 +29,8 @@ struct WebGallerySite: Sendable {
         images = gallery.images
         self.galleryPath = galleryPath
         digits = max(3, String(gallery.images.count).count)
+        coverPosition = gallery.coverImage.flatMap { cover in gallery.images.firstIndex { $0.id == cover.id } }
+        self.baseURL = baseURL
     }
 
     // MARK: Names by position (0-based positions; 1-based numbers in names)
@@ -33,6 +41,8 @@ struct WebGallerySite: Sendable {
     func thumbnailPath(_ position: Int) -> String { "thumbs/\(number(position)).png" }
     /// The JPEG rendition of an image browsers cannot show (HEIC).
     func shownPath(_ position: Int) -> String { "shown/\(number(position)).jpg" }
+    /// A rendition, `sized/NNN-SIDE.jpg`: sorted by position, then side.
+    func renditionPath(_ position: Int, side: Int, format: String) -> String { "sized/\(number(position))-\(side).\(format)" }
     func pageName(_ position: Int) -> String { "\(number(position)).html" }
     func pagePath(_ position: Int) -> String { "pages/" + pageName(position) }
 
@@ -42,19 +52,19 @@ struct WebGallerySite: Sendable {
         return "image \(position + 1) (\(image.path)" + (image.filename.map { ", \($0.debugDescription)" } ?? "") + ")"
     }
 
-    /// The caption, else a position: a file name says little to someone who cannot see the image.
-    func alt(_ position: Int) -> String {
-        if let caption = images[position].caption?.trimmingWhitespace(), !caption.isEmpty {
-            return caption
-        }
-        return "Image \(position + 1) of \(images.count)"
-    }
+    /// The position: a file name says little to someone who cannot see the image, and the
+    /// caption is beside the picture already (its `<figcaption>`), so a screen reader would
+    /// read it twice.
+    func alt(_ position: Int) -> String { "Image \(position + 1) of \(images.count)" }
+
+    /// The caption, trimmed; empty when there is none.
+    func caption(_ position: Int) -> String { images[position].caption.map { $0.trimmingWhitespace() } ?? "" }
 
     // MARK: Pages
 
     /// The head every page shares. The policy allows local files only: no network, no inline
     /// script or style, so even a text that escaped its escaping could run nothing.
-    func head(title pageTitle: String, root: String) -> String {
+    func head(title pageTitle: String, root: String, extra: String = "") -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -66,17 +76,19 @@ struct WebGallerySite: Sendable {
         <meta name="referrer" content="no-referrer">
         <title>\(MarkupText.escape(pageTitle, for: .html))</title>
         <link rel="stylesheet" href="\(root)assets/gallery.css">
-        </head>
+        \(extra)</head>
 
         """
     }
 
     func indexPage(_ written: [WebGalleryWriter.WrittenImage]) -> String {
-        var html = head(title: title, root: "")
+        var html = head(title: title, root: "", extra: sharingTags(written) + structuredData(written))
         let count = images.count == 1 ? "1 image" : "\(images.count) images"
+        // The Play button appears with the script that runs the slideshow.
+        let play = images.isEmpty ? "" : "<button type=\"button\" class=\"play\" id=\"play\" hidden>\u{25B6} Play</button>"
         html += """
             <body class="grid-page" data-count="\(images.count)">
-            <header class="top"><h1>\(MarkupText.escape(title, for: .html))</h1><p class="meta">\(count)</p></header>
+            <header class="top"><h1>\(MarkupText.escape(title, for: .html))</h1><p class="meta">\(count)</p>\(play)</header>
             <main>
 
             """
@@ -86,19 +98,23 @@ struct WebGallerySite: Sendable {
             html += "<ul class=\"grid\" id=\"grid\">\n"
             for position in images.indices {
                 let size = written[position].thumbnailSize
-                let caption = images[position].caption.map { $0.trimmingWhitespace() } ?? ""
-                html += "<li><a class=\"tile\" id=\"i\(position + 1)\" href=\"\(pagePath(position))\">"
-                    + "<img src=\"\(written[position].thumbnail)\" width=\"\(size.width)\" height=\"\(size.height)\" "
-                    + "alt=\"\(MarkupText.escape(alt(position), for: .html))\" loading=\"lazy\" decoding=\"async\">"
-                    + (caption.isEmpty ? "" : "<span class=\"tile-caption\">\(MarkupText.escape(caption, for: .html))</span>")
-                    + "</a></li>\n"
+                let caption = caption(position)
+                // The row is 180 px high: the tile is as wide as the thumbnail's aspect makes it.
+                let shown = (180 * size.width + size.height - 1) / max(size.height, 1)
+                html += "<li><figure><a class=\"tile\" id=\"i\(position + 1)\" href=\"\(pagePath(position))\">"
+                    + "<img src=\"\(written[position].thumbnail)\" srcset=\"\(srcset(position, written[position]))\" "
+                    + "sizes=\"\(shown)px\" width=\"\(size.width)\" height=\"\(size.height)\" "
+                    + "alt=\"\(MarkupText.escape(alt(position), for: .html))\" loading=\"lazy\"></a>"
+                    + (caption.isEmpty ? "" : "<figcaption>\(MarkupText.escape(caption, for: .html))</figcaption>")
+                    + "</figure></li>\n"
             }
             html += "</ul>\n"
         }
         html += """
             </main>
-            <footer class="help">Arrow keys choose an image, Enter opens it.</footer>
+            <footer class="help">Arrow keys choose an image, Enter opens it, Play shows them one by one.</footer>
             <script src="assets/gallery.js"></script>
+            <script src="assets/slideshow.js"></script>
             </body>
             </html>
 
@@ -121,7 +137,7 @@ struct WebGallerySite: Sendable {
         details.append("\(size.width) \u{00D7} \(size.height)")
         details.append(image.mediaType.name)
         details.append("<a href=\"../\(imagePath(position))\">original</a>")
-        let caption = image.caption.map { $0.trimmingWhitespace() } ?? ""
+        let caption = caption(position)
         html += """
             <body class="image-page" data-index="\(number)" data-count="\(images.count)" data-page="\(pageName(position))" \
             data-first="\(pageName(0))" data-last="\(pageName(images.count - 1))" data-grid="../index.html#i\(number)">
@@ -130,16 +146,19 @@ struct WebGallerySite: Sendable {
             <span class="counter">\(number) / \(images.count)</span>
             <span class="tools"><button type="button" class="zoom-out" title="Zoom out (-)" aria-label="Zoom out">\u{2212}</button>\
             <button type="button" class="zoom-fit" title="Fit (0)">Fit</button>\
-            <button type="button" class="zoom-in" title="Zoom in (+)" aria-label="Zoom in">+</button></span>
+            <button type="button" class="zoom-in" title="Zoom in (+)" aria-label="Zoom in">+</button>\
+            <a class="play" href="../index.html#/slide/\(number)" title="Slideshow from this image">\u{25B6} Play</a></span>
             </header>
-            <main class="viewer">
+            <main class="frame"><figure class="shot">
+            <div class="viewer">
             <div class="stage" id="stage"><img class="photo" id="photo" src="../\(written[position].shown ?? imagePath(position))" \
             width="\(size.width)" height="\(size.height)" alt="\(MarkupText.escape(alt(position), for: .html))"></div>
             \(link(position - 1, "prev", "Previous image", "\u{2039}", "\u{2190}"))
             \(link(position + 1, "next", "Next image", "\u{203A}", "\u{2192}"))
-            </main>
-            <footer class="info">\(caption.isEmpty ? "" : "<p class=\"caption\">\(MarkupText.escape(caption, for: .html))</p>")\
-            <p class="details">\(details.joined(separator: " \u{00B7} "))</p></footer>
+            </div>
+            <figcaption class="info">\(caption.isEmpty ? "" : "<p class=\"caption\">\(MarkupText.escape(caption, for: .html))</p>")\
+            <p class="details">\(details.joined(separator: " \u{00B7} "))</p></figcaption>
+            </figure></main>
             <nav class="strip" id="strip" aria-label="All images"></nav>
             <script src="../assets/gallery-data.js"></script>
             <script src="../assets/gallery.js"></script>

@@ -17,7 +17,8 @@ import Synchronization
 ///                           cannot be decoded)
 ///     shown/001.jpg …       what the image page shows for a type browsers cannot show (HEIC),
 ///                           upright; the original in images/ stays the download
-///     assets/gallery.css, gallery.js, gallery-data.js
+///     sized/001-480.jpg …   renditions at 480, 1024 and 2048 px (never enlarged), for srcset
+///     assets/gallery.css, gallery.js, slideshow.js, gallery-data.js
 public enum WebGalleryWriter {
     /// The long side of the grid's thumbnails, as the gallery's own (format section 7).
     public static let thumbnailSide = GalleryThumbnail.longSide
@@ -41,13 +42,16 @@ public enum WebGalleryWriter {
     ///   - folder: where the web gallery goes.
     ///   - overwrite: whether a previous web gallery (or an empty folder, a file or a link) there
     ///     may be replaced.
+    ///   - strip: the metadata removed from the published images.
+    ///   - baseURL: where the folder will be published; only with one are the sharing tags
+    ///     (Open Graph, Twitter card) written, and the JSON-LD's addresses made absolute.
     ///   - progress: called with the number of images written so far and their total, from any
     ///     thread.
     /// - Throws: ``ConversionError`` naming the gallery and, where there is one, the image, for a
     ///   gallery that cannot be read (`.invalidInput`); naming the folder for an output that is
     ///   in the way (`.outputExists`) or cannot be written (`.cannotWrite`).
     public static func write(galleryAt galleryPath: String, to folder: String, overwrite: Bool,
-                             strip: MetadataScope = .location,
+                             strip: MetadataScope = .location, baseURL: WebGalleryBaseURL? = nil,
                              progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> WebGalleryReport {
         let output = try FolderOutput(folder, overwrite: overwrite, replacing: .webGallery)
 
@@ -61,9 +65,12 @@ public enum WebGalleryWriter {
             throw ConversionError(galleryPath, "cannot \(error.operation): \(error.reason)", underlying: error)
         }
 
-        let site = WebGallerySite(gallery: reader.gallery, galleryPath: galleryPath)
+        let site = WebGallerySite(gallery: reader.gallery, galleryPath: galleryPath, baseURL: baseURL)
         for sub in ["pages", "images", "thumbs", "assets"] { try output.makeFolder(sub) }
         if site.images.contains(where: { !$0.mediaType.browsersShow }) { try output.makeFolder("shown") }
+        if site.images.contains(where: { $0.mediaType != .gif && max($0.width, $0.height) > renditionSides[0] }) {
+            try output.makeFolder("sized")
+        }
         let written = try writeImages(site, from: reader, into: output, strip: strip, progress: progress)
         try output.write("index.html", text: site.indexPage(written))
         for position in site.images.indices {
@@ -72,6 +79,7 @@ public enum WebGalleryWriter {
         try output.write("assets/gallery-data.js", text: site.dataScript(written))
         try output.write("assets/gallery.css", bytes: WebGalleryAssets.stylesheet)
         try output.write("assets/gallery.js", bytes: WebGalleryAssets.script)
+        try output.write("assets/slideshow.js", bytes: WebGalleryAssets.slideshow)
         try output.commit()
 
         let target = output.destination
@@ -104,6 +112,8 @@ public enum WebGalleryWriter {
         var imageSHA256 = ""
         /// The metadata fields removed from it.
         var removed: [String] = []
+        /// The picture at the sizes of ``renditionSides`` smaller than it, smallest first.
+        var renditions: [Rendition] = []
     }
 
     /// Copies every image and makes its thumbnail, on all cores, lowest positions first; the
@@ -166,6 +176,8 @@ public enum WebGalleryWriter {
                                    uprightSize: turned ? (image.height, image.width) : stored,
                                    bytes: offset + UInt64(thumbnail.count), imageSize: offset,
                                    imageSHA256: published.sha256, removed: published.removed)
+        written.renditions = try writeRenditions(of: bytes, at: position, upright: written.uprightSize, of: site, into: output)
+        written.bytes += written.renditions.reduce(0) { $0 + $1.bytes }
         if !image.mediaType.browsersShow {
             // Made from the bytes already held; past the limits the page links the original only.
             if let shown = try? JPEGEncoder.encode(Thumbnailer.thumbnail(of: bytes, longSide: Thumbnailer.displayLongSide, limits: limits)) {

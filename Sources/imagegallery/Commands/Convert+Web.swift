@@ -12,7 +12,7 @@ extension ImageGallery.Convert {
     func exportWeb() throws {
         if title != nil { Terminal.warning("--title is not used for a web gallery: it shows the gallery's own title") }
         let scope = stripScope(for: .web)
-        let report = try WebExport.write(gallery: input, to: output, overwrite: force, strip: scope)
+        let report = try WebExport.write(gallery: input, to: output, overwrite: force, strip: scope, baseURL: try baseAddress())
         if outputOptions.json {
             try Terminal.printJSON(report)
         } else {
@@ -24,6 +24,18 @@ extension ImageGallery.Convert {
                 Terminal.note("removed \(scope.description) from \(report.strippedCount) of \(report.imageCount) images")
             }
             print(report.index)
+        }
+    }
+}
+
+extension ImageGallery.Convert {
+    /// `--base-url`, checked: an absolute http(s) address, for the web gallery only.
+    func baseAddress() throws -> WebGalleryBaseURL? {
+        guard let baseURL else { return nil }
+        do {
+            return try WebGalleryBaseURL(baseURL)
+        } catch {
+            throw ValidationError("--base-url \(baseURL.debugDescription): \(error)")
         }
     }
 }
@@ -45,7 +57,8 @@ enum WebExport {
         }
     }
 
-    static func write(gallery: String, to folder: String, overwrite: Bool, strip: MetadataScope) throws -> WebGalleryReport {
+    static func write(gallery: String, to folder: String, overwrite: Bool, strip: MetadataScope,
+                      baseURL: WebGalleryBaseURL? = nil) throws -> WebGalleryReport {
         try checkInput(gallery)
         // The writer would fail making its staging folder, which is a write error (74); a
         // folder to put the output in that does not exist is an output that cannot be made.
@@ -63,7 +76,8 @@ enum WebExport {
         do {
             // Cleared before any message: warnings below, or the failure `main` prints.
             defer { progress.finish() }
-            report = try WebGalleryWriter.write(galleryAt: gallery, to: folder, overwrite: overwrite, strip: strip) {
+            report = try WebGalleryWriter.write(galleryAt: gallery, to: folder, overwrite: overwrite, strip: strip,
+                                                 baseURL: baseURL) {
                 progress.update(count: $0, of: $1)
             }
         }

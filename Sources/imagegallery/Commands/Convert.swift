@@ -71,6 +71,11 @@ extension ImageGallery {
             discussion: "Nothing is re-encoded: only metadata structures are rewritten, and orientation and the colour "
                 + "profile stay. --strip none writes the originals byte for byte.", valueName: "what"))
         var strip: String?
+        @Option(help: ArgumentHelp(
+            "To a web gallery: the absolute http(s) address the folder will be published at.",
+            discussion: "With it the index carries Open Graph and Twitter card tags (the cover as the picture) and its "
+                + "JSON-LD gives absolute addresses; without it neither is guessed.", valueName: "url"))
+        var baseURL: String?
         @OptionGroup var outputOptions: OutputOptions
 
         func validate() throws {
@@ -78,6 +83,10 @@ extension ImageGallery {
             if let to, !to.isWritable { throw ValidationError("--to \(to.rawValue): that form can only be read") }
             if let title, let problem = ManifestRules.titleProblem(title) {
                 throw ValidationError("--title: \(problem) (IG-MAN-008)")
+            }
+            if baseURL != nil {
+                if to != .web { throw ValidationError("--base-url is for --to web only") }
+                _ = try baseAddress()
             }
             if let strip, MetadataScope(option: strip) == nil {
                 throw ValidationError("--strip \(strip): choose location, identity, all or none")
