@@ -101,10 +101,10 @@ struct WebGallerySite: Sendable {
                 let caption = caption(position)
                 // The row is 180 px high: the tile is as wide as the thumbnail's aspect makes it.
                 let shown = (180 * size.width + size.height - 1) / max(size.height, 1)
-                html += "<li><figure><a class=\"tile\" id=\"i\(position + 1)\" href=\"\(pagePath(position))\">"
-                    + "<img src=\"\(written[position].thumbnail)\" srcset=\"\(srcset(position, written[position]))\" "
+                html += "<li><figure><a id=\"i\(position + 1)\" href=\"\(pagePath(position))\">"
+                    + "<img src=\"\(written[position].thumbnail)\" srcset=\"\(gridSrcset(position, written[position]))\" "
                     + "sizes=\"\(shown)px\" width=\"\(size.width)\" height=\"\(size.height)\" "
-                    + "alt=\"\(MarkupText.escape(alt(position), for: .html))\" loading=\"lazy\"></a>"
+                    + "alt=\"\(MarkupText.escape(alt(position), for: .html))\"\(position < Self.eagerTiles ? "" : " loading=\"lazy\"")></a>"
                     + (caption.isEmpty ? "" : "<figcaption>\(MarkupText.escape(caption, for: .html))</figcaption>")
                     + "</figure></li>\n"
             }
@@ -114,7 +114,6 @@ struct WebGallerySite: Sendable {
             </main>
             <footer class="help">Arrow keys choose an image, Enter opens it, Play shows them one by one.</footer>
             <script src="assets/gallery.js"></script>
-            <script src="assets/slideshow.js"></script>
             </body>
             </html>
 
@@ -169,7 +168,10 @@ struct WebGallerySite: Sendable {
         return html
     }
 
-    /// `assets/gallery-data.js`: what the paging strip is built from, as a plain script (a
+    /// Tiles loaded at once: the first rows, which a reader sees before scrolling; the rest are lazy.
+    static let eagerTiles = 12
+
+    /// `assets/gallery-data.js`: what the paging strip and the slideshow are built from, as a plain script (a
     /// `file://` page may not fetch JSON). Every string is a JSON string with `<`, `>`, `&` and
     /// all non-ASCII escaped.
     func dataScript(_ written: [WebGalleryWriter.WrittenImage]) -> String {
@@ -179,7 +181,8 @@ struct WebGallerySite: Sendable {
                 + "\"thumb\": \"\(written[position].thumbnail)\", \"alt\": \(HTML.jsString(alt(position))), "
                 + "\"thumbWidth\": \(written[position].thumbnailSize.width), "
                 + "\"thumbHeight\": \(written[position].thumbnailSize.height), "
-                + "\"bytes\": \(written[position].imageSize), \"sha256\": \"\(written[position].imageSHA256)\"}"
+                + "\"bytes\": \(written[position].imageSize), \"sha256\": \"\(written[position].imageSHA256)\", "
+                + "\"srcset\": \"\(srcset(position, written[position]))\"}"
                 + (position == images.count - 1 ? "\n" : ",\n")
         }
         return text + "]};\n"

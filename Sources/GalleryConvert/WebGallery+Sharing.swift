@@ -6,10 +6,24 @@ import GalleryFormat
 extension WebGallerySite {
     /// `srcset` for image `position`: the thumbnail, the renditions, and the shown picture itself
     /// when no rendition is as large (a small picture is never enlarged), each with its upright
-    /// width. The grid's tiles and the slideshow choose from the same list, by their own `sizes`.
+    /// width. The slideshow chooses from it by its own `sizes` (it is in `gallery-data.js`).
     func srcset(_ position: Int, _ written: WebGalleryWriter.WrittenImage) -> String {
         candidates(position, written).map { "\($0.path) \($0.width)w" }.joined(separator: ", ")
     }
+
+    /// The grid's `srcset`: the candidates up to ``gridLargest`` px, without the PNG thumbnail
+    /// (the `src` of browsers without `srcset`), which a 480 px JPEG outweighs in quality and
+    /// often undercuts in bytes. A tile is 180 px high, so 1,024 px covers a 3:2 photo at three
+    /// device pixels to the CSS pixel; the 2,048 px candidates are the slideshow's alone, which
+    /// keeps 200 tiles' markup within the index's budget.
+    func gridSrcset(_ position: Int, _ written: WebGalleryWriter.WrittenImage) -> String {
+        let all = candidates(position, written)
+        let grid = all.filter { $0.path != written.thumbnail && max($0.width, $0.height) <= Self.gridLargest }
+        return (grid.isEmpty ? all : grid).map { "\($0.path) \($0.width)w" }.joined(separator: ", ")
+    }
+
+    /// The largest picture the grid offers.
+    static let gridLargest = 1024
 
     /// The pictures of image `position` a browser may choose from, smallest first, no path twice.
     func candidates(_ position: Int, _ written: WebGalleryWriter.WrittenImage) -> [(path: String, width: Int, height: Int)] {

@@ -66,7 +66,7 @@ STATE_SCRIPT = """(() => {
     zoom: body && body.dataset.zoom ? Number(body.dataset.zoom) : null,
     fitted: body ? body.dataset.fitted || null : null,
     transform: photo ? photo.style.transform : null,
-    tiles: document.querySelectorAll('.grid .tile').length,
+    tiles: document.querySelectorAll('.grid a').length,
     stripItems: strip ? strip.querySelectorAll('.strip-item').length : null,
     stripOffset: stripOffset,
     heading: (document.querySelector('h1') || {}).textContent || null,

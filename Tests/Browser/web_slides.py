@@ -19,7 +19,7 @@ BASE_URL = "https://example.org/holiday/"
 STATE_SCRIPT = """(() => {
   const show = document.getElementById('slideshow');
   const shown = show && show.querySelector('img.slide.shown');
-  const tile = document.activeElement && document.activeElement.closest && document.activeElement.closest('.tile');
+  const tile = document.activeElement && document.activeElement.closest && document.activeElement.closest('.grid a');
   return {readyState: document.readyState, hash: location.hash,
           open: !!show && !show.hidden, slide: document.body.dataset.slide || null,
           mode: document.body.dataset.slideshow || null,

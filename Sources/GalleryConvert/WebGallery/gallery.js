@@ -7,7 +7,7 @@
 
   // The grid: arrows move between tiles by position on screen, Enter opens (a link).
   function grid() {
-    var tiles = Array.prototype.slice.call(document.querySelectorAll('.grid .tile'));
+    var tiles = Array.prototype.slice.call(document.querySelectorAll('.grid a'));
     if (!tiles.length) { return; }
     function go(index) {
       index = Math.max(0, Math.min(tiles.length - 1, index));
@@ -29,7 +29,7 @@
       return best;
     }
     var target = location.hash ? document.getElementById(location.hash.slice(1)) : null;
-    if (target && target.classList.contains('tile')) { go(tiles.indexOf(target)); }
+    if (target && target.matches('.grid a')) { go(tiles.indexOf(target)); }
     document.addEventListener('keydown', function (event) {
       if (modified(event)) { return; }
       var current = tiles.indexOf(document.activeElement);
@@ -197,6 +197,38 @@
     if (data && data.images && index < data.images.length) { new Image().src = '../' + data.images[index].image; }
   }
 
-  if (body.classList.contains('grid-page')) { grid(); }
+  // The slideshow's script and the list of every picture it chooses from are fetched on the first
+  // Play or slide link (#/slide/N): an index that is only looked at costs none of their bytes. A
+  // script element, since a file:// page may not fetch.
+  function slideshowOnDemand() {
+    var play = document.getElementById('play');
+    if (!play) { return; }
+    var asked = false, then = null;
+    function load(done) {
+      then = done || then;
+      if (asked) { return; }
+      asked = true;
+      var scripts = ['assets/gallery-data.js', 'assets/slideshow.js'];
+      (function next() {
+        var script = document.createElement('script');
+        script.src = scripts.shift();
+        script.onload = scripts.length ? next : function () { if (then) { then(); } };
+        body.appendChild(script);
+      }());
+    }
+    function wantsSlide() { return /^#\/slide\/\d+$/.test(location.hash); }
+    play.hidden = false;
+    play.addEventListener('click', function first(event) {
+      play.removeEventListener('click', first);
+      event.stopImmediatePropagation();
+      // The slideshow starts from the tile that had the focus, as it does once loaded.
+      var focused = document.activeElement;
+      load(function () { if (focused && focused.focus) { focused.focus(); } play.click(); });
+    });
+    if (wantsSlide()) { load(); }
+    window.addEventListener('hashchange', function () { if (wantsSlide()) { load(); } });
+  }
+
+  if (body.classList.contains('grid-page')) { grid(); slideshowOnDemand(); }
   if (body.classList.contains('image-page')) { imagePage(); }
 }());

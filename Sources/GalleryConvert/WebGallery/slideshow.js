@@ -1,21 +1,25 @@
 // The slideshow of a web gallery's index (Specs/web-gallery.md, section 3.1): a classic script,
 // since a page opened from file:// loads no modules. Its slides are the grid's tiles, in the
-// gallery's order: each tile's picture carries every rendition in its srcset, so the slideshow
-// asks for the one that fits the screen with a sizes of its own.
+// gallery's order. gallery.js loads it, with gallery-data.js, on the first Play or slide link, so
+// the index carries none of it. gallery-data.js lists every picture of each image (the tiles list
+// only those a tile needs), and the slideshow asks for the one that fits the screen with a sizes
+// of its own.
 (function () {
   'use strict';
   var body = document.body;
-  var tiles = Array.prototype.slice.call(document.querySelectorAll('.grid .tile'));
+  var tiles = Array.prototype.slice.call(document.querySelectorAll('.grid a'));
   var playButton = document.getElementById('play');
   if (!body || !tiles.length || !playButton) { return; }
 
   var INTERVALS = [1, 2, 3, 5, 8, 10, 15, 30];
   var DEFAULT_INTERVAL = 5;
   var SWIPE = 40;
+  var data = window.IMAGEGALLERY && window.IMAGEGALLERY.images;
   var slides = tiles.map(function (tile, index) {
     var picture = tile.querySelector('img'), figure = tile.closest('figure');
+    var listed = data && data[index] && data[index].srcset;
     var caption = figure && figure.querySelector('figcaption');
-    return { number: index + 1, tile: tile, src: picture.getAttribute('src'), srcset: picture.getAttribute('srcset') || '',
+    return { number: index + 1, tile: tile, src: picture.getAttribute('src'), srcset: listed || picture.getAttribute('srcset') || '',
              aspect: picture.width / picture.height || 1, alt: picture.alt,
              caption: caption ? caption.textContent : '' };
   });

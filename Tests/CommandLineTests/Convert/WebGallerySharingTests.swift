@@ -89,10 +89,11 @@ struct WebGallerySharingTests {
                 #expect(item["caption"] as? String == "Photo \(offset + 1)")
             }
         }
-        // Renditions at three widths, never the original, in every tile's srcset; the caption a
-        // figcaption, the alt text not the caption.
-        #expect(plainIndex.contains("srcset=\"thumbs/001.png 256w, sized/001-480.jpg 480w, sized/001-1024.jpg 1024w, "
-                                    + "sized/001-2048.jpg 2048w\""), "\(plainIndex)")
+        // Renditions up to 1,024 px, never the original, in every tile's srcset; all three, with
+        // the thumbnail, in the slideshow's list; the caption a figcaption, the alt text not the caption.
+        #expect(plainIndex.contains("srcset=\"sized/001-480.jpg 480w, sized/001-1024.jpg 1024w\""), "\(plainIndex)")
+        #expect(try String(contentsOfFile: plain + "/assets/gallery-data.js", encoding: .utf8).contains(
+            "\"srcset\": \"thumbs/001.png 256w, sized/001-480.jpg 480w, sized/001-1024.jpg 1024w, sized/001-2048.jpg 2048w\""))
         #expect(plainIndex.contains("<figcaption>Photo 2</figcaption>"))
         #expect(plainIndex.contains("alt=\"Image 2 of 3\""))
         #expect(try PNGBytes.size(ofFile: plain + "/thumbs/001.png").map { [$0.width, $0.height] } == [256, 37])
@@ -106,7 +107,7 @@ struct WebGallerySharingTests {
         let web = directory.file("web")
         #expect(try await Self.imagegallery(["convert", gallery, web, "--to", "web"]).status == 0)
         let index = try String(contentsOfFile: web + "/index.html", encoding: .utf8)
-        #expect(index.contains("srcset=\"thumbs/001.png 256w, sized/001-480.jpg 480w, images/001.png 800w\""), "\(index)")
+        #expect(index.contains("srcset=\"sized/001-480.jpg 480w, images/001.png 800w\""), "\(index)")
         #expect(!FileManager.default.fileExists(atPath: web + "/sized/001-1024.jpg"))
     }
 
@@ -120,10 +121,16 @@ struct WebGallerySharingTests {
         let made = try await Self.imagegallery(["convert", gallery, web, "--to", "web", "--base-url", "https://example.org/holiday/"])
         try #require(made.status == 0, "\(made.stderr)")
         let index = try String(contentsOfFile: web + "/index.html", encoding: .utf8)
-        #expect(index.contains("sized/200-2048.jpg 2048w"), "every rendition is listed")
+        #expect(try String(contentsOfFile: web + "/assets/gallery-data.js", encoding: .utf8).contains("sized/200-2048.jpg 2048w"),
+                "every rendition is made, and listed for the slideshow")
+        // The first rows load at once, the rest when scrolled to.
+        let tiles = index.split(separator: "\n").filter { $0.hasPrefix("<li><figure>") }
+        #expect(tiles.count == 200 && tiles.prefix(12).allSatisfy { !$0.contains("loading=") }
+                && tiles.dropFirst(12).allSatisfy { $0.contains("loading=\"lazy\"") })
         // What the index loads before pictures: itself and every script and style sheet it names.
         let loaded = index.matches(of: /(?:<script src|<link rel="stylesheet" href)="([^"]+)"/).map { String($0.output.1) }
-        #expect(loaded.sorted() == ["assets/gallery.css", "assets/gallery.js", "assets/slideshow.js"])
+        // The slideshow's script and data come on the first Play (gallery.js), after pictures.
+        #expect(loaded.sorted() == ["assets/gallery.css", "assets/gallery.js"])
         var total = try FileBytes.read(web + "/index.html").count
         for name in loaded { total += try FileBytes.read(web + "/" + name).count }
         #expect(total < 100_000, "the index with its style and scripts is \(total) bytes")
