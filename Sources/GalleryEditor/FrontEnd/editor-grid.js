@@ -308,7 +308,7 @@ function imageCell(image, key) {
       element('div', {class: 'frame'}, img),
       element('div', {class: 'cell-info'}, element('span', {class: 'name'}), element('span', {class: 'caption'})),
       icon(CHECK, 'check'),
-      element('span', {class: 'badge cover-badge', role: 'img', 'aria-label': 'Cover', title: 'Cover'}, icon(STAR))));
+      element('span', {class: 'cover-badge', role: 'img', 'aria-label': 'Cover', title: 'Cover'}, icon(STAR))));
   cell.addEventListener('click', (event) => {
     // A click in the caption field is for typing there: selecting the cell would move the focus
     // to the cell, away from the field just clicked.
