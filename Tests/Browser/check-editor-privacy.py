@@ -44,8 +44,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from editor_more_page import MorePage, axe_script  # noqa: E402
 from editor_privacy_page import ChromiumDriver, FirefoxDriver  # noqa: E402
-from harness import (CheckFailed, DISK_TIMEOUT, Editor, Steps, could_not_check, create_gallery, editor_arguments,  # noqa: E402
-                     gallery_key, headless_chromium, poll, run_and_report, start_editor)
+from harness import CheckFailed, DISK_TIMEOUT, Steps, gallery_key, poll  # noqa: E402
+from two_browsers import in_firefox, run_in_both  # noqa: E402
 
 # Each photo: its colour, and the tags exiftool writes into it.
 PHOTOS = {
@@ -331,53 +331,14 @@ class PrivacyCheck(Steps):
         return f"axe-core {self.page.evaluate('axe.version')} ({origin}): no violation, badges and dialog, light and dark"
 
     def firefox(self):
-        """Firefox ESR, headless, over BiDi, with an editor of its own (a launch link serves one browser)."""
-        from bidi import Firefox, find_firefox
-        path = find_firefox(getattr(self.arguments, "firefox", None))
-        editor = Editor(self.arguments.editor, self.folders["firefox"], self.scratch / "firefox-editor", 0.5, 2)
-        firefox = None
-        try:
-            with self.step("Firefox: start") as record:
-                if path is None:
-                    raise CheckFailed("firefox-esr is not installed: scripts/install-deps test installs it")
-                if not editor.announcement or "url" not in editor.announcement:
-                    raise CheckFailed(f"the editor for Firefox printed no link: {editor.log_text()}")
-                firefox = Firefox(path, self.scratch / "firefox-profile", self.scratch / "firefox.log", headless=True)
-                firefox.set_viewport(1280, 900)
-                url = editor.announcement["url"]
-                firefox.navigate(url)
-                record["detail"] = f"{path}, {url.split('/', 3)[2]}"
-            if firefox is not None:
-                origin = "/".join(editor.announcement["url"].split("/", 3)[:3])
-                PrivacyScenarios(FirefoxDriver(firefox), origin, self.folders["firefox"] / "Trip.imagegallery", self.scratch,
-                                 self.arguments.artifacts, self.screenshots).run(self)
-        finally:
-            if firefox is not None:
-                firefox.close()
-            status = editor.stop()
-        with self.step("Firefox: the editor's exit") as record:
-            if status != 0:
-                raise CheckFailed(f"the editor for Firefox exited {status}: {editor.log_text()}")
-            record["detail"] = "0"
+        """Firefox ESR, headless, over BiDi, with an editor of its own (two_browsers.in_firefox)."""
+        in_firefox(self, self.arguments, self.folders["firefox"], self.scratch, lambda firefox, origin: PrivacyScenarios(
+            FirefoxDriver(firefox), origin, self.folders["firefox"] / "Trip.imagegallery", self.scratch,
+            self.arguments.artifacts, self.screenshots).run(self))
 
 
 def main():
-    arguments, chromium = editor_arguments(__doc__.split("\n")[0], "the imagegallery binary (for create)",
-                                           "the imagegallery-editor binary under test", 420, firefox=True)
-    with tempfile.TemporaryDirectory(prefix="check-editor-privacy-") as scratch:
-        scratch = Path(scratch).resolve()
-        folders = {browser: scratch / f"{browser}-galleries" for browser in ("chromium", "firefox")}
-        try:
-            photos = make_photos(scratch)
-            for folder in folders.values():
-                folder.mkdir()
-                create_gallery(arguments.imagegallery, folder / "Trip.imagegallery", "Trip", photos)
-        except (RuntimeError, OSError) as error:
-            could_not_check(error)
-        editor = start_editor(arguments, folders["chromium"], scratch / "editor", 0.5, 2)
-        devtools = headless_chromium(chromium, scratch)
-        check = PrivacyCheck(devtools, editor, arguments, folders, scratch)
-        run_and_report(check, devtools, editor, arguments.timeout, chromium, arguments.editor, scratch)
+    run_in_both(__doc__, 420, make_photos, "Trip.imagegallery", "Trip", PrivacyCheck)
 
 
 if __name__ == "__main__":

@@ -152,7 +152,7 @@ KEYS = {
     "0": (48, "Digit0", "0"), "Delete": (46, "Delete", None), "Tab": (9, "Tab", None),
     "a": (65, "KeyA", "a"), "z": (90, "KeyZ", "z"), "s": (83, "KeyS", "s"), "y": (89, "KeyY", "y"),
     "m": (77, "KeyM", "m"), "c": (67, "KeyC", "c"), "d": (68, "KeyD", "d"),
-    "F2": (113, "F2", None), " ": (32, "Space", " "),
+    "F2": (113, "F2", None), "p": (80, "KeyP", "p"), "u": (85, "KeyU", "u"), " ": (32, "Space", " "),
 }
 
 # Input.dispatchKeyEvent's modifier bits.

@@ -26,6 +26,39 @@ import Testing
         }
     }
 
+    /// The modules an ES module loads later, by `import('./name.js')`: not part of the first paint.
+    static func dynamicImports(of source: String) throws -> [String] {
+        let pattern = try NSRegularExpression(pattern: #"\bimport\(\s*'\./([^']+)'\s*\)"#)
+        return pattern.matches(in: source, range: NSRange(source.startIndex..., in: source)).compactMap { match in
+            Range(match.range(at: 1), in: source).map { String(source[$0]) }
+        }
+    }
+
+    /// What the first paint loads: index.html, the files it names (its style sheet, its entry
+    /// module and the modules it preloads) and every module the entry imports statically, at
+    /// any depth. A module reached only by `import()` is not among them.
+    static func firstPaintFiles() throws -> Set<String> {
+        let index = try text("index.html")
+        let named = try NSRegularExpression(pattern: #"(?:href|src)="/([^"/]+\.(?:js|css))""#)
+        var files: Set<String> = ["index.html"]
+        var queue: [String] = []
+        for match in named.matches(in: index, range: NSRange(index.startIndex..., in: index)) {
+            guard let range = Range(match.range(at: 1), in: index) else { continue }
+            files.insert(String(index[range]))
+            if index[range].hasSuffix(".js") { queue.append(String(index[range])) }
+        }
+        while let module = queue.popLast() {
+            for imported in try imports(of: try text(module)) where files.insert(imported).inserted { queue.append(imported) }
+        }
+        return files
+    }
+
+    /// The modules loaded later, by `import()` from a module of the first paint, and what they load.
+    static func lazyModules() throws -> Set<String> {
+        let first = try firstPaintFiles()
+        return Set(try first.filter { $0.hasSuffix(".js") }.flatMap { try dynamicImports(of: try text($0)) }).subtracting(first)
+    }
+
     @Test func theTableNamesEveryFileOfTheFolderOnce() throws {
         let names = EditorRoutes.frontEndFiles.map(\.name)
         #expect(Set(names).count == names.count, "a file named twice: \(names)")
@@ -40,11 +73,24 @@ import Testing
         }
     }
 
-    /// Issue 30's budget: the whole front end, icons included, under 120 KB uncompressed, so a
-    /// first paint never waits on the page's own code.
-    @Test func theFrontEndStaysUnder120KB() {
-        let total = EditorRoutes.frontEndFiles.reduce(0) { $0 + $1.bytes.count }
-        #expect(total > 0 && total < 120_000, "the front end is \(total) bytes")
+    /// Issue 30's budget: what the first paint loads (index.html, its style sheet, every module
+    /// it loads or preloads, icons included) stays under 120 KB uncompressed, so a first paint
+    /// never waits on the page's own code. Issue 33 split the count: the slideshow (its module and
+    /// its style sheet, about 13 KB) is loaded by `import()` on the first Play, so it costs the
+    /// first paint nothing and is held to a second budget, the whole front end with everything
+    /// loaded later (and refused.html) under 145 KB: a feature added later either fits the first
+    /// paint's 120 KB or is loaded when it is first used, and the total still has a bound.
+    @Test func theFirstPaintStaysUnder120KBAndTheWholeFrontEndUnder145KB() throws {
+        let sizes = Dictionary(uniqueKeysWithValues: EditorRoutes.frontEndFiles.map { ($0.name, $0.bytes.count) })
+        let first = try Self.firstPaintFiles()
+        #expect(first.isSubset(of: Set(sizes.keys)), "the first paint loads files the editor does not serve: \(first.subtracting(sizes.keys))")
+        let firstPaint = first.reduce(0) { $0 + (sizes[$1] ?? 0) }
+        #expect(firstPaint > 0 && firstPaint < 120_000, "the first paint loads \(firstPaint) bytes: \(first.sorted())")
+        let total = sizes.values.reduce(0, +)
+        #expect(total < 145_000, "the front end, with what loads later, is \(total) bytes")
+        #expect(!first.contains("editor-slideshow.js") && !first.contains("editor-slideshow.css"),
+                "the slideshow is loaded on the first Play, not by the first paint")
+        #expect(try Self.lazyModules().contains("editor-slideshow.js"), "a module of the first paint imports the slideshow with import()")
     }
 
     @Test func packageSwiftEmbedsTheWholeFolder() throws {
@@ -67,7 +113,7 @@ import Testing
         var reached: Set<String> = ["editor-start.js"]
         var queue = ["editor-start.js"]
         while let module = queue.popLast() {
-            for imported in try Self.imports(of: try Self.text(module)) {
+            for imported in try Self.imports(of: try Self.text(module)) + Self.dynamicImports(of: try Self.text(module)) {
                 #expect(served.contains(imported), "\(module) imports ./\(imported), which the editor does not serve")
                 if modules.contains(imported), reached.insert(imported).inserted { queue.append(imported) }
             }
@@ -75,7 +121,7 @@ import Testing
         #expect(reached == modules, "modules no import reaches from editor-start.js: \(modules.subtracting(reached).sorted())")
     }
 
-    /// index.html names every module but the entry for preloading, so that the browser fetches
+    /// index.html names every module but the entry (and those loaded later by `import()`) for preloading, so that the browser fetches
     /// them all at once instead of one level of imports after another; a module added without its
     /// line, or a line left for a module gone, fails here.
     @Test func indexPreloadsEveryOtherModule() throws {
@@ -84,7 +130,9 @@ import Testing
         let preloaded = pattern.matches(in: index, range: NSRange(index.startIndex..., in: index)).compactMap { match in
             Range(match.range(at: 1), in: index).map { String(index[$0]) }
         }
-        let modules = try Self.folderFiles().filter { $0.hasSuffix(".js") && $0 != "editor-start.js" }
+        // Modules loaded later by import() are not preloaded: that would load them with the first paint.
+        let lazy = try Self.lazyModules()
+        let modules = try Self.folderFiles().filter { $0.hasSuffix(".js") && $0 != "editor-start.js" && !lazy.contains($0) }
         #expect(preloaded.sorted() == modules, "index.html preloads \(preloaded.sorted()), the modules are \(modules)")
     }
 

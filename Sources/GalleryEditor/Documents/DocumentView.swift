@@ -30,6 +30,10 @@ package struct DocumentView: Codable, Sendable {
     /// What the user must know: why the last save failed, or who holds the file.
     package var message: String?
     package var images: [Image]
+    /// The id of the image chosen as the gallery's cover, nil while none is (the first image
+    /// stands for the gallery then). Written as null rather than left out, so that the page
+    /// reads an unset cover as such.
+    package var cover: String?
     /// While in conflict: the versions waiting for a decision (ours, a sync client's copy).
     package var versions: [Version]
     /// After a merge: what it could not settle, each saying which side was kept.
@@ -84,6 +88,7 @@ package struct DocumentView: Codable, Sendable {
             Image(id: image.id.manifestString, filename: image.filename, caption: image.caption, width: image.width,
                   height: image.height, mediaType: image.mediaType.rawValue)
         }
+        cover = gallery.cover.map(\.manifestString)
     }
 }
 
@@ -106,7 +111,8 @@ extension DocumentView {
                      ("missingImages", .integer(Int64(version.missingImages))), ("origin", .string(version.origin)),
                      ("time", .integer(version.time)), ("title", .string(version.title))])
         }
-        let members: [(String, V)] = [("canRedo", .bool(canRedo)), ("canUndo", .bool(canUndo)), ("edited", .bool(edited)),
+        let members: [(String, V)] = [("canRedo", .bool(canRedo)), ("canUndo", .bool(canUndo)),
+                                      ("cover", cover.map { .string($0) } ?? .null), ("edited", .bool(edited)),
                                       ("fileName", .string(fileName)), ("images", .array(images)), ("key", .string(key))]
             + (mergeConflicts.map { [("mergeConflicts", V.array($0.map { .string($0) }))] } ?? [])
             + optional("message", message)

@@ -92,6 +92,8 @@ export function drawDocument(doc) {
   $('undo-button').disabled = !doc.canUndo;
   $('redo-button').disabled = !doc.canRedo;
   $('save-button').disabled = !doc.edited;
+  $('play-button').disabled = !doc.images.length;
+  $('uncover-button').disabled = !doc.cover;
   drawStatus(doc);
   drawNotice(doc.message);
   drawConflicts(doc);
@@ -289,6 +291,8 @@ function learnRatio(img, image) {
   requestAnimationFrame(() => { relayoutQueued = false; if (state.doc && !$('gallery-view').hidden) drawGrid(state.doc); });
 }
 
+/// A star: the gallery's cover (the chosen one, else the first image).
+const STAR = 'M12 3l2.7 6H21l-5 4.3 2 6.7-6-4-6 4 2-6.7L3 9h6.3z';
 /// A check mark in a circle: the sign that a photo is chosen.
 const CHECK = 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm-1.6 14.2-4.3-4.3 1.4-1.4 2.9 2.9 6.1-6.1 1.4 1.4z';
 
@@ -303,7 +307,8 @@ function imageCell(image, key) {
     element('div', {class: 'cell-body', role: 'gridcell'},
       element('div', {class: 'frame'}, img),
       element('div', {class: 'cell-info'}, element('span', {class: 'name'}), element('span', {class: 'caption'})),
-      icon(CHECK, 'check')));
+      icon(CHECK, 'check'),
+      element('span', {class: 'cover-badge', role: 'img', 'aria-label': 'Cover', title: 'Cover'}, icon(STAR))));
   cell.addEventListener('click', (event) => {
     // A click in the caption field is for typing there: selecting the cell would move the focus
     // to the cell, away from the field just clicked.
@@ -356,7 +361,9 @@ function updateCell(cell, image, index, doc) {
   cell.querySelector('.name').textContent = name;
   cell.querySelector('.caption').textContent = image.caption ?? '';
   cell.setAttribute('aria-selected', state.selected.has(image.id) ? 'true' : 'false');
-  labelCell(cell, image.id, `${index + 1} of ${doc.images.length}: ${image.caption || name}`);
+  const cover = (doc.cover ?? doc.images[0].id) === image.id;
+  cell.classList.toggle('cover', cover);
+  labelCell(cell, image.id, `${index + 1} of ${doc.images.length}: ${image.caption || name}${cover ? ', the cover' : ''}`);
   cell.setAttribute('aria-rowindex', String(index + 1));
 }
 

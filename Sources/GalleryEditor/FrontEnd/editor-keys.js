@@ -78,10 +78,28 @@ export function gridKey(event) {
   } else if (event.key === ' ') {
     event.preventDefault();
     if (state.focusId) select(state.focusId, {ctrlKey: true});
-  } else if ((event.key === 'm' || event.key === 'c') && !event.ctrlKey && !event.metaKey && !event.altKey) {
+  } else if (event.ctrlKey || event.metaKey || event.altKey) {
+    return;
+  } else if (event.key === 'm' || event.key === 'c') {
     event.preventDefault();
     sendBeside(event.key === 'c');
+  } else if (event.key === 'p') {
+    event.preventDefault();
+    play();
+  } else if (event.key.toLowerCase() === 'u') {
+    event.preventDefault();
+    useAsCover(event.shiftKey);
   }
+}
+
+/// The slideshow from the focused image: its module is loaded on the first Play only.
+export function play() {
+  if (state.doc?.images.length) import('./editor-slideshow.js').then((show) => show.play(state.focusId));
+}
+
+/// The focused image as the gallery's cover, or (unset) back to none: the first image stands for it.
+export function useAsCover(unset) {
+  if (unset || state.focusId) edit({op: 'cover', id: unset ? null : state.focusId});
 }
 
 /// The keyboard's way (and the beside pane's buttons') to do what a drag onto the other

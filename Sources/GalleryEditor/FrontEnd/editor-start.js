@@ -5,7 +5,7 @@
 import {page, state, $} from './editor.js';
 import {showBrowser, drawListing, importFile, importDrop, createGallery} from './editor-browser.js';
 import {openGallery, drawStatus, commitTitle, drawDocument, VIRTUAL_FROM, drawnRange, visibleRange, drawGrid, edit} from './editor-grid.js';
-import {gridKey, sendBeside, removeSelected, documentKey, gridDragOver, gridDrop} from './editor-keys.js';
+import {gridKey, sendBeside, removeSelected, documentKey, gridDragOver, gridDrop, play, useAsCover} from './editor-keys.js';
 import {openBeside, drawBeside, besideDragOver, besideDrop, addInOrder, trashDragOver, trashDrop, clearDropPlaceholder} from './editor-drops.js';
 import {openDetail, startDetail} from './editor-detail.js';
 import {startTouch} from './editor-touch.js';
@@ -65,6 +65,9 @@ function start() {
   $('undo-button').addEventListener('click', () => edit({op: 'undo'}));
   $('redo-button').addEventListener('click', () => edit({op: 'redo'}));
   $('save-button').addEventListener('click', () => edit({op: 'save'}));
+  $('play-button').addEventListener('click', play);
+  $('cover-button').addEventListener('click', () => useAsCover(false));
+  $('uncover-button').addEventListener('click', () => useAsCover(true));
   $('keep-current-button').addEventListener('click', () => edit({op: 'keepCurrent'}));
   $('merge-button').addEventListener('click', () => edit({op: 'merge'}));
   $('cell-size').addEventListener('input', (event) => {

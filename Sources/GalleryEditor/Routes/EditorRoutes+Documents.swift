@@ -17,6 +17,9 @@ extension EditorRoutes {
             /// Location, identity or all metadata out of every photo (`scope`), and with `names`
             /// neutral file names: one edit, undone as any other.
             case strip
+            /// The image `id` as the gallery's cover; with no id (or null), none chosen: the first
+            /// image stands for the gallery again.
+            case cover
         }
 
         var op: Operation
@@ -106,6 +109,8 @@ extension EditorRoutes {
             try await document.setCaption(caption, of: try imageID(edit.id))
         case .title:
             try await document.setTitle(try required(edit.title, "title"))
+        case .cover:
+            try await document.setCover(try edit.id.map { try imageID($0) })
         case .undo:
             try await document.undo()
         case .redo:

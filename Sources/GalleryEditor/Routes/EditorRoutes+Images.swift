@@ -21,20 +21,21 @@ extension EditorRoutes {
         router.get("/api/documents/:key/images/:id/display") { _, context in
             await answering {
                 let (document, image) = try await openImage(state, context)
-                // Named inline, so that the picture dragged out of the detail view is a file under
-                // the image's own name in Firefox and Chromium alike (their own drag of an image).
-                if image.mediaType.browsersShow {
-                    return Responses.bytes(try await document.imageData(image.id), type: image.mediaType.rawValue,
-                                           cache: "private, max-age=31536000, immutable",
-                                           disposition: Responses.inline(filename: downloadName(of: image)))
-                }
-                // A type browsers cannot show is shown through a rendition, named for what it is
-                // (NAME.jpg or NAME.png); downloads stay the original.
-                let shown = try await state.thumbnails.rendition(sha256: image.sha256.description, longSide: ImageThumbnails.displayLongSide) {
-                    try await document.imageData(image.id)
-                }
-                return Responses.bytes(shown.bytes, type: shown.mediaType, cache: "private, max-age=31536000, immutable",
-                                       disposition: Responses.inline(filename: renditionName(of: image, type: shown.mediaType)))
+                if image.mediaType.browsersShow { return try await shownOriginal(document, image) }
+                // A type browsers cannot show is shown through a rendition; downloads stay the original.
+                return try await shownRendition(state, document, image, longSide: ImageThumbnails.displayLongSide)
+            }
+        }
+        // The slideshow's picture for a screen `side` device pixels long (ImageThumbnails+Slides):
+        // rounded up to a few sizes, so renditions cache well, and never larger than the original.
+        router.get("/api/documents/:key/images/:id/rendition") { request, context in
+            await answering {
+                let side = try ImageThumbnails.requestedSlideSide(request.uri.queryParameters["side"].map(String.init))
+                let (document, image) = try await openImage(state, context)
+                let source = ImageThumbnails.slide(requested: side, originalLongSide: max(image.width, image.height),
+                                                   browsersShow: image.mediaType.browsersShow)
+                guard case .rendition(let longSide) = source else { return try await shownOriginal(document, image) }
+                return try await shownRendition(state, document, image, longSide: longSide)
             }
         }
         router.get("/api/documents/:key/images/:id/thumbnail") { _, context in
@@ -46,6 +47,25 @@ extension EditorRoutes {
                 return Responses.bytes(thumbnail.bytes, type: thumbnail.mediaType, cache: "private, max-age=31536000, immutable")
             }
         }
+    }
+
+    /// The original as the detail view and the slideshow show it. Named inline, so that the
+    /// picture dragged out of the page is a file under the image's own name in Firefox and
+    /// Chromium alike (their own drag of an image).
+    static func shownOriginal(_ document: GalleryDocument, _ image: GalleryImage) async throws -> Response {
+        Responses.bytes(try await document.imageData(image.id), type: image.mediaType.rawValue,
+                        cache: "private, max-age=31536000, immutable", disposition: Responses.inline(filename: downloadName(of: image)))
+    }
+
+    /// A rendition at most `longSide` on its longer side, in sRGB, from the thumbnails' cache,
+    /// named for what it is (NAME.jpg or NAME.png).
+    static func shownRendition(_ state: EditorState, _ document: GalleryDocument, _ image: GalleryImage,
+                               longSide: Int) async throws -> Response {
+        let shown = try await state.thumbnails.rendition(sha256: image.sha256.description, longSide: longSide) {
+            try await document.imageData(image.id)
+        }
+        return Responses.bytes(shown.bytes, type: shown.mediaType, cache: "private, max-age=31536000, immutable",
+                               disposition: Responses.inline(filename: renditionName(of: image, type: shown.mediaType)))
     }
 
     /// The image `:id` of the open document `:key`. Images are served only from documents a

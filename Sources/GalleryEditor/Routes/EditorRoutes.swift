@@ -50,6 +50,9 @@ enum EditorRoutes {
         ("editor-touch.js", PackageResources.editor_touch_js),
         ("editor-privacy.js", PackageResources.editor_privacy_js),
         ("editor-start.js", PackageResources.editor_start_js),
+        // Loaded by import() on the first Play, never by the first paint (FrontEndFilesTests).
+        ("editor-slideshow.js", PackageResources.editor_slideshow_js),
+        ("editor-slideshow.css", PackageResources.editor_slideshow_css),
         // Not served at a path of its own: AccessGuard answers a refused request with it.
         ("refused.html", PackageResources.refused_html),
     ]
