@@ -30,9 +30,8 @@ package struct DocumentView: Codable, Sendable {
     /// What the user must know: why the last save failed, or who holds the file.
     package var message: String?
     package var images: [Image]
-    /// The id of the image chosen as the gallery's cover, nil while none is (the first image
-    /// stands for the gallery then). Written as null rather than left out, so that the page
-    /// reads an unset cover as such.
+    /// The id of the image chosen as the gallery's cover, nil (left out, as `message` is) while
+    /// none is: the first image stands for the gallery then.
     package var cover: String?
     /// While in conflict: the versions waiting for a decision (ours, a sync client's copy).
     package var versions: [Version]
@@ -112,8 +111,9 @@ extension DocumentView {
                      ("time", .integer(version.time)), ("title", .string(version.title))])
         }
         let members: [(String, V)] = [("canRedo", .bool(canRedo)), ("canUndo", .bool(canUndo)),
-                                      ("cover", cover.map { .string($0) } ?? .null), ("edited", .bool(edited)),
-                                      ("fileName", .string(fileName)), ("images", .array(images)), ("key", .string(key))]
+                                      ]
+            + optional("cover", cover)
+            + [("edited", .bool(edited)), ("fileName", .string(fileName)), ("images", .array(images)), ("key", .string(key))]
             + (mergeConflicts.map { [("mergeConflicts", V.array($0.map { .string($0) }))] } ?? [])
             + optional("message", message)
             + (metadataRemoved.map { [("metadataRemoved", $0.value)] } ?? [])
