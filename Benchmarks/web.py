@@ -114,7 +114,7 @@ def slideshow_steps(binary, presses):
         tab.call("Page.enable")
         tab.call("Emulation.setDeviceMetricsOverride", {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
         tab.navigate("file://" + os.path.join(web, "index.html") + "#/slide/1")
-        wait(tab, "document.body.dataset.slide === '1'")
+        wait(tab, "!!document.body && document.body.dataset.slide === '1'")
         tab.evaluate(PROBE)
         for _ in range(presses):
             wait(tab, PRELOADED)

@@ -132,6 +132,7 @@ public struct WebGalleryBaseURL: Sendable, Equatable {
 
     /// Why an address was refused.
     public struct Problem: Error, Sendable, CustomStringConvertible {
+        /// What is wrong with the address, as the usage error names it.
         public let description: String
         init(_ description: String) { self.description = description }
     }
