@@ -49,6 +49,11 @@ extension ImageGallery {
         @Option(help: "The largest file an import takes, in bytes; never more than the free space of the folder it goes to, less 1 GiB (default: 4 GiB).")
         var maxImportBytes: Int?
 
+        /// How long the editor waits for a first page before it stops (default 300 s). Tests set
+        /// it: a suite that keeps the machine busy may reach an editor later than that.
+        @Option(help: .hidden)
+        var firstPageSeconds: Double?
+
         func validate() throws {
             if pictures && !paths.isEmpty { throw ValidationError("--pictures and a PATH exclude each other") }
         }
@@ -64,6 +69,7 @@ extension ImageGallery {
             if noOpen { arguments.append("--no-open") }
             if json { arguments.append("--json") }
             if let maxImportBytes { arguments += ["--max-import-bytes", String(maxImportBytes)] }
+            if let firstPageSeconds { arguments += ["--first-page-seconds", String(firstPageSeconds)] }
             arguments.append("--")
             // The launcher has no folder to give, and the session's working folder is home:
             // the Pictures folder is chosen here, where the user's folders are known.

@@ -145,7 +145,9 @@ struct EditorStopTests {
         private static func startBlocking(_ folder: String, environment: [String: String]) throws -> Editor {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try TestPaths.binary())
-            process.arguments = ["edit", "--no-open", "--json", folder]
+            // A long first-page wait: a busy test run may come back to this editor minutes after
+            // its link, and an editor that stopped for want of a page would leave no record.
+            process.arguments = ["edit", "--no-open", "--json", "--first-page-seconds", "3600", folder]
             process.environment = environment
             let output = Pipe()
             process.standardOutput = output
