@@ -19,10 +19,11 @@ extension ManifestDecoder {
             try scanner.skipValue()
             return
         }
-        report(.unknownMember, "unknown member \"\(name)\" is ignored, and kept as it is when the gallery is saved", scanner)
         keptSpent += 32 + name.utf8.count
+        // One finding per member, said once its value is read: kept, or past the budget.
         if let value = try keptValue(&scanner) {
             kept.append(ManifestMember(name: name, value: value))
+            report(.unknownMember, "unknown member \"\(name)\" is ignored, and kept as it is when the gallery is saved", scanner)
         } else {
             report(.unknownMember, "unknown member \"\(name)\" is not kept: the manifest's unknown members pass "
                    + "\(Self.keptBudget >> 20) MiB", scanner)
