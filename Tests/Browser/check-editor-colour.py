@@ -165,14 +165,14 @@ class ColourScenarios(Steps):
 
     def until(self, api, what, ready):
         import time
-        end = time.monotonic() + 30
+        end = time.monotonic() + 90
         while time.monotonic() < end:
             boxes = api.evaluate(BOXES)
             if boxes and ready(boxes):
                 api.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
                 return api.evaluate(BOXES)
             time.sleep(0.1)
-        raise CheckFailed(f"{what} did not show within 30 s")
+        raise CheckFailed(f"{what} did not show within 90 s")
 
     def compare(self, browser, name, found):
         grid, detail = found
