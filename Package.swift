@@ -87,8 +87,11 @@ let package = Package(
         // by COnDemand when a picture is first converted to sRGB.
         .systemLibrary(name: "CLCMS2", path: "Sources/CLibraries/CLCMS2", providers: [.apt(["liblcms2-dev"])]),
 
-        // CRC-32 with carry-less multiplication, zlib's where the CPU lacks it.
-        .target(name: "CGalleryChecksum", linkerSettings: [.linkedLibrary("z")]),
+        // CRC-32 with carry-less multiplication, zlib's where the CPU lacks it; SHA-256 by
+        // libcrypto (loaded by COnDemand when a process hashes enough), the SHA extensions or
+        // plain C. Optimised in debug builds too: every test that writes a gallery hashes it.
+        .target(name: "CGalleryChecksum", dependencies: ["COnDemand"],
+                cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))], linkerSettings: [.linkedLibrary("z")]),
         // The few Linux calls Swift cannot reach directly (declared only under _GNU_SOURCE, or
         // flags glibc does not export to Swift); used by GallerySystem alone.
         .target(name: "CGallerySystem"),

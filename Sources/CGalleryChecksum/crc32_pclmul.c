@@ -148,19 +148,54 @@ static int has_pclmul(void) {
 }
 #endif
 
-uint32_t ig_crc32(uint32_t crc, const unsigned char *buf, size_t len) {
+int ig_crc32_path_available(enum ig_crc32_path path, const char **reason) {
+    switch (path) {
+    case IG_CRC32_BEST:
+    case IG_CRC32_ZLIB:
+        return 1;
 #if defined(__x86_64__)
-    if (len >= 256 && has_wide_pclmul()) {
+    case IG_CRC32_PCLMUL:
+        if (has_pclmul()) return 1;
+        if (reason != NULL) *reason = "this processor has no PCLMULQDQ with SSE4.1 (pclmulqdq in /proc/cpuinfo)";
+        return 0;
+    case IG_CRC32_VPCLMUL:
+        if (has_wide_pclmul()) return 1;
+        if (reason != NULL) *reason = "this processor has no VPCLMULQDQ with AVX2 (vpclmulqdq in /proc/cpuinfo)";
+        return 0;
+#else
+    case IG_CRC32_PCLMUL:
+    case IG_CRC32_VPCLMUL:
+        if (reason != NULL) *reason = "carry-less multiplication is written for x86-64 only";
+        return 0;
+#endif
+    }
+    if (reason != NULL) *reason = "no such path";
+    return 0;
+}
+
+uint32_t ig_crc32_by(enum ig_crc32_path path, uint32_t crc, const unsigned char *buf, size_t len) {
+#if defined(__x86_64__)
+    if (path == IG_CRC32_BEST) {
+        path = len >= 256 && has_wide_pclmul() ? IG_CRC32_VPCLMUL : len >= 64 && has_pclmul() ? IG_CRC32_PCLMUL : IG_CRC32_ZLIB;
+    }
+    /* Each folding path takes whole 16-byte blocks, and at least four of them; zlib the rest. */
+    if (path == IG_CRC32_VPCLMUL && len >= 256) {
         size_t folded = len & ~(size_t)15;
         crc = ~crc32_fold_wide(~crc, buf, folded);
         buf += folded;
         len -= folded;
-    } else if (len >= 64 && has_pclmul()) {
+    } else if (path != IG_CRC32_ZLIB && len >= 64) {
         size_t folded = len & ~(size_t)15;
         crc = ~crc32_fold(~crc, buf, folded);
         buf += folded;
         len -= folded;
     }
+#else
+    (void)path;
 #endif
     return (uint32_t)crc32(crc, buf, (uInt)len);
+}
+
+uint32_t ig_crc32(uint32_t crc, const unsigned char *buf, size_t len) {
+    return ig_crc32_by(IG_CRC32_BEST, crc, buf, len);
 }

@@ -1,9 +1,17 @@
 /* SHA-256 (FIPS 180-4) for content addressing: every blob a gallery holds is named by it.
- * The x86 SHA extensions where the CPU has them, plain C otherwise. It lives here, not in
- * swift-crypto, so that the reading modules need neither BoringSSL nor the Foundation that
- * swift-crypto imports on Linux (and, through it, ICU): the confined thumbnailer links them. */
+ * It lives here, not in swift-crypto, so that the reading modules need neither BoringSSL nor
+ * the Foundation that swift-crypto imports on Linux (and, through it, ICU): the confined
+ * thumbnailer links them.
+ *
+ * With the x86 SHA extensions our code runs as fast as OpenSSL's (Benchmarks/RESULTS.md,
+ * section ac.2). Without them, long runs go to libcrypto, loaded when first worth it: its
+ * AVX2 assembly is about twice as fast as plain C there; plain C takes short inputs, and
+ * everything where libcrypto cannot be loaded. The padding and length stay here on every path. */
 #include "gallery_checksum.h"
+#include "on_demand.h"
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <immintrin.h>
 
@@ -96,19 +104,75 @@ static int use_extensions(void) {
     return cached;
 }
 
-static void blocks(ig_sha256 *hash, const unsigned char *data, size_t count) {
-    if (hash->portable || !use_extensions()) blocks_portable(hash->state, data, count);
-    else blocks_sha_extensions(hash->state, data, count);
+int ig_sha256_path_available(enum ig_sha256_path path, const char **reason) {
+    static const char *const no_extensions = "this processor has no SHA extensions (sha_ni in /proc/cpuinfo)";
+    switch (path) {
+    case IG_SHA256_BEST:
+    case IG_SHA256_PORTABLE:
+    case IG_SHA256_BEST_WITHOUT_EXTENSIONS:
+        return 1;
+    case IG_SHA256_SHA_EXTENSIONS:
+        if (!use_extensions() && reason != NULL) *reason = no_extensions;
+        return use_extensions();
+    case IG_SHA256_LIBCRYPTO:
+        return ig_library_load(IG_LIBRARY_CRYPTO, reason);
+    }
+    if (reason != NULL) *reason = "no such path";
+    return 0;
 }
 
-void ig_sha256_init(ig_sha256 *hash, int portable) {
+/* How much a process hashes before BEST loads libcrypto: loading it costs about 1 ms, which
+ * its speed repays within about 0.4 MB. Counted across the process, since a gallery's blobs
+ * are many small hashes. */
+enum { libcrypto_after_bytes = 1 << 20, libcrypto_least_blocks = 4 };
+static uint64_t hashed_bytes;
+
+static int best_forced = -1;
+static pthread_once_t forced_once = PTHREAD_ONCE_INIT;
+
+static void read_forced(void) {
+    const char *name = getenv("IMAGEGALLERY_SHA256");
+    int path = IG_SHA256_BEST;
+    if (name != NULL && strcmp(name, "portable") == 0) path = IG_SHA256_PORTABLE;
+    else if (name != NULL && strcmp(name, "sha-extensions") == 0) path = IG_SHA256_SHA_EXTENSIONS;
+    else if (name != NULL && strcmp(name, "libcrypto") == 0) path = IG_SHA256_LIBCRYPTO;
+    else if (name != NULL && strcmp(name, "without-sha-extensions") == 0) path = IG_SHA256_BEST_WITHOUT_EXTENSIONS;
+    best_forced = ig_sha256_path_available(path, NULL) ? path : IG_SHA256_BEST;
+}
+
+static int use_libcrypto(size_t count) {
+    if (count < libcrypto_least_blocks) return 0;
+    if (__atomic_load_n(&hashed_bytes, __ATOMIC_RELAXED) < libcrypto_after_bytes) {
+        __atomic_fetch_add(&hashed_bytes, (uint64_t)count * 64, __ATOMIC_RELAXED);
+        return 0;
+    }
+    return ig_library_load(IG_LIBRARY_CRYPTO, NULL);
+}
+
+static void blocks(ig_sha256 *hash, const unsigned char *data, size_t count) {
+    int path = hash->path;
+    if (path == IG_SHA256_BEST && use_extensions()) path = IG_SHA256_SHA_EXTENSIONS;
+    else if (path == IG_SHA256_BEST || path == IG_SHA256_BEST_WITHOUT_EXTENSIONS)
+        path = use_libcrypto(count) ? IG_SHA256_LIBCRYPTO : IG_SHA256_PORTABLE;
+    switch (path) {
+    case IG_SHA256_LIBCRYPTO: ig_crypto_sha256_blocks(hash->state, data, count); break;
+    case IG_SHA256_SHA_EXTENSIONS: blocks_sha_extensions(hash->state, data, count); break;
+    default: blocks_portable(hash->state, data, count); break;
+    }
+}
+
+void ig_sha256_init(ig_sha256 *hash, enum ig_sha256_path path) {
     static const uint32_t initial[8] = {
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
     };
     memcpy(hash->state, initial, sizeof initial);
     hash->length = 0;
     hash->pending = 0;
-    hash->portable = portable;
+    if (path == IG_SHA256_BEST) {
+        pthread_once(&forced_once, read_forced);
+        path = best_forced;
+    }
+    hash->path = path;
 }
 
 void ig_sha256_update(ig_sha256 *hash, const unsigned char *data, size_t length) {

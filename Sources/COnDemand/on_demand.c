@@ -13,6 +13,11 @@
 #include <gif_lib.h>
 #include <lcms2.h>
 #include <libheif/heif.h>
+#include <string.h>
+// SHA256_Update is deprecated in OpenSSL 3 in favour of EVP, whose context is opaque and
+// allocated; the low-level call takes the plain state we keep, and runs the same block code.
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/sha.h>
 #include <webp/decode.h>
 #include <webp/demux.h>
 
@@ -126,6 +131,8 @@
     V(cmsDoTransform, (cmsHTRANSFORM transform, const void *input, void *output, cmsUInt32Number pixels), \
       (transform, input, output, pixels)) \
     V(cmsSetLogErrorHandler, (cmsLogErrorHandlerFunction handler), (handler))
+#define CRYPTO_FUNCTIONS(X, V) \
+    X(int, SHA256_Update, (SHA256_CTX *context, const void *data, size_t length), (context, data, length))
 
 #define POINTER(type, name, parameters, arguments) static type(*real_##name) parameters;
 #define VOID_POINTER(name, parameters, arguments) static void(*real_##name) parameters;
@@ -149,6 +156,7 @@ AVIF_FUNCTIONS(POINTER, VOID_POINTER)
 HEIF_FUNCTIONS(POINTER, VOID_POINTER)
 ARCHIVE_FUNCTIONS(POINTER, VOID_POINTER)
 LCMS2_FUNCTIONS(POINTER, VOID_POINTER)
+CRYPTO_FUNCTIONS(POINTER, VOID_POINTER)
 
 WEBP_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
 WEBP_DEMUX_FUNCTIONS(TRAMPOLINE, VOID_TRAMPOLINE)
@@ -164,9 +172,9 @@ struct library {
     char reason[256];
 };
 
-static struct library libraries[6] = {
+static struct library libraries[7] = {
     {PTHREAD_ONCE_INIT, 0, ""}, {PTHREAD_ONCE_INIT, 0, ""}, {PTHREAD_ONCE_INIT, 0, ""}, {PTHREAD_ONCE_INIT, 0, ""},
-    {PTHREAD_ONCE_INIT, 0, ""}, {PTHREAD_ONCE_INIT, 0, ""},
+    {PTHREAD_ONCE_INIT, 0, ""}, {PTHREAD_ONCE_INIT, 0, ""}, {PTHREAD_ONCE_INIT, 0, ""},
 };
 
 /// Opens `soname` (its Debian 12 package named in the reason when it is missing); NULL on failure.
@@ -220,10 +228,24 @@ ONE_FILE_LOADER(load_avif, IG_LIBRARY_AVIF, "libavif.so.15", "libavif15", AVIF_F
 ONE_FILE_LOADER(load_heif, IG_LIBRARY_HEIF, "libheif.so.1", "libheif1", HEIF_FUNCTIONS)
 ONE_FILE_LOADER(load_archive, IG_LIBRARY_ARCHIVE, "libarchive.so.13", "libarchive13", ARCHIVE_FUNCTIONS)
 ONE_FILE_LOADER(load_lcms2, IG_LIBRARY_LCMS2, "liblcms2.so.2", "liblcms2-2", LCMS2_FUNCTIONS)
+ONE_FILE_LOADER(load_crypto, IG_LIBRARY_CRYPTO, "libcrypto.so.3", "libssl3", CRYPTO_FUNCTIONS)
+
+void ig_crypto_sha256_blocks(uint32_t state[8], const unsigned char *data, size_t blocks) {
+    // With nothing pending and whole blocks given, SHA256_Update runs its block code straight
+    // over `data` and leaves nothing behind: only the chaining state matters, and the length
+    // and padding stay ours (CGalleryChecksum's final).
+    SHA256_CTX context;
+    memset(&context, 0, sizeof context);
+    memcpy(context.h, state, sizeof context.h);
+    context.md_len = SHA256_DIGEST_LENGTH;
+    real_SHA256_Update(&context, data, blocks * 64);
+    memcpy(state, context.h, sizeof context.h);
+}
 
 int ig_library_load(enum ig_library which, const char **reason) {
-    static void (*const loaders[6])(void) = {load_webp, load_gif, load_avif, load_heif, load_archive, load_lcms2};
-    if ((unsigned)which > IG_LIBRARY_LCMS2) return 0;
+    static void (*const loaders[7])(void) = {load_webp, load_gif, load_avif, load_heif, load_archive, load_lcms2,
+                                             load_crypto};
+    if ((unsigned)which > IG_LIBRARY_CRYPTO) return 0;
     struct library *library = &libraries[which];
     pthread_once(&library->once, loaders[which]);
     if (reason != NULL) *reason = library->reason;

@@ -4,11 +4,15 @@ import GalleryTestSupport
 import Testing
 
 /// SHA-256 names every blob and SHA-1 every name-based id: both must equal coreutils' digests,
-/// through the SHA extensions and through the plain C alike, however the bytes are split.
+/// by every path this processor has (HashPathTests forces each in turn), however the bytes are split.
 @Suite("Hashes")
 struct HashTests {
     static func digest(_ bytes: ArraySlice<UInt8>, portable: Bool, cut: Int? = nil) -> SHA256Digest {
-        var hasher = SHA256Hasher(portable: portable)
+        digest(bytes, path: portable ? .portable : .best, cut: cut)
+    }
+
+    static func digest(_ bytes: ArraySlice<UInt8>, path: ChecksumPath.SHA256, cut: Int? = nil) -> SHA256Digest {
+        var hasher = SHA256Hasher(path: path)
         let cut = cut ?? bytes.count
         bytes[bytes.startIndex ..< bytes.startIndex + cut].withUnsafeBytes { hasher.update($0) }
         bytes[(bytes.startIndex + cut)...].withUnsafeBytes { hasher.update($0) }

@@ -1,6 +1,9 @@
 #ifndef IMAGEGALLERY_ON_DEMAND_H
 #define IMAGEGALLERY_ON_DEMAND_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 /// Libraries loaded when first needed, not linked: format 2.0's decoders (libavif and libheif
 /// bring some thirty libraries of encoders with them), libarchive (with libxml2, ICU and
 /// six compressors) and Little CMS (for the few images that carry a colour profile), which every start of the tool would otherwise map and relocate, for the
@@ -15,10 +18,18 @@ enum ig_library {
     IG_LIBRARY_HEIF = 3,
     IG_LIBRARY_ARCHIVE = 4,
     IG_LIBRARY_LCMS2 = 5,
+    /// libcrypto 3, for its SHA-256 (CGalleryChecksum's fastest path on most processors).
+    IG_LIBRARY_CRYPTO = 6,
 };
 
 /// 1 when the library and every function its callers use are there (loaded once, on the
 /// first call, from any thread); else 0, with `*reason` saying what is missing.
 int ig_library_load(enum ig_library library, const char **reason);
+
+/// libcrypto's SHA-256 over `blocks` whole 64-byte blocks, continuing `state` (the eight
+/// words FIPS 180-4 calls H). Under a name of our own, not a trampoline named SHA256_Update: a
+/// library linked beside us that calls libcrypto would otherwise reach this instead. Call
+/// ig_library_load(IG_LIBRARY_CRYPTO, ...) first.
+void ig_crypto_sha256_blocks(uint32_t state[8], const unsigned char *data, size_t blocks);
 
 #endif

@@ -26,6 +26,21 @@ extension ImageGallery {
             var filename: String?
             var caption: String?
             var added: String?
+
+            /// The row as JSON, its keys sorted: written by our own writer, since JSONEncoder
+            /// took most of `list --json`'s time for a large gallery (Benchmarks/RESULTS.md, ac.3).
+            var json: CanonicalJSONWriter.Value {
+                var members: [(String, CanonicalJSONWriter.Value)] = []
+                if let added { members.append(("added", .string(added))) }
+                members.append(("byteSize", .integer(Int64(byteSize))))
+                if let caption { members.append(("caption", .string(caption))) }
+                if let filename { members.append(("filename", .string(filename))) }
+                members += [("height", .integer(Int64(height))), ("id", .string(id)), ("index", .integer(Int64(index))),
+                            ("mediaType", .string(mediaType)), ("path", .string(path)), ("sha256", .string(sha256))]
+                if let source { members.append(("source", .string(source))) }
+                members.append(("width", .integer(Int64(width))))
+                return .object(members)
+            }
         }
 
         func run() throws {
@@ -45,7 +60,7 @@ extension ImageGallery {
             }
             if output.json {
                 // Row by row: the listing of a large gallery is never one document in memory.
-                try Terminal.printJSONArray(images.indices.lazy.map(row))
+                Terminal.printJSONArray(images.indices.lazy.map { row($0).json })
                 return
             }
             let rows = images.indices.map(row)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GalleryFormat
 import GallerySystem
 
 /// Output to the user: results on stdout, messages and progress on stderr.
@@ -48,6 +49,27 @@ enum Terminal {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(value)
         StandardStream.output.write([UInt8](data) + [UInt8(ascii: "\n")])
+    }
+
+    /// Prints a JSON array of values our own writer writes, compact, with their members in the
+    /// order given (sorted, as `printJSON` sorts them), one element at a time.
+    static func printJSONArray(_ values: some Sequence<CanonicalJSONWriter.Value>) {
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        bytes.reserveCapacity(1 << 17)
+        var first = true
+        for value in values {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            var row = CanonicalJSONWriter(capacity: 512, compact: true)
+            row.write(value)
+            bytes += row.bytes
+            if bytes.count >= 1 << 16 {
+                bytes.withUnsafeBytes { StandardStream.output.write($0) }
+                bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        bytes += Array("]\n".utf8)
+        bytes.withUnsafeBytes { StandardStream.output.write($0) }
     }
 
     /// Prints a JSON array exactly as `printJSON` would, one element at a time: a listing of

@@ -42,6 +42,51 @@ struct ReadCommandTests {
         #expect(rows.map { $0["index"] as! Int } == Array(1 ... images.count))
     }
 
+    /// `list --json` writes its rows with our own writer (issue 34): each row's keys sorted,
+    /// absent members left out, and a caption of quotes, backslashes, control characters,
+    /// slashes and non-ASCII read back as written; the same document JSONEncoder wrote.
+    @Test func theListingEscapesWhatACaptionHolds() throws {
+        let directory = try TemporaryDirectory()
+        let gallery = directory.file("g.imagegallery")
+        #expect(try Subprocess.imagegallery(["create", gallery, TestPaths.fixture("images/1-sunset.jpg"),
+                                             TestPaths.fixture("images/2-tiles.png")]).status == 0)
+        let caption = "\"Quoted\" back\\slash\nline\ttab \u{01}\u{1F} a/b \u{7F} é 🌍"
+        #expect(try Subprocess.imagegallery(["caption", gallery, "1", caption]).status == 0)
+        let result = try Subprocess.imagegallery(["list", "--json", gallery])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try #require(try json(result) as? [[String: Any]])
+        #expect(rows.first?["caption"] as? String == caption)
+        #expect(rows.last?["caption"] == nil)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let images = try GalleryReader(path: gallery).gallery.images
+        let expected = try images.enumerated().map { position, image in
+            String(decoding: try encoder.encode(ListedRow(index: position + 1, image: image)), as: UTF8.self)
+        }
+        #expect(result.stdout == "[" + expected.joined(separator: ",") + "]\n")
+    }
+
+    /// What JSONEncoder made of a row before issue 34, to hold our writer to.
+    struct ListedRow: Encodable {
+        var index: Int, id: String, mediaType: String, width: Int, height: Int, byteSize: UInt64, sha256: String
+        var path: String, source: String?, filename: String?, caption: String?, added: String?
+
+        init(index: Int, image: GalleryImage) {
+            self.index = index
+            id = image.id.manifestString
+            mediaType = image.mediaType.rawValue
+            width = image.width
+            height = image.height
+            byteSize = image.byteSize
+            sha256 = image.sha256.hex
+            path = image.path
+            source = image.source
+            filename = image.filename
+            caption = image.caption
+            added = image.added?.rfc3339
+        }
+    }
+
     @Test func extractRoundTripsTheOriginalBytes() throws {
         let directory = try TemporaryDirectory()
         let source = Self.all
