@@ -3,6 +3,7 @@
 import statistics
 
 from editor_support import summary, table
+import editor_scale_report
 
 MIB = 1024  # KiB per MiB
 RSS_LIMIT_KIB = 150e6 / 1024  # the 150 MB, in KiB (143.1 MiB)
@@ -25,6 +26,8 @@ def summarise(out):
         summarise_paint(out["paint"], s, targets)
     if "edits" in out:
         summarise_edits(out["edits"], s, targets)
+    if "scale" in out:
+        editor_scale_report.summarise_scale(out["scale"], s, targets, target, 2.0)
     summarise_saves(out, s, targets)
     summarise_cli(out, s, targets)
     return {"figures": s, "targets": targets}
@@ -139,6 +142,8 @@ def markdown(out, a):
         md += markdown_paint(out["paint"], s, ok)
     if "edits" in out:
         md += markdown_edits(out["edits"], s, ok)
+    if "scale" in out:
+        md += editor_scale_report.markdown_scale(out["scale"], s, ok)
     for key in ("save", "xfs"):
         if key in out:
             md += markdown_save(key, out[key], s, T, ok)
