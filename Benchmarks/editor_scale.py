@@ -21,20 +21,23 @@ COUNT = 100_000
 BASES = 40
 SIDE = 200
 
-# In the page: every animation frame, whether a grid cell is in view once the frame is drawn. The
-# look is taken in a task posted from the frame's callback, which runs after the frame's other
-# callbacks (the grid's own scroll handler draws in one) and its paint. The longest time between
-# two frames with a cell in view is the longest the user saw no photo (a blank or frozen screen).
+# In the page: every animation frame, whether a grid cell was in view when it was drawn. The look
+# is taken in a task posted from the frame's callback, so after the frame's other callbacks (the
+# grid draws its rows in one) and its paint; since the sweep below may scroll again before that
+# task runs, the cells are placed in page coordinates and held against the scroll position of the
+# frame. The longest time between two frames with a cell in view is the longest the user saw no
+# photo (a blank or frozen screen).
 FRAMES_START = """(() => {
   const grid = document.getElementById('image-grid');
   const log = window.scaleFrames = {times: [], drawn: [], run: true};
-  const inView = () => { for (const cell of grid.children) { if (!cell.classList.contains('image-cell')) continue;
-    const box = cell.getBoundingClientRect(); if (box.bottom > 0 && box.top < innerHeight && box.height > 0) return true; }
+  const inView = (y) => { for (const cell of grid.children) { if (!cell.classList.contains('image-cell')) continue;
+    const box = cell.getBoundingClientRect(), top = box.top + scrollY;
+    if (box.height > 0 && top + box.height > y && top < y + innerHeight) return true; }
     return false; };
   const after = new MessageChannel();
-  let pending = 0;
-  after.port1.onmessage = () => { log.times.push(pending); log.drawn.push(inView()); };
-  const frame = (t) => { pending = t; after.port2.postMessage(0); if (log.run) requestAnimationFrame(frame); };
+  let pending = null;
+  after.port1.onmessage = () => { log.times.push(pending.t); log.drawn.push(inView(pending.y)); };
+  const frame = (t) => { pending = {t, y: scrollY}; after.port2.postMessage(0); if (log.run) requestAnimationFrame(frame); };
   requestAnimationFrame(frame);
   return true; })()"""
 
