@@ -152,10 +152,12 @@ bench: release
 # The gallery editor's figures (issue 17): first paint in headless Chromium, edits saved by autosave,
 # the save of a 1 GiB gallery (also on an XFS loop image, as root), peak RSS. Raw results in
 # .build-bench/results/editor.json; the RESULTS.md section in .build-bench/results/editor.md.
+# ONLY=scale (or any list of editor.py --only) runs only those parts: scale is the 100,000-image
+# gallery of issue 34, not in the default set.
 bench-editor: release
 	@scripts/install-deps bench
 	Benchmarks/make-corpus.sh .build-bench/corpus
-	/usr/bin/python3 Benchmarks/editor.py --bin .build/release --markdown .build-bench/results/editor.md
+	/usr/bin/python3 Benchmarks/editor.py --bin .build/release --markdown .build-bench/results/editor.md $(if $(ONLY),--only $(ONLY))
 
 # Regenerates Fixtures/ (deterministic; the result is committed).
 fixtures:

@@ -2,7 +2,7 @@
 """Performance of the gallery editor (issue 17, section 10, and "Large galleries").
 
 usage: Benchmarks/editor.py [--runs N] [--markdown OUT.md] [--json OUT.json] [--bin DIR]
-                            [--only save,xfs,cli,edits,paint] [--chromium PATH]
+                            [--only save,xfs,cli,edits,paint,scale] [--chromium PATH] [--scale-runs N]
 
   paint  first paint of the 10,000-image gallery (cold and warm thumbnail cache), from the spawn
          of `imagegallery edit G --no-open --json` to the page's `imagegallery-grid-painted`
@@ -12,6 +12,11 @@ usage: Benchmarks/editor.py [--runs N] [--markdown OUT.md] [--json OUT.json] [--
   save   the save after one caption edit on the 1 GiB gallery, over the HTTP interface,
          against `cp` of the file (with and without fsync), on this disk
   xfs    the same on an XFS loop image made with `mkfs.xfs -m reflink=1` (needs root)
+  scale  the 100,000-image gallery (issue 34; not in the default set, run with --only scale): first
+         paint cold and warm, the longest time without a photo in view while scrolling to the end
+         and back, a reorder of the last image to the front until autosave has saved it, the
+         server's peak RSS and the page's JS heap. The photos (distinct, a few KB each) and the
+         gallery are made once, under .build-bench/ (Benchmarks/editor_scale.py)
   cli    `imagegallery --version` and `thumbnail -s 256` from the embedded thumbnail, with
          hyperfine, beside the figures of RESULTS.md sections o and i
 
@@ -36,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from editor_support import (CTRL, REPO, DevTools, Editor, Page, Session, file_stamp, find_chromium,  # noqa: E402
                             list_json, private_env, q, wait_for_change)
 import editor_report  # noqa: E402
+import editor_scale  # noqa: E402
 
 DATE = "2026-01-01T00:00:00Z"
 AUTOSAVE = 2.0
@@ -400,7 +406,8 @@ class Bench:
     # MARK: the whole run
 
     def run(self, only):
-        steps = {"paint": self.paint, "edits": self.edits, "save": self.save, "xfs": self.xfs, "cli": self.cli}
+        steps = {"paint": self.paint, "edits": self.edits, "save": self.save, "xfs": self.xfs, "cli": self.cli,
+                 "scale": lambda: editor_scale.scale(self)}
         try:
             for name in only:
                 print(f"editor.py: {name} ...", file=sys.stderr, flush=True)
@@ -427,10 +434,11 @@ def main():
     # instead of 1.1 s, in two runs of 2026-11-26), not the save.
     p.add_argument("--only", default="save,xfs,cli,edits,paint")
     p.add_argument("--chromium")
+    p.add_argument("--scale-runs", type=int, default=3, help="cold and warm loads of the 100,000-image gallery")
     p.add_argument("--xfs-size", default="4G")
     a = p.parse_args()
     only = a.only.split(",")
-    unknown = set(only) - {"paint", "edits", "save", "xfs", "cli"}
+    unknown = set(only) - {"paint", "edits", "save", "xfs", "cli", "scale"}
     if unknown:
         p.error(f"unknown measurements: {', '.join(sorted(unknown))}")
     os.chdir(REPO)

@@ -18,6 +18,10 @@ package actor DocumentDesk {
         var lastView: DocumentView?
         /// Counts publishes, so that a view computed before a newer one began is not sent after it.
         var published = 0
+        /// The `images` member of the last view, and the images it was written from: most events
+        /// (a save's start and end, a title, an undo of a caption…) leave the list as it was, and
+        /// at 100,000 images writing it again took most of a view's time.
+        var imagesJSON: (images: [GalleryImage], json: [UInt8])?
     }
 
     private let library: GalleryLibrary
@@ -84,7 +88,16 @@ package actor DocumentDesk {
     /// The document's view as the pages see it now.
     package func view(_ key: String) async throws -> DocumentView {
         guard let entry = open[key] else { throw EditorError.noSuchGallery(key) }
-        return try await DocumentView(key: key, document: entry.document, saving: entry.saving)
+        var view = try await DocumentView(key: key, document: entry.document, saving: entry.saving)
+        // Arrays that share storage compare at once: the list is written again only when it changed.
+        if let cached = open[key]?.imagesJSON, cached.images == view.galleryImages {
+            view.imagesJSON = cached.json
+        } else {
+            let json = DocumentView.imagesJSON(view.galleryImages)
+            view.imagesJSON = json
+            open[key]?.imagesJSON = (view.galleryImages, json)
+        }
+        return view
     }
 
     /// Whether `key` is open here (a file the editor holds is not renamed or trashed under it).

@@ -4,7 +4,7 @@ import GallerySystem
 
 /// A document as the gallery page shows it: everything the page draws, nothing it would have
 /// to trust (the server decides what an edit means).
-package struct DocumentView: Codable, Sendable {
+package struct DocumentView: Encodable, Sendable {
     /// Only what the page draws: a view of 10,000 images is sent whole on every open, so each
     /// field costs the first paint (the SHA-256 and size, which the page never shows, cost a third).
     package struct Image: Codable, Sendable, Hashable {
@@ -29,7 +29,19 @@ package struct DocumentView: Codable, Sendable {
     package var canRedo: Bool
     /// What the user must know: why the last save failed, or who holds the file.
     package var message: String?
-    package var images: [Image]
+    /// The document's images as it holds them. The page's form of them (`images`) is made only
+    /// when written, and `imagesJSON` spares even that: at 100,000 images the list is 12 MB,
+    /// sent again with every event of the document (an edit, a save's start and end).
+    package var galleryImages: [GalleryImage]
+    package var images: [Image] {
+        galleryImages.map { image in
+            Image(id: image.id.manifestString, filename: image.filename, caption: image.caption, width: image.width,
+                  height: image.height, mediaType: image.mediaType.rawValue)
+        }
+    }
+    /// The `images` member as `json` writes it, when the desk holds it from an earlier view of
+    /// the same images.
+    package var imagesJSON: [UInt8]?
     /// The id of the image chosen as the gallery's cover, nil (left out, as `message` is) while
     /// none is: the first image stands for the gallery then.
     package var cover: String?
@@ -83,10 +95,7 @@ package struct DocumentView: Codable, Sendable {
                     imageCount: version.imageCount, time: Int64(version.time.timeIntervalSince1970 * 1000), host: version.host,
                     missingImages: version.missingImages.count)
         }
-        images = gallery.images.map { image in
-            Image(id: image.id.manifestString, filename: image.filename, caption: image.caption, width: image.width,
-                  height: image.height, mediaType: image.mediaType.rawValue)
-        }
+        galleryImages = gallery.images
         cover = gallery.cover.map(\.manifestString)
     }
 }
@@ -98,28 +107,57 @@ extension DocumentView {
     package var json: [UInt8] {
         typealias V = CanonicalJSONWriter.Value
         func optional(_ key: String, _ text: String?) -> [(String, V)] { text.map { [(key, .string($0))] } ?? [] }
-        let images: [V] = images.map { image in
-            .object(optional("caption", image.caption) + optional("filename", image.filename) + [
-                ("height", .integer(Int64(image.height))), ("id", .string(image.id)),
-                ("mediaType", .string(image.mediaType)), ("width", .integer(Int64(image.width))),
-            ])
-        }
         let versions: [V] = versions.map { version in
             .object([("host", .string(version.host)), ("id", .string(version.id)),
                      ("imageCount", .integer(Int64(version.imageCount))),
                      ("missingImages", .integer(Int64(version.missingImages))), ("origin", .string(version.origin)),
                      ("time", .integer(version.time)), ("title", .string(version.title))])
         }
-        let members: [(String, V)] = [("canRedo", .bool(canRedo)), ("canUndo", .bool(canUndo)),
-                                      ]
+        // The members before `images` and those after it, as two objects joined around it.
+        let before: [(String, V)] = [("canRedo", .bool(canRedo)), ("canUndo", .bool(canUndo))]
             + optional("cover", cover)
-            + [("edited", .bool(edited)), ("fileName", .string(fileName)), ("images", .array(images)), ("key", .string(key))]
+            + [("edited", .bool(edited)), ("fileName", .string(fileName))]
+        let after: [(String, V)] = [("key", .string(key))]
             + (mergeConflicts.map { [("mergeConflicts", V.array($0.map { .string($0) }))] } ?? [])
             + optional("message", message)
             + (metadataRemoved.map { [("metadataRemoved", $0.value)] } ?? [])
             + [("saving", .bool(saving)), ("state", .string(state)), ("title", .string(title)), ("versions", .array(versions))]
-        var writer = CanonicalJSONWriter(capacity: 256 + self.images.count * 120, compact: true)
-        writer.write(.object(members))
-        return writer.bytes
+        var head = CanonicalJSONWriter(capacity: 256, compact: true)
+        head.write(.object(before))
+        var tail = CanonicalJSONWriter(capacity: 256, compact: true)
+        tail.write(.object(after))
+        let images = imagesJSON ?? Self.imagesJSON(galleryImages)
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(head.bytes.count + images.count + tail.bytes.count + 16)
+        bytes += head.bytes.dropLast()
+        bytes += Array(#","images":"#.utf8)
+        bytes += images
+        bytes.append(0x2C)
+        bytes += tail.bytes.dropFirst()
+        return bytes
+    }
+
+    /// Encodes what `json` writes, for callers that embed the view in a `Codable` answer.
+    private enum CodingKeys: String, CodingKey {
+        case key, fileName, title, state, edited, saving, canUndo, canRedo, message, images, cover, versions,
+             mergeConflicts, metadataRemoved
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(fileName, forKey: .fileName)
+        try container.encode(title, forKey: .title)
+        try container.encode(state, forKey: .state)
+        try container.encode(edited, forKey: .edited)
+        try container.encode(saving, forKey: .saving)
+        try container.encode(canUndo, forKey: .canUndo)
+        try container.encode(canRedo, forKey: .canRedo)
+        try container.encodeIfPresent(message, forKey: .message)
+        try container.encode(images, forKey: .images)
+        try container.encodeIfPresent(cover, forKey: .cover)
+        try container.encode(versions, forKey: .versions)
+        try container.encodeIfPresent(mergeConflicts, forKey: .mergeConflicts)
+        try container.encodeIfPresent(metadataRemoved, forKey: .metadataRemoved)
     }
 }
