@@ -140,17 +140,24 @@ def commands(options, kind, picture, gallery, size):
 
 
 def paired(listed, rounds):
-    """Wall-clock seconds of each command, `rounds` times, interleaved; one warm-up each."""
+    """Wall-clock seconds of each command, `rounds` times, interleaved; one warm-up each. A
+    command that fails in the warm-up (`thumbnail` refusing a picture past its budgets) is left
+    out of the rounds, its exit status and last line kept instead of times."""
     times = {label: [] for label, _ in listed}
     for round_index in range(rounds + 1):
-        shift = round_index % len(listed)
-        for label, arguments in listed[shift:] + listed[:shift]:
+        live = [(label, arguments) for label, arguments in listed if isinstance(times[label], list)]
+        shift = round_index % len(live)
+        for label, arguments in live[shift:] + live[:shift]:
             start = time.perf_counter()
             done = subprocess.run(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             elapsed = time.perf_counter() - start
-            if done.returncode != 0:
+            if done.returncode != 0 and round_index == 0:
+                said = done.stderr.decode(errors="replace").strip().splitlines()
+                reason = said[-1] if said else ""
+                times[label] = f"exit {done.returncode}: {reason[reason.find('IG-'):] if 'IG-' in reason else reason[-160:]}"
+            elif done.returncode != 0:
                 sys.exit(f"thumbnail-anchors: {' '.join(arguments)} exited {done.returncode}: {done.stderr.decode()[-400:]}")
-            if round_index > 0:
+            elif round_index > 0:
                 times[label].append(elapsed)
     return times
 
@@ -176,10 +183,13 @@ def report(rows, options):
              "| picture | size | command | median (ms) | min (ms) | × vipsthumbnail | × faster anchor | × floor |",
              "|---|---:|---|---:|---:|---:|---:|---:|"]
     for (name, kind, size), times in rows:
-        medians = {label: statistics.median(values) for label, values in times.items()}
+        medians = {label: statistics.median(values) for label, values in times.items() if isinstance(values, list)}
         anchor = min(medians["vipsthumbnail"], medians.get("ImageMagick", medians["vipsthumbnail"]))
         floor = medians.get("djpeg floor")
         for label, values in times.items():
+            if isinstance(values, str):
+                lines.append(f"| {name} {kind} | {size} | {label} | refused ({values}) | | | | |")
+                continue
             median = medians[label]
             cells = [f"{name} {kind}", str(size), label, f"{median * 1000:.1f}", f"{min(values) * 1000:.1f}",
                      f"{median / medians['vipsthumbnail']:.3f}", f"{median / anchor:.3f}",

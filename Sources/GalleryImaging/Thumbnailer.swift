@@ -66,7 +66,8 @@ public enum Thumbnailer {
                                       height: fitted.height)
             resampler.colour = colour
             // A GIF's indices may cross instead, a row of RGBA made of them on the far side.
-            let rest = try limits.less(copies + RowPipeline.bytesNeeded(rowBytes: header.width * 4) + header.width * 4)
+            let indexRow = header.mediaType == .gif ? header.width * 4 : 0
+            let rest = try limits.less(copies + RowPipeline.bytesNeeded(rowBytes: header.width * 4) + indexRow)
             let indexed = header.mediaType == .gif
                 ? try gifFromIndices(bytes, width: header.width, height: header.height, limits: rest, resampler: resampler) : nil
             let decoded = try indexed ?? RowPipeline.run(rowBytes: header.width * 4, consume: { resampler.push($0) }) { rows in
