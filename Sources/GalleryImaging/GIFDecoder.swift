@@ -13,7 +13,7 @@ package enum GIFDecoder {
         try limits.admit(work(geometry, held: height, byteCount: bytes.count))
         try FormatTwoLibrary.require(.gif)
         let bitmap = try bytes.withUnsafeBytes { raw in
-            try firstFrame(raw, width: width, height: height, streaming: nil, holdingScreen: {})!
+            try firstFrame(raw, width: width, height: height, streaming: nil, holdingScreen: {}).screen!
         }
         return DecodedFrame(bitmap: bitmap, geometry: geometry)
     }
@@ -32,7 +32,7 @@ package enum GIFDecoder {
             let screen = try bytes.withUnsafeBytes { raw in
                 try firstFrame(raw, width: width, height: height, streaming: rows) {
                     try limits.admit(work(geometry, held: height, byteCount: bytes.count))
-                }
+                }.screen
             }
             if let screen {
                 screen.pixels.withUnsafeBufferPointer { pixels in
@@ -41,6 +41,28 @@ package enum GIFDecoder {
             }
         }
         return geometry
+    }
+
+    /// The first frame's colour indices, a row of the screen at a time, when the frame covers
+    /// the screen and is not interlaced: `palette` first (each index's RGBA word, as
+    /// ``colourTable`` has it), then every row to `rows`, so that a thumbnail can look the
+    /// colours up beside the filter, on its thread, while this one runs giflib's LZW. Nil, with
+    /// nothing handed over and no line decoded, for any other frame (``decodeRows`` composes it).
+    package static func decodeIndexedRows(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits(),
+                                          palette: (_ table: ColourTable) -> Void,
+                                          rows: (_ row: UnsafeBufferPointer<UInt8>) -> Void) throws -> ImageGeometry? {
+        let geometry = try ImageHeaderError.asDecodeError { try ImageGeometry.gif(size: UInt64(bytes.count), read: bytes.bytes(at:count:)) }
+        try limits.admit(work(geometry, held: 1, byteCount: bytes.count))
+        try FormatTwoLibrary.require(.gif)
+        let streamed = try withoutActuallyEscaping(rows) { rows in
+            try withoutActuallyEscaping(palette) { palette in
+                try bytes.withUnsafeBytes { raw in
+                    try firstFrame(raw, width: geometry.width, height: geometry.height, streaming: rows, indexed: palette,
+                                   holdingScreen: {}).streamed
+                }
+            }
+        }
+        return streamed ? geometry : nil
     }
 
     /// A decode of the first frame holding `held` rows of the screen: the work is the screen or
@@ -60,11 +82,13 @@ package enum GIFDecoder {
         init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
     }
 
-    /// The first frame: streamed to `streaming` when it can be (nil returned), else composed on
-    /// the screen, after `holdingScreen` has accepted the cost of holding it.
+    /// The first frame: streamed to `streaming` when it can be (as RGBA, or as indices after
+    /// `indexed` has the table), else composed on the screen, after `holdingScreen` has accepted
+    /// the cost of holding it; with `indexed`, a frame that cannot be streamed is left undecoded.
     private static func firstFrame(_ raw: UnsafeRawBufferPointer, width: Int, height: Int,
                                    streaming: ((UnsafeBufferPointer<UInt8>) -> Void)?,
-                                   holdingScreen: () throws -> Void) throws -> Bitmap? {
+                                   indexed: ((ColourTable) -> Void)? = nil,
+                                   holdingScreen: () throws -> Void) throws -> (screen: Bitmap?, streamed: Bool) {
         let input = Input(raw)
         var status: Int32 = 0
         let opened = withExtendedLifetime(input) {
@@ -91,7 +115,7 @@ package enum GIFDecoder {
                 case IMAGE_DESC_RECORD_TYPE:
                     guard DGifGetImageDesc(gif) == GIF_OK else { throw failure(gif.pointee.Error) }
                     return try compose(gif, width: width, height: height, transparent: transparent, streaming: streaming,
-                                       holdingScreen: holdingScreen)
+                                       indexed: indexed, holdingScreen: holdingScreen)
                 case TERMINATE_RECORD_TYPE:
                     throw ImageDecodeError(.corrupt, "the GIF ends before its first image")
                 default:
@@ -120,8 +144,8 @@ package enum GIFDecoder {
     /// The frame on the screen: where it does not reach, or where it is transparent, the screen
     /// stays transparent, as browsers show it.
     private static func compose(_ gif: UnsafeMutablePointer<GifFileType>, width: Int, height: Int, transparent: Int?,
-                                streaming: ((UnsafeBufferPointer<UInt8>) -> Void)?,
-                                holdingScreen: () throws -> Void) throws -> Bitmap? {
+                                streaming: ((UnsafeBufferPointer<UInt8>) -> Void)?, indexed: ((ColourTable) -> Void)?,
+                                holdingScreen: () throws -> Void) throws -> (screen: Bitmap?, streamed: Bool) {
         let frame = gif.pointee.Image
         let (left, top, frameWidth, frameHeight) = (Int(frame.Left), Int(frame.Top), Int(frame.Width), Int(frame.Height))
         guard frameWidth > 0, frameHeight > 0 else { throw ImageDecodeError(.corrupt, "the GIF's first image is empty") }
@@ -129,17 +153,20 @@ package enum GIFDecoder {
             throw ImageDecodeError(.corrupt, "the GIF's first image has no colour table, local or global")
         }
         let palette = UnsafeBufferPointer(start: colours.pointee.Colors, count: Int(colours.pointee.ColorCount))
-        // Each index's RGBA as one word (transparent: 0, as the empty screen is, so that the first
-        // frame can be written over it whole); an index past the table marks itself with alpha 1,
-        // which no colour has.
-        let outside: UInt32 = 1 << 24
-        var table = [UInt32](repeating: outside, count: 256)
-        for (index, colour) in palette.prefix(256).enumerated() {
-            table[index] = UInt32(colour.Red) | UInt32(colour.Green) << 8 | UInt32(colour.Blue) << 16 | 255 << 24
-        }
-        // The transparent index need not be in the table: it is skipped, never looked up.
-        if let transparent, (0 ..< 256).contains(transparent) { table[transparent] = 0 }
+        let colourTable = ColourTable(palette, transparent: transparent)
         let streams = streaming != nil && left == 0 && top == 0 && frameWidth == width && frameHeight == height && !frame.Interlace
+        if let indexed {
+            guard streams, let streaming else { return (nil, false) }
+            indexed(colourTable)
+            var line = [GifPixelType](repeating: 0, count: width)
+            for _ in 0 ..< height {
+                try line.withUnsafeMutableBufferPointer { line in
+                    guard DGifGetLine(gif, line.baseAddress, Int32(width)) == GIF_OK else { throw failure(gif.pointee.Error) }
+                    streaming(UnsafeBufferPointer(line))
+                }
+            }
+            return (nil, true)
+        }
         if !streams { try holdingScreen() }
         // Streamed, one row of the screen, every pixel written anew for each row; else the whole screen.
         var pixels = [UInt8](repeating: 0, count: streams ? width * 4 : width * height * 4)
@@ -153,23 +180,15 @@ package enum GIFDecoder {
             guard y < height else { continue }
             let past = pixels.withUnsafeMutableBytes { pixels -> Int? in
                 line.withUnsafeBufferPointer { line -> Int? in
-                    table.withUnsafeBufferPointer { table -> Int? in
-                        let start = ((streams ? 0 : y * width) + left) * 4
-                        for x in 0 ..< shown {
-                            let value = table[Int(line[x])]
-                            guard value != outside else { return Int(line[x]) }
-                            pixels.storeBytes(of: value.littleEndian, toByteOffset: start + x * 4, as: UInt32.self)
-                        }
-                        return nil
-                    }
+                    let start = ((streams ? 0 : y * width) + left) * 4
+                    return colourTable.expand(UnsafeBufferPointer(rebasing: line[0 ..< shown]),
+                                              into: UnsafeMutableRawBufferPointer(rebasing: pixels[start ..< start + shown * 4]))
                 }
             }
-            if let past {
-                throw ImageDecodeError(.corrupt, "the GIF's first image uses colour \(past) of a table of \(palette.count)")
-            }
+            if let past { throw colourTable.pastTheTable(past) }
             if streams, let streaming { pixels.withUnsafeBufferPointer { streaming($0) } }
         }
-        return streams ? nil : Bitmap(width: width, height: height, pixels: pixels)
+        return (streams ? nil : Bitmap(width: width, height: height, pixels: pixels), streams)
     }
 
     /// The rows in the order the data holds them: an interlaced image sends every 8th row from

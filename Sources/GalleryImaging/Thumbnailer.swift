@@ -65,8 +65,12 @@ public enum Thumbnailer {
             let resampler = Resampler(sourceWidth: header.width, sourceHeight: header.height, width: fitted.width,
                                       height: fitted.height)
             resampler.colour = colour
-            let rest = try limits.less(copies + RowPipeline.bytesNeeded(rowBytes: header.width * 4))
-            let decoded = try RowPipeline.run(rowBytes: header.width * 4, consume: { resampler.push($0) }) { rows in
+            // A GIF's indices may cross instead, a row of RGBA made of them on the far side.
+            let indexRow = header.mediaType == .gif ? header.width * 4 : 0
+            let rest = try limits.less(copies + RowPipeline.bytesNeeded(rowBytes: header.width * 4) + indexRow)
+            let indexed = header.mediaType == .gif
+                ? try gifFromIndices(bytes, width: header.width, height: header.height, limits: rest, resampler: resampler) : nil
+            let decoded = try indexed ?? RowPipeline.run(rowBytes: header.width * 4, consume: { resampler.push($0) }) { rows in
                 try DecodedFrame.decodeRows(bytes, as: header.mediaType, limits: rest, rows: rows)
             }
             guard let geometry = decoded else { throw ImageDecodeError(.corrupt, "no decoder for \(header.mediaType.rawValue)") }

@@ -8,21 +8,22 @@ import GalleryImageHeaders
 /// canvas by libwebp's animation decoder. libwebp has no warnings: damage fails the decode.
 package enum WebPDecoder {
     /// Decodes the first frame. A still image is scaled while decoding when `covering` is
-    /// smaller than it (libwebp's rescaler, so a large picture is never held whole).
+    /// smaller than it (libwebp's rescaler, so a large picture is never held whole). `threaded`
+    /// false keeps a lossy image's decode on the calling thread (a test's control decode).
     package static func decode(_ bytes: [UInt8], covering: (width: Int, height: Int)? = nil,
-                               limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
+                               limits: DecodeLimits = DecodeLimits(), threaded: Bool = true) throws -> DecodedFrame {
         let geometry = try ImageHeaderError.asDecodeError { try ImageGeometry.webP(size: UInt64(bytes.count), read: bytes.bytes(at:count:)) }
         try FormatTwoLibrary.require(.webp)
         let bitmap = try bytes.withUnsafeBytes { raw in
             geometry.frameCount > 1
                 ? try firstFrame(raw, geometry: geometry, limits: limits)
-                : try still(raw, geometry: geometry, covering: covering, limits: limits)
+                : try still(raw, geometry: geometry, covering: covering, limits: limits, threaded: threaded)
         }
         return DecodedFrame(bitmap: bitmap, geometry: geometry)
     }
 
     private static func still(_ raw: UnsafeRawBufferPointer, geometry: ImageGeometry,
-                              covering: (width: Int, height: Int)?, limits: DecodeLimits) throws -> Bitmap {
+                              covering: (width: Int, height: Int)?, limits: DecodeLimits, threaded: Bool) throws -> Bitmap {
         var (width, height) = (geometry.width, geometry.height)
         if let covering, covering.width < width || covering.height < height {
             let fitted = Resampler.fitting(width: width, height: height, longSide: max(covering.width, covering.height))
@@ -33,10 +34,28 @@ package enum WebPDecoder {
         try limits.admit(DecodeWork(.webp, "WebP image", declared: (geometry.width, geometry.height), codedBytes: raw.count, held: width * height,
                                     bytes: memory(width: geometry.width, height: geometry.height, frames: geometry.frameCount,
                                                   simpleLossy: isSimpleLossy(raw), output: (width, height), byteCount: raw.count)))
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        // A lossy image's rows are filtered and scaled on libwebp's second thread while the
+        // first reconstructs the next ones, as vipsthumbnail has it. When that thread cannot be
+        // started (an address-space cap), libwebp says "out of memory" before it has decoded a
+        // row (it allocates a lossy frame's memory and its thread first), so a second try on one
+        // thread costs no work twice. A lossless image has no such thread, and its allocations
+        // come while it decodes: its failure stands.
+        var (status, format) = try decodeStill(raw, geometry: geometry, into: &pixels, width: width, height: height, threaded: threaded)
+        if threaded && status == VP8_STATUS_OUT_OF_MEMORY && format == Self.lossyFormat {
+            (status, _) = try decodeStill(raw, geometry: geometry, into: &pixels, width: width, height: height, threaded: false)
+        }
+        guard status == VP8_STATUS_OK else { throw ImageDecodeError(.corrupt, "libwebp: \(describe(status))") }
+        return Bitmap(width: width, height: height, pixels: pixels)
+    }
+
+    private static func decodeStill(_ raw: UnsafeRawBufferPointer, geometry: ImageGeometry, into pixels: inout [UInt8],
+                                    width: Int, height: Int, threaded: Bool) throws -> (VP8StatusCode, format: Int32) {
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw ImageDecodeError(.pastLimit, "libwebp could not start") }
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        defer { WebPFreeDecBuffer(&config.output) }
         let status = pixels.withUnsafeMutableBufferPointer { buffer -> VP8StatusCode in
+            config.options.use_threads = threaded ? 1 : 0
             config.output.colorspace = MODE_RGBA
             config.output.is_external_memory = 1
             config.output.u.RGBA.rgba = buffer.baseAddress
@@ -49,10 +68,12 @@ package enum WebPDecoder {
             }
             return WebPDecode(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count, &config)
         }
-        WebPFreeDecBuffer(&config.output)
-        guard status == VP8_STATUS_OK else { throw ImageDecodeError(.corrupt, "libwebp: \(describe(status))") }
-        return Bitmap(width: width, height: height, pixels: pixels)
+        // WebPDecode reads the bitstream's features into `input` before it decodes.
+        return (status, config.input.format)
     }
+
+    /// `WebPBitstreamFeatures.format` of a VP8 (lossy) bitstream; 2 is lossless, 0 mixed.
+    static let lossyFormat: Int32 = 1
 
     private static func firstFrame(_ raw: UnsafeRawBufferPointer, geometry: ImageGeometry, limits: DecodeLimits) throws -> Bitmap {
         let (width, height) = (geometry.width, geometry.height)
