@@ -1,7 +1,4 @@
-import Dispatch
-import FoundationEssentials
 import func Glibc.memcmp
-import Synchronization
 
 /// Reading entry data, with the local header, the sizes and the CRC checked on the way.
 extension ZipArchive {
@@ -208,21 +205,30 @@ extension ZipArchive {
         // Where a condemned entry ends is not known (its local extra field, its descriptor):
         // the bytes after it are not judged, and the file is refused for the entry already.
         var afterCondemned = false
-        let sorted = entries.sorted(by: { $0.localHeaderOffset < $1.localHeaderOffset })
-        let ends = localEnds(of: sorted)
-        for (entry, end) in zip(sorted, ends) {
+        for entry in entries.sorted(by: { $0.localHeaderOffset < $1.localHeaderOffset }) {
             // Bytes before the first entry are prepended data, reported as such (IG-PKG-017).
             if entry.localHeaderOffset > expected, expected > 0, !afterCondemned {
                 found.append(unreferencedBytes(from: expected, to: entry.localHeaderOffset, before: entry))
             }
             afterCondemned = entry.hasProblem
-            switch end {
-            case .end(let end): expected = max(expected, end)
-            case .problem(let error):
-                found.append(error)
+            // An entry the central directory condemned was reported there; only its extent counts.
+            if entry.hasProblem {
                 expected = max(expected, entry.localHeaderOffset.addingSaturating(entry.minimumExtent))
-            case .condemned:
-                // The central directory reported it already; only its extent counts.
+                continue
+            }
+            do {
+                let local = try localHeader(of: entry)
+                var end = local.dataOffset.addingSaturating(entry.compressedSize)
+                if entry.usesDataDescriptor {
+                    end = end.addingSaturating(try dataDescriptorLength(entry, extra: local.extra, at: end))
+                }
+                expected = max(expected, end)
+            } catch let error as GalleryError {
+                found.append(error.inFile(file.path))
+                expected = max(expected, entry.localHeaderOffset.addingSaturating(entry.minimumExtent))
+            } catch {
+                found.append(GalleryError(.truncated, "the local header could not be read", location: location(entry),
+                                          underlying: error))
                 expected = max(expected, entry.localHeaderOffset.addingSaturating(entry.minimumExtent))
             }
         }
@@ -230,59 +236,6 @@ extension ZipArchive {
             found.append(unreferencedBytes(from: expected, to: centralDirectoryOffset, before: nil))
         }
         return found
-    }
-
-    /// Where each entry's data (and descriptor) ends, from its local header; for a condemned
-    /// entry, nothing is read. Each header is a read of its own, anywhere in the file: for a
-    /// large archive they are spread over every core in runs of 256, beside whatever else the
-    /// opening runs there (the manifest's decoding), so that no core waits on the other.
-    func localEnds(of sorted: [ZipEntry]) -> [LocalEnd] {
-        let run = 256
-        let runs = (sorted.count + run - 1) / run
-        let ends = Mutex([LocalEnd](repeating: .condemned, count: sorted.count))
-        let next = Atomic<Int>(0)
-        let work = { @Sendable in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < runs else { return }
-                let range = index * run ..< min((index + 1) * run, sorted.count)
-                let found = range.map { self.localEnd(of: sorted[$0]) }
-                ends.withLock { $0.replaceSubrange(range, with: found) }
-            }
-        }
-        if runs > 1 {
-            DispatchQueue.concurrentPerform(iterations: min(ProcessInfo.processInfo.activeProcessorCount, runs)) { _ in work() }
-        } else {
-            work()
-        }
-        return ends.withLock { $0 }
-    }
-
-    /// What an entry's local header says of where the entry ends.
-    enum LocalEnd: Sendable {
-        /// The central directory refused the entry: its header is not read.
-        case condemned
-        /// The first byte after its data and data descriptor.
-        case end(UInt64)
-        /// Why the local header or the descriptor could not be accepted.
-        case problem(GalleryError)
-    }
-
-    private func localEnd(of entry: ZipEntry) -> LocalEnd {
-        guard !entry.hasProblem else { return .condemned }
-        do {
-            let local = try localHeader(of: entry)
-            var end = local.dataOffset.addingSaturating(entry.compressedSize)
-            if entry.usesDataDescriptor {
-                end = end.addingSaturating(try dataDescriptorLength(entry, extra: local.extra, at: end))
-            }
-            return .end(end)
-        } catch let error as GalleryError {
-            return .problem(error.inFile(file.path))
-        } catch {
-            return .problem(GalleryError(.truncated, "the local header could not be read", location: location(entry),
-                                         underlying: error))
-        }
     }
 
     /// Judges bytes that no entry accounts for, from where a streaming reader would see them.
