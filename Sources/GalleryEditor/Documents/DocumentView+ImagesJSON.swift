@@ -80,30 +80,6 @@ extension DocumentView {
         }
     }
 
-    /// A JSON string with the format writer's escapes: `"`, `\` and the controls below 0x20.
-    private static func string(_ text: String, _ out: inout [UInt8]) {
-        out.append(0x22)
-        var text = text
-        text.withUTF8 { utf8 in
-            var start = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                out.append(contentsOf: utf8[start ..< index])
-                switch byte {
-                case 0x22: out += [0x5C, 0x22]
-                case 0x5C: out += [0x5C, 0x5C]
-                case 0x08: out += [0x5C, 0x62]
-                case 0x0C: out += [0x5C, 0x66]
-                case 0x0A: out += [0x5C, 0x6E]
-                case 0x0D: out += [0x5C, 0x72]
-                case 0x09: out += [0x5C, 0x74]
-                default:
-                    let digits = Array("0123456789abcdef".utf8)
-                    out += [0x5C, 0x75, 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
-                }
-                start = index + 1
-            }
-            out.append(contentsOf: utf8[start...])
-        }
-        out.append(0x22)
-    }
+    /// A JSON string with the format writer's escapes, by the format writer's own code.
+    private static func string(_ text: String, _ out: inout [UInt8]) { CanonicalJSONWriter.appendString(text, to: &out) }
 }

@@ -74,7 +74,12 @@ package struct CanonicalJSONWriter {
         for _ in 0 ..< indent { bytes += [0x20, 0x20] }
     }
 
-    private mutating func writeString(_ text: String) {
+    private mutating func writeString(_ text: String) { Self.appendString(text, to: &bytes) }
+
+    /// `text` as a JSON string with the format's escapes (`"`, `\` and the controls below
+    /// 0x20, nothing else), appended to `bytes`: for writers of JSON beside this one, such as the
+    /// editor's image list, so that every canonical string is escaped by this code alone.
+    package static func appendString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(0x22)
         var text = text
         // Runs that need no escape (nearly all of every string) are copied whole.
@@ -82,7 +87,7 @@ package struct CanonicalJSONWriter {
             var start = 0
             for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
                 bytes.append(contentsOf: utf8[start ..< index])
-                appendEscape(of: byte)
+                appendEscape(of: byte, to: &bytes)
                 start = index + 1
             }
             bytes.append(contentsOf: utf8[start...])
@@ -90,7 +95,7 @@ package struct CanonicalJSONWriter {
         bytes.append(0x22)
     }
 
-    private mutating func appendEscape(of byte: UInt8) {
+    private static func appendEscape(of byte: UInt8, to bytes: inout [UInt8]) {
         switch byte {
         case 0x22: bytes += [0x5C, 0x22]
         case 0x5C: bytes += [0x5C, 0x5C]
