@@ -79,16 +79,18 @@ extension Result where Failure == Errno {
 }
 
 /// Runs a swift-system call, turning the `Errno` it throws into a `FileSystemError` that
-/// names `path` and `operation`.
-func withErrorNaming<Value>(_ path: String, _ operation: String, _ body: () throws -> Value) throws(FileSystemError) -> Value {
+/// names `path` and `operation`. `path` is made only for an error: a read of a 30-byte local
+/// header should not pay for making a String of the file's path.
+func withErrorNaming<Value>(_ path: @autoclosure () -> String, _ operation: String, _ body: () throws -> Value)
+    throws(FileSystemError) -> Value {
     do {
         return try body()
     } catch let code as Errno {
-        throw FileSystemError(code, path: path, operation: operation)
+        throw FileSystemError(code, path: path(), operation: operation)
     } catch let error as FileSystemError {
         throw error
     } catch {
         // swift-system throws nothing but Errno; anything else is a programming error here.
-        preconditionFailure("\(path): \(operation): \(error)")
+        preconditionFailure("\(path()): \(operation): \(error)")
     }
 }

@@ -43,6 +43,7 @@ extension ZipArchive {
             // Built only when something is wrong: the success path must not pay for it.
             var place: Location { Location(file: path, entry: name, offset: recordOffset) }
             let nameLength = nameBytes.count
+            let isDirectory = nameBytes.last == UInt8(ascii: "/")
 
             // Sizes and offset, widened by a ZIP64 extra where the classic field holds the marker.
             guard let values = centralValues(of: header, extra: extra) else {
@@ -63,7 +64,6 @@ extension ZipArchive {
                                        + "(only 0, stored, and 8, deflated)", location: place)
                 }
                 resolvedMethod = method
-                let isDirectory = name.utf8.last == UInt8(ascii: "/")
                 try checkFileType(header, isDirectory: isDirectory, size: uncompressed, location: place)
 
                 if method == .stored, compressed != uncompressed {
@@ -82,7 +82,11 @@ extension ZipArchive {
                                        + "\(limits.maxCompressionRatio):1", location: place)
                 }
 
-                if let earlier = index[name] {
+                // One hash for a sound name: it goes into the index as it is looked up there, and
+                // comes out again if a later check condemns the entry.
+                let earlier = hasProblem ? index[name] : index.updateValue(position, forKey: name)
+                if let earlier {
+                    if !hasProblem { index[name] = earlier }
                     // Swift compares strings by canonical equivalence: different bytes here means an NFC twin.
                     let same = entries[earlier].name.utf8.elementsEqual(UnsafeRawBufferPointer(nameBytes))
                     throw GalleryError(same ? .duplicateName : .confusableNames,
@@ -95,19 +99,14 @@ extension ZipArchive {
                 // folding (section 4.3.4): ß is ss, ﬁ is fi, final ς is σ.
                 let foldedName = nameBytes.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) })
                     ? name : name.caseFolded
-                if foldedName != name, let earlier = index[foldedName] ?? folded[foldedName] {
+                let foldedEarlier = foldedName != name ? index[foldedName] ?? folded[foldedName] : nil
+                if let earlier = foldedEarlier ?? (folded.isEmpty ? nil : folded[name]) {
+                    // An entry with a problem is listed but not indexed: lookups find only sound ones.
+                    if !hasProblem { index[name] = nil }
                     throw GalleryError(.confusableNames, "the name differs from entry \(earlier + 1)'s \"\(entries[earlier].name)\" "
                                        + "only by letter case", location: place)
                 }
-                if let earlier = folded[name] {
-                    throw GalleryError(.confusableNames, "the name differs from entry \(earlier + 1)'s \"\(entries[earlier].name)\" "
-                                       + "only by letter case", location: place)
-                }
-                // An entry with a problem is listed but not indexed: lookups find only sound ones.
-                if !hasProblem {
-                    index[name] = position
-                    if foldedName != name { folded[foldedName] = position }
-                }
+                if !hasProblem, foldedName != name { folded[foldedName] = position }
             } catch let error as GalleryError {
                 try report(error)
                 hasProblem = true
@@ -123,7 +122,7 @@ extension ZipArchive {
             entries.append(ZipEntry(
                 name: name, index: position, method: method, flags: header.flags, crc32: header.crc32,
                 compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: localOffset,
-                isDirectory: name.utf8.last == UInt8(ascii: "/"), nameLength: nameLength, hasProblem: hasProblem
+                isDirectory: isDirectory, nameLength: nameLength, hasProblem: hasProblem
             ))
         }
         guard reader.remaining == 0 else {
@@ -134,7 +133,8 @@ extension ZipArchive {
     }
 
     /// Unix file types from the external attributes; DOS attributes carry no links or devices.
-    static func checkFileType(_ header: CentralFileHeader, isDirectory: Bool, size: UInt64, location: Location) throws {
+    static func checkFileType(_ header: CentralFileHeader, isDirectory: Bool, size: UInt64,
+                              location: @autoclosure () -> Location) throws {
         let host = header.versionMadeBy >> 8
         if host == 3 || host == 19 {  // Unix, OS X
             let mode = header.externalAttributes >> 16
@@ -143,18 +143,18 @@ extension ZipArchive {
             case 0, 0o100000: break
             case 0o040000 where isDirectory: break
             case 0o120000:
-                throw GalleryError(.notRegularFile, "the entry is a symbolic link", location: location)
+                throw GalleryError(.notRegularFile, "the entry is a symbolic link", location: location())
             default:
                 throw GalleryError(.notRegularFile, "the entry is not a regular file (mode \(String(mode, radix: 8)))",
-                                   location: location)
+                                   location: location())
             }
             if type == 0o040000, !isDirectory {
                 throw GalleryError(.notRegularFile, "the entry is marked a directory but its name has no trailing slash",
-                                   location: location)
+                                   location: location())
             }
         }
         if isDirectory, size != 0 {
-            throw GalleryError(.notRegularFile, "a directory entry holds \(size) bytes", location: location)
+            throw GalleryError(.notRegularFile, "a directory entry holds \(size) bytes", location: location())
         }
     }
 }

@@ -46,7 +46,18 @@ extension ZipArchive {
     static func plainName(_ bytes: UnsafeRawBufferPointer) -> String? {
         guard !bytes.isEmpty else { return nil }
         var previous: UInt8 = UInt8(ascii: "/")
-        for byte in bytes {
+        var offset = 0
+        while offset < bytes.count {
+            // Eight letters or digits at once: a blob's name is 64 of them between "images/" and
+            // its extension, and no rule looks at them but the class they are in.
+            if offset + 8 <= bytes.count,
+               isLowercaseOrDigits(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) {
+                previous = bytes[offset + 7]
+                offset += 8
+                continue
+            }
+            let byte = bytes[offset]
+            offset += 1
             switch byte {
             case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "-"),
                  UInt8(ascii: "_"):
@@ -60,5 +71,17 @@ extension ZipArchive {
         }
         if previous == UInt8(ascii: ".") { return nil }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// True when every byte of the word is `a` to `z` or `0` to `9`. Each test adds to bytes
+    /// below 0x80 only, so no carry crosses into the next byte.
+    @inline(__always)
+    static func isLowercaseOrDigits(_ word: UInt64) -> Bool {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard word & high == 0 else { return false }
+        func atLeast(_ byte: UInt8) -> UInt64 { word &+ 0x0101_0101_0101_0101 &* UInt64(0x80 - byte) }
+        let lowercase = atLeast(UInt8(ascii: "a")) & ~atLeast(UInt8(ascii: "z") + 1)
+        let digit = atLeast(UInt8(ascii: "0")) & ~atLeast(UInt8(ascii: "9") + 1)
+        return (lowercase | digit) & high == high
     }
 }

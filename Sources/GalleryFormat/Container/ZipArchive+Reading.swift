@@ -14,12 +14,19 @@ extension ZipArchive {
     }
 
     func localHeader(of entry: ZipEntry) throws -> CheckedLocalHeader {
+        try localHeader(of: entry) { try file.read(at: $0, count: $1) }
+    }
+
+    /// `read` gives what `file.read(at:count:)` would: the scan of every header passes one that
+    /// serves neighbouring headers from a shared read (`HeaderWindow`).
+    func localHeader(of entry: ZipEntry, read: (UInt64, Int) throws -> [UInt8]) throws -> CheckedLocalHeader {
         let offset = entry.localHeaderOffset
-        let here = location(entry)
+        // Made only for an error: the file's name is a String made from its path.
+        var here: Location { location(entry) }
         // One read in the usual case: the fixed part, the name the central directory gives and
         // room for a modest extra field. Every reader reads every local header (scanLayout).
         let guess = LocalFileHeader.size + entry.nameLength + 64
-        let head = try file.read(at: offset, count: guess)
+        let head = try read(offset, guess)
         guard head.count >= LocalFileHeader.size else {
             throw GalleryError(.truncated, "the local header runs past the end of the file", location: here)
         }
@@ -30,7 +37,7 @@ extension ZipArchive {
         let bytes = LocalFileHeader.size + variableCount <= head.count
             ? head
             : Array(head.prefix(LocalFileHeader.size))
-                + (try file.read(at: offset.addingSaturating(UInt64(LocalFileHeader.size)), count: variableCount))
+                + (try read(offset.addingSaturating(UInt64(LocalFileHeader.size)), variableCount))
         guard bytes.count >= LocalFileHeader.size + variableCount else {
             throw GalleryError(.truncated, "the local header's name and extra field run past the end of the file",
                                location: here)
@@ -205,7 +212,9 @@ extension ZipArchive {
         // Where a condemned entry ends is not known (its local extra field, its descriptor):
         // the bytes after it are not judged, and the file is refused for the entry already.
         var afterCondemned = false
-        for entry in entries.sorted(by: { $0.localHeaderOffset < $1.localHeaderOffset }) {
+        let ordered = entries.sorted(by: { $0.localHeaderOffset < $1.localHeaderOffset })
+        var window = HeaderWindow(file: file)
+        for (position, entry) in ordered.enumerated() {
             // Bytes before the first entry are prepended data, reported as such (IG-PKG-017).
             if entry.localHeaderOffset > expected, expected > 0, !afterCondemned {
                 found.append(unreferencedBytes(from: expected, to: entry.localHeaderOffset, before: entry))
@@ -217,7 +226,8 @@ extension ZipArchive {
                 continue
             }
             do {
-                let local = try localHeader(of: entry)
+                let next = position + 1 < ordered.count ? ordered[position + 1].localHeaderOffset : nil
+                let local = try localHeader(of: entry) { try window.read(at: $0, count: $1, nextHeader: next) }
                 var end = local.dataOffset.addingSaturating(entry.compressedSize)
                 if entry.usesDataDescriptor {
                     end = end.addingSaturating(try dataDescriptorLength(entry, extra: local.extra, at: end))

@@ -8,12 +8,8 @@ extension JSONScanner {
         var hasEscapes = false
         var asciiOnly = true
         while true {
-            // Eight bytes at a time while none is a quote, a backslash, a control byte or non-ASCII.
-            while position + 8 <= bytes.count {
-                let word = bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-                if Self.needsAttention(word) { break }
-                position += 8
-            }
+            // Eight bytes at a time up to the first quote, backslash, control byte or non-ASCII byte.
+            position = Self.firstMarked(in: bytes, from: position, by: Self.attentionBytes).position
             guard try available(1) else { throw error(.jsonSyntax, "a string is not closed", at: start - 1) }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") { break }
@@ -36,16 +32,15 @@ extension JSONScanner {
         return RawString(start: start, end: end, hasEscapes: hasEscapes)
     }
 
-    /// True when any byte of the word is `"`, `\`, below 0x20 or 0x80 and above (SWAR test).
+    /// The high bit of each byte of the word that is `"`, `\`, below 0x20, or 0x80 and above:
+    /// exact per byte, so the lowest set bit is the first byte a string's reader must look at.
     @inline(__always)
-    static func needsAttention(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
+    static func attentionBytes(_ word: UInt64) -> UInt64 {
         let high: UInt64 = 0x8080_8080_8080_8080
-        func zeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & high }
-        let quote = zeroByte(word ^ (ones &* 0x22))
-        let backslash = zeroByte(word ^ (ones &* 0x5C))
-        let control = (word &- ones &* 0x20) & ~word & high
-        return (quote | backslash | control | (word & high)) != 0
+        let quote = nonZeroBytes(word ^ repeated(0x22))
+        let backslash = nonZeroBytes(word ^ repeated(0x5C))
+        let notControl = nonZeroBytes(word & repeated(0xE0))
+        return ((quote & backslash & notControl) ^ high) | (word & high)
     }
 
     /// Checks one escape at `position` (the backslash) and steps over it.

@@ -1,7 +1,19 @@
 /// Objects, arrays and what holds them together: whitespace, separators, nesting depth and
 /// duplicate keys, and the end of the text.
 extension JSONScanner {
+    @inline(__always)
     mutating func skipWhitespace() throws {
+        // Most calls stand at a token already (every value and separator checks first): no call.
+        if position < bytes.count, bytes[position] > 0x20 { return }
+        try skipWhitespaceRun()
+    }
+
+    private mutating func skipWhitespaceRun() throws {
+        // A pretty-printed manifest spends a tenth of its bytes on indentation: eight bytes at a
+        // time, stopping at the first that is not white space.
+        let (stop, found) = Self.firstMarked(in: bytes, from: position, by: Self.nonWhitespaceBytes)
+        position = stop
+        if found { return }
         while try available(1) {
             switch bytes[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
@@ -9,6 +21,38 @@ extension JSONScanner {
             }
         }
     }
+
+    /// Steps eight bytes at a time from `start` to the first byte `marks` sets the high bit of
+    /// (`found`), or to where fewer than eight bytes remain, which the caller reads one by one.
+    @inline(__always)
+    static func firstMarked(in bytes: UnsafeRawBufferPointer, from start: Int, by marks: (UInt64) -> UInt64)
+        -> (position: Int, found: Bool) {
+        var position = start
+        while position + 8 <= bytes.count {
+            let marked = marks(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)))
+            if marked != 0 { return (position + marked.trailingZeroBitCount >> 3, true) }
+            position += 8
+        }
+        return (position, false)
+    }
+
+    /// The high bit of each byte of the word that is not a space, line feed, carriage return or tab.
+    @inline(__always)
+    static func nonWhitespaceBytes(_ word: UInt64) -> UInt64 {
+        nonZeroBytes(word ^ Self.repeated(0x20)) & nonZeroBytes(word ^ Self.repeated(0x0A))
+            & nonZeroBytes(word ^ Self.repeated(0x0D)) & nonZeroBytes(word ^ Self.repeated(0x09))
+    }
+
+    /// The high bit of each non-zero byte of the word, exactly: no carry crosses a byte, so the
+    /// lowest set bit marks the first such byte (unlike the classic "has a zero byte" test).
+    @inline(__always)
+    static func nonZeroBytes(_ word: UInt64) -> UInt64 {
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return (((word & low7) &+ low7) | word) & ~low7
+    }
+
+    @inline(__always)
+    static func repeated(_ byte: UInt8) -> UInt64 { 0x0101_0101_0101_0101 &* UInt64(byte) }
 
     /// Steps over a UTF-8 byte order mark at the start of the text. Not JSON, but editors write
     /// one and RFC 8259 (section 8.1) lets a parser ignore it; the manifest, written by this
@@ -124,14 +168,18 @@ extension JSONScanner {
         }
     }
 
+    @inline(__always)
     mutating func expect(_ byte: UInt8) throws {
-        guard try available(1), bytes[position] == byte else {
-            let found = position < bytes.count ? describeByte(bytes[position]) : "the end of the text"
-            throw error(.jsonSyntax, "expected \"\(Character(Unicode.Scalar(byte)))\" but found \(found)")
-        }
+        guard try available(1), bytes[position] == byte else { throw expectationError(byte) }
         position += 1
     }
 
+    private func expectationError(_ byte: UInt8) -> GalleryError {
+        let found = position < bytes.count ? describeByte(bytes[position]) : "the end of the text"
+        return error(.jsonSyntax, "expected \"\(Character(Unicode.Scalar(byte)))\" but found \(found)")
+    }
+
+    @inline(__always)
     private mutating func consumeIf(_ byte: UInt8) throws -> Bool {
         guard try available(1) else { throw error(.jsonSyntax, "the JSON text ends inside an object or array") }
         if bytes[position] == byte { position += 1; return true }

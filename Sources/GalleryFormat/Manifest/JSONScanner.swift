@@ -174,7 +174,10 @@ package struct JSONScanner: ~Copyable {
             return candidates.firstIndex(of: text)
         }
         let length = key.count
-        for (position, candidate) in candidates.enumerated() where candidate.count == length {
+        guard length > 0 else { return candidates.firstIndex(of: []) }
+        // The first byte tells the known keys of equal length apart before any call.
+        let first = bytes[key.start]
+        for (position, candidate) in candidates.enumerated() where candidate.count == length && candidate[0] == first {
             if candidate.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress! + key.start, length) }) == 0 {
                 return position
             }

@@ -16,7 +16,12 @@ extension ManifestDecoder {
             guard index < limits.maxImages else {
                 throw scanner.error(.tooManyImages, "the gallery lists more than \(limits.maxImages) images")
             }
-            guard let image = try self.image(&scanner) else { complete = false; return }
+            let plain = usesPlainImages ? self.plainImage(&scanner) : nil
+            if plain != nil { plainImages += 1 }
+            guard let image = try plain ?? self.image(&scanner) else {
+                complete = false
+                return
+            }
             if let first = ids[image.id] {
                 report(.duplicateImageID, "image id \(image.id.manifestString) is also the id of image \(first)", scanner,
                        member: "id")
@@ -49,15 +54,18 @@ extension ManifestDecoder {
 
         var seen: UInt32 = 0
         var unknown: Set<String> = []
+        let keys = Self.imageKeys
         try scanner.readObject(checkDuplicates: false) { scanner, key in
-            switch try knownKey(key, Self.imageKeys, seen: &seen, unknown: &unknown, scanner) {
+            switch try Self.knownKey(key, keys, seen: &seen, unknown: &unknown, scanner) {
             case 0: id = try uuid(&scanner)
             case 1:
                 if try expectKind(.string, &scanner, "a string") { path = try scanner.readRawString() }
             case 2:
-                if let text = try string(&scanner, maxScalars: 100) {
-                    mediaType = MediaType(rawValue: text)
-                    if mediaType == nil { report(.badValue, "media type \"\(text)\" is not \(Self.mediaTypeNames)", scanner) }
+                if let raw = try rawString(&scanner, maxScalars: 100) {
+                    mediaType = raw.hasEscapes ? MediaType(rawValue: scanner.decodeString(raw)) : Self.mediaType(scanner.rawBytes(raw))
+                    if mediaType == nil {
+                        report(.badValue, "media type \"\(scanner.decodeString(raw))\" is not \(Self.mediaTypeNames)", scanner)
+                    }
                 }
             case 3: width = try integer(&scanner, in: ManifestRules.pixelDimensions).map { Int($0) }
             case 4: height = try integer(&scanner, in: ManifestRules.pixelDimensions).map { Int($0) }
@@ -78,16 +86,19 @@ extension ManifestDecoder {
                 }
                 if !keepsText { source = nil }
             case 8:
-                filename = try string(&scanner, maxScalars: ManifestRules.maxFilenameScalars, forbidsNUL: true)
-                if let text = filename, !GalleryImage.isSafeFilename(text) {
-                    report(.badValue, "filename must be one path component of 1 to 255 bytes with no \"/\", \"\\\", "
-                           + "NUL or control characters", scanner)
-                    filename = nil
+                // Checked on its bytes, and made a String only when the reader keeps it.
+                if let raw = try rawString(&scanner, maxScalars: ManifestRules.maxFilenameScalars, forbidsNUL: true) {
+                    let text = raw.hasEscapes ? scanner.decodeString(raw) : nil
+                    guard text.map(GalleryImage.isSafeFilename) ?? GalleryImage.isSafeFilename(utf8: scanner.rawBytes(raw)) else {
+                        report(.badValue, "filename must be one path component of 1 to 255 bytes with no \"/\", \"\\\", "
+                               + "NUL or control characters", scanner)
+                        break
+                    }
+                    if keepsText { filename = text ?? scanner.decodeString(raw) }
                 }
-                if !keepsText { filename = nil }
             case 9:
-                caption = try string(&scanner, maxScalars: ManifestRules.maxCaptionScalars)
-                if !keepsText { caption = nil }
+                let raw = try rawString(&scanner, maxScalars: ManifestRules.maxCaptionScalars)
+                if keepsText { caption = raw.map { scanner.decodeString($0) } }
             case 10: added = try timestamp(&scanner)
             default: try keepUnknown(key, &scanner, into: &kept)
             }

@@ -15,6 +15,13 @@ extension ManifestDecoder {
 
     /// `forbidsNUL`: U+0000 is banned in `title` and `filename` only (format sections 6.3, 6.4).
     mutating func string(_ scanner: inout JSONScanner, maxScalars: Int, forbidsNUL: Bool = false) throws -> String? {
+        try rawString(&scanner, maxScalars: maxScalars, forbidsNUL: forbidsNUL).map { scanner.decodeString($0) }
+    }
+
+    /// ``string(_:maxScalars:forbidsNUL:)`` left undecoded: for values checked on their bytes, and
+    /// free text that is only checked when the reader does not keep it.
+    mutating func rawString(_ scanner: inout JSONScanner, maxScalars: Int, forbidsNUL: Bool = false) throws
+        -> JSONScanner.RawString? {
         guard try expectKind(.string, &scanner, "a string") else { return nil }
         let raw = try scanner.readRawString()
         // A scalar takes at least one byte: only long strings need counting, and they are
@@ -27,7 +34,7 @@ extension ManifestDecoder {
             report(.badValue, "the string contains U+0000", scanner)
             return nil
         }
-        return scanner.decodeString(raw)
+        return raw
     }
 
     mutating func uuid(_ scanner: inout JSONScanner) throws -> UUID? {

@@ -13,10 +13,24 @@ extension ManifestDecoder {
             && memcmp(base + 71, suffix.utf8Start, suffix.utf8CodeUnitCount) == 0
     }
 
+    /// The media type whose name the bytes are, compared without making a String of them.
+    static func mediaType(_ name: UnsafeRawBufferPointer) -> MediaType? {
+        mediaTypeBytes.first { candidate in
+            candidate.name.count == name.count
+                && candidate.name.withUnsafeBytes { memcmp($0.baseAddress!, name.baseAddress!, name.count) } == 0
+        }?.type
+    }
+
+    private static let mediaTypeBytes = MediaType.allCases.map { (type: $0, name: Array($0.rawValue.utf8)) }
+
     /// RFC 3986 as the schema's pattern says: a scheme, `:`, then only URI characters and
     /// well-formed percent escapes (ASCII only; internationalised URLs are percent-encoded).
     static func isAbsoluteURI(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { isAbsoluteURI(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    static func isAbsoluteURI(utf8 bytes: UnsafeRawBufferPointer) -> Bool {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
               bytes[0] | 0x20 >= 0x61, bytes[0] | 0x20 <= 0x7A
         else { return false }

@@ -16,6 +16,11 @@ struct ManifestDecoder {
     var expectedImages = 0
     /// What the unknown members kept so far cost (``keptBudget``).
     var keptSpent = 0
+    /// Whether image records are read by `plainImage` first; false only in the tests that hold
+    /// it to the general walk.
+    var usesPlainImages = true
+    /// Images `plainImage` read, for those tests.
+    var plainImages = 0
 
     init(limits: GalleryLimits, keepsText: Bool = true, textBytes: Int = 0) {
         self.limits = limits
@@ -83,7 +88,7 @@ struct ManifestDecoder {
                             "caption", "added"].map { Array($0.utf8) }
 
     /// Resolves a key to its known position, refusing a repeat. Unknown keys go through `unknown`.
-    func knownKey(_ key: JSONScanner.RawString, _ candidates: [[UInt8]], seen: inout UInt32,
+    static func knownKey(_ key: JSONScanner.RawString, _ candidates: [[UInt8]], seen: inout UInt32,
                           unknown: inout Set<String>, _ scanner: borrowing JSONScanner) throws -> Int? {
         if let position = scanner.match(key, candidates) {
             guard seen & (1 << position) == 0 else {
@@ -121,7 +126,7 @@ struct ManifestDecoder {
         var seen: UInt32 = 0
         var unknown: Set<String> = []
         try scanner.readObject(checkDuplicates: false) { scanner, key in
-            switch try knownKey(key, Self.documentKeys, seen: &seen, unknown: &unknown, scanner) {
+            switch try Self.knownKey(key, Self.documentKeys, seen: &seen, unknown: &unknown, scanner) {
             case 0:
                 format = try string(&scanner, maxScalars: ManifestRules.maxFormatScalars)
             case 1:

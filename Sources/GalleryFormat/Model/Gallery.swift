@@ -138,11 +138,23 @@ public struct GalleryImage: Sendable, Hashable, Identifiable {
     /// One path component of 1 to 255 bytes with no separator, NUL or control character:
     /// what `filename` must be, and what makes it safe to reuse as a file name.
     public static func isSafeFilename(_ text: String) -> Bool {
-        let bytes = text.utf8
-        // Control characters are C0, DEL and C1 (U+0080 to U+009F), as section 1.3 defines them.
-        return (1 ... ManifestRules.maxFilenameScalars).contains(bytes.count) && text != "." && text != ".."
-            && !bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") }
-            && !text.unicodeScalars.contains { (0x80 ... 0x9F).contains($0.value) }
+        var text = text
+        return text.withUTF8 { isSafeFilename(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// ``isSafeFilename(_:)`` on valid UTF-8, as the manifest reader has it, without a String.
+    static func isSafeFilename(utf8 bytes: UnsafeRawBufferPointer) -> Bool {
+        guard (1 ... ManifestRules.maxFilenameScalars).contains(bytes.count),
+              !(bytes.count <= 2 && bytes.allSatisfy { $0 == UInt8(ascii: ".") }) else { return false }
+        // Control characters are C0, DEL and C1 (U+0080 to U+009F), as section 1.3 defines them;
+        // in valid UTF-8 a C1 character is 0xC2 followed by 0x80 to 0x9F.
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\")
+                || (previous == 0xC2 && byte <= 0x9F && byte >= 0x80) { return false }
+            previous = byte
+        }
+        return true
     }
 
     /// What `source` must be: an absolute URI, ASCII only, at most 8,192 characters.
