@@ -36,18 +36,16 @@ extension UUID {
 
     /// Parses the 36-character text form from ASCII bytes, either case.
     init?(textBytes b: UnsafeRawBufferPointer) {
-        guard b.count == 36, b[8] == 0x2D, b[13] == 0x2D, b[18] == 0x2D, b[23] == 0x2D else { return nil }
+        guard b.count == 36, b[8] == 0x2D, b[13] == 0x2D, b[18] == 0x2D, b[23] == 0x2D,
+              let first = HexTable.value(b, from: 0, count: 8, table: HexTable.anyCase),
+              let second = HexTable.value(b, from: 9, count: 4, table: HexTable.anyCase),
+              let third = HexTable.value(b, from: 14, count: 4, table: HexTable.anyCase),
+              let fourth = HexTable.value(b, from: 19, count: 4, table: HexTable.anyCase),
+              let fifth = HexTable.value(b, from: 24, count: 12, table: HexTable.anyCase) else { return nil }
         var out: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        var i = 0
-        while i < 36 {
-            if i == 8 || i == 13 || i == 18 || i == 23 { i += 1; continue }
-            let hi = HexTable.anyCase[Int(b[i])]
-            let lo = HexTable.anyCase[Int(b[i + 1])]
-            guard (hi | lo) & 0xF0 == 0 else { return nil }
-            withUnsafeMutableBytes(of: &out) { $0[n] = hi << 4 | lo }
-            n += 1
-            i += 2
+        withUnsafeMutableBytes(of: &out) { bytes in
+            bytes.storeBytes(of: (first << 32 | second << 16 | third).bigEndian, toByteOffset: 0, as: UInt64.self)
+            bytes.storeBytes(of: (fourth << 48 | fifth).bigEndian, toByteOffset: 8, as: UInt64.self)
         }
         self.init(uuid: out)
     }

@@ -22,16 +22,7 @@ public struct SHA256Digest: Sendable, Hashable, Comparable, CustomStringConverti
     /// Parses 64 lowercase hexadecimal digits given as ASCII bytes.
     init?(hexBytes: UnsafeRawBufferPointer) {
         guard hexBytes.count == 64 else { return nil }
-        func word(_ from: Int) -> UInt64? {
-            var value: UInt64 = 0
-            var invalid: UInt8 = 0
-            for index in from ..< from + 16 {
-                let nibble = HexTable.lowercase[Int(hexBytes[index])]
-                invalid |= nibble
-                value = value << 4 | UInt64(nibble & 0x0F)
-            }
-            return invalid & 0xF0 == 0 ? value : nil
-        }
+        func word(_ from: Int) -> UInt64? { HexTable.value(hexBytes, from: from, count: 16, table: HexTable.lowercase) }
         guard let w0 = word(0), let w1 = word(16), let w2 = word(32), let w3 = word(48) else { return nil }
         words = (w0, w1, w2, w3)
     }
@@ -92,6 +83,22 @@ enum HexTable {
         switch byte {
         case 0x41 ... 0x46: UInt8(byte - 0x41 + 10)
         default: lowercase[byte]
+        }
+    }
+
+    /// The value of `count` (at most 16) digits of `text` from `start`, as `table` reads them;
+    /// nil if any is not a digit there. One table access per call, not one per digit.
+    @inline(__always)
+    static func value(_ text: UnsafeRawBufferPointer, from start: Int, count: Int, table: [UInt8]) -> UInt64? {
+        table.withUnsafeBufferPointer { digits in
+            var value: UInt64 = 0
+            var invalid: UInt8 = 0
+            for index in start ..< start + count {
+                let nibble = digits[Int(text[index])]
+                invalid |= nibble
+                value = value << 4 | UInt64(nibble & 0x0F)
+            }
+            return invalid & 0xF0 == 0 ? value : nil
         }
     }
 }
