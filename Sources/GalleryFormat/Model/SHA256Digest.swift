@@ -1,7 +1,7 @@
 /// A SHA-256 digest: the identity of a blob's bytes.
 public struct SHA256Digest: Sendable, Hashable, Comparable, CustomStringConvertible {
     // Four words, so a digest is a plain value with no heap storage.
-    private var words: (UInt64, UInt64, UInt64, UInt64)
+    package private(set) var words: (UInt64, UInt64, UInt64, UInt64)
 
     /// A digest from its 32 bytes; any other count is a programming error (a precondition).
     public init(bytes: UnsafeRawBufferPointer) {

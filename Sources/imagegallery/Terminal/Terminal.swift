@@ -51,18 +51,14 @@ enum Terminal {
         StandardStream.output.write([UInt8](data) + [UInt8(ascii: "\n")])
     }
 
-    /// Prints a JSON array of values our own writer writes, compact, with their members in the
-    /// order given (sorted, as `printJSON` sorts them), one element at a time.
-    static func printJSONArray(_ values: some Sequence<CanonicalJSONWriter.Value>) {
+    /// Prints a JSON array of `count` rows that `row` appends as compact JSON, one at a time: a
+    /// listing of 100,000 images is never one document in memory.
+    static func printJSONRows(_ count: Int, _ row: (Int, inout [UInt8]) -> Void) {
         var bytes: [UInt8] = [UInt8(ascii: "[")]
         bytes.reserveCapacity(1 << 17)
-        var first = true
-        for value in values {
-            if !first { bytes.append(UInt8(ascii: ",")) }
-            first = false
-            var row = CanonicalJSONWriter(capacity: 512, compact: true)
-            row.write(value)
-            bytes += row.bytes
+        for position in 0 ..< count {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            row(position, &bytes)
             if bytes.count >= 1 << 16 {
                 bytes.withUnsafeBytes { StandardStream.output.write($0) }
                 bytes.removeAll(keepingCapacity: true)
