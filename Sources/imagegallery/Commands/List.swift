@@ -70,53 +70,31 @@ extension ImageGallery.List {
     /// allocated a dozen times a row: most of the listing's time at 100,000 images).
     static func appendJSON(of image: GalleryImage, at index: Int, to bytes: inout [UInt8]) {
         typealias JSON = CanonicalJSONWriter
-        bytes.append(UInt8(ascii: "{"))
-        if let added = image.added {
-            JSON.appendKey("added", to: &bytes)
-            JSON.appendString(added.rfc3339, to: &bytes)
-            bytes.append(UInt8(ascii: ","))
+        var first = true
+        func key(_ name: StaticString) {
+            bytes.append(UInt8(ascii: first ? "{" : ","))
+            first = false
+            JSON.appendKey(name, to: &bytes)
         }
-        JSON.appendKey("byteSize", to: &bytes)
-        JSON.appendInteger(Int64(image.byteSize), to: &bytes)
-        if let caption = image.caption {
-            bytes.append(UInt8(ascii: ","))
-            JSON.appendKey("caption", to: &bytes)
-            JSON.appendString(caption, to: &bytes)
-        }
-        if let filename = image.filename {
-            bytes.append(UInt8(ascii: ","))
-            JSON.appendKey("filename", to: &bytes)
-            JSON.appendString(filename, to: &bytes)
-        }
-        bytes.append(UInt8(ascii: ","))
-        JSON.appendKey("height", to: &bytes)
-        JSON.appendInteger(Int64(image.height), to: &bytes)
-        bytes.append(UInt8(ascii: ","))
-        JSON.appendKey("id", to: &bytes)
-        JSON.appendUUID(image.id, to: &bytes)
-        bytes.append(UInt8(ascii: ","))
-        JSON.appendKey("index", to: &bytes)
-        JSON.appendInteger(Int64(index), to: &bytes)
-        bytes.append(UInt8(ascii: ","))
-        JSON.appendKey("mediaType", to: &bytes)
-        JSON.appendString(image.mediaType.rawValue, to: &bytes)
-        bytes.append(UInt8(ascii: ","))
-        JSON.appendKey("path", to: &bytes)
+        if let added = image.added { key("added"); JSON.appendString(added.rfc3339, to: &bytes) }
+        key("byteSize"); JSON.appendInteger(Int64(image.byteSize), to: &bytes)
+        if let caption = image.caption { key("caption"); JSON.appendString(caption, to: &bytes) }
+        if let filename = image.filename { key("filename"); JSON.appendString(filename, to: &bytes) }
+        key("height"); JSON.appendInteger(Int64(image.height), to: &bytes)
+        key("id"); JSON.appendUUID(image.id, to: &bytes)
+        key("index"); JSON.appendInteger(Int64(index), to: &bytes)
+        key("mediaType"); JSON.appendString(image.mediaType.rawValue, to: &bytes)
+        key("path")
         bytes += Array("\"images/".utf8)
         JSON.appendHex(image.sha256, to: &bytes)
         image.mediaType.blobSuffix.withUTF8Buffer { bytes += $0 }
-        bytes += [UInt8(ascii: "\""), UInt8(ascii: ",")]
-        JSON.appendKey("sha256", to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        key("sha256")
         bytes.append(UInt8(ascii: "\""))
         JSON.appendHex(image.sha256, to: &bytes)
-        bytes += [UInt8(ascii: "\""), UInt8(ascii: ",")]
-        if let source = image.source {
-            JSON.appendKey("source", to: &bytes)
-            JSON.appendString(source, to: &bytes)
-            bytes.append(UInt8(ascii: ","))
-        }
-        JSON.appendKey("width", to: &bytes)
-        JSON.appendInteger(Int64(image.width), to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        if let source = image.source { key("source"); JSON.appendString(source, to: &bytes) }
+        key("width"); JSON.appendInteger(Int64(image.width), to: &bytes)
         bytes.append(UInt8(ascii: "}"))
     }
 }
