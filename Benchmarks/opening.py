@@ -14,7 +14,10 @@ a 100,000-image one (`.build-bench/work/g100k.imagegallery`, made here once: 100
 the manifest. Runs are interleaved (one of each command per round); the figures are medians
 of wall time.
 
-usage: Benchmarks/opening.py [--bin .build/release] [--baseline BIN] [--runs N] [--markdown FILE]
+With `--instructions`, each command's instructions on the 10,000-image gallery are also
+counted under valgrind (callgrind), beside unzip's: a figure that a busy machine does not move.
+
+usage: Benchmarks/opening.py [--bin .build/release] [--baseline BIN] [--runs N] [--instructions] [--markdown FILE]
 """
 
 import argparse
@@ -108,12 +111,57 @@ def report(medians, galleries, runs, baseline):
     return "\n".join(lines) + "\n"
 
 
+def instructions(binary, baseline, gallery, state):
+    """Instructions each command executes, all threads together, counted by callgrind: unlike
+    wall time, the count does not move with what else runs on the machine. Valgrind cannot read
+    Swift's debug information, so each binary is counted through a copy stripped of it."""
+    counted = {}
+    programs = [("ours", binary)] + ([("previous build", baseline)] if baseline else [])
+    for label, program in programs:
+        stripped = os.path.join(state, "counted-" + label.replace(" ", "-"))
+        subprocess.run(["strip", "--strip-debug", "-o", stripped, program], check=True)
+        for key, arguments in commands(stripped, gallery).items():
+            if key == "open to edit":
+                continue  # valgrind stops at the confinement's system calls
+            counted[(label, key)] = callgrind(arguments, state)
+    counted[("anchor", "unzip")] = callgrind(["unzip", "-p", gallery, "manifest.json"], state)
+    return counted
+
+
+def callgrind(arguments, state):
+    out = os.path.join(state, "callgrind.out")
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + arguments,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=dict(os.environ, XDG_STATE_HOME=state))
+    found = [line for line in done.stderr.splitlines() if "Collected :" in line]
+    if done.returncode != 0 or not found:
+        sys.exit(f"opening.py: callgrind of {' '.join(arguments)} failed: {done.stderr[-400:]}")
+    return int(found[-1].split(":")[-1].strip())
+
+
+def instruction_report(counted, gallery, baseline):
+    anchor = counted[("anchor", "unzip")]
+    lines = ["", f"Instructions executed (callgrind, every thread), {os.path.basename(gallery)}; "
+             f"`unzip -p G manifest.json`: {anchor / 1e6:.1f} M.", "",
+             "| command | ours | ratio to unzip |" + (" previous build | its ratio |" if baseline else ""),
+             "|---|---:|---:|" + ("---:|---:|" if baseline else "")]
+    for key in ("info", "list", "open to read"):
+        ours = counted[("ours", key)]
+        row = f"| {key} | {ours / 1e6:.1f} M | {ours / anchor:.2f} × |"
+        if baseline:
+            before = counted[("previous build", key)]
+            row += f" {before / 1e6:.1f} M | {before / anchor:.2f} × |"
+        lines.append(row)
+    return "\n".join(lines) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin", default=os.path.join(REPO, ".build", "release"))
     parser.add_argument("--baseline", help="the previous build's imagegallery")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--markdown", help="write the RESULTS.md section here")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the instructions of each command on the 10,000-image gallery (valgrind)")
     arguments = parser.parse_args()
     binary = os.path.join(arguments.bin, "imagegallery")
     if not os.path.exists(G10K):
@@ -123,6 +171,8 @@ def main():
     galleries = [G10K, G100K]
     text = report(measure(binary, arguments.baseline, galleries, arguments.runs, state), galleries, arguments.runs,
                   arguments.baseline)
+    if arguments.instructions:
+        text += instruction_report(instructions(binary, arguments.baseline, G10K, state), G10K, arguments.baseline)
     shutil.rmtree(state, ignore_errors=True)
     print(text)
     if arguments.markdown:
