@@ -33,3 +33,35 @@ struct HeaderWindowTests {
         }
     }
 }
+
+/// The local headers of a large archive are read in parts on every core; what is found must
+/// be what one reading in file order finds, part boundaries and windows notwithstanding.
+@Suite("Local headers read in parts")
+struct EntryExtentsTests {
+    @Test func damageInEveryPartIsFoundInFileOrder() throws {
+        let directory = try TemporaryDirectory()
+        let path = FilePath(directory.path).appending("many.zip")
+        let count = ZipArchive.headersReadInParts + 1000
+        do {
+            let zip = ZipWriter(file: try GalleryFile.create(path), modified: Timestamp(seconds: 0))
+            for index in 0 ..< count {
+                // Sizes that vary, so that some neighbours share a window and some do not.
+                let bytes = [UInt8](repeating: UInt8(index & 0xFF), count: index % 7 == 0 ? 40_000 : 1 + index % 300)
+                try zip.add(name: String(format: "images/%05d.bin", index), bytes: bytes, method: .stored)
+            }
+            try zip.finish()
+        }
+        let intact = try ZipArchive(collectingProblemsOf: GalleryFile.openForReading(path))
+        #expect(intact.layoutDiagnostics().filter { $0.severity >= .error }.isEmpty)
+        let damaged = [3, 257, 1024, count / 2, 1777, count - 1].sorted()
+        let writer = try GalleryFile.openForWritingInPlace(path).file
+        for index in damaged {
+            // The first byte of the name in the local header: the central directory keeps its own.
+            try writer.write([UInt8(ascii: "X")], at: intact.entries[index].localHeaderOffset + 30)
+        }
+        let archive = try ZipArchive(collectingProblemsOf: GalleryFile.openForReading(path))
+        let found = archive.layoutDiagnostics().filter { $0.severity >= .error }
+        #expect(found.map(\.code) == damaged.map { _ in .headerMismatch })
+        #expect(found.map(\.location.entry) == damaged.map { String(format: "images/%05d.bin", $0) })
+    }
+}

@@ -213,7 +213,7 @@ extension ZipArchive {
         // the bytes after it are not judged, and the file is refused for the entry already.
         var afterCondemned = false
         let ordered = entries.sorted(by: { $0.localHeaderOffset < $1.localHeaderOffset })
-        var window = HeaderWindow(file: file)
+        let extents = entryExtents(ordered)
         for (position, entry) in ordered.enumerated() {
             // Bytes before the first entry are prepended data, reported as such (IG-PKG-017).
             if entry.localHeaderOffset > expected, expected > 0, !afterCondemned {
@@ -226,13 +226,7 @@ extension ZipArchive {
                 continue
             }
             do {
-                let next = position + 1 < ordered.count ? ordered[position + 1].localHeaderOffset : nil
-                let local = try localHeader(of: entry) { try window.read(at: $0, count: $1, nextHeader: next) }
-                var end = local.dataOffset.addingSaturating(entry.compressedSize)
-                if entry.usesDataDescriptor {
-                    end = end.addingSaturating(try dataDescriptorLength(entry, extra: local.extra, at: end))
-                }
-                expected = max(expected, end)
+                expected = max(expected, try extents[position]!.get())
             } catch let error as GalleryError {
                 found.append(error.inFile(file.path))
                 expected = max(expected, entry.localHeaderOffset.addingSaturating(entry.minimumExtent))
@@ -300,7 +294,7 @@ extension ZipArchive {
 
     /// How long the data descriptor at `offset` is: with or without its signature, with
     /// 32-bit sizes or, for ZIP64 entries (a ZIP64 field in the local `extra`), 64-bit ones.
-    private func dataDescriptorLength(_ entry: ZipEntry, extra: [UInt8], at offset: UInt64) throws -> UInt64 {
+    func dataDescriptorLength(_ entry: ZipEntry, extra: [UInt8], at offset: UInt64) throws -> UInt64 {
         let head = try file.read(at: offset, count: 4)
         let signed = head.count == 4 && head.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self).littleEndian } == ZipSignature.dataDescriptor
         let wide = entry.compressedSize >= ZipLimit.max32 || entry.uncompressedSize >= ZipLimit.max32
