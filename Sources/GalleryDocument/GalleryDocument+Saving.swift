@@ -101,8 +101,10 @@ extension GalleryDocument {
         defer { if named && !committed { GalleryFileSystem.remove(savePath) } }
 
         // Where each blob comes from is settled here, on the actor; the writing happens off it.
+        let blobs = gallery.distinctBlobs
         var sources: [SHA256Digest: BlobSource] = [:]
-        for image in gallery.distinctBlobs { sources[image.sha256] = try blobSource(for: image) }
+        sources.reserveCapacity(blobs.count)
+        for image in blobs { sources[image.sha256] = try blobSource(for: image) }
         try await Self.write(gallery, thumbnail: thumbnail, sources: sources, to: file, copyingAttributesOf: targetPath,
                              durable: options.durable)
         try await options.afterWriting?()
@@ -130,10 +132,11 @@ extension GalleryDocument {
         }
         if options.durable { try GalleryFileSystem.synchronizeDirectory(folder) }
 
-        // What was written becomes what was read: the new file, through our own descriptor.
+        // What was written becomes what was read: the new file, through our own descriptor, and
+        // the gallery its manifest was made from (decoding it again would give the same).
         let record = DiskRecord(identity: try file.identity(), fingerprint: try DiskRecord.fingerprint(file, size: try file.size))
         let previous = reader
-        reader = try GalleryReader(archive: ZipArchive(file: file))
+        reader = try GalleryReader(written: ZipArchive(file: file), from: gallery)
         diskRecord = record
         // Undo and redo may bring back images whose bytes only the previous file holds; its
         // descriptor keeps them readable after the swap.
@@ -219,6 +222,8 @@ extension GalleryDocument {
 
     /// A file added by path that changed since it was hashed would make the gallery lie.
     private func checkAddedFiles(of gallery: Gallery) throws {
+        // Most saves have none (edits of order, captions, the title): no pass over the gallery then.
+        guard supplies.values.contains(where: { if case .file = $0 { true } else { false } }) else { return }
         for image in gallery.distinctBlobs {
             guard case .file(let source, _, let identity)? = supplies[image.sha256], !isInReader(image.sha256) else { continue }
             guard (try? FileIdentity.of(path: FilePath(source))) == identity else {
