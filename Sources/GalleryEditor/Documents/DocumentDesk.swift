@@ -21,13 +21,19 @@ package actor DocumentDesk {
         /// The `images` member of the last view, and the images it was written from: most events
         /// (a save's start and end, a title, an undo of a caption…) leave the list as it was, and
         /// at 100,000 images writing it again took most of a view's time.
-        var imagesJSON: (images: [GalleryImage], json: [UInt8])?
+        var imagesJSON: (images: [GalleryImage], json: [UInt8], version: Int)?
+        /// The version of the list the last event sent: later events that show the same list
+        /// leave it out, and the pages take it from the view they hold.
+        var sentVersion: Int?
     }
 
     private let library: GalleryLibrary
     private let events: EditorEvents
     private let options: DocumentOptions
     private var open: [String: Open] = [:]
+    /// The next list's version: one count for every document, so that a page never takes one
+    /// gallery's list (or an earlier opening's) for another's.
+    private var nextImagesVersion = 1
     private var opening: [String: Task<GalleryDocument, any Error>] = [:]
     private var closing: [String: Task<Void, Never>] = [:]
     /// Pages whose event stream ended, each with the close that follows its grace period.
@@ -93,10 +99,13 @@ package actor DocumentDesk {
         // Arrays that share storage compare at once: the list is written again only when it changed.
         if let cached = open[key]?.imagesJSON, cached.images == view.galleryImages {
             view.imagesJSON = cached.json
+            view.imagesVersion = cached.version
         } else {
             let json = DocumentView.imagesJSON(view.galleryImages)
             view.imagesJSON = json
-            open[key]?.imagesJSON = (view.galleryImages, json)
+            view.imagesVersion = nextImagesVersion
+            nextImagesVersion += 1
+            open[key]?.imagesJSON = (view.galleryImages, json, view.imagesVersion)
         }
         return view
     }
@@ -111,7 +120,7 @@ package actor DocumentDesk {
             if var view = open[key]?.lastView {
                 view.saving = true
                 open[key]?.published += 1  // a view computed before the save began is stale now
-                await events.broadcast("document", json: view.json)
+                await send(view, key: key)
                 return
             }
         case .saved, .conflict: open[key]?.saving = false
@@ -142,10 +151,19 @@ package actor DocumentDesk {
         // newest view goes out, so an old "saving" can never follow "saved".
         guard let view = try? await view(key), open[key]?.published == number else { return }
         open[key]?.lastView = view
-        await events.broadcast("document", json: view.json)
+        await send(view, key: key)
         if case .some = open[key], !view.saving, !view.edited {
             await events.broadcast("library", data: await library.galleries())
         }
+    }
+
+    /// Sends the view to every page as an event: without its list of images when the last event
+    /// sent that list (a page that missed it asks for the whole view, by the version it lacks).
+    private func send(_ view: DocumentView, key: String) async {
+        var event = view
+        event.leavesOutImages = open[key]?.sentVersion == view.imagesVersion
+        open[key]?.sentVersion = view.imagesVersion
+        await events.broadcast("document", json: event.json)
     }
 
     /// The page's event stream ended (a reload, a closed tab): its documents stay open for
