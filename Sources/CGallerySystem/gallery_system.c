@@ -64,4 +64,9 @@ int ig_fit_malloc_to_address_limit(void) {
     return mallopt(M_ARENA_MAX, 1) == 1;
 }
 
+void ig_return_freed_memory_promptly(void) {
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    mallopt(M_ARENA_MAX, 2);
+}
+
 int ig_syncfs(int fd) { return syncfs(fd); }

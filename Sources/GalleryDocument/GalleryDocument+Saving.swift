@@ -100,11 +100,13 @@ extension GalleryDocument {
         var committed = false
         defer { if named && !committed { GalleryFileSystem.remove(savePath) } }
 
-        // Where each blob comes from is settled here, on the actor; the writing happens off it.
-        var sources: [SHA256Digest: BlobSource] = [:]
-        for image in gallery.distinctBlobs { sources[image.sha256] = try blobSource(for: image) }
-        try await Self.write(gallery, thumbnail: thumbnail, sources: sources, to: file, copyingAttributesOf: targetPath,
-                             durable: options.durable)
+        // Where each blob comes from: the file as read and the supplies as they are now, taken here
+        // on the actor (the writing happens off it), asked blob by blob as the writer reaches it
+        // rather than made into a table of 100,000 sources first.
+        let (read, supplied, documentPath) = (reader, supplies, path)
+        try await Self.write(gallery, thumbnail: thumbnail, to: file, copyingAttributesOf: targetPath, durable: options.durable) { image in
+            try Self.blobSource(for: image, reader: read, supplies: supplied, path: documentPath)
+        }
         try await options.afterWriting?()
         try checkAddedFiles(of: gallery)
         if !isNamed {
@@ -130,10 +132,11 @@ extension GalleryDocument {
         }
         if options.durable { try GalleryFileSystem.synchronizeDirectory(folder) }
 
-        // What was written becomes what was read: the new file, through our own descriptor.
+        // What was written becomes what was read: the new file, through our own descriptor, and
+        // the gallery its manifest was made from (decoding it again would give the same).
         let record = DiskRecord(identity: try file.identity(), fingerprint: try DiskRecord.fingerprint(file, size: try file.size))
         let previous = reader
-        reader = try GalleryReader(archive: ZipArchive(file: file))
+        reader = try GalleryReader(written: ZipArchive(file: file), from: gallery)
         diskRecord = record
         // Undo and redo may bring back images whose bytes only the previous file holds; its
         // descriptor keeps them readable after the swap.
@@ -165,14 +168,13 @@ extension GalleryDocument {
 
     /// The new file's bytes, written, given the file's attributes and flushed on a thread of
     /// its own: the part of a save that takes time, done without holding the document.
-    private nonisolated static func write(_ gallery: Gallery, thumbnail: [UInt8], sources: [SHA256Digest: BlobSource],
-                                          to file: GalleryFile, copyingAttributesOf target: FilePath, durable: Bool) async throws {
+    private nonisolated static func write(_ gallery: Gallery, thumbnail: [UInt8], to file: GalleryFile,
+                                          copyingAttributesOf target: FilePath, durable: Bool,
+                                          blob: @escaping @Sendable (GalleryImage) throws -> BlobSource) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             DispatchQueue.global().async {
                 continuation.resume(with: Result {
-                    try GalleryWriter.writeArchive(gallery, thumbnail: thumbnail, to: file, durable: durable) { image in
-                        sources[image.sha256]!
-                    }
+                    try GalleryWriter.writeArchive(gallery, thumbnail: thumbnail, to: file, durable: durable, blob: blob)
                     try file.copyAttributes(of: target)
                     if durable { try file.synchronize() }
                 })
@@ -201,6 +203,12 @@ extension GalleryDocument {
     /// Where a save copies a blob from: raw from the file as read when it has it (that file is
     /// checked unchanged before the swap), else from where it was added.
     func blobSource(for image: GalleryImage) throws -> BlobSource {
+        try Self.blobSource(for: image, reader: reader, supplies: supplies, path: path)
+    }
+
+    /// `blobSource(for:)` from a snapshot of the document's file and supplies, for the writer's thread.
+    nonisolated static func blobSource(for image: GalleryImage, reader: GalleryReader?, supplies: [SHA256Digest: BlobSupply],
+                                       path: String) throws -> BlobSource {
         if let reader, let source = try reader.rawBlobSource(for: image) { return source }
         switch supplies[image.sha256] {
         case .file(let path, let crc32, _)?:
@@ -219,6 +227,8 @@ extension GalleryDocument {
 
     /// A file added by path that changed since it was hashed would make the gallery lie.
     private func checkAddedFiles(of gallery: Gallery) throws {
+        // Most saves have none (edits of order, captions, the title): no pass over the gallery then.
+        guard supplies.values.contains(where: { if case .file = $0 { true } else { false } }) else { return }
         for image in gallery.distinctBlobs {
             guard case .file(let source, _, let identity)? = supplies[image.sha256], !isInReader(image.sha256) else { continue }
             guard (try? FileIdentity.of(path: FilePath(source))) == identity else {

@@ -64,6 +64,8 @@ struct EditorCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A server of bursts (a save of a large gallery): each burst's memory goes back after it.
+        AddressSpace.returnFreedMemoryPromptly()
         let roots: EditorRoots
         do {
             roots = try EditorRoots(paths: paths.isEmpty ? ["."] : paths)

@@ -6,6 +6,7 @@ and a gallery of 2,000 images is drawn virtualised and reached by keys to its en
 A mixin of MoreScenarios; every change is checked on disk with `imagegallery list --json`.
 """
 
+import json
 import os
 import re
 import subprocess
@@ -215,6 +216,56 @@ class KeyboardScenarios:
             return None if order == moved else f"the last two are {[i[:8] for i in order[-2:]]}"
         self.wait_disk("Ctrl+ArrowLeft on the last image: it and the one before swapped", path, swapped)
         return f"{len(ids)} images: {first_drawn} cells drawn at the top, {end_drawn} at the end; the last moved one left"
+
+    def large_gallery_reuses_cells(self):
+        """A jump across the large gallery (the scroll bar dragged half way, then back to the top)
+        draws the new screen with the cells of the photos that left it, and every drawn cell is
+        its image's, as a new cell would be: its place, id, name, label, photo and cover badge."""
+        path = self.galleries["Large"]
+        images = self.images(path)
+        ids = [image["id"] for image in images]
+        self.page.navigate("about:blank")
+        self.page.navigate(self.origin + f"/#gallery={gallery_key(path)}")
+        self.page.wait_for("the first screen of the large gallery",
+                           lambda s: not s["galleryHidden"] and s["cells"] and s["cells"][0]["id"] == ids[0] and s["status"] == "Saved")
+        # Each drawn cell marked (a property of the element, which only the element itself carries).
+        marked = self.page.evaluate("(() => { const cells = document.querySelectorAll('#image-grid .image-cell[data-id]');"
+                                    " for (const cell of cells) cell.drawnAtTheTop = true; return cells.length; })()")
+        check = """(() => {
+          const ids = %s, names = %s, cells = [...document.querySelectorAll('#image-grid .image-cell[data-id]')];
+          const problems = [];
+          for (const cell of cells) {
+            const at = Number(cell.getAttribute('aria-rowindex')), id = cell.dataset.id, imgs = cell.querySelectorAll('img');
+            const src = imgs.length === 1 ? imgs[0].getAttribute('src') : null;
+            if (ids[at - 1] !== id) problems.push(`row ${at} holds ${id}, not ${ids[at - 1]}`);
+            if (!src || !src.endsWith(`/images/${id}/thumbnail`)) problems.push(`row ${at}: ${imgs.length} photos, src ${src}`);
+            if (cell.querySelector('.name').textContent !== names[at - 1]) problems.push(`row ${at} named ${cell.querySelector('.name').textContent}`);
+            if (!cell.getAttribute('aria-label').startsWith(`${at} of ${ids.length}: `)) problems.push(`row ${at} labelled ${cell.getAttribute('aria-label')}`);
+            if (cell.classList.contains('cover') !== (at === 1)) problems.push(`row ${at}: cover ${cell.classList.contains('cover')}`);
+            if (cell.getAttribute('aria-selected') !== 'false') problems.push(`row ${at} selected`);
+          }
+          const inView = cells.filter((cell) => { const r = cell.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
+          return {count: cells.length, first: cells.length ? Number(cells[0].getAttribute('aria-rowindex')) : 0,
+                  reused: cells.filter((cell) => cell.drawnAtTheTop).length, problems: problems.slice(0, 5),
+                  loaded: inView.length > 0 && inView.every((cell) => { const img = cell.querySelector('img');
+                    return img.complete && img.naturalWidth > 0; })}; })()""" % (
+            json.dumps(ids), json.dumps([image.get("filename") or image["id"][:8] + "\u2026" for image in images]))
+        self.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight / 2)")
+        middle = self.page.wait_for("the middle of the gallery drawn, its photos loaded",
+                                    lambda s: (lambda c: c["first"] > marked and c["loaded"])(self.page.evaluate(check)))
+        middle = self.page.evaluate(check)
+        if middle["problems"]:
+            raise CheckFailed(f"cells in the middle not their images': {middle['problems']}")
+        if middle["reused"] < min(marked, middle["count"]) // 2:
+            raise CheckFailed(f"{middle['reused']} of {middle['count']} cells in the middle were cells of the top: not reused")
+        self.page.evaluate("window.scrollTo(0, 0)")
+        self.page.wait_for("the top drawn again, its photos loaded",
+                           lambda s: (lambda c: c["first"] == 1 and c["loaded"])(self.page.evaluate(check)))
+        top = self.page.evaluate(check)
+        if top["problems"]:
+            raise CheckFailed(f"cells at the top not their images': {top['problems']}")
+        return (f"{marked} cells at the top; {middle['reused']} of {middle['count']} drawn in the middle were those, "
+                f"each its image's; the top drawn again as it was")
 
     def hostile_file_names(self):
         """A gallery file and an image file named with markup and a bidi override: the card, the

@@ -10,6 +10,7 @@ import Testing
 /// second `GalleryDocument` of the file would find the first one's lock and open for reading only.
 @Suite struct DocumentDeskTests {
     let folder: TemporaryDirectory
+    let library: GalleryLibrary
     let desk: DocumentDesk
     let path: String
     let key: String
@@ -17,7 +18,7 @@ import Testing
     init() throws {
         folder = try TemporaryDirectory()
         path = try folder.copy(TestPaths.fixture("valid/all.imagegallery"))
-        let library = GalleryLibrary(roots: try EditorRoots(paths: [folder.path]))
+        library = GalleryLibrary(roots: try EditorRoots(paths: [folder.path]))
         desk = DocumentDesk(library: library, events: EditorEvents(), options: DocumentOptions())
         key = GalleryLibrary.key(of: try GalleryFileSystem.resolvedPath(FilePath(path)).string)
     }
@@ -34,6 +35,39 @@ import Testing
         }
         #expect(Set(documents.map { ObjectIdentifier($0) }).count == 1)
         #expect(await documents[0].readOnlyReason == nil)
+        await desk.closeAll().forEach { Issue.record("\($0)") }
+    }
+
+    /// The document browser's listing takes an open gallery's title and count from its document,
+    /// which holds the file open already, after the open and after each save: reading the file
+    /// again is a whole manifest (37 MB at 100,000 images) for two values.
+    @Test func theListingOfAnOpenGalleryReadsNoFileAfterAnOpenOrASave() async throws {
+        let document = try await desk.document(key, for: "page")
+        let count = try await document.gallery.images.count
+        var listed = await library.galleries()
+        #expect(listed.map(\.imageCount) == [count] && listed.first?.problem == nil)
+        #expect(await library.filesRead == 0, "the listing after the open read the file")
+
+        try await document.setTitle("Renamed here")
+        try await document.save()
+        // The desk hears of the save on a task of its own: until then the listing would see a
+        // file it does not know, and read it.
+        var heard = false
+        for _ in 0 ..< 6000 where !heard {
+            heard = await library.cache.values.contains { $0.summary.title == "Renamed here" }
+            if !heard { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(heard, "the desk never told the library of the save")
+        listed = await library.galleries()
+        #expect(listed.map(\.title) == ["Renamed here"] && listed.map(\.imageCount) == [count])
+        #expect(listed.first?.byteSize == Int64(try FileIdentity.of(path: FilePath(path)).size))
+        #expect(await library.filesRead == 0, "the listing after the save read the file")
+
+        // A file another program wrote is read as before.
+        try GalleryFileSystem.replace(FilePath(path), with: FilePath(try folder.copy(TestPaths.fixture("valid/all.imagegallery"), as: "other.tmp")))
+        listed = await library.galleries()
+        let filesRead = await library.filesRead
+        #expect(listed.first?.title != "Renamed here" && filesRead == 1)
         await desk.closeAll().forEach { Issue.record("\($0)") }
     }
 

@@ -31,7 +31,7 @@ import Testing
     /// What each image of the gallery file at `path` carries, read from its bytes.
     static func carried(_ path: String) throws -> [(location: [String], identity: [String])] {
         let reader = try GalleryReader(path: path)
-        let read = ImagePrivacyCache.read(Set(reader.gallery.images.map(\.sha256)), fromGalleryAt: path)
+        let read = ImagePrivacyCache.read(Set(reader.gallery.images.map(\.sha256)), from: reader)
         return reader.gallery.images.map { (read[$0.sha256]?.location ?? ["unread"], read[$0.sha256]?.identity ?? ["unread"]) }
     }
 

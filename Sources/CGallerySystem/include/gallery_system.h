@@ -41,6 +41,12 @@ int ig_fsetxattr(int fd, const char *name, const void *value, size_t size);
  * main arena (M_ARENA_MAX 1). Call before any thread starts. Returns 1 when it did so, else 0. */
 int ig_fit_malloc_to_address_limit(void);
 
+/* mallopt(3), from <malloc.h>, which Swift's Glibc module leaves out: a fixed mmap threshold of
+ * 128 KiB (which also fixes the trim threshold, at twice it: blocks from 128 KiB up are mapped on
+ * their own and unmapped when freed) and at most two arenas. A value glibc refuses leaves its
+ * default, which works too. Call before threads start where it can be. */
+void ig_return_freed_memory_promptly(void);
+
 /* syncfs(2): flushes the file system holding `fd`, in one journal commit where an fsync per file
  * would make one each. */
 int ig_syncfs(int fd);

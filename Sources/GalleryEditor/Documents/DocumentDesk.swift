@@ -21,13 +21,19 @@ package actor DocumentDesk {
         /// The `images` member of the last view, and the images it was written from: most events
         /// (a save's start and end, a title, an undo of a caption…) leave the list as it was, and
         /// at 100,000 images writing it again took most of a view's time.
-        var imagesJSON: (images: [GalleryImage], json: [UInt8])?
+        var imagesJSON: (images: [GalleryImage], json: [UInt8], version: Int)?
+        /// The version of the list the last event sent: later events that show the same list
+        /// leave it out, and the pages take it from the view they hold.
+        var sentVersion: Int?
     }
 
     private let library: GalleryLibrary
     private let events: EditorEvents
     private let options: DocumentOptions
     private var open: [String: Open] = [:]
+    /// The next list's version: one count for every document, so that a page never takes one
+    /// gallery's list (or an earlier opening's) for another's.
+    private var nextImagesVersion = 1
     private var opening: [String: Task<GalleryDocument, any Error>] = [:]
     private var closing: [String: Task<Void, Never>] = [:]
     /// Pages whose event stream ended, each with the close that follows its grace period.
@@ -69,6 +75,7 @@ package actor DocumentDesk {
         let path = try await library.path(forKey: key)
         let document = GalleryDocument(path: path, options: options)
         try await document.open()
+        await rememberFile(of: document, key: key)
         // Others' changes to the file reach the page at once (reload, or a conflict to settle).
         try? await document.startPresenting()
         let stream = await document.events()
@@ -92,10 +99,13 @@ package actor DocumentDesk {
         // Arrays that share storage compare at once: the list is written again only when it changed.
         if let cached = open[key]?.imagesJSON, cached.images == view.galleryImages {
             view.imagesJSON = cached.json
+            view.imagesVersion = cached.version
         } else {
             let json = DocumentView.imagesJSON(view.galleryImages)
             view.imagesJSON = json
-            open[key]?.imagesJSON = (view.galleryImages, json)
+            view.imagesVersion = nextImagesVersion
+            nextImagesVersion += 1
+            open[key]?.imagesJSON = (view.galleryImages, json, view.imagesVersion)
         }
         return view
     }
@@ -110,15 +120,26 @@ package actor DocumentDesk {
             if var view = open[key]?.lastView {
                 view.saving = true
                 open[key]?.published += 1  // a view computed before the save began is stale now
-                await events.broadcast("document", json: view.json)
+                await send(view, key: key)
                 return
             }
         case .saved, .conflict: open[key]?.saving = false
         case .stateChanged(let state) where state == .savingError: open[key]?.saving = false
         case .stateChanged, .contentChanged: break
         }
-        if case .saved = event { await library.invalidate(key) }
+        if case .saved = event, let document = open[key]?.document { await rememberFile(of: document, key: key) }
         await publish(key)
+    }
+
+    /// Gives the library what the document's file holds, from the document's own reader of it:
+    /// the listing that follows a save or an open then reads no gallery (at 100,000 images, a
+    /// 37 MB manifest). A document without its file (closed meanwhile) leaves the file to be read.
+    private func rememberFile(of document: GalleryDocument, key: String) async {
+        if let file = await document.file {
+            await library.remember(key, path: document.path, reader: file.reader, identity: file.identity)
+        } else {
+            await library.invalidate(key)
+        }
     }
 
     /// Pushes the document's view to every page.
@@ -130,10 +151,19 @@ package actor DocumentDesk {
         // newest view goes out, so an old "saving" can never follow "saved".
         guard let view = try? await view(key), open[key]?.published == number else { return }
         open[key]?.lastView = view
-        await events.broadcast("document", json: view.json)
+        await send(view, key: key)
         if case .some = open[key], !view.saving, !view.edited {
             await events.broadcast("library", data: await library.galleries())
         }
+    }
+
+    /// Sends the view to every page as an event: without its list of images when the last event
+    /// sent that list (a page that missed it asks for the whole view, by the version it lacks).
+    private func send(_ view: DocumentView, key: String) async {
+        var event = view
+        event.leavesOutImages = open[key]?.sentVersion == view.imagesVersion
+        open[key]?.sentVersion = view.imagesVersion
+        await events.broadcast("document", json: event.json)
     }
 
     /// The page's event stream ended (a reload, a closed tab): its documents stay open for
@@ -176,10 +206,12 @@ package actor DocumentDesk {
         let task = Task {
             defer { closing[key] = nil }
             do {
-                _ = try await entry.document.close()
+                let closed = try await entry.document.close()
                 entry.watcher?.cancel()
                 open[key] = nil
-                await library.invalidate(key)
+                // A final save is a new file, which the listing reads; the file as the
+                // document last read or saved it is remembered already.
+                if closed != .unchanged { await library.invalidate(key) }
                 await events.broadcast("library", data: await library.galleries())
             } catch {
                 await publish(key)

@@ -42,6 +42,12 @@ package struct DocumentView: Encodable, Sendable {
     /// The `images` member as `json` writes it, when the desk holds it from an earlier view of
     /// the same images.
     package var imagesJSON: [UInt8]?
+    /// Which list `images` is: a number the desk gives each list it writes, never twice in a run.
+    /// Events leave out a list the pages have had (`leavesOutImages`) and name it by this.
+    package var imagesVersion = 0
+    /// Whether `json` leaves `images` out: an event of a change that moved no image (a save's start
+    /// and end, a title), whose list at 100,000 images would be 12 MB to send and parse again.
+    package var leavesOutImages = false
     /// The id of the image chosen as the gallery's cover, nil (left out, as `message` is) while
     /// none is: the first image stands for the gallery then.
     package var cover: String?
@@ -117,7 +123,7 @@ extension DocumentView {
         let before: [(String, V)] = [("canRedo", .bool(canRedo)), ("canUndo", .bool(canUndo))]
             + optional("cover", cover)
             + [("edited", .bool(edited)), ("fileName", .string(fileName))]
-        let after: [(String, V)] = [("key", .string(key))]
+        let after: [(String, V)] = [("imagesVersion", .integer(Int64(imagesVersion))), ("key", .string(key))]
             + (mergeConflicts.map { [("mergeConflicts", V.array($0.map { .string($0) }))] } ?? [])
             + optional("message", message)
             + (metadataRemoved.map { [("metadataRemoved", $0.value)] } ?? [])
@@ -126,6 +132,7 @@ extension DocumentView {
         head.write(.object(before))
         var tail = CanonicalJSONWriter(capacity: 256, compact: true)
         tail.write(.object(after))
+        if leavesOutImages { return Array(head.bytes.dropLast()) + [0x2C] + Array(tail.bytes.dropFirst()) }
         let images = imagesJSON ?? Self.imagesJSON(galleryImages)
         var bytes = [UInt8]()
         bytes.reserveCapacity(head.bytes.count + images.count + tail.bytes.count + 16)
@@ -139,7 +146,7 @@ extension DocumentView {
 
     /// Encodes what `json` writes, for callers that embed the view in a `Codable` answer.
     private enum CodingKeys: String, CodingKey {
-        case key, fileName, title, state, edited, saving, canUndo, canRedo, message, images, cover, versions,
+        case key, fileName, title, state, edited, saving, canUndo, canRedo, message, images, imagesVersion, cover, versions,
              mergeConflicts, metadataRemoved
     }
 
@@ -155,6 +162,7 @@ extension DocumentView {
         try container.encode(canRedo, forKey: .canRedo)
         try container.encodeIfPresent(message, forKey: .message)
         try container.encode(images, forKey: .images)
+        try container.encode(imagesVersion, forKey: .imagesVersion)
         try container.encodeIfPresent(cover, forKey: .cover)
         try container.encode(versions, forKey: .versions)
         try container.encodeIfPresent(mergeConflicts, forKey: .mergeConflicts)

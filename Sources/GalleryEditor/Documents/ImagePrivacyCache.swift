@@ -18,9 +18,10 @@ package final class ImagePrivacyCache: Sendable {
     package init() {}
 
     /// What each image of the document's current content carries, by SHA-256, and that content.
-    /// Blobs the document's file holds are read from the file, in one pass off Swift's
-    /// cooperative pool (the document's own lookup is by id, linear per image); the others
-    /// (added or stripped since the last save) from the document.
+    /// Blobs the document's file holds are read from the file, through the document's own
+    /// reader (opening the file again would parse the whole gallery again), in one pass off
+    /// Swift's cooperative pool (the document's own lookup is by id, linear per image); the
+    /// others (added or stripped since the last save) from the document.
     package func privacy(of document: GalleryDocument) async throws -> (gallery: Gallery, privacy: [SHA256Digest: ImagePrivacy]) {
         let gallery = try await document.gallery
         var known: [SHA256Digest: ImagePrivacy] = [:]
@@ -31,9 +32,11 @@ package final class ImagePrivacyCache: Sendable {
             }
         }
         guard !missing.isEmpty else { return (gallery, known) }
-        let path = document.path
         let wanted = Set(missing.keys)
-        var read = await Self.offThePool { Self.read(wanted, fromGalleryAt: path) }
+        var read: [SHA256Digest: ImagePrivacy] = [:]
+        if let reader = await document.file?.reader {
+            read = await Self.offThePool { Self.read(wanted, from: reader) }
+        }
         for (digest, image) in missing where read[digest] == nil {
             // Not in the file (or not readable there): the document has it in memory, or it went
             // since. What fails to read is reported, not kept: it may read next time.
@@ -57,11 +60,9 @@ package final class ImagePrivacyCache: Sendable {
         return (gallery, known)
     }
 
-    /// The privacy of each blob of `digests` that the gallery file at `path` holds; none when
-    /// the file cannot be read (the caller asks the document instead). A blob that does not
-    /// read (the reader checks it against its SHA-256) is left to the document too.
-    static func read(_ digests: Set<SHA256Digest>, fromGalleryAt path: String) -> [SHA256Digest: ImagePrivacy] {
-        guard let reader = try? GalleryReader(path: path) else { return [:] }
+    /// The privacy of each blob of `digests` that the gallery file of `reader` holds. A blob
+    /// that does not read (the reader checks it against its SHA-256) is left to the document.
+    static func read(_ digests: Set<SHA256Digest>, from reader: GalleryReader) -> [SHA256Digest: ImagePrivacy] {
         var found: [SHA256Digest: ImagePrivacy] = [:]
         for image in reader.gallery.images where digests.contains(image.sha256) && found[image.sha256] == nil {
             guard let bytes = tooLarge(image) == nil ? try? PrivacySurvey.bytes(of: image, in: reader) : nil else { continue }

@@ -20,12 +20,9 @@ export async function openGallery(key) {
   if (state.key !== key) {
     const previous = state.key;
     state.key = key;
-    // The other gallery's view goes now: a scroll meanwhile would draw its cells again (the
-    // virtualised grid draws from state.doc), under this gallery's key.
+    // Its view and cells go now (a scroll would draw them under this key), their loads cancelled
+    // before its document closes.
     state.doc = null;
-    // Its cells go, their loads cancelled, before its document closes; none is kept for this
-    // gallery (drawGrid keeps a cell by its image's id, and its thumbnail's address names the
-    // other gallery).
     leaveDocument(previous);
     $('image-grid').replaceChildren();
   }
@@ -60,9 +57,8 @@ export function commitTitle() {
   if (state.doc && field.value !== state.doc.title) edit({op: 'title', title: field.value});
 }
 
-/// What the document says the user must know now (why a save failed, who holds the file, a
-/// conflict): one notice that follows the document's view and goes once the view no longer
-/// says it, unlike the messages of single actions, which stay until dismissed.
+/// What the document says the user must know now (a failed save, who holds the file, a conflict):
+/// one notice that goes once the view no longer says it, unlike the messages of single actions.
 export function drawNotice(text) {
   let notice = document.querySelector('#messages .notice');
   if (!text || text === state.dismissedNotice) {
@@ -104,36 +100,34 @@ export function drawDocument(doc) {
 }
 
 // MARK: The grid: justified rows (editor-layout.js), virtualised: a large gallery has cells only
-// for the rows on screen (and a few more), between two spacers that keep the page as tall as the
-// whole grid, so 10,000 images scroll as smoothly as ten.
+// for the rows near the screen, so 10,000 images scroll as smoothly as ten.
 
 /// Galleries smaller than this draw every cell: the simplest page where it costs nothing.
 export const VIRTUAL_FROM = 300;
 export let drawnRange = {first: 0, last: 0};
 
-/// Each image's width over height as its thumbnail shows it, once loaded: the manifest's size is
-/// the coded one, before the EXIF orientation or `irot` that turns a phone's portrait upright.
+/// Each image's width over height as its loaded thumbnail shows it: the manifest's is the coded
+/// size, before the orientation that turns a phone's portrait upright.
 const uprightRatios = new Map();
 let ratiosChanged = 0;
-let laidOut = null;  // {doc, width, target, changed, layout}
+let laidOut = null;  // {images, width, target, changed, layout}
 
-/// The layout of the open gallery at the grid's width and the slider's row height, made again
-/// only when one of them, the document or a learned ratio changes (a scroll reuses it).
+/// The layout at the grid's width and the slider's row height, made again only when one of them,
+/// the list of images or a learned ratio changes (a scroll, a save's events reuse it).
 export function gridLayout(doc = state.doc) {
   const width = $('image-grid').clientWidth;
   const target = Number($('cell-size').value);
-  if (laidOut && laidOut.doc === doc && laidOut.width === width && laidOut.target === target && laidOut.changed === ratiosChanged) {
+  if (laidOut && laidOut.images === doc.images && laidOut.width === width && laidOut.target === target && laidOut.changed === ratiosChanged) {
     return laidOut.layout;
   }
   const ratios = doc.images.map((image) => uprightRatios.get(image.id) ?? image.width / Math.max(1, image.height));
   const layout = justify(ratios, width, target);
-  laidOut = {doc, width, target, changed: ratiosChanged, layout};
+  laidOut = {images: doc.images, width, target, changed: ratiosChanged, layout};
   return layout;
 }
 
-/// The images to draw: all of a small gallery, else the rows in view and three on each side,
-/// between two spacers that make the grid exactly as tall as all its rows, wherever it is
-/// scrolled to.
+/// The images to draw: all of a small gallery, else the rows in view and three each side,
+/// between spacers that make the grid as tall as all its rows.
 export function visibleRange(count) {
   const layout = gridLayout();
   const rows = layout.starts.length;
@@ -151,7 +145,7 @@ export function visibleRange(count) {
     firstRow, lastRow, seen, layout, virtual: true};
 }
 
-/// Scrolls the page so that the image at `index` is in view (a virtualised grid may not have drawn it).
+/// Scrolls the image at `index` into view (a virtualised grid may not have drawn it).
 export function revealIndex(index) {
   const range = visibleRange(state.doc.images.length);
   if (!range.virtual || (index >= range.first && index < range.last)) return;
@@ -186,9 +180,8 @@ function spacer(which, height) {
   return spacers[which];
 }
 
-/// Makes the grid's children `cells`, in order, touching only what changed. A scroll adds rows at
-/// one end and takes them from the other; putting every cell back (replaceChildren) would make the
-/// browser work out the style and layout of every drawn photo again, each frame of the scroll.
+/// Makes the grid's children `cells`, in order, touching only what changed: replaceChildren would
+/// restyle and lay out every drawn photo again, each frame of a scroll.
 function reconcile(grid, cells) {
   const wanted = new Set(cells);
   for (const child of [...grid.children]) if (!wanted.has(child)) child.remove();
@@ -208,12 +201,14 @@ export function drawGrid(doc) {
   const layout = range.layout;
   grid.style.setProperty('--row', `${layout.target}px`);
   const existing = new Map([...grid.children].map((cell) => [cell.dataset.id, cell]));
+  const staying = new Set(doc.images.slice(range.first, range.last).map((image) => image.id));
+  for (const [id, cell] of existing) if (id && !staying.has(id)) spareCell(cell);
   const cells = [];
   for (let row = range.firstRow; row < range.lastRow; row += 1) {
     const [first, end] = rowRange(layout, row);
     for (let index = first; index < end; index += 1) {
       const image = doc.images[index];
-      const cell = existing.get(image.id) ?? imageCell(image, doc.key);
+      const cell = existing.get(image.id) ?? takeCell(image, doc.key);
       updateCell(cell, image, index, doc);
       cell.style.width = `${layout.widths[index]}px`;
       cell.style.height = `${layout.heights[row]}px`;
@@ -243,15 +238,13 @@ export function drawGrid(doc) {
   if (hadFocus) focusCell(state.focusId);
 }
 
-// MARK: Moves animate: the photos glide from where they were to where they are now (FLIP: the
-// first boxes are kept, the last are laid out, each is inverted by a transform that is then played
-// out), so a reorder, a removal or an undo shows what moved. Not with prefers-reduced-motion.
+// MARK: Moves animate (FLIP), so a reorder, a removal or an undo shows what moved; not with
+// prefers-reduced-motion.
 
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 let movedFrom = null;  // {boxes: id → the cell's box before the change, until: when to stop waiting for it}
 
-/// Keeps where every drawn photo is now, so that the draw that shows the change (the edit's reply
-/// or the event stream's view, whichever comes first, within a second) animates each to its new place.
+/// Keeps where every drawn photo is, for the draw that shows the change (within a second) to animate.
 export function animateNextDraw() {
   if (reducedMotion.matches) { movedFrom = null; return; }
   const boxes = new Map([...$('image-grid').querySelectorAll('.image-cell[data-id]')]
@@ -296,16 +289,39 @@ const STAR = 'M12 3l2.7 6H21l-5 4.3 2 6.7-6-4-6 4 2-6.7L3 9h6.3z';
 /// A check mark in a circle: the sign that a photo is chosen.
 const CHECK = 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm-1.6 14.2-4.3-4.3 1.4-1.4 2.9 2.9 6.1-6.1 1.4 1.4z';
 
-function imageCell(image, key) {
-  // The row's label names the photo (its place, caption or file name, which also show over it):
-  // an alt text would say it twice.
+/// Cells that left the grid draw the photos that come in (not one the user is busy with): a jump
+/// made sixty cells of a dozen elements a frame, its largest cost.
+const spareCells = [];
+function spareCell(cell) {
+  if (spareCells.length >= 240 || cell.matches('.editing, .dragging') || cell.contains(document.activeElement)) return;
+  cell.querySelector('.frame img')?.removeAttribute('src');  // its load ends
+  spareCells.push(cell);
+}
+
+function takeCell(image, key) {
+  const cell = spareCells.pop();
+  if (!cell) return imageCell(image, key);
+  for (const animation of cell.getAnimations()) animation.cancel();
+  cell.style.transform = '';
+  bindCell(cell, image, key);
+  return cell;
+}
+
+/// A new photo, so that the last image's never shows while it loads.
+function bindCell(cell, image, key) {
+  cell.dataset.id = image.id;
+  // No alt text: the row's label names the photo.
   const img = element('img', {src: `/api/documents/${key}/images/${image.id}/thumbnail`, alt: '', loading: 'lazy', draggable: 'false'});
   img.addEventListener('load', () => learnRatio(img, image));
+  cell.querySelector('.frame').replaceChildren(img);
+}
+
+function imageCell(image, key) {
   // A grid of rows, one per image, each a single cell. The name and the caption show over the
   // photo on hover, focus and selection; the caption is edited there on demand (F2).
-  const cell = element('div', {class: 'image-cell', role: 'row', draggable: 'true', dataset: {id: image.id}},
+  const cell = element('div', {class: 'image-cell', role: 'row', draggable: 'true'},
     element('div', {class: 'cell-body', role: 'gridcell'},
-      element('div', {class: 'frame'}, img),
+      element('div', {class: 'frame'}),
       element('div', {class: 'cell-info'}, element('span', {class: 'name'}), element('span', {class: 'caption'})),
       icon(CHECK, 'check'),
       element('span', {class: 'cover-badge', role: 'img', 'aria-label': 'Cover', title: 'Cover'}, icon(STAR))));
@@ -320,6 +336,7 @@ function imageCell(image, key) {
   });
   cell.addEventListener('dragstart', dragStart);
   cell.addEventListener('dragend', dragEnd);
+  bindCell(cell, image, key);
   return cell;
 }
 
@@ -401,10 +418,8 @@ export async function edit(request) {
   try {
     if (ANIMATED_EDITS.has(request.op)) animateNextDraw();
     const doc = await api(`/api/documents/${state.key}/edits`, {method: 'POST', body: JSON.stringify(request)});
-    // The reply can be older than an event already drawn: a save's end is pushed on the event
-    // stream while the reply (made while the server still counted the save as running) is on
-    // its way. Events arrive in order and the last one of a save says how it ended, so whether
-    // a save is running is taken from them, never from a reply.
+    // The reply can be older than an event already drawn (a save's end): whether a save runs is
+    // taken from the events, which arrive in order, never from a reply.
     if (state.doc && state.doc.key === doc.key) doc.saving = state.doc.saving;
     drawDocument(doc);
     return doc;

@@ -2,7 +2,7 @@
 // events from the server, and the start, which attaches every listener, once.
 // A module of the page's script (editor.js says how they fit together).
 
-import {page, state, $} from './editor.js';
+import {page, state, $, api} from './editor.js';
 import {showBrowser, drawListing, importFile, importDrop, createGallery} from './editor-browser.js';
 import {openGallery, drawStatus, commitTitle, drawDocument, VIRTUAL_FROM, drawnRange, visibleRange, drawGrid, edit} from './editor-grid.js';
 import {gridKey, sendBeside, removeSelected, documentKey, gridDragOver, gridDrop, play, useAsCover} from './editor-keys.js';
@@ -17,14 +17,23 @@ function listen() {
   const source = new EventSource(`/api/events?page=${page}`);
   source.addEventListener('document', (event) => {
     const doc = JSON.parse(event.data);
-    if (state.beside && doc.key === state.beside.key) { drawBeside(doc); return; }
-    if (doc.key !== state.key) return;
-    if (!$('detail-view').hidden) { state.doc = doc; drawStatus(doc); } else drawDocument(doc);
+    // A list the page has had is left out (a save's start and end): the held one, by version.
+    if (!doc.images) {
+      doc.images = [state.doc, state.beside?.doc].find((view) => view?.key === doc.key && view.imagesVersion === doc.imagesVersion)?.images;
+      if (!doc.images) { if ([state.key, state.beside?.key].includes(doc.key)) api(`/api/documents/${doc.key}`).then(showView, () => {}); return; }
+    }
+    showView(doc);
   });
   source.addEventListener('library', (event) => {
     const galleries = JSON.parse(event.data);
     if (state.listing) drawListing({...state.listing, galleries});
   });
+}
+
+function showView(doc) {
+  if (state.beside && doc.key === state.beside.key) { drawBeside(doc); return; }
+  if (doc.key !== state.key) return;
+  if (!$('detail-view').hidden) { state.doc = doc; drawStatus(doc); } else drawDocument(doc);
 }
 
 // MARK: Routing

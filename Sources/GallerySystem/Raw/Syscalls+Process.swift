@@ -63,6 +63,8 @@ extension Syscalls {
     static var pageSize: Int { Int(sysconf(Int32(_SC_PAGESIZE))) }
 
     static func fitMallocToAddressLimit() -> Bool { ig_fit_malloc_to_address_limit() == 1 }
+
+    static func returnFreedMemoryPromptly() { ig_return_freed_memory_promptly() }
 }
 
 extension Syscalls {
