@@ -67,16 +67,19 @@ import Testing
             if !heard { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(heard, "the desk never told the library of the save")
+        // Counted around this listing only: the desk lists galleries itself when it publishes,
+        // and one of its listings may fall between the save's swap and its telling the library.
+        let readBefore = await library.filesRead
         listed = await library.galleries()
         #expect(listed.map(\.title) == ["Renamed here"] && listed.map(\.imageCount) == [count])
         #expect(listed.first?.byteSize == Int64(try FileIdentity.of(path: FilePath(path)).size))
-        #expect(await library.filesRead == 0, "the listing after the save read the file")
+        #expect(await library.filesRead == readBefore, "the listing after the save read the file")
 
         // A file another program wrote is read as before.
         try GalleryFileSystem.replace(FilePath(path), with: FilePath(try folder.copy(TestPaths.fixture("valid/all.imagegallery"), as: "other.tmp")))
         listed = await library.galleries()
         let filesRead = await library.filesRead
-        #expect(listed.first?.title != "Renamed here" && filesRead == 1)
+        #expect(listed.first?.title != "Renamed here" && filesRead == readBefore + 1)
         await desk.closeAll().forEach { Issue.record("\($0)") }
     }
 
