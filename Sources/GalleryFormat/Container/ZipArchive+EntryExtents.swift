@@ -1,4 +1,4 @@
-import Dispatch
+internal import GallerySystem
 import Synchronization
 
 extension ZipArchive {
@@ -10,31 +10,41 @@ extension ZipArchive {
     ///
     /// Reading a local header is a system call and a page-cache lookup, and the headers of a
     /// gallery of photos lie far apart: for 10,000 photos the reads were the longest path of an
-    /// open once the manifest's decoding had become cheap. The entries are read in parts that
-    /// the cores take in turn, each part through a window of its own; what is found is judged
+    /// open once the manifest's decoding had become cheap. The entries are read in two halves on
+    /// two threads, each through a window of its own; what is found is judged
     /// afterwards in file order, so the findings are those of one reading in order.
     func entryExtents(_ ordered: [ZipEntry]) -> [Result<UInt64, any Error>?] {
-        let parts = ordered.count >= Self.headersReadInParts ? 8 : 1
-        let size = (ordered.count + parts - 1) / max(parts, 1)
-        let found = Mutex<[Int: [Result<UInt64, any Error>?]]>([:])
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            let range = min(part * size, ordered.count) ..< min((part + 1) * size, ordered.count)
-            var window = HeaderWindow(file: file)
-            let extents = range.map { position -> Result<UInt64, any Error>? in
-                let entry = ordered[position]
-                guard !entry.hasProblem else { return nil }
-                return Result {
-                    let next = position + 1 < ordered.count ? ordered[position + 1].localHeaderOffset : nil
-                    let local = try localHeader(of: entry) { try window.read(at: $0, count: $1, nextHeader: next) }
-                    var end = local.dataOffset.addingSaturating(entry.compressedSize)
-                    if entry.usesDataDescriptor {
-                        end = end.addingSaturating(try dataDescriptorLength(entry, extra: local.extra, at: end))
-                    }
-                    return end
-                }
-            }
-            found.withLock { $0[part] = extents }
+        guard ordered.count >= Self.headersReadInParts else { return extents(ordered, 0 ..< ordered.count) }
+        // Two halves, the second on a thread of our own: not the dispatch pool, which a
+        // confined process (the thumbnailer) cannot grow, and where a thread is refused the
+        // half is read here after the first.
+        let middle = ordered.count / 2
+        let second = Mutex<[Result<UInt64, any Error>?]?>(nil)
+        let helper = SystemThread.start { [self] in
+            let found = extents(ordered, middle ..< ordered.count)
+            second.withLock { $0 = found }
         }
-        return found.withLock { parts in (0 ..< parts.count).flatMap { parts[$0]! } }
+        let first = extents(ordered, 0 ..< middle)
+        guard let helper else { return first + extents(ordered, middle ..< ordered.count) }
+        helper.join()
+        return first + second.withLock { $0! }
+    }
+
+    /// The extents of `range`, read in order through a window of their own.
+    private func extents(_ ordered: [ZipEntry], _ range: Range<Int>) -> [Result<UInt64, any Error>?] {
+        var window = HeaderWindow(file: file)
+        return range.map { position -> Result<UInt64, any Error>? in
+            let entry = ordered[position]
+            guard !entry.hasProblem else { return nil }
+            return Result {
+                let next = position + 1 < ordered.count ? ordered[position + 1].localHeaderOffset : nil
+                let local = try localHeader(of: entry) { try window.read(at: $0, count: $1, nextHeader: next) }
+                var end = local.dataOffset.addingSaturating(entry.compressedSize)
+                if entry.usesDataDescriptor {
+                    end = end.addingSaturating(try dataDescriptorLength(entry, extra: local.extra, at: end))
+                }
+                return end
+            }
+        }
     }
 }
