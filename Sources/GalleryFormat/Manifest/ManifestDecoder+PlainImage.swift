@@ -118,7 +118,8 @@ struct PlainRecord {
 
     /// The image key at the cursor, by its place in `ManifestDecoder.imageKeys`, when it is one
     /// of them. Told apart by its first bytes and compared in place: scanning a key for its end
-    /// and then matching it cost more than the rest of the record.
+    /// and then matching it cost more than the rest of the record. PlainImageTests holds the
+    /// names and places here to `imageKeys`.
     mutating func imageKey() -> Int? {
         guard take(UInt8(ascii: "\"")), position + 1 < bytes.count else { return nil }
         let (index, name): (Int, StaticString)
@@ -141,10 +142,6 @@ struct PlainRecord {
         position += count + 1
         return index
     }
-
-    /// `imageKey()`'s names, in its order, for the test that holds them to `ManifestDecoder.imageKeys`.
-    static let imageKeyNames = ["id", "path", "mediaType", "width", "height", "byteSize", "sha256", "source", "filename",
-                                "caption", "added"]
 
     /// A string whose value has `length` bytes, as a UUID or a digest has: where its bytes lie.
     /// Only its closing quote is looked for; the value's own parser refuses any byte that is not
