@@ -51,6 +51,14 @@ FRAMES_STOP = """(() => { const log = window.scaleFrames; log.run = false;
   return {frames: log.times.length, blankFrames, longestBlankMs: longestBlank, longestFrameMs: longestFrame,
           firstDrawn: log.drawn[0], lastDrawn: log.drawn[log.drawn.length - 1]}; })()"""
 
+# Where the first paint's time went, in the page's clock (ms since navigation): the document's
+# view asked, its first byte and its last, and the mark; the thumbnails are what lies after.
+VIEW_TIMING = """(() => { const view = performance.getEntriesByType('resource')
+    .find((entry) => /\\/api\\/documents\\/[0-9a-f]+$/.test(new URL(entry.name).pathname));
+  const mark = performance.getEntriesByName('imagegallery-grid-painted')[0];
+  return view ? {asked: view.startTime, firstByte: view.responseStart, lastByte: view.responseEnd,
+                 bytes: view.encodedBodySize, painted: mark?.startTime} : null; })()"""
+
 # A sweep with the scroll bar: from where the page is to the end in STEPS steps 50 ms apart, then
 # back to the top the same way (the scroll bar's thumb dragged down and up over five seconds).
 SWEEP = """(async (steps) => {
@@ -189,6 +197,7 @@ def scale_once(bench, gallery, ids, env_dir, label):
         record.update({"wall": (mark["origin"] + mark["start"]) / 1000 - editor.spawn_epoch,
                        "navigateToMark": seen - sent, "json": editor.announced - editor.spawn,
                        "rssAtPaintKiB": editor.memory_kib()["VmRSS"], "heapAtPaint": heap(page)})
+        record["viewTiming"] = page.evaluate(VIEW_TIMING)
         record["scroll"] = scroll(page)
         record["heapAfterScroll"] = heap(page)
         record.update(reorder(page, gallery, ids, gallery_key(gallery)))

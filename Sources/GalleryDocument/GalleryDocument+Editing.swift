@@ -144,7 +144,12 @@ extension GalleryDocument {
         }
     }
 
-    func isInReader(_ sha: SHA256Digest) -> Bool { readerBlobs.contains(sha) }
+    func isInReader(_ sha: SHA256Digest) -> Bool {
+        if let readerBlobs { return readerBlobs.contains(sha) }
+        let blobs = Set(reader?.gallery.images.map(\.sha256) ?? [])
+        readerBlobs = blobs
+        return blobs.contains(sha)
+    }
 
     // MARK: Changing what is there
 

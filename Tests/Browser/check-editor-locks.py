@@ -9,7 +9,9 @@
     it goes through once the page has closed the gallery;
   - the other way round, a second editor (another server, as another session would start) opens
     the gallery read-only, and its view says who holds it; an edit there is refused (409) and
-    changes nothing.
+    changes nothing;
+  - an editor started for one gallery takes its lock before any page asks, and lets it go after
+    the reload grace when no page comes.
 
 Prints one JSON document {ok, failures, checks} and exits 0, 1 (a check failed) or 2 (could not check).
 """
@@ -103,6 +105,25 @@ def check_after_close(check, options, first, key, gallery, environment):
     check("the caption is on disk", on_disk == "from the shell", f"{on_disk}")
 
 
+def check_launch_open(check, options, work, start, environment):
+    """An editor started for one gallery opens it at once, before its page asks (the open overlaps
+    the browser's start); with no page to take it, it lets it go after the reload grace."""
+    folder = work / "launch"
+    folder.mkdir()
+    gallery = create_gallery(options.imagegallery, folder / "launched.imagegallery", "Launched", [options.fixtures])
+    lock = folder / ".launched.imagegallery.lock"
+    editor = start(gallery, xdg_folders(work, run="run-launch"), "--reload-grace-seconds", "3", log_in=False)
+    held = until(lock.exists, timeout=30, interval=0.05)
+    check("the gallery an editor is started for is opened before any page asks (its lock is held)", held)
+    result = caption(options, gallery, environment, "from the shell", 0)
+    check("a CLI edit meanwhile exits 75", result.returncode == 75, f"status {result.returncode}: {result.stderr.decode().strip()}")
+    released = until(lambda: not lock.exists(), timeout=60, interval=0.1)
+    check("with no page to take it, it is closed after the reload grace", released)
+    result = caption(options, gallery, environment, "from the shell", 10)
+    check("then a CLI edit goes through", result.returncode == 0, f"status {result.returncode}: {result.stderr.decode().strip()}")
+    check("and the editor stops with status 0", editor.stop() == 0)
+
+
 def checks(check, options, work, start):
     folder = work / "galleries"
     folder.mkdir()
@@ -117,6 +138,7 @@ def checks(check, options, work, start):
     check_after_close(check, options, first, key, gallery, environment)
     codes = [editor.stop() for editor in (first, second)]
     check("both editors stop with status 0", codes == [0, 0], f"{codes}")
+    check_launch_open(check, options, work, start, environment)
 
 
 if __name__ == "__main__":

@@ -137,6 +137,10 @@ class KeyboardScenarios:
         self.page.wait_for("the status Saved", lambda s: s["status"] == "Saved")
         return f"shown: {message!r}; then saved"
 
+    def whole_list_shown(self):
+        """Whether the grid shows the whole list, not the first look a large gallery opens with."""
+        return self.page.evaluate("!document.getElementById('image-grid').hasAttribute('data-first-look')")
+
     def large_gallery_scrolls_to_its_end(self):
         """10,000 images: scrolled to the bottom at once (window.scrollTo(0, scrollHeight), as a
         scroll bar dragged to its end does), the page shows the last image, in view, and the page
@@ -148,7 +152,8 @@ class KeyboardScenarios:
         self.page.navigate("about:blank")
         self.page.navigate(self.origin + f"/#gallery={gallery_key(path)}")
         self.page.wait_for("the first screen of the large gallery",
-                           lambda s: not s["galleryHidden"] and s["cells"] and s["cells"][0]["id"] == ids[0] and s["status"] == "Saved")
+                           lambda s: not s["galleryHidden"] and s["cells"] and s["cells"][0]["id"] == ids[0] and s["status"] == "Saved"
+                           and self.whole_list_shown())
         measure = """(() => { const cell = document.querySelector('#image-grid [data-id="%s"]');
           const r = cell && cell.getBoundingClientRect();
           return {height: document.documentElement.scrollHeight, y: window.scrollY, inner: window.innerHeight,
@@ -195,11 +200,16 @@ class KeyboardScenarios:
         self.page.navigate(self.origin + f"/#gallery={gallery_key(path)}")
         state = self.page.wait_for("the first screen of the large gallery",
                                    lambda s: not s["galleryHidden"] and s["cells"] and s["cells"][0]["id"] == ids[0]
-                                   and s["status"] == "Saved")
+                                   and s["status"] == "Saved" and self.whole_list_shown())
         rows = self.page.evaluate("document.getElementById('image-grid').getAttribute('aria-rowcount')")
         first_drawn = len(state["cells"])
         if rows != str(len(ids)) or not 0 < first_drawn <= len(ids) // 10:
             raise CheckFailed(f"{first_drawn} cells drawn for {len(ids)} images (aria-rowcount {rows}): not virtualised")
+        # Opened by a first look (the first images whole, the rest by size), then its whole list.
+        asked = self.page.evaluate("""performance.getEntriesByType('resource').map((e) => new URL(e.name))
+          .filter((u) => /^\\/api\\/documents\\/[0-9a-f]+$/.test(u.pathname)).map((u) => u.searchParams.has('first'))""")
+        if asked[:2] != [True, False]:
+            raise CheckFailed(f"the views asked for {len(ids)} images (true: a first look): {asked}, not a first look and then the whole list")
         self.page.click_at(state["cells"][0]["box"])
         self.page.wait_for("the first cell focused", lambda s: s["focusedCell"] == ids[0])
         self.press("End")
@@ -227,7 +237,8 @@ class KeyboardScenarios:
         self.page.navigate("about:blank")
         self.page.navigate(self.origin + f"/#gallery={gallery_key(path)}")
         self.page.wait_for("the first screen of the large gallery",
-                           lambda s: not s["galleryHidden"] and s["cells"] and s["cells"][0]["id"] == ids[0] and s["status"] == "Saved")
+                           lambda s: not s["galleryHidden"] and s["cells"] and s["cells"][0]["id"] == ids[0] and s["status"] == "Saved"
+                           and self.whole_list_shown())
         # Each drawn cell marked (a property of the element, which only the element itself carries).
         marked = self.page.evaluate("(() => { const cells = document.querySelectorAll('#image-grid .image-cell[data-id]');"
                                     " for (const cell of cells) cell.drawnAtTheTop = true; return cells.length; })()")

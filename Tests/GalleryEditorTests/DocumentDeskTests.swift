@@ -38,6 +38,33 @@ import Testing
         await desk.closeAll().forEach { Issue.record("\($0)") }
     }
 
+    /// The gallery the editor was started for is open before its page asks, and the page gets
+    /// that document; the launch's grace ending does not close what a page holds.
+    @Test func theLaunchGalleryIsOpenBeforeItsPageAsks() async throws {
+        await desk.openAtLaunch(key, grace: .milliseconds(200))
+        #expect(await desk.isOpen(key))
+        let opened = try await desk.openDocument(key)
+        let paged = try await desk.document(key, for: "page")
+        #expect(opened === paged)
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(await desk.isOpen(key), "the launch's grace closed a document a page holds")
+        await desk.pageClosed("page")
+        #expect(await !desk.isOpen(key))
+    }
+
+    /// With no page to take it, the launch's document closes after the grace, lock and all.
+    @Test func theLaunchGalleryClosesWhenNoPageTakesIt() async throws {
+        await desk.openAtLaunch(key, grace: .milliseconds(100))
+        #expect(await desk.isOpen(key))
+        var open = true
+        for _ in 0 ..< 400 where open {
+            try await Task.sleep(for: .milliseconds(50))
+            open = await desk.isOpen(key)
+        }
+        #expect(!open, "the launch's document stayed open with no page")
+        #expect(await desk.closeAll().isEmpty)
+    }
+
     /// The document browser's listing takes an open gallery's title and count from its document,
     /// which holds the file open already, after the open and after each save: reading the file
     /// again is a whole manifest (37 MB at 100,000 images) for two values.
@@ -161,6 +188,34 @@ import Testing
         view.message = nil
         let bare = try JSONSerialization.jsonObject(with: Data(view.json)) as? [String: Any]
         #expect(bare?["mergeConflicts"] == nil && bare?["message"] == nil)
+        _ = try await document.close()
+    }
+
+    /// A first look names its first images as the whole view does, and the rest by their sizes,
+    /// in order; it claims no list version (events name lists by it). Asked for as many images as
+    /// the gallery has or more, it is the whole view.
+    @Test func aFirstLookIsTheWholeViewsFirstImagesAndTheSizesOfTheRest() async throws {
+        let folder = try TemporaryDirectory()
+        let document = GalleryDocument(path: try folder.copy(TestPaths.fixture("valid/all.imagegallery")))
+        try await document.open()
+        try await document.setCaption("first \"one\"", of: try await document.gallery.images[0].id)
+        var view = try await DocumentView(key: "k", document: document, saving: false)
+        view.imagesVersion = 7
+        let images = try await document.gallery.images
+        #expect(images.count >= 3, "the fixture has too few images to look at the first of them")
+        let whole = try #require(try JSONSerialization.jsonObject(with: Data(view.json)) as? [String: Any])
+        let wholeImages = try #require(whole["images"] as? [NSDictionary])
+        for first in 1 ..< images.count {
+            let look = try #require(try JSONSerialization.jsonObject(with: Data(view.windowed(first: first).json)) as? [String: Any])
+            #expect((look["images"] as? [NSDictionary]) == Array(wholeImages.prefix(first)), "first \(first)")
+            #expect(look["imageCount"] as? Int == images.count)
+            #expect(look["laterSizes"] as? [Int] == images.dropFirst(first).flatMap { [$0.width, $0.height] })
+            #expect(look["imagesVersion"] as? Int == 0)
+            #expect(look["title"] as? String == whole["title"] as? String && look["key"] as? String == "k")
+        }
+        for first in [images.count, images.count + 1] {
+            #expect(view.windowed(first: first).json == view.json, "first \(first)")
+        }
         _ = try await document.close()
     }
 }

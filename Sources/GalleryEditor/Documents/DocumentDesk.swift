@@ -69,6 +69,18 @@ package actor DocumentDesk {
         }
     }
 
+    /// Opens the gallery the editor was started for, before any page asks: the browser takes
+    /// 0.1–0.3 s to load the page that asks, and at 100,000 images the open is most of the first
+    /// paint, so the two overlap. The document is held for `grace`, as a page that left is, for
+    /// the page to take it; then, if none did, it closes like any other.
+    package func openAtLaunch(_ key: String, grace: Duration) async {
+        _ = try? await document(key, for: Self.launchPage)
+        await pageLeft(Self.launchPage, grace: grace)
+    }
+
+    /// The launch open's holder among the pages: a colon, which no page's name has (`page`).
+    private static let launchPage = "launch:opening"
+
     /// Opens `key`'s document and enters it with no page yet (the caller adds its own).
     private func load(_ key: String) async throws -> GalleryDocument {
         defer { opening[key] = nil }
@@ -92,23 +104,35 @@ package actor DocumentDesk {
         return entry.document
     }
 
-    /// The document's view as the pages see it now.
-    package func view(_ key: String) async throws -> DocumentView {
+    /// The document's view as the pages see it now; with `first`, its first look
+    /// (`DocumentView.windowed(first:)`), whose list is not written whole.
+    package func view(_ key: String, first: Int? = nil) async throws -> DocumentView {
         guard let entry = open[key] else { throw EditorError.noSuchGallery(key) }
         var view = try await DocumentView(key: key, document: entry.document, saving: entry.saving)
+        if let first, first < view.galleryImages.count { return view.windowed(first: first) }
         // Arrays that share storage compare at once: the list is written again only when it changed.
         if let cached = open[key]?.imagesJSON, cached.images == view.galleryImages {
             view.imagesJSON = cached.json
             view.imagesVersion = cached.version
-        } else {
-            let json = DocumentView.imagesJSON(view.galleryImages)
-            view.imagesJSON = json
-            view.imagesVersion = nextImagesVersion
-            nextImagesVersion += 1
-            open[key]?.imagesJSON = (view.galleryImages, json, view.imagesVersion)
+            return view
         }
+        // Written off the desk (50 ms at 100,000 images), so that the thumbnails of a page's
+        // first screen, which ask the desk for their document, do not wait for it.
+        let json = await Self.written(view.galleryImages)
+        if let cached = open[key]?.imagesJSON, cached.images == view.galleryImages {
+            // Another view wrote the same list meanwhile: one version for one list.
+            view.imagesJSON = cached.json
+            view.imagesVersion = cached.version
+            return view
+        }
+        view.imagesJSON = json
+        view.imagesVersion = nextImagesVersion
+        nextImagesVersion += 1
+        open[key]?.imagesJSON = (view.galleryImages, json, view.imagesVersion)
         return view
     }
+
+    @concurrent private static func written(_ images: [GalleryImage]) async -> [UInt8] { DocumentView.imagesJSON(images) }
 
     /// Whether `key` is open here (a file the editor holds is not renamed or trashed under it).
     package func isOpen(_ key: String) -> Bool { open[key] != nil }
@@ -123,11 +147,16 @@ package actor DocumentDesk {
                 await send(view, key: key)
                 return
             }
-        case .saved, .conflict: open[key]?.saving = false
+        case .saved:
+            // The library learns of the new file while the desk still counts the save as under
+            // way: a publish that runs in this await (a page's edit, an earlier event) sees
+            // `saving` and lists no galleries, so no listing reads the new file in between.
+            if let document = open[key]?.document { await rememberFile(of: document, key: key) }
+            open[key]?.saving = false
+        case .conflict: open[key]?.saving = false
         case .stateChanged(let state) where state == .savingError: open[key]?.saving = false
         case .stateChanged, .contentChanged: break
         }
-        if case .saved = event, let document = open[key]?.document { await rememberFile(of: document, key: key) }
         await publish(key)
     }
 

@@ -6,7 +6,7 @@ import GalleryFormat
 // at 100,000 images was most of a view's time. The bytes are those the format's writer gives
 // (keys in byte order, compact, the same minimal escapes), which DocumentViewTests holds it to.
 extension DocumentView {
-    package static func imagesJSON(_ images: [GalleryImage]) -> [UInt8] {
+    package static func imagesJSON(_ images: some Collection<GalleryImage>) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(images.count * 130 + 2)
         out.append(0x5B)

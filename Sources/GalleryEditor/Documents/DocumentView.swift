@@ -48,6 +48,9 @@ package struct DocumentView: Encodable, Sendable {
     /// Whether `json` leaves `images` out: an event of a change that moved no image (a save's start
     /// and end, a title), whose list at 100,000 images would be 12 MB to send and parse again.
     package var leavesOutImages = false
+    /// A first look (`windowed(first:)`): `images` holds the first this many images, and the rest
+    /// go as their sizes alone (`laterSizes`), which is all the page needs to lay out the grid.
+    package var window: Int?
     /// The id of the image chosen as the gallery's cover, nil (left out, as `message` is) while
     /// none is: the first image stands for the gallery then.
     package var cover: String?
@@ -120,28 +123,76 @@ extension DocumentView {
                      ("time", .integer(version.time)), ("title", .string(version.title))])
         }
         // The members before `images` and those after it, as two objects joined around it.
+        let windowed = window.map { $0 < galleryImages.count } ?? false
         let before: [(String, V)] = [("canRedo", .bool(canRedo)), ("canUndo", .bool(canUndo))]
             + optional("cover", cover)
             + [("edited", .bool(edited)), ("fileName", .string(fileName))]
-        let after: [(String, V)] = [("imagesVersion", .integer(Int64(imagesVersion))), ("key", .string(key))]
-            + (mergeConflicts.map { [("mergeConflicts", V.array($0.map { .string($0) }))] } ?? [])
+            + (windowed ? [("imageCount", .integer(Int64(galleryImages.count)))] : [])
+        // The members after `images` up to `laterSizes` (a windowed view's), and those after that.
+        let middle: [(String, V)] = [("imagesVersion", .integer(Int64(imagesVersion))), ("key", .string(key))]
+        let after: [(String, V)] = (mergeConflicts.map { [("mergeConflicts", V.array($0.map { .string($0) }))] } ?? [])
             + optional("message", message)
             + (metadataRemoved.map { [("metadataRemoved", $0.value)] } ?? [])
             + [("saving", .bool(saving)), ("state", .string(state)), ("title", .string(title)), ("versions", .array(versions))]
-        var head = CanonicalJSONWriter(capacity: 256, compact: true)
-        head.write(.object(before))
-        var tail = CanonicalJSONWriter(capacity: 256, compact: true)
-        tail.write(.object(after))
-        if leavesOutImages { return Array(head.bytes.dropLast()) + [0x2C] + Array(tail.bytes.dropFirst()) }
-        let images = imagesJSON ?? Self.imagesJSON(galleryImages)
+        // Objects written apart and joined without their braces: `{…` `,"images":[…],` `…` `}`.
+        func members(_ object: [(String, V)]) -> ArraySlice<UInt8> {
+            var writer = CanonicalJSONWriter(capacity: 256, compact: true)
+            writer.write(.object(object))
+            return writer.bytes.dropFirst().dropLast()
+        }
         var bytes = [UInt8]()
-        bytes.reserveCapacity(head.bytes.count + images.count + tail.bytes.count + 16)
-        bytes += head.bytes.dropLast()
-        bytes += Array(#","images":"#.utf8)
-        bytes += images
+        bytes.append(0x7B)
+        bytes += members(before)
+        if !leavesOutImages {
+            let images: [UInt8]
+            if windowed, let window {
+                images = Self.imagesJSON(galleryImages.prefix(window))
+            } else {
+                images = imagesJSON ?? Self.imagesJSON(galleryImages)
+            }
+            bytes.reserveCapacity(bytes.count + images.count + 512)
+            bytes += Array(#","images":"#.utf8)
+            bytes += images
+        }
         bytes.append(0x2C)
-        bytes += tail.bytes.dropFirst()
+        bytes += members(middle)
+        if windowed, let window {
+            bytes += Array(#","laterSizes":"#.utf8)
+            bytes += Self.sizesJSON(galleryImages.dropFirst(window))
+        }
+        bytes.append(0x2C)
+        bytes += members(after)
+        bytes.append(0x7D)
         return bytes
+    }
+
+    /// The view's first look: the first `count` images whole and the sizes of the rest. At
+    /// 100,000 images it is 1 MB where the whole list is 12 MB to write, send and parse before
+    /// the first photo shows; the page asks for the whole list once its first screen is drawn.
+    package func windowed(first count: Int) -> DocumentView {
+        var view = self
+        view.window = count
+        if count < galleryImages.count {
+            // Not a list a page can take for another view's (events name lists by this).
+            view.imagesVersion = 0
+            view.imagesJSON = nil
+        }
+        return view
+    }
+
+    /// `[width, height, width, height, …]` of `images`.
+    static func sizesJSON(_ images: ArraySlice<GalleryImage>) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(images.count * 9 + 2)
+        out.append(0x5B)
+        for image in images {
+            if out.count > 1 { out.append(0x2C) }
+            CanonicalJSONWriter.appendInteger(Int64(image.width), to: &out)
+            out.append(0x2C)
+            CanonicalJSONWriter.appendInteger(Int64(image.height), to: &out)
+        }
+        out.append(0x5D)
+        return out
     }
 
     /// Encodes what `json` writes, for callers that embed the view in a `Codable` answer.

@@ -30,7 +30,41 @@ export async function openGallery(key) {
   drawNotice(null);
   delete $('gallery-title').dataset.typing;
   try {
-    drawDocument(await api(`/api/documents/${key}`));
+    drawDocument(firstLook(await api(`/api/documents/${key}?first=${FIRST_LOOK}`)));
+    if (state.key === key && state.doc?.partial) wholeList = takeWholeList(key);
+  } catch (error) {
+    showMessage(`Cannot open the gallery: ${error.message}`);
+  }
+}
+
+/// A gallery of more images than this opens with a first look: these first images whole, the
+/// rest by their sizes alone, enough to lay out the whole grid. Its whole list follows once the
+/// first screen is drawn: at 100,000 images that list is 12 MB to write, send and parse, most of
+/// the time before the first photo showed.
+const FIRST_LOOK = 1000;
+/// While the page shows a first look: the promise of the whole list. Edits wait for it.
+let wholeList = null;
+
+/// The view with the images it names only by size as stand-ins (`later`), so that the grid, its
+/// height and every count are the gallery's; a stand-in is drawn as an empty frame.
+function firstLook(doc) {
+  if (!doc.laterSizes) return doc;
+  const sizes = doc.laterSizes;
+  delete doc.laterSizes;
+  for (let i = 0; i < sizes.length; i += 2) doc.images.push({id: `later-${i / 2}`, width: sizes[i], height: sizes[i + 1], later: true});
+  doc.partial = true;
+  return doc;
+}
+
+/// The whole list, asked once the first screen's photos have loaded (they come first), and drawn
+/// in place of the first look unless a newer view has taken its place meanwhile.
+async function takeWholeList(key) {
+  await screenLoaded($('image-grid'));
+  try {
+    const doc = await api(`/api/documents/${key}`);
+    if (state.key !== key || !state.doc?.partial) return;
+    doc.saving = state.doc.saving;  // taken from the events, as an edit's reply does
+    if ($('detail-view').hidden) drawDocument(doc); else { state.doc = doc; drawStatus(doc); }
   } catch (error) {
     showMessage(`Cannot open the gallery: ${error.message}`);
   }
@@ -88,13 +122,15 @@ export function drawDocument(doc) {
   $('undo-button').disabled = !doc.canUndo;
   $('redo-button').disabled = !doc.canRedo;
   $('save-button').disabled = !doc.edited;
-  $('play-button').disabled = !doc.images.length;
+  $('play-button').disabled = !doc.images.length || Boolean(doc.partial);
   $('uncover-button').disabled = !doc.cover;
   drawStatus(doc);
   drawNotice(doc.message);
   drawConflicts(doc);
   const ids = new Set(doc.images.map((image) => image.id));
   for (const id of [...state.selected]) if (!ids.has(id)) state.selected.delete(id);
+  // Marked while it shows a first look (a test waits for the whole list by it).
+  $('image-grid').toggleAttribute('data-first-look', Boolean(doc.partial));
   drawGrid(doc);
   schedulePrivacy();
 }
@@ -159,17 +195,24 @@ export function revealIndex(index) {
 /// been painted (Benchmarks/editor.py reads it: "time to the first grid with thumbnails").
 let firstPaintMarked = false;
 function markFirstPaint(grid) {
-  if (firstPaintMarked) return;
-  const inView = [...grid.querySelectorAll('.image-cell img')].filter((img) => {
+  if (firstPaintMarked || !photosInView(grid).length) return;
+  firstPaintMarked = true;
+  screenLoaded(grid).then(() => requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('imagegallery-grid-painted'))));
+}
+
+function photosInView(grid) {
+  return [...grid.querySelectorAll('.image-cell img')].filter((img) => {
     const box = img.getBoundingClientRect();
     return box.bottom > 0 && box.top < window.innerHeight;
   });
-  if (!inView.length) return;
-  firstPaintMarked = true;
-  Promise.all(inView.map((img) => img.complete ? null : new Promise((done) => {
+}
+
+/// Resolves once every photo in view has loaded or failed.
+function screenLoaded(grid) {
+  return Promise.all(photosInView(grid).map((img) => img.complete ? null : new Promise((done) => {
     img.addEventListener('load', done, {once: true});
     img.addEventListener('error', done, {once: true});
-  }))).then(() => requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('imagegallery-grid-painted'))));
+  })));
 }
 
 /// The rows not drawn above and below, as one empty block each (kept, not made again each frame).
@@ -310,6 +353,11 @@ function takeCell(image, key) {
 /// A new photo, so that the last image's never shows while it loads.
 function bindCell(cell, image, key) {
   cell.dataset.id = image.id;
+  // A first look's stand-in has no photo to ask for yet: its frame stays empty, and it is not
+  // dragged or opened (the whole list replaces it within a moment).
+  cell.classList.toggle('later', Boolean(image.later));
+  cell.draggable = !image.later;
+  if (image.later) { cell.querySelector('.frame').replaceChildren(); return; }
   // No alt text: the row's label names the photo.
   const img = element('img', {src: `/api/documents/${key}/images/${image.id}/thumbnail`, alt: '', loading: 'lazy', draggable: 'false'});
   img.addEventListener('load', () => learnRatio(img, image));
@@ -332,7 +380,7 @@ function imageCell(image, key) {
     select(cell.dataset.id, event);
   });
   cell.addEventListener('dblclick', (event) => {
-    if (!event.target.closest('input')) location.hash = `gallery=${state.key}&image=${cell.dataset.id}`;
+    if (!event.target.closest('input') && !cell.classList.contains('later')) location.hash = `gallery=${state.key}&image=${cell.dataset.id}`;
   });
   cell.addEventListener('dragstart', dragStart);
   cell.addEventListener('dragend', dragEnd);
@@ -374,7 +422,7 @@ export function editCaption(id) {
 }
 
 function updateCell(cell, image, index, doc) {
-  const name = image.filename ?? `${image.id.slice(0, 8)}…`;
+  const name = image.later ? '' : image.filename ?? `${image.id.slice(0, 8)}…`;
   cell.querySelector('.name').textContent = name;
   cell.querySelector('.caption').textContent = image.caption ?? '';
   cell.setAttribute('aria-selected', state.selected.has(image.id) ? 'true' : 'false');
@@ -416,6 +464,7 @@ const ANIMATED_EDITS = new Set(['move', 'remove', 'undo', 'redo', 'keepVersion',
 export async function edit(request) {
   if (!state.key) return;
   try {
+    if (state.doc?.partial) await wholeList;  // an edit names images the first look may not
     if (ANIMATED_EDITS.has(request.op)) animateNextDraw();
     const doc = await api(`/api/documents/${state.key}/edits`, {method: 'POST', body: JSON.stringify(request)});
     // The reply can be older than an event already drawn (a save's end): whether a save runs is

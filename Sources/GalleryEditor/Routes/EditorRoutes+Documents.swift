@@ -48,7 +48,15 @@ extension EditorRoutes {
             await answering {
                 let key = try context.parameters.require("key")
                 _ = try await state.desk.document(key, for: try request.page)
-                return Responses.json(bytes: try await state.desk.view(key).json)
+                // `first`: the page's first look, which lays out the whole grid but names only
+                // the images of its first screens (DocumentView.windowed(first:)).
+                let first = try request.uri.queryParameters["first"].map { text in
+                    guard let count = Int(text), (1 ... 100_000).contains(count) else {
+                        throw EditorError.badRequest("first must be a number of images from 1 to 100000, not \"\(text)\"")
+                    }
+                    return count
+                }
+                return Responses.json(bytes: try await state.desk.view(key, first: first).json)
             }
         }
         router.post("/api/documents/:key/edits") { request, context in

@@ -83,6 +83,8 @@ package enum EditorServer {
         groupConfiguration.maximumGracefulShutdownDuration = configuration.stopDrain
         let group = ServiceGroup(configuration: groupConfiguration)
         let watches = LibraryWatch.start(state)
+        // The one gallery it was started for opens while the browser starts (DocumentDesk.openAtLaunch).
+        let launchOpen = single.map { key in Task { await state.desk.openAtLaunch(key, grace: grace) } }
         defer {
             for watch in watches { watch.stop() }
             EditorRecord.remove(for: configuration.roots)
@@ -97,6 +99,8 @@ package enum EditorServer {
         // could not serve (its port taken), and that is the error. The documents are saved either way.
         let stopped = stop.began
         await stop.begin()
+        // An open under way ends before the close of all, which would otherwise miss it and its lock.
+        await launchOpen?.value
         let unsaved = await state.desk.closeAll()
         if let failure {
             guard stopped else { throw failure }

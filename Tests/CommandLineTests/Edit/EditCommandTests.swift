@@ -119,7 +119,7 @@ struct EditCommandTests {
         let report = try #require(try? JSONDecoder().decode(SecurityReport.self, from: result.stdoutData),
                                   "the check printed no result (status \(result.status)): \(result.stdout) \(result.stderr)")
         #expect(report.ok, "\(report.error ?? "") \((report.failures ?? []).joined(separator: "; "))")
-        #expect((report.checks ?? []).count == 12, "\((report.checks ?? []).count) checks ran")
+        #expect((report.checks ?? []).count == 17, "\((report.checks ?? []).count) checks ran")
         #expect(result.status == 0)
     }
 
