@@ -26,11 +26,12 @@ SIDE = 200
 # grid draws its rows in one) and its paint; since the sweep below may scroll again before that
 # task runs, the cells are placed in page coordinates and held against the scroll position of the
 # frame. The longest time between two frames with a cell in view is the longest the user saw no
-# photo (a blank or frozen screen).
+# photo (a blank or frozen screen). A first look's stand-in (`later`: an empty frame until the
+# whole list has come) is no photo.
 FRAMES_START = """(() => {
   const grid = document.getElementById('image-grid');
   const log = window.scaleFrames = {times: [], drawn: [], run: true};
-  const inView = (y) => { for (const cell of grid.children) { if (!cell.classList.contains('image-cell')) continue;
+  const inView = (y) => { for (const cell of grid.children) { if (!cell.classList.contains('image-cell') || cell.classList.contains('later')) continue;
     const box = cell.getBoundingClientRect(), top = box.top + scrollY;
     if (box.height > 0 && top + box.height > y && top < y + innerHeight) return true; }
     return false; };

@@ -210,6 +210,17 @@ class KeyboardScenarios:
           .filter((u) => /^\\/api\\/documents\\/[0-9a-f]+$/.test(u.pathname)).map((u) => u.searchParams.has('first'))""")
         if asked[:2] != [True, False]:
             raise CheckFailed(f"the views asked for {len(ids)} images (true: a first look): {asked}, not a first look and then the whole list")
+        # The first screen's photos, made when the scenario before opened the gallery, came in one
+        # answer (EditorRoutes+Screenful), not a request each.
+        screen = self.page.evaluate("""(() => {
+          const asked = performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.endsWith('/thumbnails'));
+          const alone = performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.endsWith('/thumbnail'));
+          const shown = [...document.querySelectorAll('#image-grid .image-cell img')].filter((img) => {
+            const r = img.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
+          return {asked: asked.length, alone: alone.length, inView: shown.length,
+                  fromAnswer: shown.filter((img) => img.getAttribute('src').startsWith('data:image/') && img.naturalWidth > 0).length}; })()""")
+        if screen["asked"] != 1 or not screen["inView"] or screen["fromAnswer"] != screen["inView"]:
+            raise CheckFailed(f"the first screen's photos: {screen} (one answer for all of those in view expected)")
         self.page.click_at(state["cells"][0]["box"])
         self.page.wait_for("the first cell focused", lambda s: s["focusedCell"] == ids[0])
         self.press("End")
@@ -225,7 +236,8 @@ class KeyboardScenarios:
             order = [image["id"] for image in found]
             return None if order == moved else f"the last two are {[i[:8] for i in order[-2:]]}"
         self.wait_disk("Ctrl+ArrowLeft on the last image: it and the one before swapped", path, swapped)
-        return f"{len(ids)} images: {first_drawn} cells drawn at the top, {end_drawn} at the end; the last moved one left"
+        return (f"{len(ids)} images: {first_drawn} cells drawn at the top ({screen['fromAnswer']} photos in view from one answer),"
+                f" {end_drawn} at the end; the last moved one left")
 
     def large_gallery_reuses_cells(self):
         """A jump across the large gallery (the scroll bar dragged half way, then back to the top)

@@ -43,16 +43,25 @@ package final class ImageThumbnails: Sendable {
         try await rendition(sha256: sha256, longSide: Self.longSide, bytes: bytes)
     }
 
-    /// A rendition of the image with `sha256` at most `longSide` on its longer side, upright,
-    /// from the cache or made from `bytes()`.
-    package func rendition(sha256: String, longSide: Int,
-                           bytes: @escaping @Sendable () async throws -> [UInt8]) async throws -> Rendition {
+    /// The grid's thumbnail of the image with `sha256` if the cache holds it; none is made.
+    package func cachedGrid(sha256: String) -> Rendition? { cached(sha256: sha256, longSide: Self.longSide) }
+
+    private func cached(sha256: String, longSide: Int) -> Rendition? {
         let stem = "\(sha256)-\(longSide)."
         for kind in Self.kinds {
             if let cached = try? GalleryFileSystem.contents(of: folder.appending(stem + kind.suffix)), cached.starts(with: kind.signature) {
                 return Rendition(bytes: cached, mediaType: kind.mediaType)
             }
         }
+        return nil
+    }
+
+    /// A rendition of the image with `sha256` at most `longSide` on its longer side, upright,
+    /// from the cache or made from `bytes()`.
+    package func rendition(sha256: String, longSide: Int,
+                           bytes: @escaping @Sendable () async throws -> [UInt8]) async throws -> Rendition {
+        if let cached = cached(sha256: sha256, longSide: longSide) { return cached }
+        let stem = "\(sha256)-\(longSide)."
         await slots.acquire()
         defer { Task { await slots.release() } }
         let source = try await bytes()

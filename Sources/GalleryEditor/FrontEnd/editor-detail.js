@@ -1,14 +1,20 @@
 // The detail view: one image at full size, zoom and pan, the paging strip, the download.
-// A module of the page's script (editor.js says how they fit together).
+// A module of the page's script (editor.js says how they fit together), loaded by import() when
+// the view is first shown, not by the first paint.
 
 import {state, $, element, showMessage, api, leaveDocument} from './editor.js';
-import {drawStatus, edit} from './editor-grid.js';
+import {drawStatus, edit, wholeListShown} from './editor-grid.js';
 
 // MARK: The detail view: the image at full size, zoom and pan, a centred paging strip
 
 const view = {id: null, scale: 1, fitted: true, x: 0, y: 0};
 
+let started = false;
+
 export async function openDetail(key, id) {
+  if (!started) { started = true; startDetail(); }
+  // Its paging strip shows the neighbours, which a first look may name only by size.
+  if (state.key === key && state.doc?.partial) await wholeListShown();
   if (state.key !== key || !state.doc) {
     const previous = state.key;
     state.key = key;
@@ -143,7 +149,7 @@ function detailKey(event) {
   if (action && !event.ctrlKey && !event.metaKey && !event.altKey) { event.preventDefault(); action(); }
 }
 
-export function startDetail() {
+function startDetail() {
   const stage = $('stage');
   const picture = $('detail-image');
   stage.addEventListener('wheel', (event) => {

@@ -7,7 +7,6 @@ import {showBrowser, drawListing, importFile, importDrop, createGallery} from '.
 import {openGallery, drawStatus, commitTitle, drawDocument, VIRTUAL_FROM, drawnRange, visibleRange, drawGrid, edit} from './editor-grid.js';
 import {gridKey, sendBeside, removeSelected, documentKey, gridDragOver, gridDrop, play, useAsCover} from './editor-keys.js';
 import {openBeside, drawBeside, besideDragOver, besideDrop, addInOrder, trashDragOver, trashDrop, clearDropPlaceholder} from './editor-drops.js';
-import {openDetail, startDetail} from './editor-detail.js';
 import {startTouch} from './editor-touch.js';
 import {startPrivacy} from './editor-privacy.js';
 
@@ -40,7 +39,8 @@ function showView(doc) {
 
 function route() {
   const match = /^#gallery=([0-9a-f]+)(?:&image=([0-9a-f-]+))?(?:&beside=([0-9a-f]+))?$/.exec(location.hash);
-  if (match && match[2]) openDetail(match[1], match[2]);
+  // The detail view's module is loaded when first shown: the first paint is the grid's.
+  if (match && match[2]) import('./editor-detail.js').then((detail) => detail.openDetail(match[1], match[2]));
   else if (match) openGallery(match[1]).then(() => openBeside(match[3] ?? null));
   else { openBeside(null); showBrowser(); }
 }
@@ -136,7 +136,6 @@ function start() {
     if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); removeSelected(); }
   });
   document.addEventListener('keydown', documentKey);
-  startDetail();
   startTouch();
   startPrivacy();
   window.addEventListener('hashchange', route);

@@ -14,6 +14,7 @@ enum EditorRoutes {
         addLibrary(to: router, state)
         addDocuments(to: router, state)
         addImages(to: router, state)
+        addScreenful(to: router, state)
         addPrivacy(to: router, state)
         addAdding(to: router, state)
         addEvents(to: router, state)
