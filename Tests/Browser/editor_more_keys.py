@@ -205,11 +205,13 @@ class KeyboardScenarios:
         first_drawn = len(state["cells"])
         if rows != str(len(ids)) or not 0 < first_drawn <= len(ids) // 10:
             raise CheckFailed(f"{first_drawn} cells drawn for {len(ids)} images (aria-rowcount {rows}): not virtualised")
-        # Opened by a first look (the first images whole, the rest by size), then its whole list.
-        asked = self.page.evaluate("""performance.getEntriesByType('resource').map((e) => new URL(e.name))
-          .filter((u) => /^\\/api\\/documents\\/[0-9a-f]+$/.test(u.pathname)).map((u) => u.searchParams.has('first'))""")
-        if asked[:2] != [True, False]:
-            raise CheckFailed(f"the views asked for {len(ids)} images (true: a first look): {asked}, not a first look and then the whole list")
+        # Opened by a first look (the first images whole, the rest by size), then its whole list
+        # in pieces of 10,000 (a list that changed meanwhile is asked for whole: none did here).
+        asked = self.page.evaluate("""(() => { const urls = performance.getEntriesByType('resource').map((e) => new URL(e.name));
+          return {views: urls.filter((u) => /^\\/api\\/documents\\/[0-9a-f]+$/.test(u.pathname)).map((u) => u.searchParams.get('first')),
+                  pieces: urls.filter((u) => /^\\/api\\/documents\\/[0-9a-f]+\\/images$/.test(u.pathname)).map((u) => Number(u.searchParams.get('from')))}; })()""")
+        if asked["views"][:1] != ["1000"] or asked["pieces"] != list(range(0, len(ids), 10000)):
+            raise CheckFailed(f"the requests for the list of {len(ids)} images: {asked}, not a first look of 1,000 and then its pieces")
         # The first screen's photos, made when the scenario before opened the gallery, came in one
         # answer (EditorRoutes+Screenful), not a request each.
         screen = self.page.evaluate("""(() => {

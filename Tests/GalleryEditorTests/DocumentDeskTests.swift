@@ -1,4 +1,5 @@
 import GalleryDocument
+import GalleryFormat
 import GallerySystem
 import Foundation
 import GalleryTestSupport
@@ -63,6 +64,26 @@ import Testing
         }
         #expect(!open, "the launch's document stayed open with no page")
         #expect(await desk.closeAll().isEmpty)
+    }
+
+    /// A page that opened with a first look fills its list in pieces: together they are the
+    /// list, each says the version of the whole view's list, and a change makes a new version.
+    @Test func thePiecesOfTheListAreTheListAndSayItsVersion() async throws {
+        let document = try await desk.document(key, for: "page")
+        let images = try await document.gallery.images
+        let version = try await desk.view(key).imagesVersion
+        var pieced: [GalleryImage] = []
+        for from in stride(from: 0, to: images.count + 2, by: 2) {
+            let piece = try await desk.images(key, from: from, count: 2)
+            #expect(piece.total == images.count && piece.version == version && piece.images.startIndex == min(from, images.count))
+            pieced += piece.images
+        }
+        #expect(pieced == images)
+        try await document.setCaption("changed", of: images[0].id)
+        let changed = try await desk.images(key, from: 0, count: 1)
+        #expect(changed.version != version && changed.images.first?.caption == "changed")
+        #expect(try await desk.view(key).imagesVersion == changed.version)
+        await desk.closeAll().forEach { Issue.record("\($0)") }
     }
 
     /// The document browser's listing takes an open gallery's title and count from its document,

@@ -110,26 +110,34 @@ package actor DocumentDesk {
         guard let entry = open[key] else { throw EditorError.noSuchGallery(key) }
         var view = try await DocumentView(key: key, document: entry.document, saving: entry.saving)
         if let first, first < view.galleryImages.count { return view.windowed(first: first) }
-        // Arrays that share storage compare at once: the list is written again only when it changed.
-        if let cached = open[key]?.imagesJSON, cached.images == view.galleryImages {
-            view.imagesJSON = cached.json
-            view.imagesVersion = cached.version
-            return view
-        }
+        (view.imagesJSON, view.imagesVersion) = await written(key, view.galleryImages)
+        return view
+    }
+
+    /// Images `from ..< from + count` of the document's list (fewer at its end), its length, and
+    /// the version of the list they were cut from: a page that opened with a first look fills its
+    /// list in such pieces, and a piece of another version tells it the list changed meanwhile.
+    package func images(_ key: String, from: Int, count: Int) async throws -> (images: ArraySlice<GalleryImage>, total: Int, version: Int) {
+        guard let entry = open[key] else { throw EditorError.noSuchGallery(key) }
+        let images = try await entry.document.gallery.images
+        let version = await written(key, images).version
+        let start = min(max(0, from), images.count)
+        return (images[start ..< min(images.count, start + max(0, count))], images.count, version)
+    }
+
+    /// `images` as the pages read them, and its version: written once per list. Arrays that
+    /// share storage compare at once, so a list that did not change is not written again.
+    private func written(_ key: String, _ images: [GalleryImage]) async -> (json: [UInt8], version: Int) {
+        if let cached = open[key]?.imagesJSON, cached.images == images { return (cached.json, cached.version) }
         // Written off the desk (50 ms at 100,000 images), so that the thumbnails of a page's
         // first screen, which ask the desk for their document, do not wait for it.
-        let json = await Self.written(view.galleryImages)
-        if let cached = open[key]?.imagesJSON, cached.images == view.galleryImages {
-            // Another view wrote the same list meanwhile: one version for one list.
-            view.imagesJSON = cached.json
-            view.imagesVersion = cached.version
-            return view
-        }
-        view.imagesJSON = json
-        view.imagesVersion = nextImagesVersion
+        let json = await Self.written(images)
+        // Another view may have written the same list meanwhile: one version for one list.
+        if let cached = open[key]?.imagesJSON, cached.images == images { return (cached.json, cached.version) }
+        let version = nextImagesVersion
         nextImagesVersion += 1
-        open[key]?.imagesJSON = (view.galleryImages, json, view.imagesVersion)
-        return view
+        open[key]?.imagesJSON = (images, json, version)
+        return (json, version)
     }
 
     @concurrent private static func written(_ images: [GalleryImage]) async -> [UInt8] { DocumentView.imagesJSON(images) }

@@ -59,18 +59,46 @@ function firstLook(doc) {
   return doc;
 }
 
-/// The whole list, asked once the first screen's photos have loaded (they come first), and drawn
-/// in place of the first look unless a newer view has taken its place meanwhile.
+/// The whole list, asked once the first screen's photos have loaded (they come first), in pieces
+/// put in place of the stand-ins as they come: the list at once was 12 MB for the page to parse
+/// in one task, a frozen screen while the user scrolls. Every piece is of one version of the list;
+/// a list that changed meanwhile (another piece's version, another length) is asked for whole. A
+/// newer view that has taken the first look's place ends it.
+const PIECE = 10000;
 async function takeWholeList(key) {
   await screenLoaded($('image-grid'));
+  const doc = state.doc;
   try {
-    const doc = await api(`/api/documents/${key}`);
-    if (state.key !== key || !state.doc?.partial) return;
-    doc.saving = state.doc.saving;  // taken from the events, as an edit's reply does
-    if ($('detail-view').hidden) drawDocument(doc); else { state.doc = doc; drawStatus(doc); }
+    let version = null, resized = false;
+    for (let from = 0; from < doc.images.length; from += PIECE) {
+      const piece = await api(`/api/documents/${key}/images?from=${from}&count=${PIECE}`);
+      if (state.doc !== doc) return;
+      if (piece.total !== doc.images.length || piece.from !== from || (version !== null && piece.imagesVersion !== version)) {
+        return showWhole(await api(`/api/documents/${key}`), doc);
+      }
+      version = piece.imagesVersion;
+      piece.images.forEach((image, offset) => {
+        const held = doc.images[from + offset];
+        resized ||= held.width !== image.width || held.height !== image.height;
+        doc.images[from + offset] = image;
+      });
+      // The layout stays (the sizes are the first look's); stand-ins in view get their photos.
+      if (from < drawnRange.last && from + PIECE > drawnRange.first && !$('gallery-view').hidden) drawGrid(doc);
+    }
+    if (resized) ratiosChanged += 1;
+    doc.imagesVersion = version;
+    delete doc.partial;
+    showWhole(doc, doc);
   } catch (error) {
     showMessage(`Cannot open the gallery: ${error.message}`);
   }
+}
+
+/// `whole` in place of the first look `look`, unless a newer view has taken its place.
+function showWhole(whole, look) {
+  if (state.doc !== look) return;
+  whole.saving = look.saving;  // taken from the events, as an edit's reply does
+  if ($('detail-view').hidden) drawDocument(whole); else { state.doc = whole; drawStatus(whole); }
 }
 
 export function setStatus(text, kind) {

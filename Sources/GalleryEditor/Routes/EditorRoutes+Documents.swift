@@ -50,13 +50,28 @@ extension EditorRoutes {
                 _ = try await state.desk.document(key, for: try request.page)
                 // `first`: the page's first look, which lays out the whole grid but names only
                 // the images of its first screens (DocumentView.windowed(first:)).
-                let first = try request.uri.queryParameters["first"].map { text in
-                    guard let count = Int(text), (1 ... 100_000).contains(count) else {
-                        throw EditorError.badRequest("first must be a number of images from 1 to 100000, not \"\(text)\"")
-                    }
-                    return count
-                }
+                let first = try request.uri.queryParameters["first"].map { try count(String($0), "first", 1 ... 100_000) }
                 return Responses.json(bytes: try await state.desk.view(key, first: first).json)
+            }
+        }
+        // A piece of the list, for a page that opened with a first look:
+        // {"from", "images", "imagesVersion", "total"} (DocumentDesk.images(_:from:count:)).
+        router.get("/api/documents/:key/images") { request, context in
+            await answering {
+                let key = try context.parameters.require("key")
+                let from = try count(request.uri.queryParameters["from"].map(String.init), "from", 0 ... 100_000)
+                let count = try count(request.uri.queryParameters["count"].map(String.init), "count", 1 ... 20_000)
+                let piece = try await state.desk.images(key, from: from, count: count)
+                var body = Array(#"{"from":"#.utf8)
+                CanonicalJSONWriter.appendInteger(Int64(piece.images.startIndex), to: &body)
+                body += Array(#","images":"#.utf8)
+                body += DocumentView.imagesJSON(piece.images)
+                body += Array(#","imagesVersion":"#.utf8)
+                CanonicalJSONWriter.appendInteger(Int64(piece.version), to: &body)
+                body += Array(#","total":"#.utf8)
+                CanonicalJSONWriter.appendInteger(Int64(piece.total), to: &body)
+                body.append(0x7D)
+                return Responses.json(bytes: body)
             }
         }
         router.post("/api/documents/:key/edits") { request, context in
@@ -154,6 +169,15 @@ extension EditorRoutes {
             throw EditorError.badRequest("the request names no scope: \"location\", \"identity\", \"all\" or \"none\"")
         }
         return scope
+    }
+
+    /// The number a query item `name` gives, within `range`.
+    static func count(_ text: String?, _ name: String, _ range: ClosedRange<Int>) throws -> Int {
+        guard let text else { throw EditorError.badRequest("the request needs \(name)") }
+        guard let value = Int(text), range.contains(value) else {
+            throw EditorError.badRequest("\(name) must be a number from \(range.lowerBound) to \(range.upperBound), not \"\(text.prefix(40))\"")
+        }
+        return value
     }
 
     static func imageID(_ text: String?) throws -> UUID {
