@@ -1,5 +1,5 @@
 import Foundation
-import GalleryFormat
+@testable import GalleryFormat
 import GalleryTestSupport
 import Testing
 
@@ -194,5 +194,37 @@ struct ManifestCodecTests {
         let result = decode("{\"a\": tru}")
         #expect(result.firstError?.location.offset == 6)
         #expect(result.firstError?.location.entry == "manifest.json")
+    }
+}
+
+/// The save's manifest is written an image at a time and deflated in place: the bytes must be
+/// those of the whole value written at once, and inflate back to the input.
+@Suite("Manifest writing in pieces")
+struct ManifestWritingInPiecesTests {
+    @Test(arguments: [false, true]) func elementsMadeAsWrittenAreTheArrayOfThem(compact: Bool) {
+        typealias V = CanonicalJSONWriter.Value
+        func value(_ index: Int) -> V { .object([("id", .integer(Int64(index))), ("name", .string("n\"\(index)\u{1}"))]) }
+        for count in [0, 1, 5] {
+            var whole = CanonicalJSONWriter(compact: compact)
+            whole.write(.object([("images", .array((0 ..< count).map(value))), ("title", .string("t"))]))
+            var pieces = CanonicalJSONWriter(compact: compact)
+            pieces.write(.object([("images", .elements(count: count, element: value)), ("title", .string("t"))]))
+            #expect(pieces.bytes == whole.bytes, "\(count) elements, compact \(compact)")
+        }
+    }
+
+    @Test func deflatedInPlaceItInflatesBackAndHoldsOnlyWhatWasWritten() throws {
+        var generator = SystemRandomNumberGenerator()
+        let text = Array((0 ..< 300_000).map { _ in UInt8.random(in: 0x61 ... 0x64, using: &generator) })
+        let deflated = try Deflate.compress(text, level: 6, context: "manifest.json")
+        #expect(deflated.count < text.count / 2)
+        let inflater = try Inflater(entry: "manifest.json")
+        var inflated: [UInt8] = []
+        let output = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { output.deallocate() }
+        try deflated.withUnsafeBytes { input in
+            try inflater.inflate(input, output: output) { inflated += $0 }
+        }
+        #expect(inflated == text)
     }
 }

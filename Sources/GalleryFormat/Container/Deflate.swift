@@ -11,22 +11,25 @@ enum Deflate {
                             Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else { throw GalleryError(.corruptDeflate, "zlib could not start a deflate stream", location: Location(entry: context)) }
         defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 16)
-        var input = input
-        let status: Int32 = input.withUnsafeMutableBufferPointer { inBuffer in
-            output.withUnsafeMutableBufferPointer { outBuffer in
-                stream.next_in = inBuffer.baseAddress
+        // Room for the worst case, but only the pages written are touched (a 37 MB manifest
+        // deflates to a fifth of that), and the input is read in place (zlib never writes to
+        // it): a zeroed output and a copy of the input were 70 MB at the height of a save.
+        let bound = Int(deflateBound(&stream, UInt(input.count))) + 16
+        var status: Int32 = Z_OK
+        let output = [UInt8](unsafeUninitializedCapacity: bound) { outBuffer, written in
+            status = input.withUnsafeBufferPointer { inBuffer in
+                stream.next_in = UnsafeMutablePointer(mutating: inBuffer.baseAddress)
                 stream.avail_in = UInt32(inBuffer.count)
                 stream.next_out = outBuffer.baseAddress
                 stream.avail_out = UInt32(outBuffer.count)
                 return deflate(&stream, Z_FINISH)
             }
+            written = status == Z_STREAM_END ? Int(stream.total_out) : 0
         }
         guard status == Z_STREAM_END else {
             throw GalleryError(.corruptDeflate, "zlib could not compress the entry (status \(status))",
                                location: Location(entry: context))
         }
-        output.removeSubrange(Int(stream.total_out)...)
         return output
     }
 }

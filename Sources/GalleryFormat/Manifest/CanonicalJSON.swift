@@ -21,6 +21,9 @@ package struct CanonicalJSONWriter {
         case number(String)
         case object([(String, Value)])
         case array([Value])
+        /// An array whose elements are made one at a time, as they are written: a manifest's
+        /// 100,000 images as values at once were most of a save's memory.
+        case elements(count: Int, element: (Int) -> Value)
         /// Not in manifests, which hold strings and integers only.
         case bool(Bool)
         case null
@@ -33,18 +36,8 @@ package struct CanonicalJSONWriter {
         case .number(let text): bytes += Array(text.utf8)
         case .bool(let flag): bytes += Array((flag ? "true" : "false").utf8)
         case .null: bytes += Array("null".utf8)
-        case .array(let elements):
-            guard !elements.isEmpty else { bytes += [0x5B, 0x5D]; return }
-            bytes.append(0x5B)
-            indent += 1
-            for (position, element) in elements.enumerated() {
-                newline()
-                write(element)
-                if position + 1 < elements.count { bytes.append(0x2C) }
-            }
-            indent -= 1
-            newline()
-            bytes.append(0x5D)
+        case .array(let elements): writeArray(count: elements.count) { elements[$0] }
+        case .elements(let count, let element): writeArray(count: count, element)
         case .object(let members):
             guard !members.isEmpty else { bytes += [0x7B, 0x7D]; return }
             // Callers list members in key order already; sorting 10,000 small objects again costs.
@@ -64,6 +57,20 @@ package struct CanonicalJSONWriter {
             newline()
             bytes.append(0x7D)
         }
+    }
+
+    private mutating func writeArray(count: Int, _ element: (Int) -> Value) {
+        guard count > 0 else { bytes += [0x5B, 0x5D]; return }
+        bytes.append(0x5B)
+        indent += 1
+        for position in 0 ..< count {
+            newline()
+            write(element(position))
+            if position + 1 < count { bytes.append(0x2C) }
+        }
+        indent -= 1
+        newline()
+        bytes.append(0x5D)
     }
 
     package mutating func finishDocument() { bytes.append(0x0A) }

@@ -15,7 +15,8 @@ public enum Manifest {
         ]
         if let generator = gallery.generator { top.append(("generator", .string(generator))) }
         top.append(("id", .string(gallery.id.manifestString)))
-        top.append(("images", .array(gallery.images.map { image in
+        top.append(("images", .elements(count: gallery.images.count) { index in
+            let image = gallery.images[index]
             var members: [(String, V)] = []
             if let added = image.added { members.append(("added", .string(added.rfc3339))) }
             members.append(("byteSize", .integer(Int64(image.byteSize))))
@@ -29,7 +30,7 @@ public enum Manifest {
             if let source = image.source { members.append(("source", .string(source))) }
             members.append(("width", .integer(Int64(image.width))))
             return V.object(ManifestMember.merged(members, image.keptMembers))
-        })))
+        }))
         top.append(("modified", .string(gallery.modified.rfc3339)))
         top.append(("revision", .string(gallery.revision.manifestString)))
         top.append(("title", .string(gallery.title)))
