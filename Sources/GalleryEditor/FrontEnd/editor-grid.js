@@ -1,7 +1,7 @@
 // The gallery: its grid (virtualised for large galleries), the status, and conflicts to settle.
 // A module of the page's script (editor.js says how they fit together).
 
-import {page, state, $, element, icon, showMessage, api, leaveDocument} from './editor.js';
+import {state, $, element, icon, showMessage, api, leaveDocument} from './editor.js';
 import {select, focusCell, dragStart, dragEnd} from './editor-keys.js';
 import {GAP, justify, rowAt, rowOf, rowRange} from './editor-layout.js';
 import {labelCell, schedulePrivacy} from './editor-privacy.js';
