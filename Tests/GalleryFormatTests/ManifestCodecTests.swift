@@ -228,3 +228,24 @@ struct ManifestWritingInPiecesTests {
         #expect(inflated == text)
     }
 }
+
+/// A save streams the manifest through deflate into the file: across several megabyte pieces
+/// it is the manifest `encode` gives, and the entry reads back whole with libarchive, an
+/// independent reader, CRC and sizes included.
+@Suite("Manifest streamed into the file")
+struct ManifestStreamedIntoTheFileTests {
+    @Test func theStreamedManifestIsTheEncodedOneAndReadsBack() throws {
+        let (gallery, blobs) = makeGallery(count: 6_000)
+        var pieces: [[UInt8]] = []
+        try Manifest.write(gallery, to: { pieces.append(Array($0)) })
+        let encoded = Manifest.encode(gallery)
+        #expect(pieces.count > 1, "\(encoded.count) bytes came in one piece: nothing was streamed")
+        #expect(pieces.flatMap { $0 } == encoded)
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/streamed.imagegallery"
+        try writeGallery(gallery, blobs: blobs, to: path)
+        let entries = try readWithLibarchive(path)
+        #expect(entries.first { $0.0 == "manifest.json" }?.1 == encoded)
+        #expect(try GalleryReader(path: path).gallery == gallery)
+    }
+}

@@ -2,35 +2,58 @@ internal import CZlib
 
 /// Raw DEFLATE (no zlib header), as ZIP method 8 stores it.
 enum Deflate {
-    /// Compresses in memory; only used for `manifest.json`, whose size is bounded.
+    /// Compresses in memory: an entry of bounded size (`ZipWriter.add`; the manifest where ZIP64 is tested).
     static func compress(_ input: [UInt8], level: Int32, context: String) throws -> [UInt8] {
-        var stream = z_stream()
+        let deflater = try Deflater(level: level, context: context)
+        // A 37 MB manifest deflates to a fifth of that: the output grows as it comes.
+        var output: [UInt8] = []
+        try input.withUnsafeBytes { bytes in try deflater.compress(bytes, finishing: true) { output += $0 } }
+        return output
+    }
+}
+
+/// A raw-DEFLATE encoder fed piece by piece (a save's manifest, as it is written): the bytes are
+/// those of one call with all the input, since zlib's output does not depend on how the input
+/// is cut when nothing is flushed.
+final class Deflater {
+    private var stream = z_stream()
+    private let context: String
+    private let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Deflater.bufferSize)
+    private static let bufferSize = 256 << 10
+
+    init(level: Int32, context: String) throws {
+        self.context = context
         // windowBits -15: raw deflate; memLevel 8 and the default strategy, as zlib's own defaults,
         // so other implementations with the same zlib produce the same bytes.
         guard deflateInit2_(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
-                            Int32(MemoryLayout<z_stream>.size)) == Z_OK
-        else { throw GalleryError(.corruptDeflate, "zlib could not start a deflate stream", location: Location(entry: context)) }
-        defer { deflateEnd(&stream) }
-        // Room for the worst case, but only the pages written are touched (a 37 MB manifest
-        // deflates to a fifth of that), and the input is read in place (zlib never writes to
-        // it): a zeroed output and a copy of the input were 70 MB at the height of a save.
-        let bound = Int(deflateBound(&stream, UInt(input.count))) + 16
-        var status: Int32 = Z_OK
-        let output = [UInt8](unsafeUninitializedCapacity: bound) { outBuffer, written in
-            status = input.withUnsafeBufferPointer { inBuffer in
-                stream.next_in = UnsafeMutablePointer(mutating: inBuffer.baseAddress)
-                stream.avail_in = UInt32(inBuffer.count)
-                stream.next_out = outBuffer.baseAddress
-                stream.avail_out = UInt32(outBuffer.count)
-                return deflate(&stream, Z_FINISH)
+                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            buffer.deallocate()
+            throw GalleryError(.corruptDeflate, "zlib could not start a deflate stream", location: Location(entry: context))
+        }
+    }
+
+    deinit {
+        deflateEnd(&stream)
+        buffer.deallocate()
+    }
+
+    /// Compresses `input`, handing each piece of output to `output`; `finishing` ends the stream.
+    func compress(_ input: UnsafeRawBufferPointer, finishing: Bool, output: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        // zlib never writes through next_in.
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        stream.avail_in = UInt32(input.count)
+        while true {
+            stream.next_out = buffer
+            stream.avail_out = UInt32(Self.bufferSize)
+            let status = deflate(&stream, finishing ? Z_FINISH : Z_NO_FLUSH)
+            guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
+                throw GalleryError(.corruptDeflate, "zlib could not compress the entry (status \(status))",
+                                   location: Location(entry: context))
             }
-            written = status == Z_STREAM_END ? Int(stream.total_out) : 0
+            let produced = Self.bufferSize - Int(stream.avail_out)
+            if produced > 0 { try output(UnsafeBufferPointer(start: buffer, count: produced)) }
+            if finishing ? status == Z_STREAM_END : (stream.avail_in == 0 && stream.avail_out > 0) { return }
         }
-        guard status == Z_STREAM_END else {
-            throw GalleryError(.corruptDeflate, "zlib could not compress the entry (status \(status))",
-                               location: Location(entry: context))
-        }
-        return output
     }
 }
 

@@ -91,6 +91,43 @@ package final class ZipWriter {
         recordCentral(header)
     }
 
+    /// Adds a DEFLATED entry whose bytes `produce` pushes into the sink it is given, compressed
+    /// and written as they come; the CRC and both sizes are patched into the local header
+    /// afterwards. For the manifest (at most 64 MiB): an entry that reaches 4 GiB is refused.
+    package func addDeflated(
+        name: String,
+        produce: (_ sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
+        var header = writeLocalHeader(name: name, method: .deflated, crc: 0, compressedSize: 0, uncompressedSize: 0)
+        let deflater = try Deflater(level: 6, context: name)
+        var crc = CRC32()
+        var uncompressed: UInt64 = 0
+        var compressed: UInt64 = 0
+        let written: (UnsafeBufferPointer<UInt8>) throws -> Void = { piece in
+            try self.append(Array(piece))
+            compressed += UInt64(piece.count)
+        }
+        try produce { chunk in
+            crc.update(chunk)
+            uncompressed += UInt64(chunk.count)
+            try deflater.compress(chunk, finishing: false, output: written)
+        }
+        try deflater.compress(UnsafeRawBufferPointer(start: nil, count: 0), finishing: true, output: written)
+        guard compressed < zip64Threshold, uncompressed < zip64Threshold else {
+            throw GalleryError(.sizeMismatch, "the entry reached \(uncompressed) bytes; a streamed entry stays under 4 GiB",
+                               location: Location(entry: name))
+        }
+        // The CRC and the two sizes sit 14 bytes into the local header, one after another.
+        try flush()
+        var fields: [UInt8] = []
+        fields.appendLE(crc.value)
+        fields.appendLE(UInt32(compressed))
+        fields.appendLE(UInt32(uncompressed))
+        try file.write(fields, at: header.localOffset + 14)
+        (header.crc, header.compressedSize, header.uncompressedSize) = (crc.value, compressed, uncompressed)
+        recordCentral(header)
+    }
+
     /// Adds a STORED entry whose CRC is already known; `place` copies the bytes into the file
     /// at the given offset and returns how many it copied.
     package func addStored(name: String, size: UInt64, crc32: UInt32,

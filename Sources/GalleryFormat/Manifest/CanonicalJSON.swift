@@ -9,6 +9,11 @@ package struct CanonicalJSONWriter {
     private var indent = 0
     private let compact: Bool
 
+    /// Where written bytes go once there are `spillSize` of them, between the elements of an
+    /// array: a writer with it never holds a whole 100,000-image manifest. Nil: all in `bytes`.
+    package var spill: ((inout [UInt8]) -> Void)?
+    package static let spillSize = 1 << 20
+
     package init(capacity: Int = 4096, compact: Bool = false) {
         bytes.reserveCapacity(capacity)
         self.compact = compact
@@ -67,6 +72,7 @@ package struct CanonicalJSONWriter {
             newline()
             write(element(position))
             if position + 1 < count { bytes.append(0x2C) }
+            if let spill, bytes.count >= Self.spillSize { spill(&bytes) }
         }
         indent -= 1
         newline()

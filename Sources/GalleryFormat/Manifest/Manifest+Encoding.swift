@@ -4,6 +4,33 @@ import FoundationEssentials
 public enum Manifest {
     /// The canonical bytes of the gallery's manifest.
     public static func encode(_ gallery: Gallery) -> [UInt8] {
+        var writer = CanonicalJSONWriter(capacity: 512 + gallery.images.count * 400)
+        writer.write(document(gallery))
+        writer.finishDocument()
+        return writer.bytes
+    }
+
+    /// The canonical bytes of the gallery's manifest, handed to `sink` about a megabyte at a time
+    /// as they are written: a save of 100,000 images never holds its 37 MB manifest whole.
+    static func write(_ gallery: Gallery, to sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var failure: (any Error)?
+        try withoutActuallyEscaping(sink) { sink in
+            var writer = CanonicalJSONWriter(capacity: CanonicalJSONWriter.spillSize + (64 << 10))
+            writer.spill = { bytes in
+                if failure == nil {
+                    do { try bytes.withUnsafeBytes(sink) } catch { failure = error }
+                }
+                bytes.removeAll(keepingCapacity: true)
+            }
+            writer.write(document(gallery))
+            writer.finishDocument()
+            if let failure { throw failure }
+            try writer.bytes.withUnsafeBytes(sink)
+        }
+    }
+
+    /// The manifest as the writer's value, its images made one at a time as they are written.
+    private static func document(_ gallery: Gallery) -> CanonicalJSONWriter.Value {
         typealias V = CanonicalJSONWriter.Value
         // Members are listed in canonical (byte) order of their keys.
         var top: [(String, V)] = []
@@ -34,10 +61,7 @@ public enum Manifest {
         top.append(("modified", .string(gallery.modified.rfc3339)))
         top.append(("revision", .string(gallery.revision.manifestString)))
         top.append(("title", .string(gallery.title)))
-        var writer = CanonicalJSONWriter(capacity: 512 + gallery.images.count * 400)
-        writer.write(.object(ManifestMember.merged(top, gallery.keptMembers)))
-        writer.finishDocument()
-        return writer.bytes
+        return .object(ManifestMember.merged(top, gallery.keptMembers))
     }
 }
 

@@ -91,7 +91,14 @@ public enum GalleryWriter {
     ) throws {
         let zip = ZipWriter(file: file, modified: gallery.modified, startsWriteback: durable, zip64Threshold: zip64Threshold)
         try zip.add(name: GalleryPackage.mimetypeEntry, bytes: Array(GalleryPackage.mediaType.utf8), method: .stored)
-        try zip.add(name: GalleryPackage.manifestEntry, bytes: Manifest.encode(gallery), method: .deflated)
+        // Streamed, so that the whole manifest is never in memory; its local header is written
+        // before its size is known, so where sizes that large would need ZIP64 (tests lower the
+        // threshold to reach those paths) it is made in memory instead.
+        if zip64Threshold > UInt64(GalleryLimits.default.maxManifestBytes) * 2 {
+            try zip.addDeflated(name: GalleryPackage.manifestEntry) { sink in try Manifest.write(gallery, to: sink) }
+        } else {
+            try zip.add(name: GalleryPackage.manifestEntry, bytes: Manifest.encode(gallery), method: .deflated)
+        }
         try zip.add(name: GalleryPackage.thumbnailEntry, bytes: thumbnail, method: .stored)
         var written: UInt64 = 0
         // `distinctBlobs` without its copy of the image list (at 100,000 images, 17 MB at the
