@@ -121,8 +121,9 @@ class LookScenarios(Steps):
         self.shoot("gallery", theme, width)
         if theme == THEMES[0] and width == SIZES[0][0]:
             seen.append(self.moves_animate())
-        # A drop from the file manager, held over the third photo.
-        third = state["cells"][2]["box"]
+        # A drop from the file manager, held over the third photo, where it is now: the grid is
+        # laid out again as photos load and learn their upright shape, after the state above.
+        third = self.page.state()["cells"][2]["box"]
         # Over the third photo's top-left quarter: the page puts the placeholder before it.
         at = {"x": third["left"] + third["width"] * 0.2, "y": third["top"] + third["height"] * 0.2}
         data = {"items": [], "files": [str(self.tiff)], "dragOperationsMask": EVERY_OPERATION}

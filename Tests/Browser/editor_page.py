@@ -113,10 +113,12 @@ class EditorPage(Tab):
         return poll(description, probe, timeout, 0.05, (RuntimeError, TimeoutError), failure)
 
     def images(self, selector):
-        """The images under `selector` once each has loaded or failed: [{src, width}]."""
+        """The images under `selector` once each has loaded or failed: [{src, width}]. One with no
+        source yet (the grid's first screen, whose photos come in one answer) is still to load,
+        though the browser calls it complete."""
         return self.evaluate("""(async () => {
           const images = [...document.querySelectorAll(%s)];
-          await Promise.all(images.map((image) => image.complete ? null : new Promise((done) => {
+          await Promise.all(images.map((image) => image.complete && image.getAttribute('src') ? null : new Promise((done) => {
             image.addEventListener('load', done, {once: true});
             image.addEventListener('error', done, {once: true});
             setTimeout(done, 20000);
