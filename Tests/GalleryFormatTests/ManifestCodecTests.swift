@@ -241,6 +241,7 @@ struct ManifestStreamedIntoTheFileTests {
         let encoded = Manifest.encode(gallery)
         #expect(pieces.count > 1, "\(encoded.count) bytes came in one piece: nothing was streamed")
         #expect(pieces.flatMap { $0 } == encoded)
+        #expect(Manifest.encodedSize(gallery) == encoded.count, "the size the limit is checked against")
         let folder = try TemporaryDirectory()
         let path = folder.path + "/streamed.imagegallery"
         try writeGallery(gallery, blobs: blobs, to: path)

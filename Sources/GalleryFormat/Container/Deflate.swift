@@ -2,19 +2,21 @@ internal import CZlib
 
 /// Raw DEFLATE (no zlib header), as ZIP method 8 stores it.
 enum Deflate {
-    /// Compresses in memory: an entry of bounded size (`ZipWriter.add`; the manifest where ZIP64 is tested).
+    /// Compresses in memory: an entry of bounded size (`ZipWriter.add`; the manifest where ZIP64
+    /// is tested), in the pieces a streamed entry is compressed in, so that both give the same
+    /// bytes.
     static func compress(_ input: [UInt8], level: Int32, context: String) throws -> [UInt8] {
-        let deflater = try Deflater(level: level, context: context)
+        let deflater = PieceDeflater(level: level, context: context)
         // A 37 MB manifest deflates to a fifth of that: the output grows as it comes.
         var output: [UInt8] = []
-        try input.withUnsafeBytes { bytes in try deflater.compress(bytes, finishing: true) { output += $0 } }
+        try input.withUnsafeBytes { bytes in try deflater.compress(bytes) { output += $0 } }
+        try deflater.finish { output += $0 }
         return output
     }
 }
 
-/// A raw-DEFLATE encoder fed piece by piece (a save's manifest, as it is written): the bytes are
-/// those of one call with all the input, since zlib's output does not depend on how the input
-/// is cut when nothing is flushed.
+/// A raw-DEFLATE encoder fed piece by piece: the bytes are those of one call with all the
+/// input, since zlib's output does not depend on how the input is cut when nothing is flushed.
 final class Deflater {
     private var stream = z_stream()
     private let context: String
@@ -37,15 +39,28 @@ final class Deflater {
         buffer.deallocate()
     }
 
-    /// Compresses `input`, handing each piece of output to `output`; `finishing` ends the stream.
-    func compress(_ input: UnsafeRawBufferPointer, finishing: Bool, output: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    /// Primes the stream with text that came before its input (a piece of a longer entry), so
+    /// that its first matches may reach back into it.
+    func setDictionary(_ dictionary: [UInt8]) throws {
+        let status = dictionary.withUnsafeBufferPointer { deflateSetDictionary(&stream, $0.baseAddress, UInt32($0.count)) }
+        guard status == Z_OK else {
+            throw GalleryError(.corruptDeflate, "zlib could not take the previous piece's text (status \(status))",
+                               location: Location(entry: context))
+        }
+    }
+
+    /// Compresses `input`, handing each piece of output to `output`; `finishing` ends the stream,
+    /// `flushing` (when not finishing) ends the output on a byte boundary, where another
+    /// stream's output may follow.
+    func compress(_ input: UnsafeRawBufferPointer, finishing: Bool, flushing: Bool = false,
+                  output: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         // zlib never writes through next_in.
         stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
         stream.avail_in = UInt32(input.count)
         while true {
             stream.next_out = buffer
             stream.avail_out = UInt32(Self.bufferSize)
-            let status = deflate(&stream, finishing ? Z_FINISH : Z_NO_FLUSH)
+            let status = deflate(&stream, finishing ? Z_FINISH : flushing ? Z_SYNC_FLUSH : Z_NO_FLUSH)
             guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
                 throw GalleryError(.corruptDeflate, "zlib could not compress the entry (status \(status))",
                                    location: Location(entry: context))

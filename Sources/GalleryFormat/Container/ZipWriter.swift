@@ -99,7 +99,7 @@ package final class ZipWriter {
         produce: (_ sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws {
         var header = writeLocalHeader(name: name, method: .deflated, crc: 0, compressedSize: 0, uncompressedSize: 0)
-        let deflater = try Deflater(level: 6, context: name)
+        let deflater = PieceDeflater(level: 6, context: name)
         var crc = CRC32()
         var uncompressed: UInt64 = 0
         var compressed: UInt64 = 0
@@ -110,9 +110,9 @@ package final class ZipWriter {
         try produce { chunk in
             crc.update(chunk)
             uncompressed += UInt64(chunk.count)
-            try deflater.compress(chunk, finishing: false, output: written)
+            try deflater.compress(chunk, output: written)
         }
-        try deflater.compress(UnsafeRawBufferPointer(start: nil, count: 0), finishing: true, output: written)
+        try deflater.finish(output: written)
         guard compressed < zip64Threshold, uncompressed < zip64Threshold else {
             throw GalleryError(.sizeMismatch, "the entry reached \(uncompressed) bytes; a streamed entry stays under 4 GiB",
                                location: Location(entry: name))
@@ -135,15 +135,21 @@ package final class ZipWriter {
         let header = writeLocalHeader(name: name, method: .stored, crc: crc32, compressedSize: size, uncompressedSize: size)
         try flush()
         let copied = try place(file, offset)
-        if startsWriteback, offset + copied - writebackFrom >= Self.writebackBatch {
-            file.startWriteback(at: writebackFrom, count: offset + copied - writebackFrom)
-            writebackFrom = offset + copied
-        }
         guard copied == size else {
             throw GalleryError(.sizeMismatch, "the source changed while it was copied: expected \(size) bytes, got \(copied)",
                                location: Location(entry: name))
         }
         offset += copied
+        startWritebackIfDue()
+        recordCentral(header)
+    }
+
+    /// Adds a STORED entry whose CRC is already known and whose bytes are at hand: buffered
+    /// with its neighbours, so that small blobs cost one write per megabyte, not one each.
+    package func addStored(name: String, crc32: UInt32, bytes: UnsafeRawBufferPointer) throws {
+        let size = UInt64(bytes.count)
+        let header = writeLocalHeader(name: name, method: .stored, crc: crc32, compressedSize: size, uncompressedSize: size)
+        try append(bytes)
         recordCentral(header)
     }
 
@@ -248,12 +254,17 @@ package final class ZipWriter {
     // MARK: - Output
 
     private func append(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try append($0) }
+    }
+
+    private func append(_ bytes: UnsafeRawBufferPointer) throws {
         if pending.count + bytes.count > Self.chunkSize { try flush() }
         if bytes.count >= Self.chunkSize {
             try file.write(bytes, at: offset)
             offset += UInt64(bytes.count)
+            startWritebackIfDue()
         } else {
-            pending += bytes
+            pending.append(contentsOf: bytes)
         }
     }
 
@@ -262,6 +273,14 @@ package final class ZipWriter {
         try file.write(pending, at: offset)
         offset += UInt64(pending.count)
         pending.removeAll(keepingCapacity: true)
+        startWritebackIfDue()
+    }
+
+    /// Hands what was written since the last batch to write-back, once a batch has gathered.
+    private func startWritebackIfDue() {
+        guard startsWriteback, offset - writebackFrom >= Self.writebackBatch else { return }
+        file.startWriteback(at: writebackFrom, count: offset - writebackFrom)
+        writebackFrom = offset
     }
 }
 

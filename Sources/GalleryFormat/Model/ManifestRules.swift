@@ -92,7 +92,7 @@ extension Gallery {
             return broken(.coverNamesNoImage, "/cover", "cover \(cover.manifestString) is the id of no image of the gallery")
         }
         if manifestSizeBound > limits.maxManifestBytes {
-            let size = Manifest.encode(self).count
+            let size = Manifest.encodedSize(self)
             if size > limits.maxManifestBytes {
                 return broken(.manifestTooLarge, "", "the manifest would be \(size) bytes; the limit is "
                               + "\(limits.maxManifestBytes)")

@@ -104,6 +104,10 @@ public enum GalleryWriter {
         // `distinctBlobs` without its copy of the image list (at 100,000 images, 17 MB at the
         // height of a save's memory).
         var stored = Set<SHA256Digest>(minimumCapacity: gallery.images.count)
+        // Blobs of the file being replaced: the small ones read many to a call and written
+        // with the writer's buffer, the rest copied inside the kernel.
+        let smallBlob = UInt64(StoredRunWindow.span / 4)
+        var window: StoredRunWindow?
         for image in gallery.images where stored.insert(image.sha256).inserted {
             let name = image.path
             let size = image.byteSize
@@ -146,6 +150,11 @@ public enum GalleryWriter {
             case .storedEntry(let archive, let entry):
                 guard entry.uncompressedSize == size, entry.compressedSize == size else {
                     throw sizeError(entry.uncompressedSize).inFile(archive.file.path)
+                }
+                if size <= smallBlob {
+                    if window?.archive !== archive { window = StoredRunWindow(archive: archive) }
+                    try window!.withData(of: entry) { bytes in try zip.addStored(name: name, crc32: entry.crc32, bytes: bytes) }
+                    break
                 }
                 let start = try archive.dataOffset(of: entry)
                 try zip.addStored(name: name, size: size, crc32: entry.crc32) { destination, offset in
