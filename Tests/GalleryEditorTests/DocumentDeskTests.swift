@@ -4,6 +4,7 @@ import GallerySystem
 import Foundation
 import GalleryTestSupport
 import SystemPackage
+import Synchronization
 import Testing
 @testable import GalleryEditor
 
@@ -128,6 +129,52 @@ import Testing
         listed = await library.galleries()
         let filesRead = await library.filesRead
         #expect(listed.first?.title != "Renamed here" && filesRead == readBefore + 1)
+        await desk.closeAll().forEach { Issue.record("\($0)") }
+    }
+
+    /// While an open document saves its file, a listing (the folder's watch fires 150 ms after
+    /// the swap) shows what it knew of the file and reads nothing: the save tells the library
+    /// what it wrote. A file changed while no save holds it is read as before.
+    @Test func aListingDuringASaveReadsNoFile() async throws {
+        var listed = await library.galleries()
+        #expect(await library.filesRead == 1)
+        await library.setSaving(key, true)
+        try GalleryFileSystem.replace(FilePath(path), with: FilePath(try folder.copy(TestPaths.fixture("valid/all.imagegallery"), as: "saved.tmp")))
+        listed = await library.galleries()
+        #expect(await library.filesRead == 1, "the listing read a file an open document was saving")
+        #expect(listed.map(\.key) == [key] && listed.first?.problem == nil)
+        await library.setSaving(key, false)
+        listed = await library.galleries()
+        #expect(await library.filesRead == 2, "the file changed with no save holding it, and was not read")
+    }
+
+    /// The desk marks the gallery as being saved from the save's start until it has told the
+    /// library what the save wrote.
+    @Test func theDeskHoldsTheListingFromASavesStartToItsEnd() async throws {
+        let (library, key) = (library, key)
+        let heldWhileWriting = Mutex(false)
+        var options = DocumentOptions()
+        options.autosaves = false
+        options.afterWriting = {
+            // The desk hears of the save's start on a task of its own.
+            for _ in 0 ..< 400 where !(await library.isBeingSaved(key)) { try await Task.sleep(for: .milliseconds(25)) }
+            let held = await library.isBeingSaved(key)
+            heldWhileWriting.withLock { $0 = held }
+        }
+        let desk = DocumentDesk(library: library, events: EditorEvents(), options: options)
+        let document = try await desk.document(key, for: "page")
+        try await document.setTitle("Saved here")
+        try await document.save()
+        #expect(heldWhileWriting.withLock { $0 }, "no hold while the save wrote")
+        var released = false
+        for _ in 0 ..< 400 where !released {
+            released = !(await library.isBeingSaved(key))
+            if !released { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(released, "the hold outlived the save")
+        let readBefore = await library.filesRead
+        #expect(await library.galleries().map(\.title) == ["Saved here"])
+        #expect(await library.filesRead == readBefore)
         await desk.closeAll().forEach { Issue.record("\($0)") }
     }
 

@@ -149,6 +149,8 @@ package actor DocumentDesk {
         switch event {
         case .saving:
             open[key]?.saving = true
+            // Not for a document closed meanwhile: nothing would clear the mark.
+            if open[key] != nil { await library.setSaving(key, true) }
             if var view = open[key]?.lastView {
                 view.saving = true
                 open[key]?.published += 1  // a view computed before the save began is stale now
@@ -160,9 +162,12 @@ package actor DocumentDesk {
             // way: a publish that runs in this await (a page's edit, an earlier event) sees
             // `saving` and lists no galleries, so no listing reads the new file in between.
             if let document = open[key]?.document { await rememberFile(of: document, key: key) }
+            await library.setSaving(key, false)
             open[key]?.saving = false
-        case .conflict: open[key]?.saving = false
-        case .stateChanged(let state) where state == .savingError: open[key]?.saving = false
+        case .conflict, .stateChanged(.savingError):
+            // The file may not be what the document wrote: the next listing reads it.
+            await library.invalidate(key)
+            open[key]?.saving = false
         case .stateChanged, .contentChanged: break
         }
         await publish(key)
@@ -248,7 +253,7 @@ package actor DocumentDesk {
                 open[key] = nil
                 // A final save is a new file, which the listing reads; the file as the
                 // document last read or saved it is remembered already.
-                if closed != .unchanged { await library.invalidate(key) }
+                if closed != .unchanged { await library.invalidate(key) } else { await library.setSaving(key, false) }
                 await events.broadcast("library", data: await library.galleries())
             } catch {
                 await publish(key)
