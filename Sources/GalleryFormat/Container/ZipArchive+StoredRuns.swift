@@ -14,7 +14,11 @@ struct StoredRunWindow {
     /// The longest read: past many small images, and what the writer buffers before a write.
     static let span = 1 << 20
     private var start: UInt64 = 0
-    private var bytes: [UInt8] = []
+    /// One buffer for every read: a new megabyte each time was a fresh mapping, and its first
+    /// touch a page fault per page (an eighth of a save's time).
+    private var buffer: [UInt8] = []
+    /// How much of `buffer` the last read filled.
+    private var held = 0
     /// Where the last entry asked for ended: the next one starting there continues a streak.
     private var lastEnd: UInt64?
     private var reach = 0
@@ -31,24 +35,26 @@ struct StoredRunWindow {
         reach = lastEnd == headerOffset ? min(max(reach * 2, guess), Self.span) : guess
         let local = try archive.localHeader(of: entry) { offset, count in
             try fill(offset, count)
-            return Array(bytes[Int(offset - start) ..< min(bytes.count, Int(offset - start) + count)])
+            return Array(buffer[Int(offset - start) ..< min(held, Int(offset - start) + count)])
         }
         let size = Int(entry.compressedSize)
         try fill(local.dataOffset, size)
         let from = Int(local.dataOffset - start)
-        guard bytes.count - from >= size else {
+        guard held - from >= size else {
             throw GalleryError(.truncated, "the file ended inside the entry's data while it was copied",
                                location: archive.location(entry, offset: local.dataOffset))
         }
         lastEnd = local.dataOffset + entry.compressedSize
-        return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[from ..< from + size])) }
+        return try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[from ..< from + size])) }
     }
 
     /// Makes the window hold `count` bytes from `offset`, reading `reach` bytes from there
     /// when it does not (fewer at the end of the file).
     private mutating func fill(_ offset: UInt64, _ count: Int) throws {
-        if offset >= start, offset - start <= UInt64(bytes.count), bytes.count - Int(offset - start) >= count { return }
-        bytes = try archive.file.readUninitialized(at: offset, count: max(count, reach))
+        if offset >= start, offset - start <= UInt64(held), held - Int(offset - start) >= count { return }
+        let want = max(count, reach)
+        if buffer.count < want { buffer = [UInt8](repeating: 0, count: max(want, Self.span)) }
+        held = try buffer.withUnsafeMutableBytes { try archive.file.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<want])) }
         start = offset
     }
 }
