@@ -71,6 +71,21 @@ import Testing
         _ = try await document.close()
     }
 
+    /// The cache keeps what it read of a photo after the photo leaves the gallery (an undo may
+    /// bring it back), and hands its entries out shared: the report counts the gallery's photos
+    /// only.
+    @Test func aRemovedPhotoLeavesTheReportThoughTheCacheKeepsIt() async throws {
+        let (document, _) = try await trip()
+        let cache = ImagePrivacyCache()
+        #expect(try await report(document, cache).withLocation == 1)
+        let located = try await document.gallery.images[0].id
+        try await document.removeImages([located])
+        let report = try await report(document, cache)
+        #expect(report.imageCount == 2 && report.withLocation == 0 && report.withIdentity == 1)
+        #expect(report.summary == "0 of 2 photos carry a location; 1 carries identity fields")
+        _ = try await document.close()
+    }
+
     @Test func summariesSayItInWords() {
         #expect(PrivacyReport.summary(total: 0, location: 0, identity: 0, unreadable: 0) == "")
         #expect(PrivacyReport.summary(total: 1, location: 0, identity: 0, unreadable: 0) == "The photo carries no location or identity fields")
