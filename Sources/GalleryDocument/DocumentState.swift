@@ -63,6 +63,10 @@ public struct DocumentOptions: Sendable {
     public var lockWait: Duration = .zero
     /// Where other versions are kept.
     public var versionStore: VersionStore = .standard
+    /// Image records the undo history keeps at most across its steps' distinct image lists:
+    /// past it the oldest steps go. The default, about 100 MB, is ten steps of a
+    /// 100,000-image gallery and a thousand (the most kept at any size) of a 1,000-image one.
+    public var undoImageRecords = 1_000_000
     /// Runs when a save has written and flushed the new file, just before it is swapped in,
     /// with the document's file (links resolved). A write to the document here must end in a
     /// conflict, never in lost bytes: the tests use it to write during the save window.

@@ -29,6 +29,7 @@ extension GalleryDocument {
         history.append(Snapshot(gallery: gallery, generation: nextGeneration))
         nextGeneration += 1
         position += 1
+        trimHistory()
         contentDidChange()
     }
 

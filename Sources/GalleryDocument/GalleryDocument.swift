@@ -36,6 +36,8 @@ public actor GalleryDocument {
     var position = 0
     var nextGeneration = 1
     var savedGeneration = 0
+    /// Undo steps dropped from the front of the history (`trimHistory`).
+    var trimmedSteps = 0
     /// The gallery as last read from or written to disk: the base of a later merge.
     var base: Gallery?
     /// The file as last read, its blobs the cheapest source for a save.
@@ -103,7 +105,9 @@ public actor GalleryDocument {
     public var changeCount: Int {
         guard !history.isEmpty else { return 0 }
         if let saved = history.firstIndex(where: { $0.generation == savedGeneration }) { return abs(position - saved) }
-        return position + 1
+        // Steps the bound dropped from the front are edits since the file too (the saved state
+        // was among them).
+        return position + (trimmedSteps > 0 ? trimmedSteps : 1)
     }
 
     /// True when there is an edit to undo.
@@ -238,6 +242,7 @@ public actor GalleryDocument {
         savedGeneration = nextGeneration
         nextGeneration += 1
         position = 0
+        trimmedSteps = 0
         firstUnsavedEdit = nil
     }
 

@@ -252,6 +252,33 @@ struct GalleryDocumentEditingTests {
         try await document.close()
     }
 
+    /// The undo history is bounded: each step that moves an image holds a copy of the image
+    /// list, so a long session on a large gallery grew without end. Past the bound the oldest
+    /// steps go; a title's edit shares its list and costs no records.
+    @Test func theUndoHistoryKeepsItsNewestStepsWithinItsBound() async throws {
+        var options = directory.documentOptions()
+        options.undoImageRecords = 100
+        let document = try await GalleryDocument.create(at: path, title: "Trip", options: options)
+        var ids: [UUID] = []
+        for seed in 0 ..< 10 { ids.append(try await document.insertImage(data: TestImage.png(seed: seed)).id) }
+        // 10 + 9 + … + 1 = 55 records so far, and the empty list: within the bound.
+        for step in 0 ..< 30 { try await document.moveImage(ids[step % 10], to: 9) }
+        for step in 0 ..< 40 { try await document.setTitle("Title \(step)") }
+        let newest = try await document.gallery
+        var undone = 0
+        while await document.canUndo {
+            try await document.undo()
+            undone += 1
+        }
+        // Ten lists of ten images fit; the forty titles share the last one's list.
+        #expect(undone == 40 + 9, "\(undone) steps could be undone")
+        #expect(try await document.gallery.title == "Trip")
+        for _ in 0 ..< undone { try await document.redo() }
+        #expect(try await document.gallery == newest)
+        #expect(await document.changeCount == 10 + 30 + 40, "every edit since the save still counts")
+        try await document.close()
+    }
+
     @Test func undoingBackToTheSavedStateIsClean() async throws {
         let document = try await create()
         try await document.setTitle("One")
