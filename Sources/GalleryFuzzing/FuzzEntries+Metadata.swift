@@ -52,8 +52,10 @@ extension FuzzEntries {
     /// Whether the input's pixels are not the picture's alone, so that no strip can be held to
     /// them. libwebp hands the VP8 decoder the rest of the file, not its chunk: a bitstream that
     /// runs short (a corrupt one) decodes the EXIF and XMP chunks after it as picture data. Told
-    /// apart by a control: the same file with those chunks' bytes zeroed decodes otherwise. A
-    /// sound bitstream never reads past its chunk.
+    /// apart by a control: the same file with those chunks zeroed, their headers too, decodes
+    /// otherwise. (A bitstream that reads only a few bytes past its chunk reads the next
+    /// chunk's header, which a strip removes with the chunk: the smoke run met one.) A sound
+    /// bitstream never reads past its chunk.
     static func readsMetadataAsPixels(_ data: [UInt8], type: MediaType, decoded: DecodedFrame) -> Bool {
         // A corrupt HEVC or AV1 stream can decode to other pixels from one decode to the next
         // (the decoders' threads conceal its errors in their own order), and the smoke run found
@@ -68,7 +70,7 @@ extension FuzzEntries {
             let size = Int(control.le32(index + 4))
             let name = String(decoding: control[index ..< index + 4], as: UTF8.self)
             let end = min(control.count, index + 8 + size)
-            if name == "EXIF" || name == "XMP " { for at in index + 8 ..< end { control[at] = 0 } }
+            if name == "EXIF" || name == "XMP " { for at in index ..< end { control[at] = 0 } }
             guard size <= control.count - index - 8 else { break }
             index = end + (size & 1)
         }

@@ -17,7 +17,7 @@ struct SavedBlobCopyTests {
         var (gallery, blobs) = makeGallery(count: 600)
         var random = SeededGenerator(seed: 34)
         for index in stride(from: 5, to: 600, by: 97) {
-            let bytes = (0 ..< (StoredRunWindow.span / 4 + 1 + index)).map { _ in UInt8.random(in: 0 ... 255, using: &random) }
+            let bytes = (0 ..< (Int(StoredRunWindow.smallEntry) + 1 + index)).map { _ in UInt8.random(in: 0 ... 255, using: &random) }
             let digest = SHA256Hasher.of(bytes)
             blobs[digest] = bytes
             gallery.images[index].sha256 = digest

@@ -13,6 +13,9 @@ struct StoredRunWindow {
     let archive: ZipArchive
     /// The longest read: past many small images, and what the writer buffers before a write.
     static let span = 1 << 20
+    /// The largest entry read through the window. Past it the per-entry system calls are a
+    /// small part of the copy, which `copy_file_range` then makes inside the kernel.
+    static let smallEntry: UInt64 = 64 << 10
     private var start: UInt64 = 0
     /// One buffer for every read: a new megabyte each time was a fresh mapping, and its first
     /// touch a page fault per page (an eighth of a save's time).

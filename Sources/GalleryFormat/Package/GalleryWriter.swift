@@ -106,7 +106,6 @@ public enum GalleryWriter {
         var stored = Set<SHA256Digest>(minimumCapacity: gallery.images.count)
         // Blobs of the file being replaced: the small ones read many to a call and written
         // with the writer's buffer, the rest copied inside the kernel.
-        let smallBlob = UInt64(StoredRunWindow.span / 4)
         var window: StoredRunWindow?
         for image in gallery.images where stored.insert(image.sha256).inserted {
             let name = image.path
@@ -151,7 +150,7 @@ public enum GalleryWriter {
                 guard entry.uncompressedSize == size, entry.compressedSize == size else {
                     throw sizeError(entry.uncompressedSize).inFile(archive.file.path)
                 }
-                if size <= smallBlob {
+                if size <= StoredRunWindow.smallEntry {
                     if window?.archive !== archive { window = StoredRunWindow(archive: archive) }
                     try window!.withData(of: entry) { bytes in try zip.addStored(name: name, crc32: entry.crc32, bytes: bytes) }
                     break
