@@ -67,6 +67,14 @@ public struct DocumentOptions: Sendable {
     /// past it the oldest steps go. The default, about 100 MB, is ten steps of a
     /// 100,000-image gallery and a thousand (the most kept at any size) of a 1,000-image one.
     public var undoImageRecords = 1_000_000
+    /// Files at least this many bytes long have their autosave written ahead: once the edits
+    /// have paused for ``savePreparationPause``, the new file is written and flushed beside the
+    /// old one, and the autosave, if the content is still what was written, only swaps it in.
+    /// An edit meanwhile drops that file. The default, 64 MiB, is where a save starts to take
+    /// a noticeable part of a second; nil never writes ahead.
+    public var preparesSavesFrom: UInt64? = 64 << 20
+    /// How long the edits must pause before a save is written ahead.
+    public var savePreparationPause: Duration = .milliseconds(500)
     /// Runs when a save has written and flushed the new file, just before it is swapped in,
     /// with the document's file (links resolved). A write to the document here must end in a
     /// conflict, never in lost bytes: the tests use it to write during the save window.

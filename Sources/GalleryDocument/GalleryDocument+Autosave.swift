@@ -9,9 +9,11 @@ extension GalleryDocument {
         guard options.autosaves, hasUnsavedChanges, lock != nil else {
             autosaveTask?.cancel()
             autosaveTask = nil
+            dropPreparation()
             return
         }
         lastEdit = ContinuousClock.now
+        schedulePreparedSave()
         guard autosaveTask == nil else { return }
         autosaveTask = Task { [weak self] in
             while let due = await self?.autosaveDue() {

@@ -85,28 +85,27 @@ extension GalleryDocument {
         guard try diskIsAsRead(targetPath) else { return try handleExternalChange(target: target) }
 
         let generation = history[position].generation
-        var gallery = history[position].gallery
-        gallery.revision = UUID()
-        gallery.modified = max(Timestamp.now, gallery.created)
-        gallery.generator = Gallery.generatorName
-        try checkAddedFiles(of: gallery)
-        let thumbnail = try thumbnail(for: gallery)
-
-        let folder = targetPath.removingLastComponent()
-        let (file, isNamed) = try GalleryFile.createUnnamed(in: folder, for: targetPath)
-        let savePath = isNamed ? file.filePath
-            : folder.appending("." + targetPath.lastComponentName + ".save-" + UUID().uuidString.lowercased())
+        // A save written ahead while the autosave waited needs only the swap.
+        let prepared = await takePreparedSave(of: generation)
+        let pending = try prepared ?? startSave(of: generation, at: targetPath)
+        let (gallery, file, savePath, isNamed) = (pending.gallery, pending.file, pending.savePath, pending.isNamed)
         var named = isNamed
         var committed = false
         defer { if named && !committed { GalleryFileSystem.remove(savePath) } }
-
-        // Where each blob comes from: the file as read and the supplies as they are now, taken here
-        // on the actor (the writing happens off it), asked blob by blob as the writer reaches it
-        // rather than made into a table of 100,000 sources first.
-        let (read, supplied, documentPath) = (reader, supplies, path)
-        try await Self.write(gallery, thumbnail: thumbnail, to: file, copyingAttributesOf: targetPath, durable: options.durable) { image in
-            try Self.blobSource(for: image, reader: read, supplies: supplied, path: documentPath)
+        if prepared != nil {
+            // A chmod or a new extended attribute since the writing ahead is the file's now.
+            try file.copyAttributes(of: targetPath)
+            if options.durable { try file.synchronize() }
+        } else {
+            // Where each blob comes from: the file as read and the supplies as they are now, taken
+            // here on the actor (the writing happens off it), asked blob by blob as the writer
+            // reaches it rather than made into a table of 100,000 sources first.
+            let (read, supplied, documentPath) = (reader, supplies, path)
+            try await Self.write(pending, copyingAttributesOf: targetPath, durable: options.durable) { image in
+                try Self.blobSource(for: image, reader: read, supplies: supplied, path: documentPath)
+            }
         }
+
         try await options.afterWriting?()
         try checkAddedFiles(of: gallery)
         if !isNamed {
@@ -130,7 +129,7 @@ extension GalleryDocument {
             try GalleryFileSystem.replace(targetPath, with: savePath)
             committed = true
         }
-        if options.durable { try GalleryFileSystem.synchronizeDirectory(folder) }
+        if options.durable { try GalleryFileSystem.synchronizeDirectory(targetPath.removingLastComponent()) }
 
         // What was written becomes what was read: the new file, through our own descriptor, and
         // the gallery its manifest was made from (decoding it again would give the same).
@@ -168,15 +167,15 @@ extension GalleryDocument {
 
     /// The new file's bytes, written, given the file's attributes and flushed on a thread of
     /// its own: the part of a save that takes time, done without holding the document.
-    private nonisolated static func write(_ gallery: Gallery, thumbnail: [UInt8], to file: GalleryFile,
-                                          copyingAttributesOf target: FilePath, durable: Bool,
-                                          blob: @escaping @Sendable (GalleryImage) throws -> BlobSource) async throws {
+    nonisolated static func write(_ pending: PendingSave, copyingAttributesOf target: FilePath, durable: Bool,
+                                  blob: @escaping @Sendable (GalleryImage) throws -> BlobSource) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             DispatchQueue.global().async {
                 continuation.resume(with: Result {
-                    try GalleryWriter.writeArchive(gallery, thumbnail: thumbnail, to: file, durable: durable, blob: blob)
-                    try file.copyAttributes(of: target)
-                    if durable { try file.synchronize() }
+                    try GalleryWriter.writeArchive(pending.gallery, thumbnail: pending.thumbnail, to: pending.file,
+                                                   durable: durable, blob: blob)
+                    try pending.file.copyAttributes(of: target)
+                    if durable { try pending.file.synchronize() }
                 })
             }
         }
@@ -226,7 +225,7 @@ extension GalleryDocument {
     }
 
     /// A file added by path that changed since it was hashed would make the gallery lie.
-    private func checkAddedFiles(of gallery: Gallery) throws {
+    func checkAddedFiles(of gallery: Gallery) throws {
         // Most saves have none (edits of order, captions, the title): no pass over the gallery then.
         guard supplies.values.contains(where: { if case .file = $0 { true } else { false } }) else { return }
         for image in gallery.distinctBlobs {

@@ -42,7 +42,11 @@ public actor GalleryDocument {
     var base: Gallery?
     /// The file as last read, its blobs the cheapest source for a save.
     var reader: GalleryReader? {
-        didSet { readerBlobs = nil }
+        didSet {
+            readerBlobs = nil
+            // A save written ahead copied its blobs from the file this reader read.
+            dropPreparation()
+        }
     }
     /// The blobs `reader` holds, for a lookup per image instead of a scan of the manifest; made at
     /// the first lookup (`isInReader`), not on the open: at 100,000 images it is 25 ms of the
@@ -59,6 +63,10 @@ public actor GalleryDocument {
     var unresolved: [DocumentVersion] = []
     var watchers: [UUID: AsyncStream<DocumentEvent>.Continuation] = [:]
     var autosaveTask: Task<Void, Never>?
+    /// The save being written ahead for the autosave, and the wait before it starts (see
+    /// `GalleryDocument+PreparedSave`).
+    var preparation: SavePreparation?
+    var preparationTask: Task<Void, Never>?
     var firstUnsavedEdit: ContinuousClock.Instant?
     /// Whether a save is being written, and who waits for it (see `GalleryDocument+Saving`).
     var isSaving = false
