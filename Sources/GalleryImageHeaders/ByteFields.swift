@@ -19,6 +19,16 @@ extension Array where Element == UInt8 {
     }
 }
 
+extension UnsafeRawBufferPointer {
+    /// The same read over bytes another reader holds, for the time they are valid: a checker
+    /// that looks at an image in the chunk it hashed, without a copy.
+    package func bytes(at offset: UInt64, count: Int) -> [UInt8] {
+        guard offset < UInt64(self.count) else { return [] }
+        let start = Int(offset)
+        return Array(UnsafeRawBufferPointer(rebasing: self[start ..< start + Swift.min(count, self.count - start)]))
+    }
+}
+
 /// Fields of a header read into an array, in either byte order: image headers and boxes.
 extension [UInt8] {
     package func le16(_ at: Int) -> Int { Int(self[at]) | Int(self[at + 1]) << 8 }

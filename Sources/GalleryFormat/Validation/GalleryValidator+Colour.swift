@@ -5,8 +5,10 @@ extension ValidationRun {
     /// find (issue 31): its segments, chunks or boxes, the profile's size, and the profile's own
     /// structure (``ICCProfileCheck``). A deflated blob is not read again for it; writers store
     /// images, so that is a hand-made archive's loss, not a user's.
-    static func colourProblem(of entry: ZipEntry, as type: MediaType, in archive: ZipArchive) -> ColourProblem? {
-        guard type != .gif, let read = try? archive.storedBytes(of: entry),
+    /// `whole` reads the entry's bytes when they are at hand in memory, instead of the file.
+    static func colourProblem(of entry: ZipEntry, as type: MediaType, in archive: ZipArchive,
+                              whole: ((UInt64, Int) throws -> [UInt8])?) -> ColourProblem? {
+        guard type != .gif, let read = whole ?? (try? archive.storedBytes(of: entry)),
               let reading = try? ColourDescription.of(type, size: entry.uncompressedSize, read: read) else { return nil }
         return reading.structuralProblem
     }

@@ -65,11 +65,15 @@ extension ValidationRun {
         }
     }
 
-    /// The header from the bytes already read; a stored entry whose header lies further in is
-    /// read from the file, segment by segment.
-    static func header(of entry: ZipEntry, in archive: ZipArchive, prefix: [UInt8]) throws -> ImageHeader {
+    /// The header from the bytes already read: all of them (`whole`), or the first; a stored
+    /// entry whose header lies further in is read from the file, segment by segment.
+    static func header(of entry: ZipEntry, in archive: ZipArchive, prefix: [UInt8],
+                       whole: ((UInt64, Int) throws -> [UInt8])?) throws -> ImageHeader {
         // The thumbnail's data is --deep's to judge (IG-THM-007), not the header reader's.
         let checkingData = entry.name != GalleryPackage.thumbnailEntry
+        if let whole {
+            return try ImageHeader.parse(size: entry.uncompressedSize, checkingData: checkingData, read: whole)
+        }
         if UInt64(prefix.count) < entry.uncompressedSize, let read = try archive.storedBytes(of: entry) {
             return try ImageHeader.parse(size: entry.uncompressedSize, checkingData: checkingData, read: read)
         }
