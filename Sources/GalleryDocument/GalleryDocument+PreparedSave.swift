@@ -100,7 +100,7 @@ extension GalleryDocument {
         preparationTask = nil
         guard let preparation else { return nil }
         self.preparation = nil
-        guard preparation.pending.generation == generation, !preparation.pending.isStopped else {
+        guard preparation.pending.generation == generation else {
             Self.drop(preparation)
             return nil
         }

@@ -94,8 +94,7 @@ extension GalleryDocument {
         defer { if named && !committed { GalleryFileSystem.remove(savePath) } }
         if prepared != nil {
             // A chmod or a new extended attribute since the writing ahead is the file's now.
-            try file.copyAttributes(of: targetPath)
-            if options.durable { try file.synchronize() }
+            try Self.settle(file, like: targetPath, durable: options.durable)
         } else {
             // Where each blob comes from: the file as read and the supplies as they are now, taken
             // here on the actor (the writing happens off it), asked blob by blob as the writer
@@ -174,11 +173,16 @@ extension GalleryDocument {
                 continuation.resume(with: Result {
                     try GalleryWriter.writeArchive(pending.gallery, thumbnail: pending.thumbnail, to: pending.file,
                                                    durable: durable, blob: blob)
-                    try pending.file.copyAttributes(of: target)
-                    if durable { try pending.file.synchronize() }
+                    try settle(pending.file, like: target, durable: durable)
                 })
             }
         }
+    }
+
+    /// Gives the new file the old one's attributes, then flushes it.
+    private nonisolated static func settle(_ file: GalleryFile, like target: FilePath, durable: Bool) throws {
+        try file.copyAttributes(of: target)
+        if durable { try file.synchronize() }
     }
 
     /// Whether the file still holds what was read. A new identity with the same content (a
