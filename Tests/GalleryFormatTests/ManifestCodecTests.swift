@@ -213,6 +213,45 @@ struct ManifestWritingInPiecesTests {
         }
     }
 
+    /// The byte pieces the long lists are written with give what the value writer gives, whatever
+    /// the bytes already in the array: every number's edge, ids and digests of every digit.
+    @Test func bytePiecesAreTheValueWritersBytes() {
+        var random = SeededGenerator(seed: 11)
+        func valueBytes(_ value: CanonicalJSONWriter.Value) -> [UInt8] {
+            var writer = CanonicalJSONWriter(compact: true)
+            writer.write(value)
+            return writer.bytes
+        }
+        let prefix: [UInt8] = [0x5B, 0x7B]
+        var numbers: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, Int64.max, Int64.min, Int64.min + 1, Int64.max - 1]
+        numbers += (0 ..< 18).flatMap { power -> [Int64] in
+            let place = (0 ..< power).reduce(Int64(1)) { value, _ in value * 10 }
+            return [place, place - 1, -place, -(place - 1)]
+        }
+        numbers += (0 ..< 200).map { _ in Int64(bitPattern: random.next()) >> (random.next() % 64) }
+        for number in numbers {
+            var bytes = prefix
+            CanonicalJSONWriter.appendInteger(number, to: &bytes)
+            #expect(bytes == prefix + valueBytes(.integer(number)), "\(number)")
+            #expect(bytes == prefix + Array(String(number).utf8), "\(number)")
+        }
+        for round in 0 ..< 200 {
+            let id = UUID()
+            var bytes = prefix
+            CanonicalJSONWriter.appendUUID(id, to: &bytes)
+            #expect(bytes == prefix + valueBytes(.string(id.uuidString.lowercased())))
+            let digest = SHA256Hasher.of([UInt8(round & 0xFF), UInt8(round >> 8)])
+            bytes = prefix
+            CanonicalJSONWriter.appendHex(digest, to: &bytes)
+            let digits = digest.bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+            #expect(bytes == prefix + Array(digits.utf8))
+        }
+        var bytes = prefix
+        CanonicalJSONWriter.appendKey("mediaType", to: &bytes)
+        CanonicalJSONWriter.appendVerbatim("\"images/", to: &bytes)
+        #expect(bytes == prefix + Array("\"mediaType\":\"images/".utf8))
+    }
+
     @Test func deflatedInPlaceItInflatesBackAndHoldsOnlyWhatWasWritten() throws {
         var generator = SystemRandomNumberGenerator()
         let text = Array((0 ..< 300_000).map { _ in UInt8.random(in: 0x61 ... 0x64, using: &generator) })

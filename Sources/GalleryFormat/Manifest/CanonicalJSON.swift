@@ -37,7 +37,7 @@ package struct CanonicalJSONWriter {
     package mutating func write(_ value: Value) {
         switch value {
         case .string(let text): writeString(text)
-        case .integer(let number): bytes += Array(String(number).utf8)
+        case .integer(let number): Self.appendInteger(number, to: &bytes)
         case .number(let text): bytes += Array(text.utf8)
         case .bool(let flag): bytes += Array((flag ? "true" : "false").utf8)
         case .null: bytes += Array("null".utf8)
@@ -54,7 +54,8 @@ package struct CanonicalJSONWriter {
             for (position, member) in sorted.enumerated() {
                 newline()
                 writeString(member.0)
-                bytes += compact ? [0x3A] : [0x3A, 0x20]
+                bytes.append(0x3A)
+                if !compact { bytes.append(0x20) }
                 write(member.1)
                 if position + 1 < sorted.count { bytes.append(0x2C) }
             }
@@ -84,7 +85,7 @@ package struct CanonicalJSONWriter {
     private mutating func newline() {
         guard !compact else { return }
         bytes.append(0x0A)
-        for _ in 0 ..< indent { bytes += [0x20, 0x20] }
+        bytes.append(contentsOf: repeatElement(0x20, count: 2 * indent))
     }
 
     private mutating func writeString(_ text: String) { Self.appendString(text, to: &bytes) }

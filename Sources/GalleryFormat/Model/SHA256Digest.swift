@@ -39,13 +39,9 @@ public struct SHA256Digest: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// 64 lowercase hexadecimal digits: the form the manifest and entry names use.
     public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(64)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0xF)])
-        }
+        CanonicalJSONWriter.appendHex(self, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 

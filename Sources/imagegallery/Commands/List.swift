@@ -85,9 +85,9 @@ extension ImageGallery.List {
         key("index"); JSON.appendInteger(Int64(index), to: &bytes)
         key("mediaType"); JSON.appendString(image.mediaType.rawValue, to: &bytes)
         key("path")
-        bytes += Array("\"images/".utf8)
+        JSON.appendVerbatim("\"images/", to: &bytes)
         JSON.appendHex(image.sha256, to: &bytes)
-        image.mediaType.blobSuffix.withUTF8Buffer { bytes += $0 }
+        JSON.appendVerbatim(image.mediaType.blobSuffix, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
         key("sha256")
         bytes.append(UInt8(ascii: "\""))
