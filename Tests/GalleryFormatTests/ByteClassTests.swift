@@ -51,6 +51,21 @@ struct ByteClassTests {
         }
     }
 
+    /// A name is its own case folding exactly when no byte is an uppercase letter or outside
+    /// ASCII, at every length (word steps and the bytes after them).
+    @Test func namesThatFoldToThemselves() {
+        let own: (UInt8) -> Bool = { $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }
+        for (word, bytes) in words(neighbours: [0x61, 0x40, 0x5B, 0x41, 0x5A, 0x7F, 0x80]) {
+            #expect(withUnsafeBytes(of: word.littleEndian) { ZipArchive.foldsToItself($0) } == bytes.allSatisfy(own), "\(bytes)")
+        }
+        var random = SeededGenerator(seed: 8)
+        let alphabet: [UInt8] = [0x61, 0x2F, 0x40, 0x41, 0x5A, 0x5B, 0x7F, 0x80, 0xC3, 0xFF]
+        for _ in 0 ..< 5_000 {
+            let name = (0 ..< Int(random.next() % 40)).map { _ in random.next() % 4 == 0 ? alphabet[Int(random.next() % 10)] : 0x61 }
+            #expect(name.withUnsafeBytes { ZipArchive.foldsToItself($0) } == name.allSatisfy(own), "\(name)")
+        }
+    }
+
     /// The entry-name fast path accepts exactly what its per-byte rule accepts, word steps or not.
     @Test func plainNamesAsThePerByteRuleHasThem() {
         func perByte(_ bytes: [UInt8]) -> Bool {

@@ -97,8 +97,7 @@ extension ZipArchive {
                 // Only a name with an uppercase letter or non-ASCII can fold onto another one; the
                 // lowercase ASCII names a gallery uses are their own folded form. Full Unicode case
                 // folding (section 4.3.4): ß is ss, ﬁ is fi, final ς is σ.
-                let foldedName = nameBytes.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) })
-                    ? name : name.caseFolded
+                let foldedName = foldsToItself(nameBytes) ? name : name.caseFolded
                 let foldedEarlier = foldedName != name ? index[foldedName] ?? folded[foldedName] : nil
                 if let earlier = foldedEarlier ?? (folded.isEmpty ? nil : folded[name]) {
                     // An entry with a problem is listed but not indexed: lookups find only sound ones.

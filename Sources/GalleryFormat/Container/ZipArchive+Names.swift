@@ -77,11 +77,29 @@ extension ZipArchive {
     /// below 0x80 only, so no carry crosses into the next byte.
     @inline(__always)
     static func isLowercaseOrDigits(_ word: UInt64) -> Bool {
-        let high: UInt64 = 0x8080_8080_8080_8080
-        guard word & high == 0 else { return false }
-        func atLeast(_ byte: UInt8) -> UInt64 { word &+ 0x0101_0101_0101_0101 &* UInt64(0x80 - byte) }
-        let lowercase = atLeast(UInt8(ascii: "a")) & ~atLeast(UInt8(ascii: "z") + 1)
-        let digit = atLeast(UInt8(ascii: "0")) & ~atLeast(UInt8(ascii: "9") + 1)
-        return (lowercase | digit) & high == high
+        guard word & highBits == 0 else { return false }
+        let lowercase = atLeast(UInt8(ascii: "a"), word) & ~atLeast(UInt8(ascii: "z") + 1, word)
+        let digit = atLeast(UInt8(ascii: "0"), word) & ~atLeast(UInt8(ascii: "9") + 1, word)
+        return (lowercase | digit) & highBits == highBits
     }
+
+    /// True when the name holds no uppercase ASCII letter and nothing outside ASCII: such a name
+    /// is its own full case folding. Eight bytes a step: byte by byte, this test of every name
+    /// was a third of the central directory's own parsing.
+    static func foldsToItself(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            guard word & highBits == 0,
+                  atLeast(UInt8(ascii: "A"), word) & ~atLeast(UInt8(ascii: "Z") + 1, word) & highBits == 0 else { return false }
+            offset += 8
+        }
+        return bytes[offset...].allSatisfy { $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }
+    }
+
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// The high bit of each byte of `word` (all below 0x80) is set where that byte is `byte` or more.
+    @inline(__always)
+    private static func atLeast(_ byte: UInt8, _ word: UInt64) -> UInt64 { word &+ 0x0101_0101_0101_0101 &* UInt64(0x80 - byte) }
 }

@@ -47,7 +47,7 @@ extension ImageGallery {
             )
             if output.json {
                 try Terminal.printJSON(report)
-                return
+                ImageGallery.succeed(holding: reader)
             }
             for warning in warnings { Terminal.warning(warning.description) }
             var lines = [
@@ -66,6 +66,7 @@ extension ImageGallery {
                 print((label + ":").padded(13) + Terminal.neutralised(value))
             }
             if let survey = report.privacy { survey.printText() }
+            ImageGallery.succeed(holding: reader)
         }
     }
 }

@@ -45,7 +45,7 @@ extension ImageGallery {
             }
             if output.json {
                 Terminal.printJSONRows(images.count) { position, bytes in Self.appendJSON(of: images[position], at: position + 1, to: &bytes) }
-                return
+                ImageGallery.succeed(holding: reader)
             }
             let rows = images.indices.map(row)
             guard !rows.isEmpty else {
