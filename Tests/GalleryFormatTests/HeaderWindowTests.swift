@@ -27,7 +27,7 @@ struct HeaderWindowTests {
                 let next = offset + gap
                 let count = Int.random(in: 1 ..< 400, using: &random)
                 let windowed = try window.read(at: offset, count: count, nextHeader: round % 5 == 0 ? nil : next)
-                #expect(windowed == (try file.read(at: offset, count: count)), "round \(round) at \(offset) for \(count)")
+                #expect(Array(windowed) == (try file.read(at: offset, count: count)), "round \(round) at \(offset) for \(count)")
                 offset = next == offset ? offset + 1 : next
             }
         }

@@ -38,7 +38,7 @@ struct StoredRunWindow {
         reach = lastEnd == headerOffset ? min(max(reach * 2, guess), Self.span) : guess
         let local = try archive.localHeader(of: entry) { offset, count in
             try fill(offset, count)
-            return Array(buffer[Int(offset - start) ..< min(held, Int(offset - start) + count)])
+            return buffer[Int(offset - start) ..< min(held, Int(offset - start) + count)]
         }
         let size = Int(entry.compressedSize)
         try fill(local.dataOffset, size)
