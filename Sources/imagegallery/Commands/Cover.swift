@@ -29,8 +29,8 @@ extension ImageGallery {
             if let image { id = try await document.image(matching: image).id }
             try await document.setCover(id)
             let report = try await DocumentCommand.finish(document, images: id.map { [$0.manifestString] })
-            try DocumentCommand.print(report, json: edit.json,
-                                      summary: image.map { "made \($0) the cover" } ?? "the first image is the cover again")
+            try DocumentCommand.end(report, json: edit.json, closed: document,
+                                    summary: image.map { "made \($0) the cover" } ?? "the first image is the cover again")
         }
     }
 }

@@ -28,8 +28,8 @@ extension ImageGallery {
             for reference in images { ids.append(try await document.image(matching: reference).id) }
             try await document.removeImages(ids)
             let report = try await DocumentCommand.finish(document, images: ids.map(\.manifestString))
-            try DocumentCommand.print(report, json: edit.json,
-                                      summary: "removed \(images.count) from \(file): \(report.imageCount) left")
+            try DocumentCommand.end(report, json: edit.json, closed: document,
+                                    summary: "removed \(images.count) from \(file): \(report.imageCount) left")
         }
     }
 
@@ -48,7 +48,7 @@ extension ImageGallery {
             let id = try await document.image(matching: image).id
             try await document.moveImage(id, to: index)
             let report = try await DocumentCommand.finish(document, images: [id.manifestString])
-            try DocumentCommand.print(report, json: edit.json, summary: "moved \(image) to position \(to) in \(file)")
+            try DocumentCommand.end(report, json: edit.json, closed: document, summary: "moved \(image) to position \(to) in \(file)")
         }
     }
 
@@ -64,7 +64,7 @@ extension ImageGallery {
             let document = try await DocumentCommand.openForEditing(file, options: options)
             try await document.setTitle(title)
             let report = try await DocumentCommand.finish(document)
-            try DocumentCommand.print(report, json: edit.json, summary: "renamed \(file) to \"\(title)\"")
+            try DocumentCommand.end(report, json: edit.json, closed: document, summary: "renamed \(file) to \"\(title)\"")
         }
     }
 
@@ -82,8 +82,8 @@ extension ImageGallery {
             let id = try await document.image(matching: image).id
             try await document.setCaption(text, of: id)
             let report = try await DocumentCommand.finish(document, images: [id.manifestString])
-            try DocumentCommand.print(report, json: edit.json,
-                                      summary: text.isEmpty ? "removed the caption of \(image)" : "captioned \(image)")
+            try DocumentCommand.end(report, json: edit.json, closed: document,
+                                    summary: text.isEmpty ? "removed the caption of \(image)" : "captioned \(image)")
         }
     }
 

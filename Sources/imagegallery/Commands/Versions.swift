@@ -56,7 +56,7 @@ extension ImageGallery {
             let entries = ([current] + others).map(Self.entry)
             if output.json {
                 try Terminal.printJSON(entries)
-                return
+                ImageGallery.succeed(holding: document)
             }
             for entry in entries {
                 let status = entry.origin == "current" ? "current" : entry.resolved ? "resolved" : "UNRESOLVED"

@@ -107,6 +107,13 @@ enum DocumentCommand {
         if report.outcome == "kept-as-version" { throw ExitCode(ExitStatus.conflict) }
     }
 
+    /// Prints the report as `print` does, then ends the command with the closed document still
+    /// alive (`ImageGallery.succeed(holding:)`): a conflict still ends with its own code.
+    static func end(_ report: EditReport, json: Bool, closed document: GalleryDocument, summary: String) throws -> Never {
+        try print(report, json: json, summary: summary)
+        ImageGallery.succeed(holding: document)
+    }
+
     /// A 1-based position from the command line as an index, where `count + 1` is the end.
     static func index(_ position: Int?, option: String) throws -> Int? {
         guard let position else { return nil }
