@@ -51,6 +51,17 @@ struct ByteClassTests {
         }
     }
 
+    /// Eight lowercase hexadecimal digits read at once: the value the digits spell, and nil when
+    /// any byte is not one (uppercase letters, `g`, the bytes beside the ranges, high bytes).
+    @Test func eightHexadecimalDigitsAtOnce() {
+        let digits = Array("0123456789abcdef".utf8)
+        for (word, bytes) in words(neighbours: [0x30, 0x39, 0x61, 0x66, 0x2F, 0x67, 0x46]) {
+            let expected = bytes.allSatisfy(digits.contains)
+                ? bytes.reduce(UInt32(0)) { $0 << 4 | UInt32(digits.firstIndex(of: $1)!) } : nil
+            #expect(HexTable.lowercaseValue(word) == expected, "\(bytes)")
+        }
+    }
+
     /// A name is its own case folding exactly when no byte is an uppercase letter or outside
     /// ASCII, at every length (word steps and the bytes after them).
     @Test func namesThatFoldToThemselves() {

@@ -22,13 +22,15 @@ extension ManifestDecoder {
                 complete = false
                 return
             }
-            if let first = ids[image.id] {
+            // One hash an image: the id goes in as it is looked up, and the first one's place
+            // is put back if it was there already.
+            if let first = ids.updateValue(index, forKey: image.id) {
+                ids[image.id] = first
                 report(.duplicateImageID, "image id \(image.id.manifestString) is also the id of image \(first)", scanner,
                        member: "id")
                 complete = false
                 return
             }
-            ids[image.id] = index
             images.append(image)
         }
         return complete ? images : nil

@@ -22,7 +22,13 @@ public struct SHA256Digest: Sendable, Hashable, Comparable, CustomStringConverti
     /// Parses 64 lowercase hexadecimal digits given as ASCII bytes.
     init?(hexBytes: UnsafeRawBufferPointer) {
         guard hexBytes.count == 64 else { return nil }
-        func word(_ from: Int) -> UInt64? { HexTable.value(hexBytes, from: from, count: 16, table: HexTable.lowercase) }
+        func word(_ from: Int) -> UInt64? {
+            func half(_ at: Int) -> UInt32? {
+                HexTable.lowercaseValue(UInt64(littleEndian: hexBytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
+            }
+            guard let high = half(from), let low = half(from + 8) else { return nil }
+            return UInt64(high) << 32 | UInt64(low)
+        }
         guard let w0 = word(0), let w1 = word(16), let w2 = word(32), let w3 = word(48) else { return nil }
         words = (w0, w1, w2, w3)
     }
@@ -80,6 +86,26 @@ enum HexTable {
         case 0x41 ... 0x46: UInt8(byte - 0x41 + 10)
         default: lowercase[byte]
         }
+    }
+
+    /// The value of the eight lowercase hexadecimal digits in `word`, the first in its lowest
+    /// byte, or nil if any byte is not one. All eight at once: a manifest holds a 64-digit
+    /// digest per image, and the table read them at eight instructions a digit.
+    @inline(__always)
+    static func lowercaseValue(_ word: UInt64) -> UInt32? {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard word & high == 0 else { return nil }
+        // The high bit of each byte (all below 0x80) is set where the byte is `byte` or more.
+        func atLeast(_ byte: UInt8) -> UInt64 { word &+ 0x0101_0101_0101_0101 &* UInt64(0x80 - byte) }
+        let digit = atLeast(0x30) & ~atLeast(0x3A) & high
+        let letter = atLeast(0x61) & ~atLeast(0x67) & high
+        guard digit | letter == high else { return nil }
+        // Each byte's value: its low four bits, and nine more for a letter (a is 0x61).
+        let nibbles = (word & 0x0F0F_0F0F_0F0F_0F0F) &+ (letter >> 7) &* 9
+        // Two digits to a byte, then the four bytes together, first digit most significant.
+        let pairs = (nibbles << 4 | nibbles >> 8) & 0x00FF_00FF_00FF_00FF
+        let quads = (pairs | pairs >> 8) & 0x0000_FFFF_0000_FFFF
+        return UInt32(truncatingIfNeeded: quads | quads >> 16).byteSwapped
     }
 
     /// The value of `count` (at most 16) digits of `text` from `start`, as `table` reads them;
