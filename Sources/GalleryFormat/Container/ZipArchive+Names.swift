@@ -73,14 +73,12 @@ extension ZipArchive {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// True when every byte of the word is `a` to `z` or `0` to `9`. Each test adds to bytes
-    /// below 0x80 only, so no carry crosses into the next byte.
+    /// True when every byte of the word is `a` to `z` or `0` to `9`.
     @inline(__always)
     static func isLowercaseOrDigits(_ word: UInt64) -> Bool {
-        guard word & highBits == 0 else { return false }
-        let lowercase = atLeast(UInt8(ascii: "a"), word) & ~atLeast(UInt8(ascii: "z") + 1, word)
-        let digit = atLeast(UInt8(ascii: "0"), word) & ~atLeast(UInt8(ascii: "9") + 1, word)
-        return (lowercase | digit) & highBits == highBits
+        guard word & ByteWord.high == 0 else { return false }
+        return ByteWord.marks(UInt8(ascii: "a") ... UInt8(ascii: "z"), in: word)
+            | ByteWord.marks(UInt8(ascii: "0") ... UInt8(ascii: "9"), in: word) == ByteWord.high
     }
 
     /// True when the name holds no uppercase ASCII letter and nothing outside ASCII: such a name
@@ -90,16 +88,11 @@ extension ZipArchive {
         var offset = 0
         while offset + 8 <= bytes.count {
             let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            guard word & highBits == 0,
-                  atLeast(UInt8(ascii: "A"), word) & ~atLeast(UInt8(ascii: "Z") + 1, word) & highBits == 0 else { return false }
+            guard word & ByteWord.high == 0, ByteWord.marks(UInt8(ascii: "A") ... UInt8(ascii: "Z"), in: word) == 0 else {
+                return false
+            }
             offset += 8
         }
         return bytes[offset...].allSatisfy { $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }
     }
-
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-    /// The high bit of each byte of `word` (all below 0x80) is set where that byte is `byte` or more.
-    @inline(__always)
-    private static func atLeast(_ byte: UInt8, _ word: UInt64) -> UInt64 { word &+ 0x0101_0101_0101_0101 &* UInt64(0x80 - byte) }
 }

@@ -93,13 +93,9 @@ enum HexTable {
     /// digest per image, and the table read them at eight instructions a digit.
     @inline(__always)
     static func lowercaseValue(_ word: UInt64) -> UInt32? {
-        let high: UInt64 = 0x8080_8080_8080_8080
-        guard word & high == 0 else { return nil }
-        // The high bit of each byte (all below 0x80) is set where the byte is `byte` or more.
-        func atLeast(_ byte: UInt8) -> UInt64 { word &+ 0x0101_0101_0101_0101 &* UInt64(0x80 - byte) }
-        let digit = atLeast(0x30) & ~atLeast(0x3A) & high
-        let letter = atLeast(0x61) & ~atLeast(0x67) & high
-        guard digit | letter == high else { return nil }
+        guard word & ByteWord.high == 0 else { return nil }
+        let letter = ByteWord.marks(UInt8(ascii: "a") ... UInt8(ascii: "f"), in: word)
+        guard ByteWord.marks(UInt8(ascii: "0") ... UInt8(ascii: "9"), in: word) | letter == ByteWord.high else { return nil }
         // Each byte's value: its low four bits, and nine more for a letter (a is 0x61).
         let nibbles = (word & 0x0F0F_0F0F_0F0F_0F0F) &+ (letter >> 7) &* 9
         // Two digits to a byte, then the four bytes together, first digit most significant.
