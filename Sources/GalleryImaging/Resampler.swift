@@ -128,10 +128,12 @@ public final class Resampler {
     public func push(_ row: UnsafeBufferPointer<UInt8>) {
         precondition(row.count == sourceWidth * 4 && rowsIn < sourceRows.upperBound)
         premultiplied.withUnsafeMutableBufferPointer { line in
+            let pixels = UnsafeRawPointer(row.baseAddress!)
             for x in 0 ..< sourceWidth {
-                let p = x * 4
-                let alpha = Float(row[p + 3])
-                line[x] = SIMD4(Float(row[p]) * alpha, Float(row[p + 1]) * alpha, Float(row[p + 2]) * alpha, alpha)
+                // The four bytes as floats, the colours times the alpha: the products a lane
+                // at a time are those of one channel at a time.
+                let pixel = SIMD4<Float>(pixels.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self))
+                line[x] = pixel * SIMD4(pixel[3], pixel[3], pixel[3], 1)
             }
         }
         filterPremultipliedRow()
@@ -263,18 +265,23 @@ public final class Resampler {
             let sum = sums[x]
             // Undo the alpha weighting; a fully transparent result has no colour.
             let a = sum[3]
-            let colour = a > 0.001 ? sum / a : .zero
-            out[x * 4] = Self.byte(colour[0])
-            out[x * 4 + 1] = Self.byte(colour[1])
-            out[x * 4 + 2] = Self.byte(colour[2])
-            out[x * 4 + 3] = Self.byte(a)
+            var value = a > 0.001 ? sum / a : .zero
+            value[3] = a
+            UnsafeMutableRawPointer(out).storeBytes(of: Self.bytes(value), toByteOffset: x * 4, as: SIMD4<UInt8>.self)
         }
         colour?.apply(toPixelsAt: out, count: width)
     }
 
     @inline(__always)
-    private static func byte(_ value: Float) -> UInt8 {
+    static func byte(_ value: Float) -> UInt8 {
         UInt8(min(max(value, 0), 255) + 0.5)
+    }
+
+    /// ``byte(_:)`` of each lane, four at once: clamped, plus a half, truncated.
+    @inline(__always)
+    static func bytes(_ value: SIMD4<Float>) -> SIMD4<UInt8> {
+        let rounded = value.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255)) + 0.5
+        return SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(rounded, rounding: .towardZero))
     }
 
     /// Lanczos-3, stretched by the reduction factor so that it averages every source pixel.
