@@ -265,23 +265,18 @@ public final class Resampler {
             let sum = sums[x]
             // Undo the alpha weighting; a fully transparent result has no colour.
             let a = sum[3]
-            var value = a > 0.001 ? sum / a : .zero
-            value[3] = a
-            UnsafeMutableRawPointer(out).storeBytes(of: Self.bytes(value), toByteOffset: x * 4, as: SIMD4<UInt8>.self)
+            let colour = a > 0.001 ? sum / a : .zero
+            out[x * 4] = Self.byte(colour[0])
+            out[x * 4 + 1] = Self.byte(colour[1])
+            out[x * 4 + 2] = Self.byte(colour[2])
+            out[x * 4 + 3] = Self.byte(a)
         }
         colour?.apply(toPixelsAt: out, count: width)
     }
 
     @inline(__always)
-    static func byte(_ value: Float) -> UInt8 {
+    private static func byte(_ value: Float) -> UInt8 {
         UInt8(min(max(value, 0), 255) + 0.5)
-    }
-
-    /// ``byte(_:)`` of each lane, four at once: clamped, plus a half, truncated.
-    @inline(__always)
-    static func bytes(_ value: SIMD4<Float>) -> SIMD4<UInt8> {
-        let rounded = value.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255)) + 0.5
-        return SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(rounded, rounding: .towardZero))
     }
 
     /// Lanczos-3, stretched by the reduction factor so that it averages every source pixel.

@@ -45,20 +45,6 @@ struct ResamplerTests {
         }
     }
 
-    @Test func fourLanesRoundAsOne() {
-        // The output's bytes are made four lanes at a time; each must be the one-lane byte.
-        var generator = SeededGenerator(seed: 17)
-        var values: [Float] = [-1000, -1, -0.0, 0, 0.25, 0.4999, 0.5, 1.5, 127.5, 254.4999, 254.5, 255, 255.49, 255.5, 256, 1e9]
-        values += (0 ..< 4000).map { _ in Float.random(in: -20 ... 275, using: &generator) }
-        for start in stride(from: 0, to: values.count - 3, by: 1) {
-            let lanes = SIMD4(values[start], values[start + 1], values[start + 2], values[start + 3])
-            let bytes = Resampler.bytes(lanes)
-            for lane in 0 ..< 4 {
-                #expect(bytes[lane] == Resampler.byte(lanes[lane]), "\(lanes[lane])")
-            }
-        }
-    }
-
     @Test func streamingRowsMatchesResizingTheWholeImage() throws {
         let bytes = try FileBytes.read(TestPaths.fixture("images/9-rings-interlaced.png"))
         let whole = try PNGDecoder.decode(bytes)
