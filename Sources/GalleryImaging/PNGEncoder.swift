@@ -96,9 +96,13 @@ public enum PNGEncoder {
     }
 
     /// The filtered rows of a large image are deflated in pieces of this size, side by side on
-    /// every core (`PieceDeflater`): a 1,024 px photo's 2 MB took a quarter of its thumbnail's
+    /// two cores (`PieceDeflater`): a 1,024 px photo's 2 MB took a quarter of its thumbnail's
     /// time on one. An image of less than two pieces (a 256 px thumbnail) is one zlib stream.
     static let deflatePieceSize = 256 << 10
+    /// One thread beside the caller's: a thumbnail's PNG is at most 64 MiB of rows, and a fixed
+    /// count keeps its memory known without asking the system for its processors, which the
+    /// confined thumbnailer may no longer do (it reads files to tell).
+    static let deflateHelpers = 1
 
     /// Where the filtered rows go. At level 0 the zlib stream is written here, as stored blocks
     /// (a two-byte header, each block's five-byte header and its bytes, then the Adler-32):
@@ -117,7 +121,8 @@ public enum PNGEncoder {
             self.level = level
             stored = level == 0
             pieces = !stored && filteredBytes >= 2 * PNGEncoder.deflatePieceSize
-                ? PieceDeflater(level: level, context: "the PNG's image data", pieceSize: PNGEncoder.deflatePieceSize) : nil
+                ? PieceDeflater(level: level, context: "the PNG's image data", pieceSize: PNGEncoder.deflatePieceSize,
+                                helpers: PNGEncoder.deflateHelpers) : nil
             if !stored && pieces == nil {
                 precondition(deflateInit_(&stream, level, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK,
                              "zlib deflateInit failed")

@@ -106,8 +106,13 @@ public enum Thumbnailer {
     }
 
     /// The most a PNG of a thumbnail takes while it is made (`Bitmap.png()`): deflate cannot
-    /// grow RGBA rows by more than a small fraction, and nothing else is copied.
-    static func pngBytes(_ width: Int, _ height: Int) -> Int { width * height * 4 + (height + 1) * 64 + (1 << 20) }
+    /// grow RGBA rows by more than a small fraction, nothing else is copied, and a large one's
+    /// pieces are deflated on every core.
+    static func pngBytes(_ width: Int, _ height: Int) -> Int {
+        let pieces = height * (width * 4 + 1) >= 2 * PNGEncoder.deflatePieceSize
+            ? PieceDeflater.bytesHeld(pieceSize: PNGEncoder.deflatePieceSize, helpers: PNGEncoder.deflateHelpers) : 0
+        return width * height * 4 + (height + 1) * 64 + (1 << 20) + pieces
+    }
 
     static func png(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits, colour: ColourTransform? = nil) throws -> Bitmap {
         // A PNG already within the size (an embedded thumbnail, say) is decoded as it is.

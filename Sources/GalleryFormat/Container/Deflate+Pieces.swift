@@ -33,6 +33,18 @@ package final class PieceDeflater {
     private var submitted = 0
     private var handedOut = 0
 
+    /// The helpers' threads' stacks: zlib's deflate needs a few kilobytes of it, and under an
+    /// address-space cap (a thumbnailer's) a default 8 MiB stack would count in full.
+    static let helperStackBytes = 512 << 10
+
+    /// The most memory a deflater of `pieceSize` pieces and `helpers` helpers holds beside its
+    /// output, for a caller's budget: the piece being filled, and for each thread that
+    /// compresses (the helpers and the caller) a piece, its dictionary, its output, zlib's
+    /// state and buffer, and a stack.
+    package static func bytesHeld(pieceSize: Int, helpers: Int) -> Int {
+        pieceSize + (helpers + 1) * (2 * pieceSize + dictionarySize + (512 << 10) + helperStackBytes)
+    }
+
     /// - Parameter helpers: threads that compress beside the caller; fewer when the system
     ///   refuses a thread, none on one processor (the caller then compresses every piece).
     package init(level: Int32, context: String, pieceSize: Int = PieceDeflater.manifestPieceSize,
@@ -57,7 +69,7 @@ package final class PieceDeflater {
         var started: [SystemThread] = []
         // Threads of our own, as for the local headers: libdispatch's pool cannot always grow.
         for _ in 0 ..< wantedHelpers {
-            guard let thread = SystemThread.start({ [work] in work.help() }) else { break }
+            guard let thread = SystemThread.start(stackBytes: Self.helperStackBytes, { [work] in work.help() }) else { break }
             started.append(thread)
         }
         work.setHelperCount(started.count)
