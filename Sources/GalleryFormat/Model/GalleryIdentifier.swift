@@ -5,21 +5,9 @@ extension UUID {
     /// `uuidString` (`sprintf`, then a lowercased copy): a view or a save of 10,000 images
     /// writes 10,000 of them.
     package var manifestString: String {
-        withUnsafeBytes(of: uuid) { raw in
-            String(unsafeUninitializedCapacity: 36) { text in
-                var at = 0
-                for (index, byte) in raw.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        text[at] = 0x2D
-                        at += 1
-                    }
-                    for nibble in [byte >> 4, byte & 0x0F] {
-                        text[at] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble
-                        at += 1
-                    }
-                }
-                return at
-            }
+        String(unsafeUninitializedCapacity: 36) { text in
+            CanonicalJSONWriter.writeUUID(self, into: UnsafeMutableRawPointer(text.baseAddress!))
+            return 36
         }
     }
 
