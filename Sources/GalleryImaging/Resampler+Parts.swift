@@ -13,9 +13,10 @@ extension Resampler {
     /// of a 1,024 px thumbnail's time. Each output row is made as a whole resize makes it, from
     /// the same source rows, weights and order of sums, so the bytes are the same however the
     /// work is split.
-    package static func resize(_ bitmap: Bitmap, width: Int, height: Int, colour: ColourTransform?) -> Bitmap {
+    package static func resize(_ bitmap: Bitmap, width: Int, height: Int, colour: ColourTransform?,
+                               partsAllowed: Bool = true) -> Bitmap {
         resize(bitmap, width: width, height: height, colour: colour,
-               inParts: bitmap.width * bitmap.height >= pixelsWorthParts && height >= 2)
+               inParts: partsAllowed && bitmap.width * bitmap.height >= pixelsWorthParts && height >= 2)
     }
 
     /// The same, split in parts only when `inParts`; the tests compare both ways.
