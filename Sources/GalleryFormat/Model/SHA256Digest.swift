@@ -70,3 +70,53 @@ public struct SHA256Digest: Sendable, Hashable, Comparable, CustomStringConverti
         (a.words.0, a.words.1, a.words.2, a.words.3) < (b.words.0, b.words.1, b.words.2, b.words.3)
     }
 }
+
+/// Hex digit values; 0xFF marks a byte that is not a digit of the accepted case.
+enum HexTable {
+    static let lowercase: [UInt8] = (0 ..< 256).map { byte in
+        switch byte {
+        case 0x30 ... 0x39: UInt8(byte - 0x30)
+        case 0x61 ... 0x66: UInt8(byte - 0x61 + 10)
+        default: 0xFF
+        }
+    }
+
+    static let anyCase: [UInt8] = (0 ..< 256).map { byte in
+        switch byte {
+        case 0x41 ... 0x46: UInt8(byte - 0x41 + 10)
+        default: lowercase[byte]
+        }
+    }
+
+    /// The value of the eight lowercase hexadecimal digits in `word`, the first in its lowest
+    /// byte, or nil if any byte is not one. All eight at once: a manifest holds a 64-digit
+    /// digest per image, and the table read them at eight instructions a digit.
+    @inline(__always)
+    static func lowercaseValue(_ word: UInt64) -> UInt32? {
+        guard word & ByteWord.high == 0 else { return nil }
+        let letter = ByteWord.marks(UInt8(ascii: "a") ... UInt8(ascii: "f"), in: word)
+        guard ByteWord.marks(UInt8(ascii: "0") ... UInt8(ascii: "9"), in: word) | letter == ByteWord.high else { return nil }
+        // Each byte's value: its low four bits, and nine more for a letter (a is 0x61).
+        let nibbles = (word & 0x0F0F_0F0F_0F0F_0F0F) &+ (letter >> 7) &* 9
+        // Two digits to a byte, then the four bytes together, first digit most significant.
+        let pairs = (nibbles << 4 | nibbles >> 8) & 0x00FF_00FF_00FF_00FF
+        let quads = (pairs | pairs >> 8) & 0x0000_FFFF_0000_FFFF
+        return UInt32(truncatingIfNeeded: quads | quads >> 16).byteSwapped
+    }
+
+    /// The value of `count` (at most 16) digits of `text` from `start`, as `table` reads them;
+    /// nil if any is not a digit there. One table access per call, not one per digit.
+    @inline(__always)
+    static func value(_ text: UnsafeRawBufferPointer, from start: Int, count: Int, table: [UInt8]) -> UInt64? {
+        table.withUnsafeBufferPointer { digits in
+            var value: UInt64 = 0
+            var invalid: UInt8 = 0
+            for index in start ..< start + count {
+                let nibble = digits[Int(text[index])]
+                invalid |= nibble
+                value = value << 4 | UInt64(nibble & 0x0F)
+            }
+            return invalid & 0xF0 == 0 ? value : nil
+        }
+    }
+}
