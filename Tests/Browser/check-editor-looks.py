@@ -61,6 +61,13 @@ PROBE_SCRIPT = """window.animationProbe = new Promise((resolve) => {
   requestAnimationFrame(look);
 }); true"""
 
+# The grid drawn again as the row-height slider's input draws it (its value unchanged, so the rows
+# stay where they were): whether the drop placeholder is still in it.
+REDRAW_SCRIPT = """(() => {
+  document.getElementById('cell-size').dispatchEvent(new Event('input'));
+  return document.querySelector('#image-grid .drop-placeholder') !== null;
+})()"""
+
 
 def luminance(rgb):
     return (0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]) / 255
@@ -178,13 +185,19 @@ class LookScenarios(Steps):
         return f"a move animated {counts[False]} photos, none with reduced motion"
 
     def photos_make_room(self):
-        """While a drag is held, the photos of the placeholder's row stand aside from it."""
-        self.page.wait_for("the photos beside the drop point to stand aside",
-                           lambda _state: stands_aside(self.page.evaluate(ROOM_SCRIPT)))
-        room = self.page.evaluate(ROOM_SCRIPT)
-        if not stands_aside(room):
-            raise CheckFailed(f"the photos beside the drop point do not stand aside: {room}")
-        return f"{len(room['before'])} photos stand aside before the drop point and {len(room['after'])} after"
+        """While a drag is held, the photos of the placeholder's row stand aside from it, and stay
+        so when the grid is drawn again under the held drag, as an autosave's answer draws it."""
+        seen = {}
+
+        def room_made(_state):
+            seen["room"] = self.page.evaluate(ROOM_SCRIPT)
+            return stands_aside(seen["room"])
+        self.page.wait_for("the photos beside the drop point to stand aside", room_made)
+        room = seen["room"]
+        if not self.page.evaluate(REDRAW_SCRIPT):
+            raise CheckFailed("the grid drawn again while a drag is held loses the drop point")
+        self.page.wait_for("the photos beside the drop point to stand aside after a redraw", room_made)
+        return f"{len(room['before'])} photos stand aside before the drop point and {len(room['after'])} after, and after a redraw"
 
     def firefox_views(self, theme):
         """Firefox ESR, headless, over WebDriver BiDi, with the theme set by its content override:

@@ -94,7 +94,7 @@ class VersionScenarios:
             before = captions_of(self.images(path))
             mine, other, problem, versions = self.make_conflict(path, "mine, dropped", "theirs, kept")
             problems.append(problem)
-            self.page.click_at(self.page.box("document.getElementById('keep-current-button')"))
+            self.page.click_when_still("document.getElementById('keep-current-button')")
             current = dict(before, **{other: "theirs, kept"})
             revision = self.settled("Keep current: the other program's caption, not the page's", path, current)
             self.press("s", CTRL)  # a save now must not bring the dropped edit back
@@ -107,9 +107,8 @@ class VersionScenarios:
             if versions.count("ours") != 1:
                 raise CheckFailed(f"the conflict panel lists {versions}, not one version of origin 'ours' (the page's edits)")
             button = "document.querySelector('#version-list li.version[data-origin=\"ours\"] button')"
-            box = self.page.box(button)
             label = self.page.evaluate(f"{button}.textContent")
-            self.page.click_at(box)
+            self.page.click_when_still(button)
             kept = dict(before, **{mine: "mine, kept"})
             self.settled(f"{label} on the page's version: its caption, not the other program's", path, kept)
             details.append(f"{label!r} on 'ours' ({versions} listed): {path.name} holds the page's caption only")

@@ -147,6 +147,21 @@ class EditorPage(Tab):
         self.click(box["x"], box["y"], modifiers)
         return box
 
+    def click_when_still(self, expression):
+        """A mouse click on the element once a person could hit it: its box the same two frames
+        apart (a panel still sliding in, or a message pushing it down, moves it under the pointer)
+        and the element itself, not something over it, at its middle. Returns its box."""
+        def still():
+            first = self.box(expression)
+            self.frames()
+            second = self.box(expression)
+            hit = self.evaluate(f"(() => {{ const node = {expression}; const at = document.elementFromPoint({second['x']}, {second['y']});"
+                                " return Boolean(node && at && node.contains(at)); })()")
+            return second if first == second and hit else None
+        box = poll(f"{expression} still and in reach", still, STEP_TIMEOUT, 0.05)
+        self.click(box["x"], box["y"])
+        return box
+
     def open_card_menu(self, key):
         """Opens the menu of the card of gallery `key` with its button; returns the selector's start."""
         card = f"document.querySelector('li.gallery-card[data-key=\"{key}\"] "

@@ -139,10 +139,24 @@ export function placeDropPlaceholder(event, grid = $('image-grid')) {
   makeRoom(grid);
 }
 
+/// A redraw while a drag is held (an autosave's answer, a photo's learned shape, a new row
+/// height) keeps the placeholder before the photo it was before: `cells` are the grid's children
+/// to be, and without it the redraw would take the drop point away and leave its row standing
+/// aside until the next dragover. Says whether there is one to make room for again.
+export function keepDropPoint(grid, cells) {
+  const placeholder = state.placeholder;
+  if (!placeholder || placeholder.parentElement !== grid) return false;
+  const staying = new Set(cells);
+  let next = placeholder.nextElementSibling;
+  while (next && !staying.has(next)) next = next.nextElementSibling;
+  cells.splice(next ? cells.indexOf(next) : cells.length, 0, placeholder);
+  return true;
+}
+
 /// The photos in the placeholder's row stand aside from it, those before to the left and those
 /// after to the right (a transform: the rows are not laid out again); CSS animates it unless
 /// reduced motion is asked for.
-function makeRoom(grid) {
+export function makeRoom(grid) {
   const row = state.placeholder.offsetTop;
   const offsets = new Map();
   let after = false;

@@ -5,6 +5,7 @@ import {state, $, element, icon, showMessage, api, leaveDocument} from './editor
 import {select, focusCell, dragStart, dragEnd} from './editor-keys.js';
 import {GAP, justify, rowAt, rowOf, rowRange} from './editor-layout.js';
 import {labelCell, schedulePrivacy} from './editor-privacy.js';
+import {keepDropPoint, makeRoom} from './editor-drops.js';
 
 // MARK: The gallery
 
@@ -311,7 +312,9 @@ export function drawGrid(doc) {
   }
   if (range.top) cells.unshift(spacer('top', range.top));
   if (range.bottom) cells.push(spacer('bottom', range.bottom));
+  const dropHeld = keepDropPoint(grid, cells);
   reconcile(grid, cells);
+  if (dropHeld) makeRoom(grid);
   playMoves(cells);
   grid.setAttribute('aria-rowcount', String(doc.images.length));
   markFirstPaint(grid);
