@@ -125,6 +125,8 @@ def dct_scale(size):
 def commands(options, kind, picture, gallery, size):
     out = lambda name: os.path.join(WORK, f"out-{name}.png")  # noqa: E731
     listed = [("ours", [options.ig, "thumbnail", "-s", str(size), gallery, out("ours")])]
+    if os.path.exists(options.thumbnailer):
+        listed.append(("ours, desktop", [options.thumbnailer, "-s", str(size), gallery, out("desktop")]))
     if options.baseline:
         listed.append(("baseline", [options.baseline, "thumbnail", "-s", str(size), gallery, out("baseline")]))
     listed.append(("vipsthumbnail", ["vipsthumbnail", picture, "-s", str(size), "-e", "sRGB", "-o", out("vips")]))
@@ -210,6 +212,7 @@ def main():
     parser.add_argument("--magick-all", action="store_true", help="ImageMagick for every type, not only JPEG")
     options = parser.parse_args()
     options.ig = os.path.abspath(os.path.join(options.bin, "imagegallery"))
+    options.thumbnailer = os.path.abspath(os.path.join(options.bin, "imagegallery-thumbnailer"))
     if options.baseline:
         options.baseline = os.path.abspath(options.baseline)
     kinds = set(options.only.split(","))

@@ -24,6 +24,11 @@ public struct DecodeLimits: Sendable, Hashable {
     /// bound time: a 0.99-gigapixel GIF passes a 1-gigapixel limit and its LZW still costs 15 s,
     /// where a JPEG of that size costs a tenth of it at 1/8 scale. The thumbnail paths set it.
     public var cpuBudget: Duration?
+    /// Whether a whole decoded bitmap may be filtered in two parts on two threads
+    /// (`Resampler+Parts`): for one thumbnail that a person waits for, yes; for renditions
+    /// already made one per core (the editor's), no, since a second thread each adds only
+    /// contention.
+    package var filtersInParts = true
 
     /// Limits for one decode. The defaults (100 megapixels held, a gigapixel worked through,
     /// 256 MiB, no CPU bound) bound a whole image's decode; the thumbnail paths add a CPU budget

@@ -45,27 +45,53 @@ public final class Resampler {
     private var premultiplied: [SIMD4<Float>]
     /// One output row's sums.
     private var accumulator: [SIMD4<Float>]
-    private var rowsIn = 0
-    private var rowsOut = 0
+    private var rowsIn: Int
+    private var rowsOut: Int
     private var output: [UInt8]
+
+    /// The output rows this resampler makes: all of them, or its part of a resize split
+    /// between threads (`Resampler+Parts`).
+    let rows: Range<Int>
+    /// The source rows it takes, in order: all of them for the whole output, else the rows
+    /// under its part's.
+    let sourceRows: Range<Int>
+    /// Where a part writes its rows: the whole output, which the one who split the work owns.
+    /// Nil for a resampler that makes every row into its own ``finish()``.
+    private let destination: UnsafeMutablePointer<UInt8>?
 
     /// A resampler from `sourceWidth` × `sourceHeight` to `width` × `height` (all positive); it
     /// allocates its output and band at once, ``bytesNeeded(sourceWidth:sourceHeight:width:height:)``
     /// in all, so a caller checks that against its budget first.
-    public init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
+    public convenience init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
         precondition(sourceWidth > 0 && sourceHeight > 0 && width > 0 && height > 0)
+        self.init(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height,
+                  horizontal: Self.contributions(from: sourceWidth, to: width),
+                  vertical: Self.contributions(from: sourceHeight, to: height), rows: 0 ..< height, destination: nil)
+    }
+
+    /// A resampler of `rows` of the output only, written at their place in `destination` (a
+    /// buffer of the whole output) when given.
+    init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, horizontal: Contributions, vertical: Contributions,
+         rows: Range<Int>, destination: UnsafeMutablePointer<UInt8>?) {
+        precondition(!rows.isEmpty && rows.lowerBound >= 0 && rows.upperBound <= height && (destination != nil || rows == 0 ..< height))
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
         self.width = width
         self.height = height
-        horizontal = Self.contributions(from: sourceWidth, to: width)
-        vertical = Self.contributions(from: sourceHeight, to: height)
+        self.horizontal = horizontal
+        self.vertical = vertical
+        self.rows = rows
+        self.destination = destination
+        sourceRows = rows == 0 ..< height ? 0 ..< sourceHeight
+            : vertical.starts[rows.lowerBound] ..< rows.reduce(0) { max($0, vertical.starts[$1] + vertical.weights[$1].count) }
+        rowsIn = sourceRows.lowerBound
+        rowsOut = rows.lowerBound
         // The band must hold every source row one output row needs, plus the row arriving.
         bandRows = (vertical.weights.map(\.count).max() ?? 1) + 1
         band = [SIMD4<Float>](repeating: .zero, count: bandRows * width)
         premultiplied = [SIMD4<Float>](repeating: .zero, count: sourceWidth)
         accumulator = [SIMD4<Float>](repeating: .zero, count: width)
-        output = [UInt8](repeating: 0, count: width * height * 4)
+        output = destination == nil ? [UInt8](repeating: 0, count: width * height * 4) : []
     }
 
     /// The most bytes a resampler of these sizes holds (its output, band, rows and weights), so
@@ -79,7 +105,8 @@ public final class Resampler {
         let band = (vertical + 1) * width * MemoryLayout<SIMD4<Float>>.stride
         let rows = (sourceWidth + width) * MemoryLayout<SIMD4<Float>>.stride
         let weights = width * (horizontal * 4 + 48) + height * (vertical * 4 + 48)
-        return width * height * 4 + band + rows + weights
+        // A whole bitmap's resize may be split in two parts, each with its band and rows.
+        return width * height * 4 + 2 * (band + rows) + weights + Self.partStackBytes
     }
 
     /// The size that fits `longSide` keeping the aspect ratio; never larger than the source.
@@ -97,27 +124,16 @@ public final class Resampler {
         resize(bitmap, width: width, height: height, colour: nil)
     }
 
-    /// The same, converted to sRGB by `colour` before rounding.
-    package static func resize(_ bitmap: Bitmap, width: Int, height: Int, colour: ColourTransform?) -> Bitmap {
-        let resampler = Resampler(sourceWidth: bitmap.width, sourceHeight: bitmap.height, width: width, height: height)
-        resampler.colour = colour
-        bitmap.pixels.withUnsafeBufferPointer { pixels in
-            let rowBytes = bitmap.width * 4
-            for row in 0 ..< bitmap.height {
-                resampler.push(UnsafeBufferPointer(rebasing: pixels[row * rowBytes ..< (row + 1) * rowBytes]))
-            }
-        }
-        return resampler.finish()
-    }
-
     /// The next source row: `sourceWidth` × 4 bytes of RGBA.
     public func push(_ row: UnsafeBufferPointer<UInt8>) {
-        precondition(row.count == sourceWidth * 4 && rowsIn < sourceHeight)
+        precondition(row.count == sourceWidth * 4 && rowsIn < sourceRows.upperBound)
         premultiplied.withUnsafeMutableBufferPointer { line in
+            let pixels = UnsafeRawPointer(row.baseAddress!)
             for x in 0 ..< sourceWidth {
-                let p = x * 4
-                let alpha = Float(row[p + 3])
-                line[x] = SIMD4(Float(row[p]) * alpha, Float(row[p + 1]) * alpha, Float(row[p + 2]) * alpha, alpha)
+                // The four bytes as floats, the colours times the alpha: the products a lane
+                // at a time are those of one channel at a time.
+                let pixel = SIMD4<Float>(pixels.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self))
+                line[x] = pixel * SIMD4(pixel[3], pixel[3], pixel[3], 1)
             }
         }
         filterPremultipliedRow()
@@ -127,7 +143,7 @@ public final class Resampler {
     /// 0–255 scale with its fractions kept, for a ``colour`` conversion that must not lose the
     /// source's precision first.
     package func push(sixteenBit row: UnsafeBufferPointer<UInt16>) {
-        precondition(row.count == sourceWidth * 4 && rowsIn < sourceHeight)
+        precondition(row.count == sourceWidth * 4 && rowsIn < sourceRows.upperBound)
         sixteenBitRows = true
         premultiplied.withUnsafeMutableBufferPointer { line in
             for x in 0 ..< sourceWidth {
@@ -199,16 +215,16 @@ public final class Resampler {
     }
 
     /// True once every source row has been pushed.
-    public var isComplete: Bool { rowsIn == sourceHeight && rowsOut == height }
+    public var isComplete: Bool { rowsIn == sourceRows.upperBound && rowsOut == rows.upperBound }
 
     /// The output, once every source row has been pushed.
     public func finish() -> Bitmap {
-        precondition(rowsIn == sourceHeight && rowsOut == height, "the resampler needs all \(sourceHeight) rows")
+        precondition(destination == nil && isComplete, "the resampler needs all \(sourceHeight) rows")
         return Bitmap(width: width, height: height, pixels: output)
     }
 
     private func emitReadyRows() {
-        while rowsOut < height {
+        while rowsOut < rows.upperBound {
             let start = vertical.starts[rowsOut]
             let weights = vertical.weights[rowsOut]
             guard start + weights.count <= rowsIn else { return }
@@ -221,34 +237,41 @@ public final class Resampler {
                         for x in 0 ..< width { sums[x] += row[x] * weight }
                     }
                 }
-                output.withUnsafeMutableBufferPointer { output in
-                    let out = output.baseAddress! + rowsOut * width * 4
-                    if let colour, colour.convertsFloats, sixteenBitRows {
-                        // Unweighted and scaled to 0–1 in place, converted, then the alpha.
-                        for x in 0 ..< width {
-                            let a = sums[x][3]
-                            let value = a > 0.001 ? sums[x] / a / 255 : .zero
-                            sums[x] = SIMD4(min(max(value[0], 0), 1), min(max(value[1], 0), 1), min(max(value[2], 0), 1), a)
-                        }
-                        colour.apply(floats: UnsafeRawPointer(sums.baseAddress!), to: out, count: width)
-                        for x in 0 ..< width { out[x * 4 + 3] = Self.byte(sums[x][3]) }
-                        return
-                    }
-                    for x in 0 ..< width {
-                        let sum = sums[x]
-                        // Undo the alpha weighting; a fully transparent result has no colour.
-                        let a = sum[3]
-                        let colour = a > 0.001 ? sum / a : .zero
-                        out[x * 4] = Self.byte(colour[0])
-                        out[x * 4 + 1] = Self.byte(colour[1])
-                        out[x * 4 + 2] = Self.byte(colour[2])
-                        out[x * 4 + 3] = Self.byte(a)
-                    }
-                    colour?.apply(toPixelsAt: out, count: width)
+                let offset = rowsOut * width * 4
+                if let destination {
+                    round(sums, into: destination + offset)
+                } else {
+                    output.withUnsafeMutableBufferPointer { round(sums, into: $0.baseAddress! + offset) }
                 }
             }
             rowsOut += 1
         }
+    }
+
+    /// One output row's sums as bytes at `out`, converted by ``colour`` if set.
+    private func round(_ sums: UnsafeMutableBufferPointer<SIMD4<Float>>, into out: UnsafeMutablePointer<UInt8>) {
+        if let colour, colour.convertsFloats, sixteenBitRows {
+            // Unweighted and scaled to 0–1 in place, converted, then the alpha.
+            for x in 0 ..< width {
+                let a = sums[x][3]
+                let value = a > 0.001 ? sums[x] / a / 255 : .zero
+                sums[x] = SIMD4(min(max(value[0], 0), 1), min(max(value[1], 0), 1), min(max(value[2], 0), 1), a)
+            }
+            colour.apply(floats: UnsafeRawPointer(sums.baseAddress!), to: out, count: width)
+            for x in 0 ..< width { out[x * 4 + 3] = Self.byte(sums[x][3]) }
+            return
+        }
+        for x in 0 ..< width {
+            let sum = sums[x]
+            // Undo the alpha weighting; a fully transparent result has no colour.
+            let a = sum[3]
+            let colour = a > 0.001 ? sum / a : .zero
+            out[x * 4] = Self.byte(colour[0])
+            out[x * 4 + 1] = Self.byte(colour[1])
+            out[x * 4 + 2] = Self.byte(colour[2])
+            out[x * 4 + 3] = Self.byte(a)
+        }
+        colour?.apply(toPixelsAt: out, count: width)
     }
 
     @inline(__always)

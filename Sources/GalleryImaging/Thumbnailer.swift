@@ -40,9 +40,9 @@ public enum Thumbnailer {
 
     /// `bitmap` at `width` × `height` and in sRGB: filtered (and converted as it is rounded)
     /// when its size differs, else converted as it is.
-    static func fitted(_ bitmap: Bitmap, width: Int, height: Int, colour: ColourTransform?) -> Bitmap {
+    static func fitted(_ bitmap: Bitmap, width: Int, height: Int, colour: ColourTransform?, limits: DecodeLimits) -> Bitmap {
         guard bitmap.width == width && bitmap.height == height else {
-            return Resampler.resize(bitmap, width: width, height: height, colour: colour)
+            return Resampler.resize(bitmap, width: width, height: height, colour: colour, partsAllowed: limits.filtersInParts)
         }
         var converted = bitmap
         colour?.apply(to: &converted)
@@ -83,7 +83,7 @@ public enum Thumbnailer {
         let upright = frame.geometry.uprightSize
         let wanted = Resampler.fitting(width: upright.width, height: upright.height, longSide: longSide)
         let stored = frame.geometry.quarterTurns % 2 == 1 ? (wanted.height, wanted.width) : (wanted.width, wanted.height)
-        return Self.fitted(frame.bitmap, width: stored.0, height: stored.1, colour: colour).upright(frame.geometry)
+        return Self.fitted(frame.bitmap, width: stored.0, height: stored.1, colour: colour, limits: limits).upright(frame.geometry)
     }
 
     static func jpeg(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits, cmykProfile: ColourTransform? = nil,
@@ -102,12 +102,17 @@ public enum Thumbnailer {
         let decoded = try bytes.withUnsafeBytes {
             try JPEGDecoder.decode($0, covering: (stored.0, stored.1), limits: try limits.less(copies), cmykProfile: cmykProfile)
         }
-        return Self.fitted(decoded, width: stored.0, height: stored.1, colour: colour).oriented(structure.orientation)
+        return Self.fitted(decoded, width: stored.0, height: stored.1, colour: colour, limits: limits).oriented(structure.orientation)
     }
 
     /// The most a PNG of a thumbnail takes while it is made (`Bitmap.png()`): deflate cannot
-    /// grow RGBA rows by more than a small fraction, and nothing else is copied.
-    static func pngBytes(_ width: Int, _ height: Int) -> Int { width * height * 4 + (height + 1) * 64 + (1 << 20) }
+    /// grow RGBA rows by more than a small fraction, nothing else is copied, and a large one's
+    /// pieces are deflated on every core.
+    static func pngBytes(_ width: Int, _ height: Int) -> Int {
+        let pieces = height * (width * 4 + 1) >= 2 * PNGEncoder.deflatePieceSize
+            ? PieceDeflater.bytesHeld(pieceSize: PNGEncoder.deflatePieceSize, helpers: PNGEncoder.deflateHelpers) : 0
+        return width * height * 4 + (height + 1) * 64 + (1 << 20) + pieces
+    }
 
     static func png(_ bytes: [UInt8], longSide: Int, limits: DecodeLimits, colour: ColourTransform? = nil) throws -> Bitmap {
         // A PNG already within the size (an embedded thumbnail, say) is decoded as it is.

@@ -62,6 +62,19 @@ struct ByteClassTests {
         }
     }
 
+    /// The same for either case, as ids are read: uppercase letters count as their lowercase
+    /// ones, and nothing else changes (the bytes 0x10 to 0x19 and `@` are not digits).
+    @Test func eightHexadecimalDigitsOfEitherCaseAtOnce() {
+        let digits = Array("0123456789abcdef".utf8), upper = Array("ABCDEF".utf8)
+        let value: (UInt8) -> UInt32? = { byte in
+            digits.firstIndex(of: byte).map(UInt32.init) ?? upper.firstIndex(of: byte).map { UInt32($0 + 10) }
+        }
+        for (word, bytes) in words(neighbours: [0x30, 0x39, 0x41, 0x46, 0x61, 0x66, 0x40, 0x47, 0x10, 0x19, 0x2F]) {
+            let expected = bytes.allSatisfy { value($0) != nil } ? bytes.reduce(UInt32(0)) { $0 << 4 | value($1)! } : nil
+            #expect(HexTable.anyCaseValue(word) == expected, "\(bytes)")
+        }
+    }
+
     /// A name is its own case folding exactly when no byte is an uppercase letter or outside
     /// ASCII, at every length (word steps and the bytes after them).
     @Test func namesThatFoldToThemselves() {

@@ -44,7 +44,7 @@ struct PieceDeflaterTests {
         return inflated
     }
 
-    @Test(arguments: [0, PieceDeflater.pieceSize * 3 + 12_345, PieceDeflater.pieceSize * 2])
+    @Test(arguments: [0, PieceDeflater.manifestPieceSize * 3 + 12_345, PieceDeflater.manifestPieceSize * 2])
     func theBytesDependOnTheInputAloneAndInflateBack(size: Int) throws {
         let input = Self.manifestLike(bytes: size, seed: UInt64(size))
         let reference = try Self.deflate(input, helpers: 0, feed: max(size, 1))
@@ -56,7 +56,7 @@ struct PieceDeflaterTests {
     }
 
     @Test func onePieceIsOneZlibStream() throws {
-        let input = Self.manifestLike(bytes: PieceDeflater.pieceSize, seed: 3)
+        let input = Self.manifestLike(bytes: PieceDeflater.manifestPieceSize, seed: 3)
         let single = try Deflater(level: 6, context: "manifest.json")
         var expected: [UInt8] = []
         try input.withUnsafeBytes { try single.compress($0, finishing: true) { expected += $0 } }
@@ -67,7 +67,7 @@ struct PieceDeflaterTests {
         // The second piece opens with the 16 KiB that end the first, random bytes: only the
         // first piece's text, given as the second's dictionary, lets them compress.
         var random = SeededGenerator(seed: 5)
-        let first = (0 ..< PieceDeflater.pieceSize).map { _ in UInt8.random(in: 0 ... 255, using: &random) }
+        let first = (0 ..< PieceDeflater.manifestPieceSize).map { _ in UInt8.random(in: 0 ... 255, using: &random) }
         let input = first + first.suffix(16 << 10)
         let deflated = try Self.deflate(input, helpers: 1, feed: 1 << 20)
         #expect(deflated.count - first.count < 4_000, "\(deflated.count - first.count) bytes past the first piece's")

@@ -68,8 +68,10 @@ package final class ImageThumbnails: Sendable {
         let made: Rendition = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result {
-                    let bitmap = try Thumbnailer.thumbnail(of: source, longSide: longSide,
-                                                           limits: GalleryThumbnail.readingLimitsFittingAddressSpace())
+                    // One thread a rendition: the slots already make one per core.
+                    var limits = GalleryThumbnail.readingLimitsFittingAddressSpace()
+                    limits.filtersInParts = false
+                    let bitmap = try Thumbnailer.thumbnail(of: source, longSide: longSide, limits: limits)
                     return bitmap.isOpaque ? Rendition(bytes: try JPEGEncoder.encode(bitmap), mediaType: "image/jpeg")
                         : Rendition(bytes: bitmap.png(), mediaType: "image/png")
                 })

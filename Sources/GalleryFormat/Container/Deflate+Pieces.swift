@@ -12,9 +12,14 @@ internal import GallerySystem
 /// which thread compressed which piece, so a writer still gives the same file for the same
 /// gallery (format section 4.10); an input of one piece or less gives the bytes of a single
 /// zlib stream, as before.
-final class PieceDeflater {
-    static let pieceSize = 1 << 20
+package final class PieceDeflater {
+    /// A megabyte: the manifest's pieces, which every writer of the same gallery cuts alike.
+    package static let manifestPieceSize = 1 << 20
     static let dictionarySize = 32 << 10
+
+    /// The input of each piece but the last. The bytes depend on it, so a writer that must
+    /// give the same bytes for the same input keeps it fixed.
+    private let pieceSize: Int
 
     private let level: Int32
     private let context: String
@@ -28,15 +33,29 @@ final class PieceDeflater {
     private var submitted = 0
     private var handedOut = 0
 
+    /// The helpers' threads' stacks: zlib's deflate needs a few kilobytes of it, and under an
+    /// address-space cap (a thumbnailer's) a default 8 MiB stack would count in full.
+    static let helperStackBytes = 512 << 10
+
+    /// The most memory a deflater of `pieceSize` pieces and `helpers` helpers holds beside its
+    /// output, for a caller's budget: the piece being filled, and for each thread that
+    /// compresses (the helpers and the caller) a piece, its dictionary, its output, zlib's
+    /// state and buffer, and a stack.
+    package static func bytesHeld(pieceSize: Int, helpers: Int) -> Int {
+        pieceSize + (helpers + 1) * (2 * pieceSize + dictionarySize + (512 << 10) + helperStackBytes)
+    }
+
     /// - Parameter helpers: threads that compress beside the caller; fewer when the system
     ///   refuses a thread, none on one processor (the caller then compresses every piece).
-    init(level: Int32, context: String,
-         helpers wanted: Int = ProcessInfo.processInfo.activeProcessorCount - 1) {
+    package init(level: Int32, context: String, pieceSize: Int = PieceDeflater.manifestPieceSize,
+                 helpers wanted: Int = ProcessInfo.processInfo.activeProcessorCount - 1) {
+        precondition(pieceSize > Self.dictionarySize)
         self.level = level
         self.context = context
+        self.pieceSize = pieceSize
         work = Work(level: level, context: context)
         wantedHelpers = max(0, min(wanted, 7))
-        piece.reserveCapacity(Self.pieceSize)
+        piece.reserveCapacity(pieceSize)
     }
 
     deinit {
@@ -50,7 +69,7 @@ final class PieceDeflater {
         var started: [SystemThread] = []
         // Threads of our own, as for the local headers: libdispatch's pool cannot always grow.
         for _ in 0 ..< wantedHelpers {
-            guard let thread = SystemThread.start({ [work] in work.help() }) else { break }
+            guard let thread = SystemThread.start(stackBytes: Self.helperStackBytes, { [work] in work.help() }) else { break }
             started.append(thread)
         }
         work.setHelperCount(started.count)
@@ -58,19 +77,19 @@ final class PieceDeflater {
     }
 
     /// Takes more of the input; compressed pieces go to `output` in order as they are done.
-    func compress(_ input: UnsafeRawBufferPointer, output: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    package func compress(_ input: UnsafeRawBufferPointer, output: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         var rest = input
         while !rest.isEmpty {
             // A full piece is sent only once more input shows it is not the last.
-            if piece.count == Self.pieceSize { try submit(last: false, output: output) }
-            let take = min(Self.pieceSize - piece.count, rest.count)
+            if piece.count == pieceSize { try submit(last: false, output: output) }
+            let take = min(pieceSize - piece.count, rest.count)
             piece.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest[..<take]))
             rest = UnsafeRawBufferPointer(rebasing: rest[take...])
         }
     }
 
     /// Ends the stream: the last piece is compressed and everything is handed to `output`.
-    func finish(output: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    package func finish(output: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         try submit(last: true, output: output)
         try handOut(untilAllDone: true, output: output)
     }
@@ -82,7 +101,7 @@ final class PieceDeflater {
         work.add(Work.Piece(index: submitted, input: piece, dictionary: dictionary, last: last))
         submitted += 1
         piece = []
-        piece.reserveCapacity(Self.pieceSize)
+        piece.reserveCapacity(pieceSize)
         try handOut(untilAllDone: false, output: output)
     }
 

@@ -29,20 +29,26 @@ extension CanonicalJSONWriter {
     package static func appendUUID(_ id: UUID, to bytes: inout [UInt8]) {
         appendMade(38, to: &bytes) { text in
             text[0] = 0x22
-            var at = 1
-            withUnsafeBytes(of: id.uuid) { raw in
-                for index in 0 ..< 16 {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        text[at] = 0x2D
-                        at += 1
-                    }
-                    writeHex(raw[index], into: text + at)
-                    at += 2
-                }
-            }
-            text[at] = 0x22
+            writeUUID(id, into: UnsafeMutableRawPointer(text + 1))
+            text[37] = 0x22
             return 38
         }
+    }
+
+    /// The id's 36 characters of text at `text`: its 32 digits eight at a time, the groups of
+    /// four stored apart around the hyphens.
+    static func writeUUID(_ id: UUID, into text: UnsafeMutableRawPointer) {
+        let (high, low) = withUnsafeBytes(of: id.uuid) { raw in
+            (UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)), UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
+        let second = hexDigits(UInt32(truncatingIfNeeded: high)), third = hexDigits(UInt32(truncatingIfNeeded: low >> 32))
+        text.storeBytes(of: hexDigits(UInt32(truncatingIfNeeded: high >> 32)), toByteOffset: 0, as: UInt64.self)
+        text.storeBytes(of: UInt32(truncatingIfNeeded: second), toByteOffset: 9, as: UInt32.self)
+        text.storeBytes(of: UInt32(truncatingIfNeeded: second >> 32), toByteOffset: 14, as: UInt32.self)
+        text.storeBytes(of: UInt32(truncatingIfNeeded: third), toByteOffset: 19, as: UInt32.self)
+        text.storeBytes(of: UInt32(truncatingIfNeeded: third >> 32), toByteOffset: 24, as: UInt32.self)
+        text.storeBytes(of: hexDigits(UInt32(truncatingIfNeeded: low)), toByteOffset: 28, as: UInt64.self)
+        for hyphen in [8, 13, 18, 23] { text.storeBytes(of: 0x2D, toByteOffset: hyphen, as: UInt8.self) }
     }
 
     /// The digest's 64 lowercase hexadecimal digits, unquoted (a blob's path holds them too).
@@ -101,13 +107,5 @@ extension CanonicalJSONWriter {
         // 1 in each byte whose nibble is 10 or more: those take 'a' - '0' - 10 more.
         let letters = (spread &+ 0x0606_0606_0606_0606) >> 4 & 0x0101_0101_0101_0101
         return (spread &+ 0x3030_3030_3030_3030 &+ letters &* 0x27).bigEndian
-    }
-
-    @inline(__always)
-    private static func writeHex(_ byte: UInt8, into text: UnsafeMutablePointer<UInt8>) {
-        let high = byte >> 4
-        let low = byte & 0x0F
-        text[0] = high < 10 ? 0x30 + high : 0x57 + high
-        text[1] = low < 10 ? 0x30 + low : 0x57 + low
     }
 }

@@ -5,21 +5,9 @@ extension UUID {
     /// `uuidString` (`sprintf`, then a lowercased copy): a view or a save of 10,000 images
     /// writes 10,000 of them.
     package var manifestString: String {
-        withUnsafeBytes(of: uuid) { raw in
-            String(unsafeUninitializedCapacity: 36) { text in
-                var at = 0
-                for (index, byte) in raw.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        text[at] = 0x2D
-                        at += 1
-                    }
-                    for nibble in [byte >> 4, byte & 0x0F] {
-                        text[at] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble
-                        at += 1
-                    }
-                }
-                return at
-            }
+        String(unsafeUninitializedCapacity: 36) { text in
+            CanonicalJSONWriter.writeUUID(self, into: UnsafeMutableRawPointer(text.baseAddress!))
+            return 36
         }
     }
 
@@ -36,16 +24,18 @@ extension UUID {
 
     /// Parses the 36-character text form from ASCII bytes, either case.
     init?(textBytes b: UnsafeRawBufferPointer) {
-        guard b.count == 36, b[8] == 0x2D, b[13] == 0x2D, b[18] == 0x2D, b[23] == 0x2D,
-              let first = HexTable.value(b, from: 0, count: 8, table: HexTable.anyCase),
-              let second = HexTable.value(b, from: 9, count: 4, table: HexTable.anyCase),
-              let third = HexTable.value(b, from: 14, count: 4, table: HexTable.anyCase),
-              let fourth = HexTable.value(b, from: 19, count: 4, table: HexTable.anyCase),
-              let fifth = HexTable.value(b, from: 24, count: 12, table: HexTable.anyCase) else { return nil }
+        guard b.count == 36, b[8] == 0x2D, b[13] == 0x2D, b[18] == 0x2D, b[23] == 0x2D else { return nil }
+        func four(_ at: Int) -> UInt64 { UInt64(UInt32(littleEndian: b.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+        func eight(_ at: Int) -> UInt64 { UInt64(littleEndian: b.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        // The 32 digits as four words of eight, in the text's order: the groups of four in pairs.
+        guard let first = HexTable.anyCaseValue(eight(0)),
+              let second = HexTable.anyCaseValue(four(9) | four(14) << 32),
+              let third = HexTable.anyCaseValue(four(19) | four(24) << 32),
+              let fourth = HexTable.anyCaseValue(eight(28)) else { return nil }
         var out: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &out) { bytes in
-            bytes.storeBytes(of: (first << 32 | second << 16 | third).bigEndian, toByteOffset: 0, as: UInt64.self)
-            bytes.storeBytes(of: (fourth << 48 | fifth).bigEndian, toByteOffset: 8, as: UInt64.self)
+            bytes.storeBytes(of: (UInt64(first) << 32 | UInt64(second)).bigEndian, toByteOffset: 0, as: UInt64.self)
+            bytes.storeBytes(of: (UInt64(third) << 32 | UInt64(fourth)).bigEndian, toByteOffset: 8, as: UInt64.self)
         }
         self.init(uuid: out)
     }
