@@ -12,7 +12,7 @@ import re
 import subprocess
 
 from devtools import CTRL, SHIFT
-from harness import CheckFailed, gallery_key
+from harness import CheckFailed, gallery_key, poll
 
 TRANSFORM = re.compile(r"translate\((-?[\d.e+-]+)px, (-?[\d.e+-]+)px\) scale\(([\d.e+-]+)\)")
 
@@ -291,6 +291,42 @@ class KeyboardScenarios:
             raise CheckFailed(f"cells at the top not their images': {top['problems']}")
         return (f"{marked} cells at the top; {middle['reused']} of {middle['count']} drawn in the middle were those, "
                 f"each its image's; the top drawn again as it was")
+
+    def large_gallery_opens_from_its_kept_look(self):
+        """Opened again once the editor has closed it, the large gallery is drawn from the first
+        look the editor kept at its last open or save (FirstLooks), asked for with `early`; the
+        document's own view follows, the status comes to Saved, the whole list comes in, and a
+        move made then reaches the file."""
+        path = self.galleries["Large"]
+        ids = [image["id"] for image in self.images(path)]
+        lock = path.parent / f".{path.name}.lock"
+        # The document browser in a page of its own: the gallery's page is gone, and its
+        # document closes (the lock beside it goes) once the page's grace is over.
+        self.open_browser()
+        poll("the large gallery's document closed (its lock gone)", lambda: None if lock.exists() else True, 60, 0.1)
+        self.page.navigate("about:blank")
+        self.page.navigate(self.origin + f"/#gallery={gallery_key(path)}")
+        state = self.page.wait_for("the large gallery drawn, Saved, with its whole list",
+                                   lambda s: not s["galleryHidden"] and s["cells"] and s["cells"][0]["id"] == ids[0]
+                                   and s["status"] == "Saved" and self.whole_list_shown())
+        asked = self.page.evaluate("""performance.getEntriesByType('resource').map((e) => new URL(e.name))
+          .filter((u) => /^\\/api\\/documents\\/[0-9a-f]+$/.test(u.pathname)).map((u) => u.searchParams.has('early') ? 'early' : 'own')""")
+        if asked != ["early", "own"]:
+            raise CheckFailed(f"the views asked for: {asked}, not the kept look (early) and then the document's own")
+        self.page.click_at(state["cells"][0]["box"])
+        self.page.wait_for("the first cell focused", lambda s: s["focusedCell"] == ids[0])
+        self.press("ArrowRight", CTRL)
+        moved = [ids[1], ids[0]] + ids[2:]
+
+        def order(expected, words):
+            def check(found, info):
+                now = [image["id"] for image in found]
+                return None if now == expected else f"{words}: the first two are {[i[:8] for i in now[:2]]}"
+            return check
+        self.wait_disk("Ctrl+ArrowRight on the first image, after the early look", path, order(moved, "not moved"))
+        self.press("z", CTRL)
+        self.wait_disk("Ctrl+Z: the first image back in place", path, order(ids, "not back"))
+        return f"{len(ids)} images: the kept look, then the document's own view; a move saved and undone"
 
     def hostile_file_names(self):
         """A gallery file and an image file named with markup and a bidi override: the card, the

@@ -120,7 +120,8 @@ class MoreScenarios(KeyboardScenarios, LibraryScenarios, VersionScenarios, Scena
                          self.drop_failing_link, self.drop_tiff, self.drop_every_type, self.move_and_copy_beside, self.detail_paging,
                          self.download, self.drag_out_to_download, self.keys_move_and_copy_beside, self.add_by_file_chooser, self.detail_keys_pan,
                          self.save_fails_then_succeeds, self.large_gallery_scrolls_to_its_end, self.large_gallery_virtualised,
-                         self.large_gallery_reuses_cells, self.hostile_file_names, self.duplicate_and_sort, self.external_add,
+                         self.large_gallery_reuses_cells, self.large_gallery_opens_from_its_kept_look, self.hostile_file_names,
+                         self.duplicate_and_sort, self.external_add,
                          self.rename, self.trash_and_restore,
                          self.import_cbz, self.accessibility, self.keep_mine_and_keep_theirs, self.conflict_merge,
                          self.screenshots_saved, self.no_console_errors):

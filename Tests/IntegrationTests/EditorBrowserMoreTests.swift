@@ -22,7 +22,7 @@ struct EditorBrowserMoreTests {
             scenarios: ["browser opens", "drop files", "drop files in order", "drop links", "drop failing link", "drop tiff", "drop every type",
                         "move and copy beside", "detail paging", "download", "keys move and copy beside", "add by file chooser",
                         "detail keys pan", "save fails then succeeds", "large gallery scrolls to its end", "large gallery virtualised",
-                        "large gallery reuses cells", "hostile file names",
+                        "large gallery reuses cells", "large gallery opens from its kept look", "hostile file names",
                         "duplicate and sort", "external add", "rename", "trash and restore", "import cbz", "accessibility",
                         "conflict merge", "screenshots saved", "no console errors"],
             screenshots: ["editor-detail.png", "editor-beside.png"])

@@ -1,6 +1,8 @@
 import Foundation
 import GalleryDocument
 import GalleryFormat
+import GallerySystem
+import SystemPackage
 
 /// The galleries open in the editor: one `GalleryDocument` per file, shared by every page that
 /// shows it, closed (with its final save) when the last of those pages goes.
@@ -38,11 +40,17 @@ package actor DocumentDesk {
     private var closing: [String: Task<Void, Never>] = [:]
     /// Pages whose event stream ended, each with the close that follows its grace period.
     private var leaving: [String: Task<Void, Never>] = [:]
+    /// Where each large gallery's first look is kept for its next open; nil keeps none.
+    private let looks: FirstLooks?
+    /// The blobs of the early looks given out, by key, until their documents are open: the first
+    /// screen's thumbnails are asked for by id before then.
+    private var earlyBlobs: [String: [UUID: SHA256Digest]] = [:]
 
-    package init(library: GalleryLibrary, events: EditorEvents, options: DocumentOptions) {
+    package init(library: GalleryLibrary, events: EditorEvents, options: DocumentOptions, looks: FirstLooks? = nil) {
         self.library = library
         self.events = events
         self.options = options
+        self.looks = looks
     }
 
     /// The document for `key`, opened for `page` if it is not open yet.
@@ -73,10 +81,20 @@ package actor DocumentDesk {
     /// 0.1–0.3 s to load the page that asks, and at 100,000 images the open is most of the first
     /// paint, so the two overlap. The document is held for `grace`, as a page that left is, for
     /// the page to take it; then, if none did, it closes like any other.
+    ///
+    /// Not when a first look is kept for the file as it is now (FirstLooks): the page draws that
+    /// at once, and an open beside it would take the processor from the page's first paint on a
+    /// small machine; the page asks for the document once its first screen is drawn.
     package func openAtLaunch(_ key: String, grace: Duration) async {
+        if let looks, let path = try? await library.path(forKey: key), await Self.look(looks, key: key, path: FilePath(path)) != nil {
+            return
+        }
         _ = try? await document(key, for: Self.launchPage)
         await pageLeft(Self.launchPage, grace: grace)
     }
+
+    /// How long an open that a page's early look led to waits for that page to take it.
+    static let earlyHold = Duration.seconds(30)
 
     /// The launch open's holder among the pages: a colon, which no page's name has (`page`).
     private static let launchPage = "launch:opening"
@@ -95,11 +113,48 @@ package actor DocumentDesk {
             for await event in stream { await self?.handle(event, key: key) }
         }
         open[key] = Open(document: document, pages: [], watcher: watcher)
+        earlyBlobs[key] = nil
         return document
     }
 
-    /// The document for `key` if a page has it open.
-    package func openDocument(_ key: String) throws -> GalleryDocument {
+    /// The first look kept from an earlier open of `key`'s file as it is now (FirstLooks), for a
+    /// page to draw while the document opens; nil when the document is open already (its own
+    /// view is as quick), when none is kept for this revision of the file, or for a look of
+    /// another size than the one kept.
+    package func earlyLook(_ key: String, first: Int) async throws -> [UInt8]? {
+        guard let looks, first == looks.count, open[key] == nil else { return nil }
+        let path = FilePath(try await library.path(forKey: key))
+        guard let look = await Self.look(looks, key: key, path: path) else { return nil }
+        // Opened meanwhile: the page asks for the document's view next, which is its own.
+        if open[key] == nil { earlyBlobs[key] = look.blobs }
+        return look.view
+    }
+
+    @concurrent private static func look(_ looks: FirstLooks, key: String, path: FilePath) async -> FirstLooks.Look? {
+        looks.look(key: key, path: path)
+    }
+
+    /// The blobs of the images `ids` names in `key`'s document, or, while it opens, in the early
+    /// look a page was given for it (those of the first screen, which the page asks for first).
+    package func blobs(_ key: String, of ids: [UUID]) async throws -> [UUID: SHA256Digest] {
+        let wanted = Set(ids)
+        if open[key] == nil, let early = earlyBlobs[key] { return early.filter { wanted.contains($0.key) } }
+        var found: [UUID: SHA256Digest] = [:]
+        for image in try await openDocument(key).gallery.images where wanted.contains(image.id) { found[image.id] = image.sha256 }
+        return found
+    }
+
+    /// The document for `key` if a page has it open, or once the open under way ends: a page
+    /// drawn from an early look asks for thumbnails while its document opens.
+    package func openDocument(_ key: String) async throws -> GalleryDocument {
+        if open[key] == nil, opening[key] == nil, closing[key] == nil, earlyBlobs[key] != nil {
+            // Photos the thumbnail cache lacks, asked for by a page drawn from an early look
+            // before it asks for its document: the open starts here, held for the page as the
+            // launch open is.
+            _ = try await document(key, for: Self.launchPage)
+            await pageLeft(Self.launchPage, grace: Self.earlyHold)
+        }
+        if open[key] == nil, let opened = opening[key] { _ = try await opened.value }
         guard let entry = open[key] else { throw EditorError.noSuchGallery(key) }
         return entry.document
     }
@@ -179,6 +234,12 @@ package actor DocumentDesk {
     private func rememberFile(of document: GalleryDocument, key: String) async {
         if let file = await document.file {
             await library.remember(key, path: document.path, reader: file.reader, identity: file.identity)
+            // The next open of this revision of the file shows its first look at once. Kept off
+            // the desk: at 100,000 images the look is 1 MB to write and hash.
+            if let looks, file.reader.gallery.images.count > looks.count {
+                let (gallery, fileName) = (file.reader.gallery, GalleryFileSystem.fileName(of: document.path))
+                Task.detached(priority: .utility) { looks.store(gallery, key: key, fileName: fileName, identity: file.identity) }
+            }
         } else {
             await library.invalidate(key)
         }

@@ -60,6 +60,10 @@ package struct DocumentView: Encodable, Sendable {
     package var mergeConflicts: [String]?
     /// After a strip (the reply to that edit only): what went from which photo.
     package var metadataRemoved: MetadataRemoval?
+    /// A look kept from an earlier open of the same file (FirstLooks), given while the document
+    /// opens: the page shows it, asks for the document's own view at once and edits nothing
+    /// before that view is in. Left out when false.
+    package var early = false
 
     package struct Version: Codable, Sendable, Hashable {
         package var id: String
@@ -107,6 +111,19 @@ package struct DocumentView: Encodable, Sendable {
         galleryImages = gallery.images
         cover = gallery.cover.map(\.manifestString)
     }
+
+    /// The view a fresh open of a file holding `gallery` shows when no one else holds it: nothing
+    /// edited, nothing to undo, nothing in conflict (what FirstLooks keeps).
+    init(key: String, fileName: String, gallery: Gallery) {
+        self.key = key
+        self.fileName = fileName
+        title = gallery.title
+        state = DocumentState.normal.description
+        (edited, saving, canUndo, canRedo) = (false, false, false, false)
+        galleryImages = gallery.images
+        cover = gallery.cover.map(\.manifestString)
+        versions = []
+    }
 }
 
 // The view as the page reads it. Written by the format's own JSON writer: `JSONEncoder` took
@@ -126,6 +143,7 @@ extension DocumentView {
         let windowed = window.map { $0 < galleryImages.count } ?? false
         let before: [(String, V)] = [("canRedo", .bool(canRedo)), ("canUndo", .bool(canUndo))]
             + optional("cover", cover)
+            + (early ? [("early", .bool(true))] : [])
             + [("edited", .bool(edited)), ("fileName", .string(fileName))]
             + (windowed ? [("imageCount", .integer(Int64(galleryImages.count)))] : [])
         // The members after `images` up to `laterSizes` (a windowed view's), and those after that.

@@ -31,10 +31,31 @@ export async function openGallery(key) {
   drawNotice(null);
   delete $('gallery-title').dataset.typing;
   try {
-    const look = firstLook(await api(`/api/documents/${key}?first=${FIRST_LOOK}`));
+    // `early`: a look the editor kept from an earlier open of the same file will do, drawn while
+    // the gallery opens behind it (at 100,000 images, most of the first paint); its own view
+    // follows at once, and edits wait for it.
+    const look = firstLook(await api(`/api/documents/${key}?first=${FIRST_LOOK}&early=1`));
     screenful = [];
     drawDocument(look);
-    if (state.key === key && state.doc?.partial) wholeList = takeWholeList(key);
+    if (state.key !== key) return;
+    if (look.early) wholeList = settleEarlyLook(key, look);
+    else if (state.doc?.partial) wholeList = takeWholeList(key);
+  } catch (error) {
+    showMessage(`Cannot open the gallery: ${error.message}`);
+  }
+}
+
+/// The document's own first look in place of the early one, then its whole list. Asked for once
+/// the first screen's photos are in (or after two seconds): the open it starts would take the
+/// processor from their first paint.
+async function settleEarlyLook(key, early) {
+  try {
+    await Promise.race([screenLoaded($('image-grid')), new Promise((done) => setTimeout(done, 2000))]);
+    if (state.doc !== early) return;
+    const look = firstLook(await api(`/api/documents/${key}?first=${FIRST_LOOK}`));
+    if (state.doc !== early) return;
+    drawDocument(look);
+    if (state.doc?.partial) await takeWholeList(key, true);
   } catch (error) {
     showMessage(`Cannot open the gallery: ${error.message}`);
   }
@@ -66,8 +87,10 @@ function firstLook(doc) {
 /// a list that changed meanwhile (another piece's version, another length) is asked for whole. A
 /// newer view that has taken the first look's place ends it.
 const PIECE = 10000;
-async function takeWholeList(key) {
-  await screenLoaded($('image-grid'));
+async function takeWholeList(key, screenIn = false) {
+  // Not waited for again after an early look: the photos then in view may be stand-ins, which
+  // load once this list is in.
+  if (!screenIn) await screenLoaded($('image-grid'));
   const doc = state.doc;
   try {
     let version = null, resized = false;
@@ -109,7 +132,8 @@ export function setStatus(text, kind) {
 }
 
 export function drawStatus(doc) {
-  if (doc.saving) setStatus('Saving…', 'saving');
+  if (doc.early) setStatus('Opening…', 'opening');
+  else if (doc.saving) setStatus('Saving…', 'saving');
   else if (doc.message) setStatus(doc.state === 'editing disabled' ? 'Read only' : 'Not saved', 'problem');
   else if (doc.edited) setStatus('Edited', 'edited');
   else setStatus('Saved', 'saved');
@@ -291,9 +315,11 @@ export function drawGrid(doc) {
       updateCell(cell, image, index, doc);
       cell.style.width = `${layout.widths[index]}px`;
       cell.style.height = `${layout.heights[row]}px`;
-      if (range.seen) {
-        // Only the rows near the screen are drawn: lazy loading would just wait a layout for them.
-        const img = cell.querySelector('img');
+      // Only the rows near the screen are drawn: lazy loading would just wait a layout for them.
+      // A first look's stand-in has no photo (a draw that reached one threw here, and the grid
+      // stayed as it was until the whole list came).
+      const img = range.seen && cell.querySelector('img');
+      if (img) {
         img.loading = 'eager';
         img.fetchPriority = index >= range.seen.first && index < range.seen.last ? 'high' : 'low';
       }

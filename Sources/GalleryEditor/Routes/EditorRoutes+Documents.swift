@@ -47,10 +47,16 @@ extension EditorRoutes {
         router.get("/api/documents/:key") { request, context in
             await answering {
                 let key = try context.parameters.require("key")
-                _ = try await state.desk.document(key, for: try request.page)
+                let page = try request.page
                 // `first`: the page's first look, which lays out the whole grid but names only
                 // the images of its first screens (DocumentView.windowed(first:)).
                 let first = try request.uri.queryParameters["first"].map { try count(String($0), "first", 1 ... 100_000) }
+                // `early`: the look kept from an earlier open of the same file will do while
+                // the document opens (FirstLooks); the page asks again without it.
+                if request.uri.queryParameters["early"] != nil, let first, let look = try await state.desk.earlyLook(key, first: first) {
+                    return Responses.json(bytes: look)
+                }
+                _ = try await state.desk.document(key, for: page)
                 return Responses.json(bytes: try await state.desk.view(key, first: first).json)
             }
         }

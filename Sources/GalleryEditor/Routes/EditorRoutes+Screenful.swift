@@ -21,11 +21,9 @@ extension EditorRoutes {
             await answering {
                 let key = try context.parameters.require("key")
                 let ids = try screenfulIDs(request.uri.queryParameters["ids"].map(String.init))
-                let document = try await state.desk.openDocument(key)
-                let wanted = Set(ids)
-                var found: [UUID: GalleryImage] = [:]
-                for image in try await document.gallery.images where wanted.contains(image.id) { found[image.id] = image }
-                let thumbnails = ids.map { id in found[id].flatMap { state.thumbnails.cachedGrid(sha256: $0.sha256.description) } }
+                // From the early look while the document opens: the first screen is asked for then.
+                let blobs = try await state.desk.blobs(key, of: ids)
+                let thumbnails = ids.map { id in blobs[id].flatMap { state.thumbnails.cachedGrid(sha256: $0.description) } }
                 return Responses.bytes(screenfulJSON(thumbnails), type: "application/json", cache: "no-store")
             }
         }

@@ -13,12 +13,12 @@ package struct EditorState: Sendable {
     package let limits: EditorLimits
 
     package init(access: EditorAccess, roots: EditorRoots, documentOptions: DocumentOptions, limits: EditorLimits = EditorLimits(),
-                 thumbnails: ImageThumbnails = ImageThumbnails()) {
+                 thumbnails: ImageThumbnails = ImageThumbnails(), looks: FirstLooks? = FirstLooks()) {
         self.access = access
         self.limits = limits
         library = GalleryLibrary(roots: roots)
         events = EditorEvents()
-        desk = DocumentDesk(library: library, events: events, options: documentOptions)
+        desk = DocumentDesk(library: library, events: events, options: documentOptions, looks: looks)
         self.thumbnails = thumbnails
         self.documentOptions = documentOptions
     }

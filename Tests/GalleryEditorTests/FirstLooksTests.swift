@@ -1,0 +1,149 @@
+import Foundation
+import GalleryDocument
+import GalleryFormat
+import GallerySystem
+import GalleryTestSupport
+import SystemPackage
+import Testing
+@testable import GalleryEditor
+
+/// The first look kept for a gallery's next open (FirstLooks, issue 34: a warm first paint at
+/// 100,000 images without waiting for a 37 MB manifest): given only for the file it was made
+/// from, the same bytes as the document's own first look but for `early`, and nothing at all
+/// from a damaged cache file.
+@Suite struct FirstLooksTests {
+    struct NoLookKept: Error, CustomStringConvertible { var description: String }
+
+    let folder: TemporaryDirectory
+    let cache: TemporaryDirectory
+    let looks: FirstLooks
+    let desk: DocumentDesk
+    let path: FilePath
+    let key: String
+
+    init() throws {
+        folder = try TemporaryDirectory()
+        cache = try TemporaryDirectory()
+        path = try GalleryFileSystem.resolvedPath(FilePath(try folder.copy(TestPaths.fixture("valid/all.imagegallery"))))
+        // Two images whole: the fixture's ten are then a large gallery, as 100,000 are to the page's 1,000.
+        looks = FirstLooks(folder: FilePath(cache.path).appending("looks"), count: 2)
+        desk = DocumentDesk(library: GalleryLibrary(roots: try EditorRoots(paths: [folder.path])), events: EditorEvents(),
+                            options: DocumentOptions(), looks: looks)
+        key = GalleryLibrary.key(of: path.string)
+    }
+
+    /// The look's file once the desk has written it (off the desk, after the open or the save).
+    func lookKept(matching: (FirstLooks.Look) -> Bool = { _ in true }) async throws -> FirstLooks.Look {
+        for _ in 0 ..< 500 {
+            if let look = looks.look(key: key, path: path), matching(look) { return look }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw NoLookKept(description: "no look was kept for \(path) in \(looks.folder)")
+    }
+
+    /// `view` without its `"early":true` member, as the document's own first look writes it.
+    func withoutEarly(_ view: [UInt8]) -> [UInt8] {
+        let member = Array(#""early":true,"#.utf8)
+        guard let at = (0 ... view.count - member.count).first(where: { view[$0 ..< $0 + member.count].elementsEqual(member) }) else { return view }
+        return Array(view[..<at] + view[(at + member.count)...])
+    }
+
+    @Test func theNextOpenOfTheSameFileGetsTheFirstLookTheDocumentWouldGive() async throws {
+        #expect(try await desk.earlyLook(key, first: 2) == nil, "a look before any open")
+        let document = try await desk.document(key, for: "page")
+        let own = try await desk.view(key, first: 2).json
+        let images = try await document.gallery.images
+        _ = try await lookKept()
+        await desk.pageClosed("page")
+        #expect(await !desk.isOpen(key))
+
+        let early = try #require(try await desk.earlyLook(key, first: 2))
+        #expect(early != own && withoutEarly(early) == own, "the look is the document's own first look, marked early")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(early)) as? [String: Any])
+        #expect(json["early"] as? Bool == true && (json["images"] as? [Any])?.count == 2 && json["imageCount"] as? Int == images.count)
+        // The first screen's thumbnails are found by the look's blobs while the document opens.
+        let ids = images.prefix(3).map(\.id)
+        let blobs = try await desk.blobs(key, of: ids)
+        #expect(blobs == [ids[0]: images[0].sha256, ids[1]: images[1].sha256], "the blobs of the images the look names whole")
+        #expect(try await desk.earlyLook(key, first: 3) == nil, "a look of another size")
+
+        // Once open, the document answers: no early look, and the blobs are its own.
+        _ = try await desk.document(key, for: "page")
+        #expect(try await desk.earlyLook(key, first: 2) == nil, "an early look of an open document")
+        #expect(try await desk.blobs(key, of: ids).count == 3)
+        await desk.closeAll().forEach { Issue.record("\($0)") }
+    }
+
+    @Test func aLaunchWithAKeptLookLeavesTheOpenToThePage() async throws {
+        _ = try await desk.document(key, for: "page")
+        _ = try await lookKept()
+        await desk.closeAll().forEach { Issue.record("\($0)") }
+        // The page draws the kept look; an open at launch would only compete with that.
+        await desk.openAtLaunch(key, grace: .seconds(30))
+        #expect(await !desk.isOpen(key), "opened at launch although a look is kept")
+        #expect(try await desk.earlyLook(key, first: 2) != nil)
+        // A photo the thumbnail cache lacks, asked for before the page asks for its document,
+        // opens the document rather than failing.
+        let document = try await desk.openDocument(key)
+        #expect(await desk.isOpen(key) && GalleryFileSystem.fileName(of: document.path) == "all.imagegallery")
+        await desk.closeAll().forEach { Issue.record("\($0)") }
+    }
+
+    @Test func aSaveKeepsTheLookOfTheFileItWrote() async throws {
+        let document = try await desk.document(key, for: "page")
+        let before = try await lookKept()
+        let first = try await document.gallery.images[0].id
+        try await document.setCaption("kept for the next open", of: first)
+        _ = try await document.save()
+        let after = try await lookKept { $0 != before }
+        #expect(String(decoding: after.view, as: UTF8.self).contains("kept for the next open"))
+        #expect(!String(decoding: before.view, as: UTF8.self).contains("kept for the next open"))
+        await desk.closeAll().forEach { Issue.record("\($0)") }
+        #expect(try await desk.earlyLook(key, first: 2) == after.view)
+    }
+
+    @Test func aFileChangedSinceGetsNoLook() async throws {
+        _ = try await desk.document(key, for: "page")
+        _ = try await lookKept()
+        await desk.closeAll().forEach { Issue.record("\($0)") }
+        #expect(try await desk.earlyLook(key, first: 2) != nil)
+        // The same bytes written again: another inode and ctime, which could hold anything.
+        try GalleryFileSystem.writeWhole(try GalleryFileSystem.contents(of: path), to: path)
+        #expect(try await desk.earlyLook(key, first: 2) == nil, "a look given for a file written since it was kept")
+        // A gallery of no more images than the look names whole keeps none: it comes whole anyway.
+        let small = FirstLooks(folder: looks.folder, count: 10)
+        let gallery = try GalleryReader(path: path.string).gallery
+        small.store(gallery, key: key, fileName: "all.imagegallery", identity: try FileIdentity.of(path: path))
+        #expect(small.look(key: key, path: path) == nil)
+    }
+
+    @Test func aDamagedLookIsNoLook() throws {
+        let identity = try FileIdentity.of(path: path)
+        let view = Array(#"{"early":true,"images":[]}"#.utf8)
+        let blobs = [(UUID(), SHA256Hasher.of([1])), (UUID(), SHA256Hasher.of([2]))]
+        let bytes = try #require(FirstLooks.encode(view, blobs: blobs, identity: identity, first: 2))
+        let look = try #require(FirstLooks.decode(bytes, identity: identity, first: 2))
+        #expect(look.view == view && look.blobs == Dictionary(uniqueKeysWithValues: blobs))
+        #expect(FirstLooks.decode(bytes, identity: identity, first: 3) == nil, "another size")
+        // Every byte matters: the magic, the identity, the counts, the digest and the body.
+        for at in [0, 7, 8, 20, 63, 64, 68, 72, 76, 107, 108, bytes.count - 1] {
+            var damaged = bytes
+            damaged[at] ^= 0x01
+            #expect(FirstLooks.decode(damaged, identity: identity, first: 2) == nil, "byte \(at) changed")
+        }
+        #expect(FirstLooks.decode(Array(bytes.dropLast()), identity: identity, first: 2) == nil, "cut short")
+        #expect(FirstLooks.decode(bytes + [0], identity: identity, first: 2) == nil, "a byte too many")
+        #expect(FirstLooks.decode(Array(bytes.prefix(40)), identity: identity, first: 2) == nil, "half a header")
+        #expect(FirstLooks.encode(view, blobs: blobs + [(UUID(), SHA256Hasher.of([3]))], identity: identity, first: 2) == nil,
+                "more blobs than images named whole")
+
+        // A key that is not the desk's kind names no file; a cache file too large is not read.
+        for key in ["", "../looks", "ABC", String(repeating: "a", count: 65)] { #expect(looks.file(for: key) == nil, "\(key)") }
+        try GalleryFileSystem.makeFolders(looks.folder)
+        let file = try #require(looks.file(for: key))
+        try GalleryFileSystem.writeWhole(bytes, to: file)
+        #expect(looks.look(key: key, path: path) == look)
+        try GalleryFileSystem.writeWhole(bytes + [UInt8](repeating: 0, count: FirstLooks.largestView + 200), to: file)
+        #expect(looks.look(key: key, path: path) == nil)
+    }
+}
