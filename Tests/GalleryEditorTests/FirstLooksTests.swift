@@ -57,6 +57,9 @@ import Testing
         await desk.pageClosed("page")
         #expect(await !desk.isOpen(key))
 
+        // Only the owner reads it: it holds the gallery's title, file names and captions.
+        let file = try #require(looks.file(for: key))
+        #expect(try FileManager.default.attributesOfItem(atPath: file.string)[.posixPermissions] as? Int == 0o600)
         let early = try #require(try await desk.earlyLook(key, first: 2))
         #expect(early != own && withoutEarly(early) == own, "the look is the document's own first look, marked early")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(early)) as? [String: Any])

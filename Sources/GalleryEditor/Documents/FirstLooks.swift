@@ -69,8 +69,9 @@ package struct FirstLooks: Sendable {
         view.early = true
         guard let bytes = Self.encode(view.json, blobs: gallery.images.prefix(count).map { ($0.id, $0.sha256) },
                                       identity: identity, first: count) else { return }
-        try? GalleryFileSystem.makeFolders(folder)
-        try? GalleryFileSystem.writeWhole(bytes, to: file)
+        // The owner's alone: a look holds the gallery's title, file names and captions.
+        try? GalleryFileSystem.makeFolders(folder, permissions: FilePermissions(rawValue: 0o700))
+        try? GalleryFileSystem.writeWhole(bytes, to: file, permissions: FilePermissions(rawValue: 0o600))
     }
 
     /// The look's file for `key`; nil for a key that is not the desk's kind (lowercase hex,
