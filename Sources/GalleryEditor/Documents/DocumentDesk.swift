@@ -86,7 +86,8 @@ package actor DocumentDesk {
     /// at once, and an open beside it would take the processor from the page's first paint on a
     /// small machine; the page asks for the document once its first screen is drawn.
     package func openAtLaunch(_ key: String, grace: Duration) async {
-        if let looks, let path = try? await library.path(forKey: key), await Self.look(looks, key: key, path: FilePath(path)) != nil {
+        if let looks, looks.mayHold(key: key), let path = try? await library.path(forKey: key),
+           await Self.look(looks, key: key, path: FilePath(path)) != nil {
             return
         }
         _ = try? await document(key, for: Self.launchPage)
@@ -122,7 +123,7 @@ package actor DocumentDesk {
     /// view is as quick), when none is kept for this revision of the file, or for a look of
     /// another size than the one kept.
     package func earlyLook(_ key: String, first: Int) async throws -> [UInt8]? {
-        guard let looks, first == looks.count, open[key] == nil else { return nil }
+        guard let looks, first == looks.count, open[key] == nil, looks.mayHold(key: key) else { return nil }
         let path = FilePath(try await library.path(forKey: key))
         guard let look = await Self.look(looks, key: key, path: path) else { return nil }
         // Opened meanwhile: the page asks for the document's view next, which is its own.

@@ -49,6 +49,13 @@ package struct FirstLooks: Sendable {
         return kept(in: file, identity: identity)
     }
 
+    /// Whether a look is kept for `key` at all (of whatever revision): one `stat`, so that a
+    /// gallery never opened before pays nothing for looks (finding its path waits on the library,
+    /// which may be reading a manifest for the listing meanwhile).
+    package func mayHold(key: String) -> Bool {
+        file(for: key).map { PathKind.of($0) == .regularFile } ?? false
+    }
+
     /// The look `file` holds for the gallery file of `identity`, if it is whole.
     func kept(in file: FilePath, identity: FileIdentity) -> Look? {
         guard let handle = try? GalleryFile.openForReading(file), let size = try? handle.size,
