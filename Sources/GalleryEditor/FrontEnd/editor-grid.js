@@ -33,7 +33,7 @@ export async function openGallery(key) {
   try {
     // `early`: a look the editor kept from an earlier open of the same file will do, drawn while
     // the gallery opens behind it (at 100,000 images, most of the first paint); its own view
-    // follows at once, and edits wait for it.
+    // follows once the first screen is in (settleEarlyLook), and edits wait for it.
     const look = firstLook(await api(`/api/documents/${key}?first=${FIRST_LOOK}&early=1`));
     screenful = [];
     drawDocument(look);
