@@ -54,11 +54,14 @@ FRAMES_STOP = """(() => { const log = window.scaleFrames; log.run = false;
 
 # Where the first paint's time went, in the page's clock (ms since navigation): the document's
 # view asked, its first byte and its last, and the mark; the thumbnails are what lies after.
-VIEW_TIMING = """(() => { const view = performance.getEntriesByType('resource')
-    .find((entry) => /\\/api\\/documents\\/[0-9a-f]+$/.test(new URL(entry.name).pathname));
+VIEW_TIMING = """(() => { const entries = performance.getEntriesByType('resource');
+  const view = entries.find((entry) => /\\/api\\/documents\\/[0-9a-f]+$/.test(new URL(entry.name).pathname));
+  const screen = entries.find((entry) => /\\/api\\/documents\\/[0-9a-f]+\\/thumbnails$/.test(new URL(entry.name).pathname));
   const mark = performance.getEntriesByName('imagegallery-grid-painted')[0];
   return view ? {asked: view.startTime, firstByte: view.responseStart, lastByte: view.responseEnd,
-                 bytes: view.encodedBodySize, painted: mark?.startTime} : null; })()"""
+                 bytes: view.encodedBodySize, painted: mark?.startTime,
+                 screenAsked: screen?.startTime, screenLastByte: screen?.responseEnd, screenBytes: screen?.encodedBodySize,
+                 thumbnailsAlone: entries.filter((entry) => /\\/thumbnail$/.test(new URL(entry.name).pathname)).length} : null; })()"""
 
 # A sweep with the scroll bar: from where the page is to the end in STEPS steps 50 ms apart, then
 # back to the top the same way (the scroll bar's thumb dragged down and up over five seconds).

@@ -14,3 +14,11 @@ extension GalleryDocument {
         return (reader, diskRecord.identity)
     }
 }
+
+extension GalleryDocument {
+    /// The gallery, and the identity of the file it is while it has no unsaved change (nil while
+    /// it has): read in one step on the document, so that no edit or save falls between the two.
+    public var galleryAsFiled: (gallery: Gallery, identity: FileIdentity?) {
+        get throws { (try gallery, hasUnsavedChanges ? nil : diskRecord?.identity) }
+    }
+}

@@ -294,9 +294,10 @@ class KeyboardScenarios:
 
     def large_gallery_opens_from_its_kept_look(self):
         """Opened again once the editor has closed it, the large gallery is drawn from the first
-        look the editor kept at its last open or save (FirstLooks), asked for with `early`; the
-        document's own view follows, the status comes to Saved, the whole list comes in, and a
-        move made then reaches the file."""
+        look the editor kept at its last open or save (FirstLooks), asked for with `early`, and
+        filled from the list kept beside it; the document's own view follows, its one-image piece
+        says the kept list is its own, the status comes to Saved, and a move made then (by the
+        list's version the page took from that piece) reaches the file."""
         path = self.galleries["Large"]
         ids = [image["id"] for image in self.images(path)]
         lock = path.parent / f".{path.name}.lock"
@@ -313,6 +314,13 @@ class KeyboardScenarios:
           .filter((u) => /^\\/api\\/documents\\/[0-9a-f]+$/.test(u.pathname)).map((u) => u.searchParams.has('early') ? 'early' : 'own')""")
         if asked != ["early", "own"]:
             raise CheckFailed(f"the views asked for: {asked}, not the kept look (early) and then the document's own")
+        # The list from the one kept with the look, then a piece of one image from the document,
+        # whose token says the kept list is its own: not the list again.
+        pieces = self.page.evaluate("""performance.getEntriesByType('resource').map((e) => new URL(e.name))
+          .filter((u) => /^\\/api\\/documents\\/[0-9a-f]+\\/images$/.test(u.pathname))
+          .map((u) => `${u.searchParams.has('early') ? 'early' : 'own'} ${u.searchParams.get('from')}+${u.searchParams.get('count')}`)""")
+        if pieces != ["early 0+10000", "own 0+1"]:
+            raise CheckFailed(f"the pieces of the list asked for: {pieces}, not the list kept with the look and one image's check")
         self.page.click_at(state["cells"][0]["box"])
         self.page.wait_for("the first cell focused", lambda s: s["focusedCell"] == ids[0])
         self.press("ArrowRight", CTRL)
@@ -326,7 +334,7 @@ class KeyboardScenarios:
         self.wait_disk("Ctrl+ArrowRight on the first image, after the early look", path, order(moved, "not moved"))
         self.press("z", CTRL)
         self.wait_disk("Ctrl+Z: the first image back in place", path, order(ids, "not back"))
-        return f"{len(ids)} images: the kept look, then the document's own view; a move saved and undone"
+        return f"{len(ids)} images: the kept look and list, then the document's own view; a move saved and undone"
 
     def hostile_file_names(self):
         """A gallery file and an image file named with markup and a bidi override: the card, the

@@ -41,11 +41,17 @@ import Testing
         throw NoLookKept(description: "no look was kept for \(path) in \(looks.folder)")
     }
 
-    /// `view` without its `"early":true` member, as the document's own first look writes it.
+    /// `view` without the members only a kept look has (`"early":true`, and `fileToken` with its
+    /// 16 hex digits), as the document's own first look writes it.
     func withoutEarly(_ view: [UInt8]) -> [UInt8] {
-        let member = Array(#""early":true,"#.utf8)
-        guard let at = (0 ... view.count - member.count).first(where: { view[$0 ..< $0 + member.count].elementsEqual(member) }) else { return view }
-        return Array(view[..<at] + view[(at + member.count)...])
+        var view = view
+        for (member, valueLength) in [(#""early":true,"#, 0), (#""fileToken":""#, 18)] {
+            let member = Array(member.utf8)
+            guard let at = (0 ... view.count - member.count).first(where: { view[$0 ..< $0 + member.count].elementsEqual(member) })
+            else { continue }
+            view.removeSubrange(at ..< at + member.count + valueLength)
+        }
+        return view
     }
 
     @Test func theNextOpenOfTheSameFileGetsTheFirstLookTheDocumentWouldGive() async throws {
@@ -75,6 +81,56 @@ import Testing
         #expect(try await desk.earlyLook(key, first: 2) == nil, "an early look of an open document")
         #expect(try await desk.blobs(key, of: ids).count == 3)
         await desk.closeAll().forEach { Issue.record("\($0)") }
+    }
+
+    @Test func theWholeListIsKeptBesideTheLookForThePageToFillItsGrid() async throws {
+        let document = try await desk.document(key, for: "page")
+        let images = try await document.gallery.images
+        let look = try await lookKept()
+        await desk.closeAll().forEach { Issue.record("\($0)") }
+        let view = try #require(try JSONSerialization.jsonObject(with: Data(look.view)) as? [String: Any])
+        let token = try #require(view["fileToken"] as? String, "the look names the file's revision")
+
+        // Any piece of the list, as the document's own pieces write it, with the look's token.
+        for (from, count, expected) in [(0, 100, 0 ..< 10), (3, 4, 3 ..< 7), (8, 5, 8 ..< 10), (9, 1, 9 ..< 10), (12, 3, 10 ..< 10)] {
+            let piece = try #require(try await desk.earlyImages(key, from: from, count: count), "no early piece at \(from)")
+            #expect(piece.json == DocumentView.imagesJSON(images[expected]), "the piece at \(from) of \(count)")
+            #expect(piece.from == expected.lowerBound && piece.total == images.count && piece.token == token)
+        }
+        // Open, the document answers: its pieces carry the same token while it is the file's.
+        let reopened = try await desk.document(key, for: "page")
+        #expect(try await desk.earlyImages(key, from: 0, count: 1) == nil, "an early piece of an open document")
+        #expect(try await desk.images(key, from: 0, count: 1).token == token)
+        try await reopened.setCaption("not the file's any more", of: images[0].id)
+        #expect(try await desk.images(key, from: 0, count: 1).token == nil, "a token for an edited list")
+        try await reopened.undo()
+        #expect(try await desk.images(key, from: 0, count: 1).token == token, "undone to the file's list")
+        await desk.closeAll().forEach { Issue.record("\($0)") }
+
+        // A file written since keeps the list of no other revision.
+        try GalleryFileSystem.writeWhole(try GalleryFileSystem.contents(of: path), to: path)
+        #expect(try await desk.earlyImages(key, from: 0, count: 1) == nil, "a list given for a file written since it was kept")
+    }
+
+    @Test func aDamagedListIsNoList() throws {
+        let identity = try FileIdentity.of(path: path)
+        let images = try GalleryReader(path: path.string).gallery.images
+        let bytes = try #require(FirstLooks.encodeList(images, identity: identity))
+        let list = try #require(FirstLooks.decodeList(bytes, identity: identity))
+        #expect(list.json == DocumentView.imagesJSON(images) && list.total == images.count)
+        // Every byte matters: the magic, the identity, the counts, the digest, the places and the list.
+        for at in [0, 7, 8, 63, 64, 68, 72, 103, 104, 107, 104 + 4 * images.count, bytes.count - 1] {
+            var damaged = bytes
+            damaged[at] ^= 0x01
+            #expect(FirstLooks.decodeList(damaged, identity: identity) == nil, "byte \(at) changed")
+        }
+        #expect(FirstLooks.decodeList(Array(bytes.dropLast()), identity: identity) == nil, "cut short")
+        #expect(FirstLooks.decodeList(bytes + [0], identity: identity) == nil, "a byte too many")
+        // Whole by its digest but cut where no object begins: the digest made again over it.
+        var misplaced = bytes
+        misplaced[104 + 4] &+= 1
+        misplaced.replaceSubrange(72 ..< 104, with: FirstLooks.digest(misplaced[104...]))
+        #expect(FirstLooks.decodeList(misplaced, identity: identity) == nil, "a place inside an object")
     }
 
     @Test func aLaunchWithAKeptLookLeavesTheOpenToThePage() async throws {

@@ -45,6 +45,9 @@ package actor DocumentDesk {
     /// The blobs of the early looks given out, by key, until their documents are open: the first
     /// screen's thumbnails are asked for by id before then.
     private var earlyBlobs: [String: [UUID: SHA256Digest]] = [:]
+    /// The whole lists kept with those looks, read when a page first asks for a piece of one, and
+    /// let go when the document opens (12 MB at 100,000 images).
+    private var earlyLists: [String: FirstLooks.KeptList] = [:]
 
     package init(library: GalleryLibrary, events: EditorEvents, options: DocumentOptions, looks: FirstLooks? = nil) {
         self.library = library
@@ -115,6 +118,7 @@ package actor DocumentDesk {
         }
         open[key] = Open(document: document, pages: [], watcher: watcher)
         earlyBlobs[key] = nil
+        earlyLists[key] = nil
         return document
     }
 
@@ -133,6 +137,28 @@ package actor DocumentDesk {
 
     @concurrent private static func look(_ looks: FirstLooks, key: String, path: FilePath) async -> FirstLooks.Look? {
         looks.look(key: key, path: path)
+    }
+
+    /// Images `from ..< from + count` of the list kept with `key`'s early look, for a page drawn
+    /// from that look to fill its grid while the document opens; nil when the document is open
+    /// (its own pieces are as quick) or no list is kept for the file as it is now.
+    package func earlyImages(_ key: String, from: Int, count: Int) async throws -> (json: [UInt8], from: Int, total: Int, token: String)? {
+        guard let looks, open[key] == nil else { return nil }
+        if let list = earlyLists[key] { return Self.piece(of: list, from: from, count: count) }
+        guard looks.mayHold(key: key) else { return nil }
+        let path = FilePath(try await library.path(forKey: key))
+        guard let list = await Self.list(looks, key: key, path: path) else { return nil }
+        if open[key] == nil { earlyLists[key] = list }
+        return Self.piece(of: list, from: from, count: count)
+    }
+
+    private static func piece(of list: FirstLooks.KeptList, from: Int, count: Int) -> (json: [UInt8], from: Int, total: Int, token: String) {
+        let piece = list.piece(from: from, count: count)
+        return (piece.json, piece.from, list.total, list.token)
+    }
+
+    @concurrent private static func list(_ looks: FirstLooks, key: String, path: FilePath) async -> FirstLooks.KeptList? {
+        looks.list(key: key, path: path)
     }
 
     /// The blobs of the images `ids` names in `key`'s document, or, while it opens, in the early
@@ -173,12 +199,16 @@ package actor DocumentDesk {
     /// Images `from ..< from + count` of the document's list (fewer at its end), its length, and
     /// the version of the list they were cut from: a page that opened with a first look fills its
     /// list in such pieces, and a piece of another version tells it the list changed meanwhile.
-    package func images(_ key: String, from: Int, count: Int) async throws -> (images: ArraySlice<GalleryImage>, total: Int, version: Int) {
+    /// While the list is its file's (no unsaved change), `token` names that file's revision, as
+    /// an early look's does: a page that took the list kept with that look then keeps it.
+    package func images(_ key: String, from: Int, count: Int)
+        async throws -> (images: ArraySlice<GalleryImage>, total: Int, version: Int, token: String?) {
         guard let entry = open[key] else { throw EditorError.noSuchGallery(key) }
-        let images = try await entry.document.gallery.images
+        let (gallery, filed) = try await entry.document.galleryAsFiled
+        let images = gallery.images
         let version = await written(key, images).version
         let start = min(max(0, from), images.count)
-        return (images[start ..< min(images.count, start + max(0, count))], images.count, version)
+        return (images[start ..< min(images.count, start + max(0, count))], images.count, version, filed.map(FirstLooks.token(of:)))
     }
 
     /// `images` as the pages read them, and its version: written once per list. Arrays that

@@ -7,11 +7,18 @@ import GalleryFormat
 // (keys in byte order, compact, the same minimal escapes), which DocumentViewTests holds it to.
 extension DocumentView {
     package static func imagesJSON(_ images: some Collection<GalleryImage>) -> [UInt8] {
+        imagesJSON(images) { _ in }
+    }
+
+    /// The same, telling `started` where each image's object begins (FirstLooks keeps the list
+    /// with those places, to cut it into the page's pieces without reading it).
+    static func imagesJSON(_ images: some Collection<GalleryImage>, started: (Int) -> Void) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(images.count * 130 + 2)
         out.append(0x5B)
         for (index, image) in images.enumerated() {
             if index > 0 { out.append(0x2C) }
+            started(out.count)
             out.append(0x7B)
             if let caption = image.caption {
                 member("caption", &out)

@@ -64,6 +64,10 @@ package struct DocumentView: Encodable, Sendable {
     /// opens: the page shows it, asks for the document's own view at once and edits nothing
     /// before that view is in. Left out when false.
     package var early = false
+    /// An early look's: the revision of the file it was kept from (`FirstLooks.token(of:)`). A
+    /// piece of the list with the same token is that file's list, and the document's own while it
+    /// has no unsaved change (DocumentDesk.images(_:from:count:)).
+    package var fileToken: String?
 
     package struct Version: Codable, Sendable, Hashable {
         package var id: String
@@ -145,6 +149,7 @@ extension DocumentView {
             + optional("cover", cover)
             + (early ? [("early", .bool(true))] : [])
             + [("edited", .bool(edited)), ("fileName", .string(fileName))]
+            + optional("fileToken", fileToken)
             + (windowed ? [("imageCount", .integer(Int64(galleryImages.count)))] : [])
         // The members after `images` up to `laterSizes` (a windowed view's), and those after that.
         let middle: [(String, V)] = [("imagesVersion", .integer(Int64(imagesVersion))), ("key", .string(key))]

@@ -39,7 +39,7 @@ package struct FirstLooks: Sendable {
     /// magic, identity (3 × 8 + 4 × 8), first, the view's length, the blob count, SHA-256.
     static let headerSize = 8 + 56 + 4 + 4 + 4 + 32
     static let blobRecordSize = 16 + 32
-    static let magic = Array("IGLOOK01".utf8)
+    static let magic = Array("IGLOOK02".utf8)
 
     /// The look of gallery `key` at `path` if the cache holds one for the file as it is now;
     /// nil for anything else (no look, another revision, a damaged file), never an error: a
@@ -69,16 +69,22 @@ package struct FirstLooks: Sendable {
     /// `identity`) for the next open of that file. Galleries no larger than a look are not kept:
     /// the page gets them whole at once. A write that fails leaves no look, which only costs time.
     package func store(_ gallery: Gallery, key: String, fileName: String, identity: FileIdentity) {
-        guard gallery.images.count > count, let file = self.file(for: key) else { return }
+        guard gallery.images.count > count, let file = self.file(for: key), let listFile = self.listFile(for: key) else { return }
         // Kept whole already (an open of the revision the last open or save kept): not again.
-        if kept(in: file, identity: identity) != nil { return }
-        var view = DocumentView(key: key, fileName: fileName, gallery: gallery).windowed(first: count)
-        view.early = true
-        guard let bytes = Self.encode(view.json, blobs: gallery.images.prefix(count).map { ($0.id, $0.sha256) },
-                                      identity: identity, first: count) else { return }
+        let lookKept = kept(in: file, identity: identity) != nil
+        if lookKept, listKept(in: listFile, identity: identity) { return }
         // The owner's alone: a look holds the gallery's title, file names and captions.
         try? GalleryFileSystem.makeFolders(folder, permissions: FilePermissions(rawValue: 0o700))
-        try? GalleryFileSystem.writeWhole(bytes, to: file, permissions: FilePermissions(rawValue: 0o600))
+        let owners = FilePermissions(rawValue: 0o600)
+        // The list first: a page given the look asks for the list straight after.
+        if let list = Self.encodeList(gallery.images, identity: identity) { try? GalleryFileSystem.writeWhole(list, to: listFile, permissions: owners) }
+        if lookKept { return }
+        var view = DocumentView(key: key, fileName: fileName, gallery: gallery).windowed(first: count)
+        view.early = true
+        view.fileToken = Self.token(of: identity)
+        guard let bytes = Self.encode(view.json, blobs: gallery.images.prefix(count).map { ($0.id, $0.sha256) },
+                                      identity: identity, first: count) else { return }
+        try? GalleryFileSystem.writeWhole(bytes, to: file, permissions: owners)
     }
 
     /// The look's file for `key`; nil for a key that is not the desk's kind (lowercase hex,
@@ -117,8 +123,8 @@ extension FirstLooks {
         let (lookFirst, viewLength, blobCount) = (count(64), count(68), count(72))
         guard lookFirst == first, viewLength <= largestView, blobCount <= first,
               bytes.count == headerSize + viewLength + blobCount * blobRecordSize else { return nil }
-        let body = Array(bytes[headerSize...])
-        guard SHA256Hasher.of(body).bytes == Array(bytes[76 ..< headerSize]) else { return nil }
+        let body = bytes[headerSize...]
+        guard digest(body) == Array(bytes[76 ..< headerSize]) else { return nil }
         var blobs: [UUID: SHA256Digest] = [:]
         blobs.reserveCapacity(blobCount)
         body.withUnsafeBytes { raw in
@@ -128,7 +134,14 @@ extension FirstLooks {
                 blobs[id] = SHA256Digest(bytes: UnsafeRawBufferPointer(rebasing: raw[at + 16 ..< at + blobRecordSize]))
             }
         }
-        return Look(view: Array(body[..<viewLength]), blobs: blobs)
+        return Look(view: Array(body.prefix(viewLength)), blobs: blobs)
+    }
+
+    /// The SHA-256 of `bytes`, hashed where they lie.
+    static func digest(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var hasher = SHA256Hasher()
+        bytes.withUnsafeBytes { hasher.update($0) }
+        return hasher.finalize().bytes
     }
 
     /// The identity as the header holds it: device, inode, size, then the mtime and the ctime.

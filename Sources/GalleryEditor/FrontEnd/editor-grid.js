@@ -47,13 +47,30 @@ export async function openGallery(key) {
 
 /// The document's own first look in place of the early one, then its whole list. Asked for once
 /// the first screen's photos are in (or after two seconds): the open it starts would take the
-/// processor from their first paint.
+/// processor from their first paint. Before it, the rest of the list comes from what the editor
+/// kept with the look (no open needed), so that a scroll straight after the first paint finds
+/// photos; the page keeps that list if the document then says it is still the file's (the same
+/// `fileToken`), and otherwise takes the document's as a first look's.
 async function settleEarlyLook(key, early) {
   try {
     await Promise.race([screenLoaded($('image-grid')), new Promise((done) => setTimeout(done, 2000))]);
     if (state.doc !== early) return;
+    let kept = null;
+    // A list not kept (or no longer the file's) is no error: the document's pieces follow.
+    if (early.fileToken) kept = await fillList(key, early, true).catch(() => null);
+    if (state.doc !== early) return;
     const look = firstLook(await api(`/api/documents/${key}?first=${FIRST_LOOK}`));
     if (state.doc !== early) return;
+    if (kept?.fits && look.partial) {
+      const check = await api(`/api/documents/${key}/images?from=0&count=1`);
+      if (state.doc !== early) return;
+      if (check.fileToken === early.fileToken && check.total === early.images.length) {
+        look.images = early.images;
+        look.imagesVersion = check.imagesVersion;
+        delete look.partial;
+        return showInPlace(look, early);
+      }
+    }
     drawDocument(look);
     if (state.doc?.partial) await takeWholeList(key, true);
   } catch (error) {
@@ -93,24 +110,10 @@ async function takeWholeList(key, screenIn = false) {
   if (!screenIn) await screenLoaded($('image-grid'));
   const doc = state.doc;
   try {
-    let version = null, resized = false;
-    for (let from = 0; from < doc.images.length; from += PIECE) {
-      const piece = await api(`/api/documents/${key}/images?from=${from}&count=${PIECE}`);
-      if (state.doc !== doc) return;
-      if (piece.total !== doc.images.length || piece.from !== from || (version !== null && piece.imagesVersion !== version)) {
-        return showWhole(await api(`/api/documents/${key}`), doc);
-      }
-      version = piece.imagesVersion;
-      piece.images.forEach((image, offset) => {
-        const held = doc.images[from + offset];
-        resized ||= held.width !== image.width || held.height !== image.height;
-        doc.images[from + offset] = image;
-      });
-      // The layout stays (the sizes are the first look's); stand-ins in view get their photos.
-      if (from < drawnRange.last && from + PIECE > drawnRange.first && !$('gallery-view').hidden) drawGrid(doc);
-    }
-    if (resized) ratiosChanged += 1;
-    doc.imagesVersion = version;
+    const filled = await fillList(key, doc, false);
+    if (filled.gone) return;
+    if (!filled.fits) return showWhole(await api(`/api/documents/${key}`), doc);
+    doc.imagesVersion = filled.last.imagesVersion;
     delete doc.partial;
     showWhole(doc, doc);
   } catch (error) {
@@ -118,11 +121,40 @@ async function takeWholeList(key, screenIn = false) {
   }
 }
 
+/// `doc`'s stand-ins replaced by the pieces of its list as they come, those in view drawn: the
+/// document's pieces, all of one version, or with `early` those of the list kept with the early
+/// look `doc`, all of its file (`fileToken`). `gone` when a newer view took `doc`'s place
+/// meanwhile; `fits` false when a piece was not of that list (another length, version or file).
+async function fillList(key, doc, early) {
+  let last = null, resized = false;
+  for (let from = 0; from < doc.images.length; from += PIECE) {
+    const piece = await api(`/api/documents/${key}/images?from=${from}&count=${PIECE}${early ? '&early=1' : ''}`);
+    if (state.doc !== doc) return {gone: true};
+    const ofList = early ? piece.early && piece.fileToken === doc.fileToken : last === null || piece.imagesVersion === last.imagesVersion;
+    if (piece.total !== doc.images.length || piece.from !== from || !ofList) return {fits: false};
+    last = piece;
+    piece.images.forEach((image, offset) => {
+      const held = doc.images[from + offset];
+      resized ||= held.width !== image.width || held.height !== image.height;
+      doc.images[from + offset] = image;
+    });
+    // The layout stays (the sizes are the first look's); stand-ins in view get their photos.
+    if (from < drawnRange.last && from + PIECE > drawnRange.first && !$('gallery-view').hidden) drawGrid(doc);
+  }
+  if (resized) ratiosChanged += 1;
+  return {fits: last !== null, last};
+}
+
 /// `whole` in place of the first look `look`, unless a newer view has taken its place.
 function showWhole(whole, look) {
-  if (state.doc !== look) return;
   whole.saving = look.saving;  // taken from the events, as an edit's reply does
-  if ($('detail-view').hidden) drawDocument(whole); else { state.doc = whole; drawStatus(whole); }
+  showInPlace(whole, look);
+}
+
+/// `view` in place of `held`, unless a newer view has taken its place.
+function showInPlace(view, held) {
+  if (state.doc !== held) return;
+  if ($('detail-view').hidden) drawDocument(view); else { state.doc = view; drawStatus(view); }
 }
 
 export function setStatus(text, kind) {

@@ -43,6 +43,29 @@ extension EditorRoutes {
         var metadataRemoved: MetadataRemoval?
     }
 
+    /// A piece of a list as the page reads it: members in byte order, as every answer writes them.
+    static func pieceJSON(early: Bool, token: String?, from: Int, images: [UInt8], version: Int?, total: Int) -> [UInt8] {
+        var body = Array("{".utf8)
+        if early { body += Array(#""early":true,"#.utf8) }
+        if let token {
+            body += Array(#""fileToken":"#.utf8)
+            CanonicalJSONWriter.appendString(token, to: &body)
+            body.append(0x2C)
+        }
+        body += Array(#""from":"#.utf8)
+        CanonicalJSONWriter.appendInteger(Int64(from), to: &body)
+        body += Array(#","images":"#.utf8)
+        body += images
+        if let version {
+            body += Array(#","imagesVersion":"#.utf8)
+            CanonicalJSONWriter.appendInteger(Int64(version), to: &body)
+        }
+        body += Array(#","total":"#.utf8)
+        CanonicalJSONWriter.appendInteger(Int64(total), to: &body)
+        body.append(0x7D)
+        return body
+    }
+
     static func addDocuments(to router: Router<EditorRequestContext>, _ state: EditorState) {
         router.get("/api/documents/:key") { request, context in
             await answering {
@@ -61,23 +84,22 @@ extension EditorRoutes {
             }
         }
         // A piece of the list, for a page that opened with a first look:
-        // {"from", "images", "imagesVersion", "total"} (DocumentDesk.images(_:from:count:)).
+        // {"fileToken"?, "from", "images", "imagesVersion", "total"} (DocumentDesk.images(_:from:count:)).
+        // `early`: from the list kept with the page's early look while the document opens
+        // (FirstLooks.KeptList): {"early": true, "fileToken", "from", "images", "total"}, no version.
         router.get("/api/documents/:key/images") { request, context in
             await answering {
                 let key = try context.parameters.require("key")
                 let from = try count(request.uri.queryParameters["from"].map(String.init), "from", 0 ... 100_000)
                 let count = try count(request.uri.queryParameters["count"].map(String.init), "count", 1 ... 20_000)
+                if request.uri.queryParameters["early"] != nil, let piece = try await state.desk.earlyImages(key, from: from, count: count) {
+                    return Responses.json(bytes: pieceJSON(early: true, token: piece.token, from: piece.from, images: piece.json,
+                                                           version: nil, total: piece.total))
+                }
                 let piece = try await state.desk.images(key, from: from, count: count)
-                var body = Array(#"{"from":"#.utf8)
-                CanonicalJSONWriter.appendInteger(Int64(piece.images.startIndex), to: &body)
-                body += Array(#","images":"#.utf8)
-                body += DocumentView.imagesJSON(piece.images)
-                body += Array(#","imagesVersion":"#.utf8)
-                CanonicalJSONWriter.appendInteger(Int64(piece.version), to: &body)
-                body += Array(#","total":"#.utf8)
-                CanonicalJSONWriter.appendInteger(Int64(piece.total), to: &body)
-                body.append(0x7D)
-                return Responses.json(bytes: body)
+                return Responses.json(bytes: pieceJSON(early: false, token: piece.token, from: piece.images.startIndex,
+                                                       images: DocumentView.imagesJSON(piece.images), version: piece.version,
+                                                       total: piece.total))
             }
         }
         router.post("/api/documents/:key/edits") { request, context in
