@@ -49,8 +49,14 @@ FRAMES_STOP = """(() => { const log = window.scaleFrames; log.run = false;
     if (!log.drawn[i]) { blankFrames++; continue; }
     if (last !== null) longestBlank = Math.max(longestBlank, log.times[i] - last);
     last = log.times[i]; }
+  // When the blank frames fell, and when each piece of the list was asked and came (page clock).
+  const blankAt = log.times.filter((t, i) => !log.drawn[i]).slice(0, 40).map(Math.round);
+  const pieces = performance.getEntriesByType('resource').map((e) => ({u: new URL(e.name), e}))
+    .filter(({u}) => /\\/images$/.test(u.pathname)).map(({u, e}) => ({from: Number(u.searchParams.get('from')),
+      early: u.searchParams.has('early'), asked: Math.round(e.startTime), came: Math.round(e.responseEnd)}));
   return {frames: log.times.length, blankFrames, longestBlankMs: longestBlank, longestFrameMs: longestFrame,
-          firstDrawn: log.drawn[0], lastDrawn: log.drawn[log.drawn.length - 1]}; })()"""
+          firstDrawn: log.drawn[0], lastDrawn: log.drawn[log.drawn.length - 1], start: Math.round(log.times[0]),
+          blankAt, pieces}; })()"""
 
 # Where the first paint's time went, in the page's clock (ms since navigation): the document's
 # view asked, its first byte and its last, and the mark; the thumbnails are what lies after.

@@ -97,6 +97,10 @@ import Testing
             #expect(piece.json == DocumentView.imagesJSON(images[expected]), "the piece at \(from) of \(count)")
             #expect(piece.from == expected.lowerBound && piece.total == images.count && piece.token == token)
         }
+        // Every image's blob while the document is not open: a thumbnail the cache holds needs no open.
+        for image in images { #expect(await desk.earlyBlob(key, of: image.id) == image.sha256, "the blob of \(image.id)") }
+        #expect(await desk.earlyBlob(key, of: UUID()) == nil)
+        #expect(await !desk.isOpen(key), "opened by a look at the kept list")
         // Open, the document answers: its pieces carry the same token while it is the file's.
         let reopened = try await desk.document(key, for: "page")
         #expect(try await desk.earlyImages(key, from: 0, count: 1) == nil, "an early piece of an open document")
@@ -118,6 +122,7 @@ import Testing
         let bytes = try #require(FirstLooks.encodeList(images, identity: identity))
         let list = try #require(FirstLooks.decodeList(bytes, identity: identity))
         #expect(list.json == DocumentView.imagesJSON(images) && list.total == images.count)
+        #expect(images.allSatisfy { list.blob(of: $0.id) == $0.sha256 } && list.blob(of: UUID()) == nil)
         // Every byte matters: the magic, the identity, the counts, the digest, the places and the list.
         for at in [0, 7, 8, 63, 64, 68, 72, 103, 104, 107, 104 + 4 * images.count, bytes.count - 1] {
             var damaged = bytes
@@ -131,6 +136,14 @@ import Testing
         misplaced[104 + 4] &+= 1
         misplaced.replaceSubrange(72 ..< 104, with: FirstLooks.digest(misplaced[104...]))
         #expect(FirstLooks.decodeList(misplaced, identity: identity) == nil, "a place inside an object")
+        // The same for two blob records out of order, which the search could pass over.
+        var unordered = bytes
+        let records = bytes.count - images.count * FirstLooks.blobRecordSize
+        let (first, second) = (records ..< records + 48, records + 48 ..< records + 96)
+        unordered.replaceSubrange(first, with: bytes[second])
+        unordered.replaceSubrange(second, with: bytes[first])
+        unordered.replaceSubrange(72 ..< 104, with: FirstLooks.digest(unordered[104...]))
+        #expect(FirstLooks.decodeList(unordered, identity: identity) == nil, "the ids out of order")
     }
 
     @Test func aLaunchWithAKeptLookLeavesTheOpenToThePage() async throws {

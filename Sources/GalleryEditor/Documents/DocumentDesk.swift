@@ -165,10 +165,20 @@ package actor DocumentDesk {
     /// look a page was given for it (those of the first screen, which the page asks for first).
     package func blobs(_ key: String, of ids: [UUID]) async throws -> [UUID: SHA256Digest] {
         let wanted = Set(ids)
-        if open[key] == nil, let early = earlyBlobs[key] { return early.filter { wanted.contains($0.key) } }
+        if open[key] == nil, earlyBlobs[key] != nil {
+            return Dictionary(ids.compactMap { id in earlyBlob(key, of: id).map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
+        }
         var found: [UUID: SHA256Digest] = [:]
         for image in try await openDocument(key).gallery.images where wanted.contains(image.id) { found[image.id] = image.sha256 }
         return found
+    }
+
+    /// The blob of image `id` of `key` as the early look given for it or the list kept with that
+    /// look names it, while the document is not open: a thumbnail the cache holds is then sent
+    /// without waiting for the open. Nil otherwise.
+    package func earlyBlob(_ key: String, of id: UUID) -> SHA256Digest? {
+        guard open[key] == nil else { return nil }
+        return earlyBlobs[key]?[id] ?? earlyLists[key]?.blob(of: id)
     }
 
     /// The document for `key` if a page has it open, or once the open under way ends: a page

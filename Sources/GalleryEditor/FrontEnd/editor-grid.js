@@ -122,15 +122,17 @@ async function takeWholeList(key, screenIn = false) {
 }
 
 /// `doc`'s stand-ins replaced by the pieces of its list as they come, those in view drawn: the
-/// document's pieces, all of one version, or with `early` those of the list kept with the early
-/// look `doc`, all of its file (`fileToken`). `gone` when a newer view took `doc`'s place
-/// meanwhile; `fits` false when a piece was not of that list (another length, version or file).
+/// document's pieces, all of one version, or with `early` those of the list of the early look
+/// `doc`'s file (`fileToken`), from the cache or the document. `gone` when a newer view took
+/// `doc`'s place meanwhile; `fits` false when a piece was not of that list (another length,
+/// version or file).
 async function fillList(key, doc, early) {
   let last = null, resized = false;
   for (let from = 0; from < doc.images.length; from += PIECE) {
     const piece = await api(`/api/documents/${key}/images?from=${from}&count=${PIECE}${early ? '&early=1' : ''}`);
     if (state.doc !== doc) return {gone: true};
-    const ofList = early ? piece.early && piece.fileToken === doc.fileToken : last === null || piece.imagesVersion === last.imagesVersion;
+    // The same token is the same list, whether it came from the cache or, once open, the document.
+    const ofList = early ? piece.fileToken === doc.fileToken : last === null || piece.imagesVersion === last.imagesVersion;
     if (piece.total !== doc.images.length || piece.from !== from || !ofList) return {fits: false};
     last = piece;
     piece.images.forEach((image, offset) => {

@@ -40,6 +40,12 @@ extension EditorRoutes {
         }
         router.get("/api/documents/:key/images/:id/thumbnail") { _, context in
             await answering {
+                // Found by the list kept with an early look while the document opens (a page
+                // scrolling at once): the open is left to the page's own request.
+                if let blob = await state.desk.earlyBlob(try context.parameters.require("key"), of: try imageID(context.parameters.get("id"))),
+                   let thumbnail = state.thumbnails.cachedGrid(sha256: blob.description) {
+                    return Responses.bytes(thumbnail.bytes, type: thumbnail.mediaType, cache: "private, max-age=31536000, immutable")
+                }
                 let (document, image) = try await openImage(state, context)
                 let thumbnail = try await state.thumbnails.grid(sha256: image.sha256.description) {
                     try await document.imageData(image.id)
