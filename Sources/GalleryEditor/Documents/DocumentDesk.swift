@@ -276,10 +276,15 @@ package actor DocumentDesk {
         if let file = await document.file {
             await library.remember(key, path: document.path, reader: file.reader, identity: file.identity)
             // The next open of this revision of the file shows its first look at once. Kept off
-            // the desk: at 100,000 images the look is 1 MB to write and hash.
+            // the desk, once the page has drawn: at 100,000 images the look and its list are 18 MB
+            // to write and hash. (Two saves closer than that may keep the older; the next open
+            // then draws no early look, which only costs its head start.)
             if let looks, file.reader.gallery.images.count > looks.count {
                 let (gallery, fileName) = (file.reader.gallery, GalleryFileSystem.fileName(of: document.path))
-                Task.detached(priority: .utility) { looks.store(gallery, key: key, fileName: fileName, identity: file.identity) }
+                Task.detached(priority: .utility) {
+                    try? await Task.sleep(for: looks.settle)
+                    looks.store(gallery, key: key, fileName: fileName, identity: file.identity)
+                }
             }
         } else {
             await library.invalidate(key)

@@ -7,14 +7,15 @@ import GalleryFormat
 // (keys in byte order, compact, the same minimal escapes), which DocumentViewTests holds it to.
 extension DocumentView {
     package static func imagesJSON(_ images: some Collection<GalleryImage>) -> [UInt8] {
-        imagesJSON(images) { _ in }
-    }
-
-    /// The same, telling `started` where each image's object begins (FirstLooks keeps the list
-    /// with those places, to cut it into the page's pieces without reading it).
-    static func imagesJSON(_ images: some Collection<GalleryImage>, started: (Int) -> Void) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(images.count * 130 + 2)
+        appendImagesJSON(images, to: &out) { _ in }
+        return out
+    }
+
+    /// The same, appended to `out`, telling `started` where in `out` each image's object begins
+    /// (FirstLooks keeps the list with those places, to cut it into the page's pieces unread).
+    static func appendImagesJSON(_ images: some Collection<GalleryImage>, to out: inout [UInt8], started: (Int) -> Void) {
         out.append(0x5B)
         for (index, image) in images.enumerated() {
             if index > 0 { out.append(0x2C) }
@@ -44,7 +45,6 @@ extension DocumentView {
             out.append(0x7D)
         }
         out.append(0x5D)
-        return out
     }
 
     private static func member(_ name: StaticString, _ out: inout [UInt8]) { CanonicalJSONWriter.appendKey(name, to: &out) }

@@ -9,23 +9,49 @@ import SystemPackage
 /// frames. The page takes the list for the document's own only when the document says it is
 /// still the file's (`token`): the list is a cache, and the document decides.
 extension FirstLooks {
-    /// The list as `DocumentView.imagesJSON` writes it, and where each image's object starts in it.
+    /// The list as `DocumentView.imagesJSON` writes it, where each image's object starts in it,
+    /// and each image's blob, all read where they lie in the file's bytes (17 MB at 100,000
+    /// images, held only until the document is open).
     package struct KeptList: Sendable, Equatable {
-        package var json: [UInt8]
-        package var starts: [UInt32]
+        /// The file, whole and checked: the list, the places and the blob records in order.
+        let bytes: [UInt8]
+        package let total: Int
+        let jsonLength: Int
+        /// The file's identity as the pages are shown it (`FirstLooks.token(of:)`).
+        package let token: String
+
+        package var json: ArraySlice<UInt8> { bytes[FirstLooks.listHeaderSize ..< startsAt] }
+        var startsAt: Int { FirstLooks.listHeaderSize + jsonLength }
         /// Each image's id and its blob's SHA-256 (16 + 32 bytes), in the order of the ids' bytes:
         /// the thumbnails of a page scrolling through the list are found in the cache by these,
         /// without waiting for the open, whose processor time would slow the scroll.
-        var blobRecords: [UInt8]
-        /// The file's identity as the pages are shown it (`FirstLooks.token(of:)`).
-        package var token: String
+        var recordsAt: Int { startsAt + 4 * total }
 
-        package var total: Int { starts.count }
+        /// Where in `bytes` the object of image `index` begins.
+        func start(_ index: Int) -> Int {
+            FirstLooks.listHeaderSize + Int(bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: startsAt + 4 * index, as: UInt32.self)) })
+        }
+
+        /// Images `from ..< from + count` (fewer at the end) as a JSON array, and where it began.
+        package func piece(from: Int, count: Int) -> (json: [UInt8], from: Int) {
+            let first = min(max(0, from), total)
+            let end = min(total, first + max(0, count))
+            guard first < end else { return (Array("[]".utf8), first) }
+            // Each object ends at the comma before the next, or at the list's closing bracket.
+            let last = end < total ? start(end) - 1 : startsAt - 1
+            var piece = [UInt8]()
+            piece.reserveCapacity(last - start(first) + 2)
+            piece.append(0x5B)
+            piece += bytes[start(first) ..< last]
+            piece.append(0x5D)
+            return (piece, first)
+        }
 
         /// The blob of the image `id`, if the list has that image.
         package func blob(of id: UUID) -> SHA256Digest? {
             let wanted = FirstLooks.order(of: id)
-            return blobRecords.withUnsafeBytes { raw -> SHA256Digest? in
+            return bytes.withUnsafeBytes { file -> SHA256Digest? in
+                let raw = UnsafeRawBufferPointer(rebasing: file[recordsAt...])
                 var (low, high) = (0, total)
                 while low < high {
                     let middle = (low + high) / 2
@@ -38,21 +64,6 @@ extension FirstLooks {
                 }
                 return nil
             }
-        }
-
-        /// Images `from ..< from + count` (fewer at the end) as a JSON array, and where it began.
-        package func piece(from: Int, count: Int) -> (json: [UInt8], from: Int) {
-            let start = min(max(0, from), total)
-            let end = min(total, start + max(0, count))
-            guard start < end else { return (Array("[]".utf8), start) }
-            // Each object ends at the comma before the next, or at the list's closing bracket.
-            let last = end < total ? Int(starts[end]) - 1 : json.count - 1
-            var bytes = [UInt8]()
-            bytes.reserveCapacity(last - Int(starts[start]) + 2)
-            bytes.append(0x5B)
-            bytes += json[Int(starts[start]) ..< last]
-            bytes.append(0x5D)
-            return (bytes, start)
         }
     }
 
@@ -107,28 +118,33 @@ extension FirstLooks {
 }
 
 // The list's file: a header (magic, the gallery file's identity, the number of images, the
-// list's length, the SHA-256 of all that follows the header), where each image's object starts
-// (4 bytes each), the list as the page reads it, then each image's id and blob in the order of
-// the ids' bytes (48 bytes each). Numbers little-endian.
+// list's length, the SHA-256 of all that follows the header), the list as the page reads it,
+// where each image's object starts in it (4 bytes each), then each image's id and blob in the
+// order of the ids' bytes (48 bytes each). Numbers little-endian. Written in one buffer: at
+// 100,000 images it is 17 MB, made while the editor has the gallery open.
 extension FirstLooks {
     static func encodeList(_ images: [GalleryImage], identity: FileIdentity) -> [UInt8]? {
         guard images.count <= GalleryLimits().maxImages else { return nil }
+        var bytes = listMagic + identityBytes(identity)
+        bytes.reserveCapacity(listHeaderSize + images.count * (130 + 4 + blobRecordSize))
+        bytes += [UInt8](repeating: 0, count: listHeaderSize - bytes.count)  // the counts and digest, below
         var starts = [UInt32]()
         starts.reserveCapacity(images.count)
-        let json = DocumentView.imagesJSON(images) { starts.append(UInt32($0)) }
-        guard json.count <= GalleryLimits().maxManifestBytes else { return nil }
-        var body = [UInt8]()
-        body.reserveCapacity(starts.count * (4 + blobRecordSize) + json.count)
-        for start in starts { withUnsafeBytes(of: start.littleEndian) { body += $0 } }
-        body += json
-        for image in images.sorted(by: { order(of: $0.id) < order(of: $1.id) }) {
-            withUnsafeBytes(of: image.id.uuid) { body += $0 }
-            body += image.sha256.bytes
+        DocumentView.appendImagesJSON(images, to: &bytes) { starts.append(UInt32($0 - listHeaderSize)) }
+        let length = bytes.count - listHeaderSize
+        guard length <= GalleryLimits().maxManifestBytes else { return nil }
+        for start in starts { withUnsafeBytes(of: start.littleEndian) { bytes += $0 } }
+        // The ids' order, by index: sorting the images themselves would copy 100,000 of them.
+        let orders = images.map { order(of: $0.id) }
+        for index in orders.indices.sorted(by: { orders[$0] < orders[$1] }) {
+            withUnsafeBytes(of: images[index].id.uuid) { bytes += $0 }
+            bytes += images[index].sha256.bytes
         }
-        var bytes = listMagic + identityBytes(identity)
-        for word in [UInt32(images.count), UInt32(json.count)] { withUnsafeBytes(of: word.littleEndian) { bytes += $0 } }
-        bytes += SHA256Hasher.of(body).bytes
-        return bytes + body
+        for (at, word) in [(64, UInt32(images.count)), (68, UInt32(length))] {
+            withUnsafeBytes(of: word.littleEndian) { bytes.replaceSubrange(at ..< at + 4, with: $0) }
+        }
+        bytes.replaceSubrange(72 ..< listHeaderSize, with: digest(bytes[listHeaderSize...]))
+        return bytes
     }
 
     static func decodeList(_ bytes: [UInt8], identity: FileIdentity) -> KeptList? {
@@ -136,26 +152,24 @@ extension FirstLooks {
         else { return nil }
         func word(_ at: Int) -> Int { Int(bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }) }
         let (total, length) = (word(64), word(68))
-        guard total <= GalleryLimits().maxImages, length <= GalleryLimits().maxManifestBytes,
-              bytes.count == listHeaderSize + 4 * total + length + blobRecordSize * total,
+        guard total <= GalleryLimits().maxImages, length <= GalleryLimits().maxManifestBytes, length >= 2,
+              bytes.count == listHeaderSize + length + (4 + blobRecordSize) * total,
               digest(bytes[listHeaderSize...]) == Array(bytes[72 ..< listHeaderSize])
         else { return nil }
-        let jsonStart = listHeaderSize + 4 * total
-        let json = Array(bytes[jsonStart ..< jsonStart + length])
-        let blobRecords = Array(bytes[(jsonStart + length)...])
-        // In strict order, or the search could miss: one record an id.
-        let ordered = blobRecords.withUnsafeBytes { raw in
-            (1 ..< max(total, 1)).allSatisfy { order(at: ($0 - 1) * blobRecordSize, in: raw) < order(at: $0 * blobRecordSize, in: raw) }
-        }
-        guard ordered else { return nil }
-        let starts = (0 ..< total).map { UInt32(word(listHeaderSize + 4 * $0)) }
+        let list = KeptList(bytes: bytes, total: total, jsonLength: length, token: token(of: identity))
         // Whole by its digest, and still only cut where the list says an object begins.
-        guard json.first == 0x5B, json.last == 0x5D, total == 0 ? json.count == 2 : starts.first == 1 else { return nil }
-        for (index, start) in starts.enumerated() {
-            let at = Int(start)
-            guard at < json.count - 1, json[at] == 0x7B, index == 0 || (at > Int(starts[index - 1]) + 1 && json[at - 1] == 0x2C)
+        let (open, close) = (bytes[listHeaderSize], bytes[list.startsAt - 1])
+        guard open == 0x5B, close == 0x5D, total == 0 ? length == 2 : list.start(0) == listHeaderSize + 1 else { return nil }
+        for index in 0 ..< total {
+            let at = list.start(index)
+            guard at < list.startsAt - 1, bytes[at] == 0x7B, index == 0 || (at > list.start(index - 1) + 1 && bytes[at - 1] == 0x2C)
             else { return nil }
         }
-        return KeptList(json: json, starts: starts, blobRecords: blobRecords, token: token(of: identity))
+        // In strict order, or the search could miss: one record an id.
+        let ordered = bytes.withUnsafeBytes { file in
+            let raw = UnsafeRawBufferPointer(rebasing: file[list.recordsAt...])
+            return (1 ..< max(total, 1)).allSatisfy { order(at: ($0 - 1) * blobRecordSize, in: raw) < order(at: $0 * blobRecordSize, in: raw) }
+        }
+        return ordered ? list : nil
     }
 }

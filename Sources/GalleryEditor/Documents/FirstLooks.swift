@@ -19,9 +19,15 @@ package struct FirstLooks: Sendable {
     /// The images a look names whole: the page asks for this many (FIRST_LOOK, editor-grid.js).
     package let count: Int
 
-    package init(folder: FilePath = UserFolders.cache().appending("looks"), count: Int = 1000) {
+    /// How long after an open or a save the look is kept: a page opening the gallery is drawing
+    /// its first screen then, and at 100,000 images the list kept with the look is 17 MB to write,
+    /// sort and hash on a processor the page needs.
+    package let settle: Duration
+
+    package init(folder: FilePath = UserFolders.cache().appending("looks"), count: Int = 1000, settle: Duration = .seconds(2)) {
         self.folder = folder
         self.count = count
+        self.settle = settle
     }
 
     /// What the page is given early, and what the first screen's thumbnails need of it.
