@@ -175,6 +175,50 @@ import Testing
         #expect(try await desk.earlyLook(key, first: 2) == after.view)
     }
 
+    @Test func aSaveKeepsItsLookAtOnceAndAnOpenOnlyOnceThePageHasDrawn() async throws {
+        // A settle no test waits out: what is kept within it is kept at once.
+        let patient = FirstLooks(folder: looks.folder, count: 2, settle: .seconds(3600))
+        let desk = DocumentDesk(library: GalleryLibrary(roots: try EditorRoots(paths: [folder.path])), events: EditorEvents(),
+                                options: DocumentOptions(), looks: patient)
+        let document = try await desk.document(key, for: "page")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(patient.look(key: key, path: path) == nil, "kept while the page that opened the gallery draws")
+        try await document.setCaption("saved, then the editor closed", of: try await document.gallery.images[0].id)
+        _ = try await document.save()
+        // An editor closed straight after its last save still leaves the look of that file.
+        let look = try await lookKept()
+        #expect(String(decoding: look.view, as: UTF8.self).contains("saved, then the editor closed"))
+        await desk.closeAll().forEach { Issue.record("\($0)") }
+    }
+
+    @Test func theFolderKeepsTheGalleriesUsedMostRecentlyWithinItsBound() async throws {
+        try GalleryFileSystem.makeFolders(looks.folder)
+        // Five other galleries' looks and lists, 1 KB each, used one a minute apart, the oldest first.
+        let others = ["a", "b", "c", "d", "e"].map { String(repeating: $0, count: 24) }
+        for (index, other) in others.enumerated() {
+            for suffix in ["look", "list"] {
+                let file = looks.folder.appending("\(other)-2.\(suffix)")
+                try GalleryFileSystem.writeWhole([UInt8](repeating: 0, count: 1000), to: file)
+                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: Double(index - 10) * 60)],
+                                                      ofItemAtPath: file.string)
+            }
+        }
+        // A bound of three of them: the two used least recently go, whole, and the one kept now stays.
+        looks.prune(keeping: others[0], capacity: 6000)
+        let left = Set(try GalleryFileSystem.entries(ofFolder: looks.folder))
+        let expected = Set([others[0], others[3], others[4]].flatMap { ["\($0)-2.look", "\($0)-2.list"] })
+        #expect(left == expected, "left \(left.sorted())")
+        // A look given out is a use: it renews the gallery's place.
+        _ = try await desk.document(key, for: "page")
+        _ = try await lookKept()
+        await desk.closeAll().forEach { Issue.record("\($0)") }
+        let file = try #require(looks.file(for: key))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86400)], ofItemAtPath: file.string)
+        _ = try #require(try await desk.earlyLook(key, first: 2))
+        let used = try FileManager.default.attributesOfItem(atPath: file.string)[.modificationDate] as? Date
+        #expect(used.map { $0.timeIntervalSinceNow > -60 } == true, "the look's time after it was given: \(String(describing: used))")
+    }
+
     @Test func aFileChangedSinceGetsNoLook() async throws {
         _ = try await desk.document(key, for: "page")
         _ = try await lookKept()

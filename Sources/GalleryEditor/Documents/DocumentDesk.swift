@@ -109,7 +109,7 @@ package actor DocumentDesk {
         let path = try await library.path(forKey: key)
         let document = GalleryDocument(path: path, options: options)
         try await document.open()
-        await rememberFile(of: document, key: key)
+        await rememberFile(of: document, key: key, opened: true)
         // Others' changes to the file reach the page at once (reload, or a conflict to settle).
         try? await document.startPresenting()
         let stream = await document.events()
@@ -257,7 +257,7 @@ package actor DocumentDesk {
             // The library learns of the new file while the desk still counts the save as under
             // way: a publish that runs in this await (a page's edit, an earlier event) sees
             // `saving` and lists no galleries, so no listing reads the new file in between.
-            if let document = open[key]?.document { await rememberFile(of: document, key: key) }
+            if let document = open[key]?.document { await rememberFile(of: document, key: key, opened: false) }
             await library.setSaving(key, false)
             open[key]?.saving = false
         case .conflict, .stateChanged(.savingError):
@@ -272,18 +272,26 @@ package actor DocumentDesk {
     /// Gives the library what the document's file holds, from the document's own reader of it:
     /// the listing that follows a save or an open then reads no gallery (at 100,000 images, a
     /// 37 MB manifest). A document without its file (closed meanwhile) leaves the file to be read.
-    private func rememberFile(of document: GalleryDocument, key: String) async {
+    private func rememberFile(of document: GalleryDocument, key: String, opened: Bool) async {
         if let file = await document.file {
             await library.remember(key, path: document.path, reader: file.reader, identity: file.identity)
             // The next open of this revision of the file shows its first look at once. Kept off
-            // the desk, once the page has drawn: at 100,000 images the look and its list are 18 MB
-            // to write and hash. (Two saves closer than that may keep the older; the next open
-            // then draws no early look, which only costs its head start.)
+            // the desk: at 100,000 images the look and its list are 18 MB to write and hash. After
+            // an open, once the page has drawn its first screen (the look is there already if this
+            // file was opened before); after a save at once, since an editor closed straight
+            // after its last save would otherwise keep none for the file it leaves.
             if let looks, file.reader.gallery.images.count > looks.count {
                 let (gallery, fileName) = (file.reader.gallery, GalleryFileSystem.fileName(of: document.path))
-                Task.detached(priority: .utility) {
-                    try? await Task.sleep(for: looks.settle)
-                    looks.store(gallery, key: key, fileName: fileName, identity: file.identity)
+                // On a thread of its own: the work (150 ms at 100,000 images) would hold one of
+                // the few threads that answer the page's requests meanwhile.
+                let store = { DispatchQueue.global(qos: .utility).async { looks.store(gallery, key: key, fileName: fileName, identity: file.identity) } }
+                if opened {
+                    Task.detached(priority: .utility) {
+                        try? await Task.sleep(for: looks.settle)
+                        store()
+                    }
+                } else {
+                    store()
                 }
             }
         } else {

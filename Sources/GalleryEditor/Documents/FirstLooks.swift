@@ -19,9 +19,9 @@ package struct FirstLooks: Sendable {
     /// The images a look names whole: the page asks for this many (FIRST_LOOK, editor-grid.js).
     package let count: Int
 
-    /// How long after an open or a save the look is kept: a page opening the gallery is drawing
-    /// its first screen then, and at 100,000 images the list kept with the look is 17 MB to write,
-    /// sort and hash on a processor the page needs.
+    /// How long after an open the look is kept: a page opening the gallery is drawing its first
+    /// screen then, and at 100,000 images the list kept with the look is 17 MB to write, sort and
+    /// hash on a processor the page needs.
     package let settle: Duration
 
     package init(folder: FilePath = UserFolders.cache().appending("looks"), count: Int = 1000, settle: Duration = .seconds(2)) {
@@ -51,8 +51,11 @@ package struct FirstLooks: Sendable {
     /// nil for anything else (no look, another revision, a damaged file), never an error: a
     /// missing look only means the page waits for the open.
     package func look(key: String, path: FilePath) -> Look? {
-        guard let file = self.file(for: key), let identity = try? FileIdentity.of(path: path) else { return nil }
-        return kept(in: file, identity: identity)
+        guard let file = self.file(for: key), let identity = try? FileIdentity.of(path: path),
+              let look = kept(in: file, identity: identity) else { return nil }
+        // Used now: the folder keeps the galleries used most recently (FirstLooks+Pruning).
+        GalleryFileSystem.markUsed(file)
+        return look
     }
 
     /// Whether a look is kept for `key` at all (of whatever revision): one `stat`, so that a
@@ -84,13 +87,16 @@ package struct FirstLooks: Sendable {
         let owners = FilePermissions(rawValue: 0o600)
         // The list first: a page given the look asks for the list straight after.
         if let list = Self.encodeList(gallery.images, identity: identity) { try? GalleryFileSystem.writeWhole(list, to: listFile, permissions: owners) }
-        if lookKept { return }
-        var view = DocumentView(key: key, fileName: fileName, gallery: gallery).windowed(first: count)
-        view.early = true
-        view.fileToken = Self.token(of: identity)
-        guard let bytes = Self.encode(view.json, blobs: gallery.images.prefix(count).map { ($0.id, $0.sha256) },
-                                      identity: identity, first: count) else { return }
-        try? GalleryFileSystem.writeWhole(bytes, to: file, permissions: owners)
+        if !lookKept {
+            var view = DocumentView(key: key, fileName: fileName, gallery: gallery).windowed(first: count)
+            view.early = true
+            view.fileToken = Self.token(of: identity)
+            if let bytes = Self.encode(view.json, blobs: gallery.images.prefix(count).map { ($0.id, $0.sha256) },
+                                       identity: identity, first: count) {
+                try? GalleryFileSystem.writeWhole(bytes, to: file, permissions: owners)
+            }
+        }
+        prune(keeping: key)
     }
 
     /// The look's file for `key`; nil for a key that is not the desk's kind (lowercase hex,
