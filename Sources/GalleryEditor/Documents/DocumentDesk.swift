@@ -45,8 +45,9 @@ package actor DocumentDesk {
     /// The blobs of the early looks given out, by key, until their documents are open: the first
     /// screen's thumbnails are asked for by id before then.
     private var earlyBlobs: [String: [UUID: SHA256Digest]] = [:]
-    /// The whole lists kept with those looks, read when a page first asks for a piece of one, and
-    /// let go when the document opens (12 MB at 100,000 images).
+    /// The whole list kept with such a look, read when a page first asks for a piece of it, and
+    /// let go when its document opens; one at a time (17 MB at 100,000 images), so that a page
+    /// that left before its document opened leaves no more than one behind.
     private var earlyLists: [String: FirstLooks.KeptList] = [:]
 
     package init(library: GalleryLibrary, events: EditorEvents, options: DocumentOptions, looks: FirstLooks? = nil) {
@@ -148,7 +149,7 @@ package actor DocumentDesk {
         guard looks.mayHold(key: key) else { return nil }
         let path = FilePath(try await library.path(forKey: key))
         guard let list = await Self.list(looks, key: key, path: path) else { return nil }
-        if open[key] == nil { earlyLists[key] = list }
+        if open[key] == nil { earlyLists = [key: list] }
         return Self.piece(of: list, from: from, count: count)
     }
 
