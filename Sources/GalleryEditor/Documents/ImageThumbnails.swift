@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GalleryFormat
 import GalleryImaging
 import GallerySystem
@@ -18,6 +19,9 @@ package final class ImageThumbnails: Sendable {
     /// One per core: a source image is read only once its turn has come, so a grid of thousands
     /// of requests holds at most this many images in memory.
     private let slots = Slots(count: max(ProcessInfo.processInfo.activeProcessorCount, 1))
+    /// Renditions being made, by file name: one asked for while it is being made (by a page, or
+    /// ahead of it, ImageThumbnails+Ahead) is waited for, not made twice.
+    private let making = Mutex<[String: Task<Rendition, any Error>]>([:])
 
     package init(folder: FilePath = UserFolders.cache().appending("thumbnails")) {
         self.folder = folder
@@ -62,6 +66,18 @@ package final class ImageThumbnails: Sendable {
                            bytes: @escaping @Sendable () async throws -> [UInt8]) async throws -> Rendition {
         if let cached = cached(sha256: sha256, longSide: longSide) { return cached }
         let stem = "\(sha256)-\(longSide)."
+        let task = making.withLock { making in
+            if let under = making[stem] { return under }
+            let task = Task { try await self.make(stem: stem, longSide: longSide, bytes: bytes) }
+            making[stem] = task
+            return task
+        }
+        return try await task.value
+    }
+
+    /// Makes the rendition named `stem`, keeps it in the folder, and lets others ask again.
+    private func make(stem: String, longSide: Int, bytes: @escaping @Sendable () async throws -> [UInt8]) async throws -> Rendition {
+        defer { making.withLock { $0[stem] = nil } }
         await slots.acquire()
         defer { Task { await slots.release() } }
         let source = try await bytes()
