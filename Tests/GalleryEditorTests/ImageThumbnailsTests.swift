@@ -1,5 +1,4 @@
 import Foundation
-import GalleryDocument
 import GalleryFormat
 import GalleryImageHeaders
 import GalleryTestSupport
@@ -96,8 +95,8 @@ import Testing
         #expect(gauge.state.withLock { $0.most } == cores)
     }
 
-    /// One asked for while it is being made (the page's first screen, asked while the editor
-    /// makes it ahead) is waited for, not made again.
+    /// One asked for while it is being made (the grid and the beside view, or a reload, asking
+    /// for the same photo) is waited for, not made again.
     @Test func aThumbnailAskedForWhileItIsMadeIsMadeOnce() async throws {
         let reads = Reads()
         let thumbnails = thumbnails
@@ -111,19 +110,5 @@ import Testing
         let (one, other) = try await (first, second)
         #expect(one.bytes == other.bytes)
         #expect(reads.count.withLock { $0 } == 1, "made \(reads.count.withLock { $0 }) times")
-    }
-
-    /// A gallery opened at launch with an empty cache: its first images' grid thumbnails are
-    /// made ahead of the page, and no more than those.
-    @Test func theFirstImagesOfAGalleryAreMadeAhead() async throws {
-        let folder = try TemporaryDirectory()
-        let path = try folder.copy(TestPaths.fixture("valid/all.imagegallery"))
-        let document = GalleryDocument(path: path, options: DocumentOptions())
-        _ = try await document.open()
-        let images = try await document.gallery.images
-        await thumbnails.makeAhead(for: document)
-        let made = images.filter { thumbnails.cachedGrid(sha256: $0.sha256.description) != nil }
-        #expect(made.count == min(images.count, ImageThumbnails.aheadCount) && made.map(\.id) == images.prefix(made.count).map(\.id))
-        _ = try await document.close()
     }
 }

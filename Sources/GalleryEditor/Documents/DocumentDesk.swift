@@ -89,17 +89,13 @@ package actor DocumentDesk {
     /// Not when a first look is kept for the file as it is now (FirstLooks): the page draws that
     /// at once, and an open beside it would take the processor from the page's first paint on a
     /// small machine; the page asks for the document once its first screen is drawn.
-    ///
-    /// Returns the document opened, nil when none was (a look is kept, or the open failed).
-    @discardableResult
-    package func openAtLaunch(_ key: String, grace: Duration) async -> GalleryDocument? {
+    package func openAtLaunch(_ key: String, grace: Duration) async {
         if let looks, looks.mayHold(key: key), let path = try? await library.path(forKey: key),
            await Self.look(looks, key: key, path: FilePath(path)) != nil {
-            return nil
+            return
         }
-        let document = try? await document(key, for: Self.launchPage)
+        _ = try? await document(key, for: Self.launchPage)
         await pageLeft(Self.launchPage, grace: grace)
-        return document
     }
 
     /// How long an open that a page's early look led to waits for that page to take it.

@@ -19,8 +19,8 @@ package final class ImageThumbnails: Sendable {
     /// One per core: a source image is read only once its turn has come, so a grid of thousands
     /// of requests holds at most this many images in memory.
     private let slots = Slots(count: max(ProcessInfo.processInfo.activeProcessorCount, 1))
-    /// Renditions being made, by file name: one asked for while it is being made (by a page, or
-    /// ahead of it, ImageThumbnails+Ahead) is waited for, not made twice.
+    /// Renditions being made, by file name: one asked for while it is being made (two pages, or
+    /// the grid and the beside view, showing the same photo) is waited for, not made twice.
     private let making = Mutex<[String: Task<Rendition, any Error>]>([:])
 
     package init(folder: FilePath = UserFolders.cache().appending("thumbnails")) {

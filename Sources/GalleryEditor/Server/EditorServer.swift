@@ -84,14 +84,7 @@ package enum EditorServer {
         let group = ServiceGroup(configuration: groupConfiguration)
         let watches = LibraryWatch.start(state)
         // The one gallery it was started for opens while the browser starts (DocumentDesk.openAtLaunch).
-        // Its first screen's thumbnails that the cache lacks are made while the page lays it out;
-        // not waited for by the stop, which only needs the open to have ended.
-        let launchOpen = single.map { key in
-            Task {
-                guard let document = await state.desk.openAtLaunch(key, grace: grace) else { return }
-                Task.detached { await state.thumbnails.makeAhead(for: document) }
-            }
-        }
+        let launchOpen = single.map { key in Task { await state.desk.openAtLaunch(key, grace: grace) } }
         defer {
             for watch in watches { watch.stop() }
             EditorRecord.remove(for: configuration.roots)
