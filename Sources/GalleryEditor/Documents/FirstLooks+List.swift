@@ -71,18 +71,13 @@ extension FirstLooks {
     /// file, so a page can tell that the list it was given early is the one its document holds,
     /// without being shown device or inode numbers.
     package static func token(of identity: FileIdentity) -> String {
-        SHA256Hasher.of(identityBytes(identity)).bytes.prefix(8).map { byte in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]], as: UTF8.self)
-        }.joined()
+        String(SHA256Hasher.of(identityBytes(identity)).hex.prefix(16))
     }
 
     /// The list kept for gallery `key` at `path` if the cache holds one for the file as it is now.
     package func list(key: String, path: FilePath) -> KeptList? {
         guard let file = listFile(for: key), let identity = try? FileIdentity.of(path: path),
-              let handle = try? GalleryFile.openForReading(file), let size = try? handle.size,
-              size >= UInt64(Self.listHeaderSize), size <= UInt64(Self.listHeaderSize + Self.largestList),
-              let bytes = try? handle.read(at: 0, count: Int(size)), bytes.count == Int(size)
+              let bytes = Self.contents(of: file, sized: Self.listHeaderSize ... Self.listHeaderSize + Self.largestList)
         else { return nil }
         return Self.decodeList(bytes, identity: identity)
     }

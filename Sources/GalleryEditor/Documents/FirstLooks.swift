@@ -67,11 +67,19 @@ package struct FirstLooks: Sendable {
 
     /// The look `file` holds for the gallery file of `identity`, if it is whole.
     func kept(in file: FilePath, identity: FileIdentity) -> Look? {
-        guard let handle = try? GalleryFile.openForReading(file), let size = try? handle.size,
-              size >= UInt64(Self.headerSize), size <= UInt64(Self.headerSize + Self.largestView + count * Self.blobRecordSize),
-              let bytes = try? handle.read(at: 0, count: Int(size)), bytes.count == Int(size)
+        guard let bytes = Self.contents(of: file, sized: Self.headerSize ... Self.headerSize + Self.largestView + count * Self.blobRecordSize)
         else { return nil }
         return Self.decode(bytes, identity: identity, first: count)
+    }
+
+    /// The whole of the cache file `file` if its size is within `sizes`; nil otherwise, or if it
+    /// cannot be read whole. The bound comes before the read: the file is hostile input.
+    static func contents(of file: FilePath, sized sizes: ClosedRange<Int>) -> [UInt8]? {
+        guard let handle = try? GalleryFile.openForReading(file), let size = try? handle.size,
+              size >= UInt64(sizes.lowerBound), size <= UInt64(sizes.upperBound),
+              let bytes = try? handle.read(at: 0, count: Int(size)), bytes.count == Int(size)
+        else { return nil }
+        return bytes
     }
 
     /// Keeps the first look of `gallery` (held by `key`, the file `fileName` whose identity is
