@@ -225,7 +225,17 @@ static void load_webp(void) {
 
 ONE_FILE_LOADER(load_gif, IG_LIBRARY_GIF, "libgif.so.7", "libgif7", GIF_FUNCTIONS)
 ONE_FILE_LOADER(load_avif, IG_LIBRARY_AVIF, "libavif.so.15", "libavif15", AVIF_FUNCTIONS)
-ONE_FILE_LOADER(load_heif, IG_LIBRARY_HEIF, "libheif.so.1", "libheif1", HEIF_FUNCTIONS)
+// libheif, with our HEVC decoder (hevc_decoder.c) registered for it. Should that fail (a
+// libde265 without a function it calls), libheif's own decoder decodes, on one thread.
+static void load_heif(void) {
+    struct library *library = &libraries[IG_LIBRARY_HEIF];
+    const char *missing = NULL;
+    void *handle = open_library(library, "libheif.so.1", "libheif1");
+    if (handle == NULL) return;
+    HEIF_FUNCTIONS(RESOLVE, VOID_RESOLVE)
+    settle(library, "libheif.so.1", missing);
+    if (library->loaded) (void)ig_hevc_decoder_register(handle);
+}
 ONE_FILE_LOADER(load_archive, IG_LIBRARY_ARCHIVE, "libarchive.so.13", "libarchive13", ARCHIVE_FUNCTIONS)
 ONE_FILE_LOADER(load_lcms2, IG_LIBRARY_LCMS2, "liblcms2.so.2", "liblcms2-2", LCMS2_FUNCTIONS)
 ONE_FILE_LOADER(load_crypto, IG_LIBRARY_CRYPTO, "libcrypto.so.3", "libssl3", CRYPTO_FUNCTIONS)

@@ -32,4 +32,13 @@ int ig_library_load(enum ig_library library, const char **reason);
 /// ig_library_load(IG_LIBRARY_CRYPTO, ...) first.
 void ig_crypto_sha256_blocks(uint32_t state[8], const unsigned char *data, size_t blocks);
 
+/// Registers our HEVC decoder with libheif (`handle`: libheif's, from dlopen): libde265 on
+/// two worker threads, where libheif's own starts one. 1 when libheif took it. Called once,
+/// when libheif is loaded.
+int ig_hevc_decoder_register(void *handle);
+
+/// How many pictures our HEVC decoder has given libheif since the process started (tests
+/// tell by it that libheif chose ours).
+unsigned long ig_hevc_decoder_pictures(void);
+
 #endif
