@@ -41,7 +41,6 @@
     X(int, DGifCloseFile, (GifFileType *file, int *error), (file, error)) \
     X(int, DGifGetRecordType, (GifFileType *file, GifRecordType *type), (file, type)) \
     X(int, DGifGetImageDesc, (GifFileType *file), (file)) \
-    X(int, DGifGetLine, (GifFileType *file, GifPixelType *line, int length), (file, line, length)) \
     X(int, DGifGetExtension, (GifFileType *file, int *code, GifByteType **extension), (file, code, extension)) \
     X(int, DGifGetExtensionNext, (GifFileType *file, GifByteType **extension), (file, extension)) \
     X(const char *, GifErrorString, (int error), (error))

@@ -2,10 +2,11 @@ internal import CGIF
 import GalleryFormat
 import GalleryImageHeaders
 
-/// GIF through giflib 5.2.1, record by record and line by line (`DGifGetLine`), never
-/// `DGifSlurp`, which would decode every frame of a file that claims thousands: our own block
-/// reader first (`ImageGeometry.gif`, which counts the frames and bounds the screen), then the
-/// first frame alone, composed on the logical screen with its transparency.
+/// GIF through giflib 5.2.1 record by record, never `DGifSlurp`, which would decode every
+/// frame of a file that claims thousands: our own block reader first (`ImageGeometry.gif`,
+/// which counts the frames and bounds the screen), then the first frame alone, its LZW decoded
+/// by our own (`GIFDecoder.LZW`) a row at a time, composed on the logical screen with its
+/// transparency.
 package enum GIFDecoder {
     package static func decode(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits()) throws -> DecodedFrame {
         let geometry = try ImageHeaderError.asDecodeError { try ImageGeometry.gif(size: UInt64(bytes.count), read: bytes.bytes(at:count:)) }
@@ -44,9 +45,11 @@ package enum GIFDecoder {
     }
 
     /// The first frame's colour indices, a row of the screen at a time, when the frame covers
-    /// the screen and is not interlaced: `palette` first (each index's RGBA word, as
-    /// ``colourTable`` has it), then every row to `rows`, so that a thumbnail can look the
-    /// colours up beside the filter, on its thread, while this one runs giflib's LZW. Nil, with
+    /// the screen: `palette` first (each index's RGBA word, as ``colourTable`` has it), then
+    /// every row to `rows`, so that a thumbnail can look the colours up beside the filter, on
+    /// its thread, while this one runs the LZW. An interlaced frame's indices are held, a byte
+    /// a pixel (a quarter of the RGBA screen it was composed on), and each row is handed on once
+    /// it and every row above it are in: during the last pass, every other row. Nil, with
     /// nothing handed over and no line decoded, for any other frame (``decodeRows`` composes it).
     package static func decodeIndexedRows(_ bytes: [UInt8], limits: DecodeLimits = DecodeLimits(),
                                           palette: (_ table: ColourTable) -> Void,
@@ -57,8 +60,10 @@ package enum GIFDecoder {
         let streamed = try withoutActuallyEscaping(rows) { rows in
             try withoutActuallyEscaping(palette) { palette in
                 try bytes.withUnsafeBytes { raw in
-                    try firstFrame(raw, width: geometry.width, height: geometry.height, streaming: rows, indexed: palette,
-                                   holdingScreen: {}).streamed
+                    try firstFrame(raw, width: geometry.width, height: geometry.height, streaming: rows, indexed: palette) {
+                        // An interlaced frame's indices, a byte a pixel.
+                        try limits.admit(work(geometry, held: (geometry.height + 3) / 4, byteCount: bytes.count))
+                    }.streamed
                 }
             }
         }
@@ -84,7 +89,8 @@ package enum GIFDecoder {
 
     /// The first frame: streamed to `streaming` when it can be (as RGBA, or as indices after
     /// `indexed` has the table), else composed on the screen, after `holdingScreen` has accepted
-    /// the cost of holding it; with `indexed`, a frame that cannot be streamed is left undecoded.
+    /// the cost of holding it (with `indexed`, of holding an interlaced frame's indices); with
+    /// `indexed`, a frame that does not cover the screen is left undecoded.
     private static func firstFrame(_ raw: UnsafeRawBufferPointer, width: Int, height: Int,
                                    streaming: ((UnsafeBufferPointer<UInt8>) -> Void)?,
                                    indexed: ((ColourTable) -> Void)? = nil,
@@ -114,7 +120,11 @@ package enum GIFDecoder {
                     transparent = try readExtension(gif) ?? transparent
                 case IMAGE_DESC_RECORD_TYPE:
                     guard DGifGetImageDesc(gif) == GIF_OK else { throw failure(gif.pointee.Error) }
-                    return try compose(gif, width: width, height: height, transparent: transparent, streaming: streaming,
+                    // giflib has read up to the frame's LZW code size, the byte before its data
+                    // (its reads come through `input` a record at a time, never ahead).
+                    guard input.offset > 0 else { throw ImageDecodeError(.corrupt, "the GIF's first image has no data") }
+                    let lzw = try LZW(raw, from: input.offset, rootBits: Int(raw[input.offset - 1]))
+                    return try compose(gif, lzw, width: width, height: height, transparent: transparent, streaming: streaming,
                                        indexed: indexed, holdingScreen: holdingScreen)
                 case TERMINATE_RECORD_TYPE:
                     throw ImageDecodeError(.corrupt, "the GIF ends before its first image")
@@ -143,7 +153,7 @@ package enum GIFDecoder {
 
     /// The frame on the screen: where it does not reach, or where it is transparent, the screen
     /// stays transparent, as browsers show it.
-    private static func compose(_ gif: UnsafeMutablePointer<GifFileType>, width: Int, height: Int, transparent: Int?,
+    private static func compose(_ gif: UnsafeMutablePointer<GifFileType>, _ lzw: LZW, width: Int, height: Int, transparent: Int?,
                                 streaming: ((UnsafeBufferPointer<UInt8>) -> Void)?, indexed: ((ColourTable) -> Void)?,
                                 holdingScreen: () throws -> Void) throws -> (screen: Bitmap?, streamed: Bool) {
         let frame = gif.pointee.Image
@@ -154,17 +164,24 @@ package enum GIFDecoder {
         }
         let palette = UnsafeBufferPointer(start: colours.pointee.Colors, count: Int(colours.pointee.ColorCount))
         let colourTable = ColourTable(palette, transparent: transparent)
-        let streams = streaming != nil && left == 0 && top == 0 && frameWidth == width && frameHeight == height && !frame.Interlace
+        let covers = left == 0 && top == 0 && frameWidth == width && frameHeight == height
+        let streams = streaming != nil && covers && !frame.Interlace
         if let indexed {
-            guard streams, let streaming else { return (nil, false) }
+            guard covers, let streaming else { return (nil, false) }
             indexed(colourTable)
-            var line = [GifPixelType](repeating: 0, count: width)
-            for _ in 0 ..< height {
-                try line.withUnsafeMutableBufferPointer { line in
-                    guard DGifGetLine(gif, line.baseAddress, Int32(width)) == GIF_OK else { throw failure(gif.pointee.Error) }
-                    streaming(UnsafeBufferPointer(line))
+            if frame.Interlace {
+                try holdingScreen()
+                try indicesInterlaced(lzw, width: width, height: height, streaming: streaming)
+            } else {
+                var line = [GifPixelType](repeating: 0, count: width)
+                for _ in 0 ..< height {
+                    try line.withUnsafeMutableBufferPointer { line in
+                        try lzw.fill(line)
+                        streaming(UnsafeBufferPointer(line))
+                    }
                 }
             }
+            try lzw.finish()
             return (nil, true)
         }
         if !streams { try holdingScreen() }
@@ -173,9 +190,7 @@ package enum GIFDecoder {
         var line = [GifPixelType](repeating: 0, count: frameWidth)
         let shown = min(frameWidth, max(0, width - left))
         for row in rowOrder(height: frameHeight, interlaced: frame.Interlace) {
-            guard line.withUnsafeMutableBufferPointer({ DGifGetLine(gif, $0.baseAddress, Int32(frameWidth)) }) == GIF_OK else {
-                throw failure(gif.pointee.Error)
-            }
+            try line.withUnsafeMutableBufferPointer { try lzw.fill($0) }
             let y = top + row
             guard y < height else { continue }
             let past = pixels.withUnsafeMutableBytes { pixels -> Int? in
@@ -188,7 +203,27 @@ package enum GIFDecoder {
             if let past { throw colourTable.pastTheTable(past) }
             if streams, let streaming { pixels.withUnsafeBufferPointer { streaming($0) } }
         }
+        try lzw.finish()
         return (streams ? nil : Bitmap(width: width, height: height, pixels: pixels), streams)
+    }
+
+    /// An interlaced frame's indices, held whole, each row handed to `streaming` once it and
+    /// every row above it are in.
+    private static func indicesInterlaced(_ lzw: LZW, width: Int, height: Int,
+                                          streaming: (UnsafeBufferPointer<UInt8>) -> Void) throws {
+        var indices = [UInt8](repeating: 0, count: width * height)
+        var done = [Bool](repeating: false, count: height)
+        var ready = 0
+        try indices.withUnsafeMutableBufferPointer { indices in
+            for row in rowOrder(height: height, interlaced: true) {
+                try lzw.fill(UnsafeMutableBufferPointer(rebasing: indices[row * width ..< (row + 1) * width]))
+                done[row] = true
+                while ready < height, done[ready] {
+                    streaming(UnsafeBufferPointer(rebasing: indices[ready * width ..< (ready + 1) * width]))
+                    ready += 1
+                }
+            }
+        }
     }
 
     /// The rows in the order the data holds them: an interlaced image sends every 8th row from

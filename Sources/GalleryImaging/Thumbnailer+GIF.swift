@@ -1,10 +1,11 @@
 import GalleryImageHeaders
 
 extension Thumbnailer {
-    /// A GIF whose first frame covers its screen, not interlaced (what a camera's or an
-    /// encoder's GIF is): its colour indices, a byte a pixel, cross to the filter's thread, where
-    /// they are looked up and filtered; this thread runs giflib's LZW alone, which is the slower
-    /// side (Benchmarks/RESULTS.md, ac.4). Nil, nothing decoded, for any other GIF.
+    /// A GIF whose first frame covers its screen (what a camera's or an encoder's GIF is): its
+    /// colour indices, a byte a pixel, cross to the filter's thread, where they are looked up
+    /// and filtered; this thread runs the LZW alone, which is the slower side (Benchmarks/
+    /// RESULTS.md, ac.4). An interlaced frame's rows cross once every row above them is in
+    /// (`GIFDecoder.decodeIndexedRows`). Nil, nothing decoded, for any other GIF.
     static func gifFromIndices(_ bytes: [UInt8], width: Int, height: Int, limits: DecodeLimits,
                                resampler: Resampler) throws -> ImageGeometry? {
         let colours = GIFColours(width: width)
