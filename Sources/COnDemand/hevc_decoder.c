@@ -64,6 +64,15 @@ static struct {
 
 static unsigned long pictures_given;
 
+// The most chroma (chroma_format_idc) and bits a picture decoded on this thread may have: what
+// the caller admitted the decode's memory for. -1: any.
+static _Thread_local int expected_chroma = -1, expected_bits = -1;
+
+void ig_hevc_decoder_expect(int chroma, int bits) {
+    expected_chroma = chroma;
+    expected_bits = bits;
+}
+
 struct hevc_decoder {
     de265_decoder_context *context;
     int strict;
@@ -156,6 +165,12 @@ static struct heif_error copy_picture(struct hevc_decoder *decoder, const struct
     int planes = chroma == de265_chroma_mono ? 1 : 3;
     int depth = call.de265_get_bits_per_pixel(picture, 0);
     static const enum heif_channel channels[3] = {heif_channel_Y, heif_channel_Cb, heif_channel_Cr};
+    // Before libheif's copy and its conversion are allocated: a stream with more chroma or bits
+    // than its hvcC says would take more memory than was admitted for it.
+    if ((expected_chroma >= 0 && (int)chroma > expected_chroma) || (expected_bits >= 0 && depth > expected_bits)) {
+        return failure(heif_error_Decoder_plugin_error, heif_suberror_Unspecified,
+                       "the picture has more chroma or bits a sample than its hvcC states");
+    }
     struct heif_image *image = NULL;
     // de265_chroma's values are heif_chroma's (monochrome, 4:2:0, 4:2:2, 4:4:4).
     struct heif_error result = call.heif_image_create(call.de265_get_image_width(picture, 0), call.de265_get_image_height(picture, 0),

@@ -71,6 +71,7 @@ extension ImageGeometry {
         // An AVIF's alpha is an AV1 item of its own, decoded beside the image's.
         let coded = (type == "grid" ? meta.derived[primary] ?? [] : [primary]) + (codec == .av1 ? meta.alphaItems(of: primary) : [])
         found.bitsPerSample = try walk.bitsPerSample(of: coded, codec: codec, in: meta)
+        if codec == .hevc { found.chromaFormat = try walk.chromaFormat(of: coded, in: meta) }
         guard (1 ... limits.dimension).contains(found.width), (1 ... limits.dimension).contains(found.height) else {
             throw ImageHeaderError("the ispe size \(found.width) × \(found.height) is not 1 to \(limits.dimension) on a side",
                                    offset: metas[0].start)
@@ -110,6 +111,21 @@ extension BoxWalk {
             }
         }
         return bits
+    }
+}
+
+extension BoxWalk {
+    /// The most chroma an HEVC item carries, from each one's `hvcC` (byte 16's low two bits,
+    /// `chroma_format_idc`); 3, the most there is, when an item has none that says.
+    mutating func chromaFormat(of items: [UInt64], in meta: HEIFMeta) throws -> Int {
+        var chroma = 0
+        guard !items.isEmpty else { return 3 }
+        for item in items {
+            guard let configuration = meta.properties(of: item).first(where: { $0.type == "hvcC" }),
+                  configuration.end >= configuration.payload + 19 else { return 3 }
+            chroma = max(chroma, Int(try source.bytes(at: configuration.payload + 16, count: 1, "the hvcC property")[0] & 3))
+        }
+        return chroma
     }
 }
 

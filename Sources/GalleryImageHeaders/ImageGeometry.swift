@@ -28,6 +28,10 @@ package struct ImageGeometry: Sendable, Hashable {
     /// Bits a sample of the coded image holds (HEIC: from its `hvcC`), which sizes a decoder's
     /// buffers; 8 where the reader does not look.
     package var bitsPerSample = 8
+    /// The most chroma the coded image's planes carry, as H.265's `chroma_format_idc` numbers
+    /// it: 0 grey, 1 4:2:0, 2 4:2:2, 3 4:4:4 (HEIC: from its `hvcC`s); 3 where the reader does
+    /// not look.
+    package var chromaFormat = 3
     /// Pixels a decoder works through for the first frame where that is more than the stored
     /// size: a GIF frame that reaches past its logical screen is decoded whole by its LZW, every
     /// row and column of it, though only what falls on the screen is shown.

@@ -1,4 +1,5 @@
 internal import CHEIF
+internal import COnDemand
 import GalleryFormat
 import GalleryImageHeaders
 
@@ -16,8 +17,7 @@ package enum HEIFDecoder {
         let geometry = try HEIFBoxes.geometry(of: bytes, expecting: .hevc)
         let (width, height) = (geometry.width, geometry.height)
         try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height), codedBytes: bytes.count,
-                                    bytes: memory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
-                                                  byteCount: bytes.count)))
+                                    bytes: memory(geometry, byteCount: bytes.count)))
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         try pixels.withUnsafeMutableBufferPointer { output in
             var offset = 0
@@ -45,22 +45,34 @@ package enum HEIFDecoder {
         }
         // The whole image's work, though a row of it is held as RGBA at a time.
         try limits.admit(DecodeWork(.heic, "HEIC image", declared: (width, height), codedBytes: bytes.count, held: width,
-                                    bytes: bandedMemory(width: width, height: height, bitsPerSample: geometry.bitsPerSample,
-                                                        byteCount: bytes.count)))
+                                    bytes: bandedMemory(geometry, byteCount: bytes.count)))
         try decodePlanes(bytes, geometry: geometry, limits: limits, rows: rows)
         return geometry
     }
 
-    /// What a banded decode holds at most: our copy of the file and, while libheif converts,
-    /// the codec's YCbCr planes and libheif's RGB planes (4:4:4 at most, each with alpha: eight
-    /// samples a pixel, of two bytes past 8 bits), and one row of RGBA.
-    static func bandedMemory(width: Int, height: Int, bitsPerSample: Int, byteCount: Int) -> Int {
-        byteCount + width * height * 8 * (bitsPerSample > 8 ? 2 : 1) + width * 4
+    /// What a banded decode holds at most: our copy of the file, one row of RGBA and, a pixel,
+    /// twice the codec's samples (libde265's picture and our plugin's copy of it, which libheif
+    /// converts), three for libheif's RGB planes and two for alpha (its picture and plane), in
+    /// bytes of two past 8 bits; at most the eight samples of 4:4:4 with alpha, the figure
+    /// before the `hvcC`'s chroma was read. Measured peaks (RESULTS ac.4.11): a 24 MP photo,
+    /// 4:2:0, about 5.1 bytes a pixel (6 counted), 4:4:4 6.8 (8 counted). The chroma is the
+    /// `hvcC`'s, which our HEVC decoder holds the stream to (`ig_hevc_decoder_expect`).
+    static func bandedMemory(width: Int, height: Int, bitsPerSample: Int, chromaFormat: Int = 3, hasAlpha: Bool = true,
+                             byteCount: Int) -> Int {
+        // In half samples: grey 2, 4:2:0 3, 4:2:2 4, 4:4:4 6.
+        let codecHalves = [2, 3, 4, 6][min(max(chromaFormat, 0), 3)]
+        let halves = min(16, 2 * codecHalves + 6 + (hasAlpha ? 4 : 0))
+        return byteCount + width * height * halves / 2 * (bitsPerSample > 8 ? 2 : 1) + width * 4
+    }
+
+    static func bandedMemory(_ geometry: ImageGeometry, byteCount: Int) -> Int {
+        bandedMemory(width: geometry.width, height: geometry.height, bitsPerSample: geometry.bitsPerSample,
+                     chromaFormat: geometry.chromaFormat, hasAlpha: geometry.hasAlpha, byteCount: byteCount)
     }
 
     /// What a whole decode holds at most: the banded decode and the RGBA output.
-    static func memory(width: Int, height: Int, bitsPerSample: Int, byteCount: Int) -> Int {
-        bandedMemory(width: width, height: height, bitsPerSample: bitsPerSample, byteCount: byteCount) + width * height * 4
+    static func memory(_ geometry: ImageGeometry, byteCount: Int) -> Int {
+        bandedMemory(geometry, byteCount: byteCount) + geometry.width * geometry.height * 4
     }
 
     private static func decodePlanes(_ bytes: [UInt8], geometry: ImageGeometry, limits: DecodeLimits,
@@ -68,7 +80,7 @@ package enum HEIFDecoder {
         let (width, height) = (geometry.width, geometry.height)
         try FormatTwoLibrary.require(.heic)
         try bytes.withUnsafeBufferPointer { buffer in
-            let image = try decodePrimaryImage(buffer, limits: limits)
+            let image = try decodePrimaryImage(buffer, limits: limits, declared: geometry)
             defer { heif_image_release(image) }
             let planes = try HEIFPlanes(image, width: width, height: height)
             planes.convert(rows: rows)
@@ -78,9 +90,10 @@ package enum HEIFDecoder {
     /// The primary image of the HEIF in `buffer`, decoded as every decode here is: libheif's size
     /// limit set, tiles decoded on the calling thread, strict (its warnings are errors), its own
     /// transforms off (the caller turns the image by the geometry), and no colourspace or
-    /// chroma asked for, so that libheif 1.15 gives planar RGB for `HEIFPlanes`. `tile` names
-    /// the grid tile the file holds, for messages. The caller releases the image.
-    static func decodePrimaryImage(_ buffer: UnsafeBufferPointer<UInt8>, limits: DecodeLimits,
+    /// chroma asked for, so that libheif 1.15 gives planar RGB for `HEIFPlanes`. `declared` is
+    /// the geometry whose chroma and bits the memory was admitted for; `tile` names the grid
+    /// tile the file holds, for messages. The caller releases the image.
+    static func decodePrimaryImage(_ buffer: UnsafeBufferPointer<UInt8>, limits: DecodeLimits, declared: ImageGeometry? = nil,
                                    tile: UInt64? = nil) throws -> OpaquePointer? {
         let of = tile.map { " tile \($0) of" } ?? ""
         guard let context = heif_context_alloc() else { throw ImageDecodeError(.pastLimit, "libheif could not start") }
@@ -96,6 +109,10 @@ package enum HEIFDecoder {
         options.pointee.ignore_transformations = 1
         options.pointee.strict_decoding = 1
         var image: OpaquePointer?
+        // Our HEVC decoder refuses a picture with more chroma or bits than the memory admitted
+        // (a grid's tiles are admitted at the most there is, and pass `declared` nil).
+        ig_hevc_decoder_expect(Int32(declared?.chromaFormat ?? -1), Int32(declared?.bitsPerSample ?? -1))
+        defer { ig_hevc_decoder_expect(-1, -1) }
         try check(heif_decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, options), "decode" + of)
         return image
     }

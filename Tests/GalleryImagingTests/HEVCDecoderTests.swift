@@ -9,7 +9,8 @@ import Testing
 /// `HEICPlanesTests`' check against heif-convert, for every layout heif-enc writes.
 @Suite("HEVC decoded by our libde265 plugin")
 struct HEVCDecoderTests {
-    @Test func libheifChoosesOurDecoder() throws {
+    /// A 128 × 96 HEIC written by heif-enc with `options`.
+    static func encoded(_ options: [String] = []) throws -> [UInt8] {
         let tool = "/usr/bin/heif-enc"
         guard FileManager.default.isExecutableFile(atPath: tool) else {
             throw MissingTestInput(description: "\(tool) is not installed: scripts/install-deps test installs it")
@@ -17,13 +18,41 @@ struct HEVCDecoderTests {
         let folder = try TemporaryDirectory()
         let (png, heic) = (folder.file("in.png"), folder.file("out.heic"))
         try FileBytes.write(HEICPlanesTests.picture(width: 128, height: 96, sixteenBits: false, grey: false), to: png)
-        let encoded = try Subprocess.run(tool, [png, "-o", heic])
+        let encoded = try Subprocess.run(tool, options + [png, "-o", heic])
         try #require(encoded.status == 0, "heif-enc: \(encoded.stderr)")
+        return try FileBytes.read(heic)
+    }
 
+    @Test func libheifChoosesOurDecoder() throws {
+        let bytes = try Self.encoded()
         let before = ig_hevc_decoder_pictures()
-        let frame = try HEIFDecoder.decode(try FileBytes.read(heic))
+        let frame = try HEIFDecoder.decode(bytes)
         #expect(frame.bitmap.width == 128 && frame.bitmap.height == 96)
         let after = ig_hevc_decoder_pictures()
         #expect(after > before, "libheif decoded the HEIC without our decoder")
+    }
+
+    /// The decode's memory is reckoned by the `hvcC`'s chroma: a 4:2:0 photo's six bytes a
+    /// pixel, where 4:4:4 keeps the eight every HEIC was counted at before.
+    @Test func theHvcCsChromaSizesTheDecode() throws {
+        let subsampled = try HEIFBoxes.geometry(of: try Self.encoded(), expecting: .hevc)
+        let full = try HEIFBoxes.geometry(of: try Self.encoded(["-p", "chroma=444"]), expecting: .hevc)
+        #expect(subsampled.chromaFormat == 1 && full.chromaFormat == 3)
+        let pixels = 128 * 96
+        #expect(HEIFDecoder.bandedMemory(subsampled, byteCount: 0) - 128 * 4 == pixels * 6)
+        #expect(HEIFDecoder.bandedMemory(full, byteCount: 0) - 128 * 4 == pixels * 8)
+    }
+
+    /// A 4:4:4 stream whose `hvcC` says 4:2:0 would take more memory than was admitted for it:
+    /// our decoder refuses its picture (libheif alone decodes it).
+    @Test func aPictureWithMoreChromaThanItsHvcCStatesIsRefused() throws {
+        var bytes = try Self.encoded(["-p", "chroma=444"])
+        let hvcC = try #require((0 ..< bytes.count - 4).first { Array(bytes[$0 ..< $0 + 4]) == Array("hvcC".utf8) })
+        #expect(bytes[hvcC + 4 + 16] & 3 == 3)
+        bytes[hvcC + 4 + 16] = 0xFC | 1
+        #expect(try HEIFBoxes.geometry(of: bytes, expecting: .hevc).chromaFormat == 1)
+        #expect { try HEIFDecoder.decode(bytes) } throws: {
+            ($0 as? ImageDecodeError)?.message.contains("more chroma or bits a sample than its hvcC states") == true
+        }
     }
 }

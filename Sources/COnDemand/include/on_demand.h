@@ -37,6 +37,11 @@ void ig_crypto_sha256_blocks(uint32_t state[8], const unsigned char *data, size_
 /// when libheif is loaded.
 int ig_hevc_decoder_register(void *handle);
 
+/// Holds the pictures our HEVC decoder gives on this thread to at most `chroma`
+/// (chroma_format_idc: 0 grey to 3 4:4:4) and `bits` a sample, what the caller admitted the
+/// memory for; a picture with more is an error. -1: any.
+void ig_hevc_decoder_expect(int chroma, int bits);
+
 /// How many pictures our HEVC decoder has given libheif since the process started (tests
 /// tell by it that libheif chose ours).
 unsigned long ig_hevc_decoder_pictures(void);
