@@ -279,8 +279,9 @@ struct ImageGeometryToolFileTests {
         ("bubbles.avif", .heif, ImageGeometry(width: 320, height: 320, hasAlpha: true)),
         ("rotated.avif", .heif, ImageGeometry(width: 800, height: 600, quarterTurns: 1, mirror: .horizontal)),
         ("grid.avif", .heif, ImageGeometry(width: 800, height: 600)),
-        ("sunset.heic", .heif, ImageGeometry(width: 800, height: 600)),
-        ("bubbles.heic", .heif, ImageGeometry(width: 320, height: 320, hasAlpha: true)),
+        // 4:2:0 by their hvcC (bubbles.heic's alpha item, grey, is not the image's).
+        ("sunset.heic", .heif, ImageGeometry(width: 800, height: 600, chromaFormat: 1)),
+        ("bubbles.heic", .heif, ImageGeometry(width: 320, height: 320, hasAlpha: true, chromaFormat: 1)),
     ]
 
     @Test(arguments: 0 ..< 11)
