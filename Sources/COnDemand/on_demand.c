@@ -211,8 +211,9 @@ static void load_webp(void) {
     settle(library, "libwebpdemux.so.2", missing);
 }
 
-// The loader of a library of one file: open it, resolve every function its callers use.
-#define ONE_FILE_LOADER(function, which, soname, package, FUNCTIONS) \
+// The loader of a library of one file: open it, resolve every function its callers use, and
+// once every one is found, hand the handle to `then` (NULL for none).
+#define ONE_FILE_LOADER(function, which, soname, package, FUNCTIONS, then) \
     static void function(void) { \
         struct library *library = &libraries[which]; \
         const char *missing = NULL; \
@@ -220,24 +221,20 @@ static void load_webp(void) {
         if (handle == NULL) return; \
         FUNCTIONS(RESOLVE, VOID_RESOLVE) \
         settle(library, soname, missing); \
+        void (*const next)(void *) = then; \
+        if (library->loaded && next != NULL) next(handle); \
     }
 
-ONE_FILE_LOADER(load_gif, IG_LIBRARY_GIF, "libgif.so.7", "libgif7", GIF_FUNCTIONS)
-ONE_FILE_LOADER(load_avif, IG_LIBRARY_AVIF, "libavif.so.15", "libavif15", AVIF_FUNCTIONS)
-// libheif, with our HEVC decoder (hevc_decoder.c) registered for it. Should that fail (a
+// Our HEVC decoder (hevc_decoder.c) is registered with libheif as it loads. Should that fail (a
 // libde265 without a function it calls), libheif's own decoder decodes, on one thread.
-static void load_heif(void) {
-    struct library *library = &libraries[IG_LIBRARY_HEIF];
-    const char *missing = NULL;
-    void *handle = open_library(library, "libheif.so.1", "libheif1");
-    if (handle == NULL) return;
-    HEIF_FUNCTIONS(RESOLVE, VOID_RESOLVE)
-    settle(library, "libheif.so.1", missing);
-    if (library->loaded) (void)ig_hevc_decoder_register(handle);
-}
-ONE_FILE_LOADER(load_archive, IG_LIBRARY_ARCHIVE, "libarchive.so.13", "libarchive13", ARCHIVE_FUNCTIONS)
-ONE_FILE_LOADER(load_lcms2, IG_LIBRARY_LCMS2, "liblcms2.so.2", "liblcms2-2", LCMS2_FUNCTIONS)
-ONE_FILE_LOADER(load_crypto, IG_LIBRARY_CRYPTO, "libcrypto.so.3", "libssl3", CRYPTO_FUNCTIONS)
+static void register_hevc_decoder(void *heif) { (void)ig_hevc_decoder_register(heif); }
+
+ONE_FILE_LOADER(load_gif, IG_LIBRARY_GIF, "libgif.so.7", "libgif7", GIF_FUNCTIONS, NULL)
+ONE_FILE_LOADER(load_avif, IG_LIBRARY_AVIF, "libavif.so.15", "libavif15", AVIF_FUNCTIONS, NULL)
+ONE_FILE_LOADER(load_heif, IG_LIBRARY_HEIF, "libheif.so.1", "libheif1", HEIF_FUNCTIONS, register_hevc_decoder)
+ONE_FILE_LOADER(load_archive, IG_LIBRARY_ARCHIVE, "libarchive.so.13", "libarchive13", ARCHIVE_FUNCTIONS, NULL)
+ONE_FILE_LOADER(load_lcms2, IG_LIBRARY_LCMS2, "liblcms2.so.2", "liblcms2-2", LCMS2_FUNCTIONS, NULL)
+ONE_FILE_LOADER(load_crypto, IG_LIBRARY_CRYPTO, "libcrypto.so.3", "libssl3", CRYPTO_FUNCTIONS, NULL)
 
 void ig_crypto_sha256_blocks(uint32_t state[8], const unsigned char *data, size_t blocks) {
     // With nothing pending and whole blocks given, SHA256_Update runs its block code straight
