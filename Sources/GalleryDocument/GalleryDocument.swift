@@ -276,6 +276,7 @@ public actor GalleryDocument {
         stopPresenting()
         lock?.release()
         lock = nil
+        Self.letGo(of: (history, reader, supplies))
         history = []
         reader = nil
         supplies = [:]

@@ -154,6 +154,29 @@ struct GalleryDocumentSavingTests {
         try await document.close()
     }
 
+    /// What a close lets go (the reader, its descriptor, the history) is dropped on a thread of
+    /// its own, off the path of a command that closes and exits: it is still dropped, and the
+    /// file is no longer held open.
+    @Test func aClosedDocumentLetsItsFileGo() async throws {
+        let document = try await create()
+        try await document.insertImage(data: TestImage.png(seed: 1))
+        try await document.save()
+        let inode = UInt64(try #require(Disk.status(path)).st_ino)
+        func heldOpen() -> Bool {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).contains { fd in
+                Disk.status("/proc/self/fd/" + fd).map { UInt64($0.st_ino) == inode } ?? false
+            }
+        }
+        #expect(heldOpen(), "the open document should hold its file")
+        try await document.close()
+        var held = heldOpen()
+        for _ in 0 ..< 100 where held {
+            try await Task.sleep(for: .milliseconds(50))
+            held = heldOpen()
+        }
+        #expect(!held, "the closed document still holds its file open")
+    }
+
     /// Touching the file (new times, same bytes) is not a change of content: the save goes
     /// through, with no conflict.
     @Test func aTouchedButUnchangedFileSavesWithoutAConflict() async throws {
