@@ -11,6 +11,9 @@ Two sets of 6000 x 4000 pictures, made once and kept under .build-bench/work/anc
 - a gradient with per-pixel grain (seeded), encoded by cwebp -q 80, Pillow (GIF, its adaptive
   palette), avifenc -s 8 and heif-enc -q 45 (at -q 50 its decode is past the CPU budget).
 
+and, for AVIF and HEIC, a 12 MP phone photo's layout: a grid of 512 px tiles
+(scripts/make-grid-heic.py, 4032 x 3024).
+
 Each picture is the only image of a gallery whose thumbnail.png is removed (`zip -d`), so
 `imagegallery thumbnail -s N` decodes it. Against it: `vipsthumbnail FILE -s N -e sRGB`,
 ImageMagick's `convert` (`-define jpeg:size=2Nx2N` for a JPEG, as thumbnailers call it, then
@@ -102,6 +105,15 @@ def make_sets(ig, kinds):
             target = os.path.join(WORK, f"{name}.{kind}")
             encode(source_png, source, kind, target, by_pillow)
             pictures.append((name, kind, target))
+        if kind in ("avif", "heic"):
+            # A phone's photo: 12 MP as a grid of 512 px tiles, laid out as an iPhone lays out
+            # its HEICs (scripts/make-grid-heic.py; the AVIF's tiles coded by heif-enc's AV1).
+            target = os.path.join(WORK, f"grid.{kind}")
+            if not os.path.exists(target):
+                run(["/usr/bin/python3", os.path.join(REPO, "scripts", "make-grid-heic.py"), target + ".partial." + kind,
+                     "4032", "3024"] + (["--avif"] if kind == "avif" else []))
+                os.rename(target + ".partial." + kind, target)
+            pictures.append(("grid", kind, target))
     made = []
     for name, kind, picture in pictures:
         gallery = os.path.join(WORK, f"{name}-{kind}.imagegallery")

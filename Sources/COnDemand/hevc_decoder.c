@@ -62,7 +62,7 @@ static struct {
     HEIF_PLUGIN_FUNCTIONS(MEMBER)
 } call;
 
-static unsigned long pictures_given;
+static unsigned long pictures_given, pictures_given_without_workers;
 
 // The most chroma (chroma_format_idc) and bits a picture decoded on this thread may have: what
 // the caller admitted the decode's memory for. -1: any.
@@ -73,9 +73,17 @@ void ig_hevc_decoder_expect(int chroma, int bits) {
     expected_bits = bits;
 }
 
+// The worker threads of a decoder started on this thread: -1 for `worker_threads`, 0 for none
+// (libde265 then decodes on the thread that calls it). A caller that decodes two pictures at
+// once (a grid's tiles) asks for none, so the cores are not asked for four threads' work.
+static _Thread_local int threads_here = -1;
+
+void ig_hevc_decoder_threads(int count) { threads_here = count; }
+
 struct hevc_decoder {
     de265_decoder_context *context;
     int strict;
+    int workers;
 };
 
 static struct heif_error failure(enum heif_error_code code, enum heif_suberror_code subcode, const char *message) {
@@ -99,7 +107,8 @@ static struct heif_error new_decoder(void **out) {
         free(decoder);
         return failure(heif_error_Memory_allocation_error, heif_suberror_Unspecified, "libde265 could not start");
     }
-    de265_error started = call.de265_start_worker_threads(decoder->context, worker_threads);
+    decoder->workers = threads_here >= 0 ? threads_here : worker_threads;
+    de265_error started = decoder->workers == 0 ? DE265_OK : call.de265_start_worker_threads(decoder->context, decoder->workers);
     if (started != DE265_OK) {
         call.de265_free_decoder(decoder->context);
         free(decoder);
@@ -219,7 +228,10 @@ static struct heif_error decode_image(void *raw, struct heif_image **out) {
         if (picture != NULL) {
             struct heif_error copied = copy_picture(decoder, picture, out);
             call.de265_release_next_picture(decoder->context);
-            if (copied.code == heif_error_Ok) __atomic_add_fetch(&pictures_given, 1, __ATOMIC_RELAXED);
+            if (copied.code == heif_error_Ok) {
+                __atomic_add_fetch(&pictures_given, 1, __ATOMIC_RELAXED);
+                if (decoder->workers == 0) __atomic_add_fetch(&pictures_given_without_workers, 1, __ATOMIC_RELAXED);
+            }
             return copied;
         }
     }
@@ -258,3 +270,6 @@ int ig_hevc_decoder_register(void *heif) {
 }
 
 unsigned long ig_hevc_decoder_pictures(void) { return __atomic_load_n(&pictures_given, __ATOMIC_RELAXED); }
+unsigned long ig_hevc_decoder_pictures_without_workers(void) {
+    return __atomic_load_n(&pictures_given_without_workers, __ATOMIC_RELAXED);
+}

@@ -1,4 +1,5 @@
 internal import CHEIF
+internal import COnDemand
 import GalleryFormat
 import GalleryImageHeaders
 
@@ -13,7 +14,7 @@ import GalleryImageHeaders
 /// its own: an `ftyp`, a `meta` whose one item is the tile (its own `hvcC`, `ispe`, `colr` and
 /// `pixi`, nothing else), and an `mdat` of its coded bytes.
 /// libheif never sees the grid item, its references or the other tiles. Each tile is decoded
-/// with the settings of a whole image (size limit, one thread, strict, no transforms), checked
+/// with the settings of a whole image (size limit, strict, no transforms), two at a time, checked
 /// against the grid's tile size, and turned into RGBA rows by `HEIFPlanes`, cropped to the
 /// output size at the right and bottom edges. The grid's own `irot` and `imir` are applied by
 /// the caller from the geometry, as for any image.
@@ -24,15 +25,15 @@ extension HEIFDecoder {
     }
 
     /// What a tile-by-tile decode holds at most: our copy of the file; a row of decoded tiles
-    /// (libheif's planes: four samples a pixel at most, of two bytes past 8 bits); while a
-    /// tile decodes, its codec planes and libheif's as for a whole image of the tile's size,
-    /// and the one-item file made for it; and one row of RGBA.
+    /// (libheif's planes: four samples a pixel at most, of two bytes past 8 bits); while
+    /// `TileRow.tilesAtOnce` tiles decode, each one's codec planes and libheif's as for a whole image
+    /// of the tile's size, and the one-item file made for it; and one row of RGBA.
     static func gridMemory(_ layout: HEIFGridLayout, bitsPerSample: Int, byteCount: Int) -> Int {
         let sample = bitsPerSample > 8 ? 2 : 1
         let tileArea = layout.tileWidth * layout.tileHeight
         let columns = min(layout.columns, (layout.width + layout.tileWidth - 1) / layout.tileWidth)
         let largestTile = layout.tiles.map { $0.extents.reduce(0) { $0 + $1.count } + 4096 }.max() ?? 0
-        return byteCount + columns * tileArea * 4 * sample + tileArea * 8 * sample + largestTile + layout.width * 4
+        return byteCount + columns * tileArea * 4 * sample + TileRow.tilesAtOnce * (tileArea * 8 * sample + largestTile) + layout.width * 4
     }
 
     /// The grid's rows, top to bottom, as RGBA of the output's width: each row of tiles
@@ -44,10 +45,8 @@ extension HEIFDecoder {
         var output = [UInt8](repeating: 255, count: grid.width * 4)
         for tileRow in 0 ..< grid.rows where tileRow * tileHeight < grid.height {
             // Tiles wholly past the output's right edge are never decoded.
-            let tiles = try (0 ..< grid.columns).filter { $0 * tileWidth < grid.width }.map { column in
-                try decodeTile(bytes, grid.tiles[tileRow * grid.columns + column], width: tileWidth, height: tileHeight,
-                               limits: limits)
-            }
+            let row = (0 ..< grid.columns).filter { $0 * tileWidth < grid.width }.map { grid.tiles[tileRow * grid.columns + $0] }
+            let tiles = try decodeTiles(bytes, row, width: tileWidth, height: tileHeight, limits: limits)
             let top = tileRow * tileHeight
             for y in 0 ..< min(tileHeight, grid.height - top) {
                 output.withUnsafeMutableBufferPointer { out in
@@ -60,6 +59,18 @@ extension HEIFDecoder {
                 }
                 output.withUnsafeBufferPointer { rows($0) }
             }
+        }
+    }
+
+    /// A row's tiles, decoded two at a time (`TileRow`), each by a decoder of ours without
+    /// worker threads when both threads work: libde265 shares a picture between its workers
+    /// only where the stream is cut for it, which a phone's tile is not.
+    private static func decodeTiles(_ bytes: [UInt8], _ tiles: [HEIFGridLayout.Tile], width: Int, height: Int,
+                                    limits: DecodeLimits) throws -> [DecodedTile] {
+        try TileRow.decode(tiles.count) { index, shared in
+            if shared { ig_hevc_decoder_threads(0) }
+            defer { ig_hevc_decoder_threads(-1) }
+            return try decodeTile(bytes, tiles[index], width: width, height: height, limits: limits)
         }
     }
 

@@ -55,4 +55,18 @@ struct HEVCDecoderTests {
             ($0 as? ImageDecodeError)?.message.contains("more chroma or bits a sample than its hvcC states") == true
         }
     }
+
+    /// A grid's tiles are decoded two at a time, each by a decoder of ours without worker
+    /// threads (on the thread that decodes the tile), and come out as the one-at-a-time walk
+    /// gave them: `HEICGridTests` compares every layout with heif-convert.
+    @Test func aGridsTilesAreDecodedWithoutWorkerThreads() throws {
+        let folder = try TemporaryDirectory()
+        let (heic, _) = try HEICGridTests.make(HEICGridTests.Variant(width: 1100, height: 700), in: folder)
+        let before = ig_hevc_decoder_pictures_without_workers()
+        var rows = 0
+        _ = try HEIFDecoder.decodeRows(try FileBytes.read(heic)) { _ in rows += 1 }
+        #expect(rows == 700)
+        // 3 × 2 tiles of 512: other tests' grids may add to the count, never take from it.
+        #expect(ig_hevc_decoder_pictures_without_workers() - before >= 6, "a grid's tiles were decoded by decoders with workers")
+    }
 }

@@ -42,8 +42,16 @@ int ig_hevc_decoder_register(void *handle);
 /// memory for; a picture with more is an error. -1: any.
 void ig_hevc_decoder_expect(int chroma, int bits);
 
+/// The worker threads of the HEVC decoders started on the calling thread from now on: -1 for
+/// two, 0 for none (libde265 decodes on the calling thread), as when a caller decodes two
+/// pictures at once.
+void ig_hevc_decoder_threads(int count);
+
 /// How many pictures our HEVC decoder has given libheif since the process started (tests
 /// tell by it that libheif chose ours).
 unsigned long ig_hevc_decoder_pictures(void);
+/// Of those, the pictures decoded on the caller's thread, by a decoder without worker threads
+/// (`ig_hevc_decoder_threads(0)`: a grid's tiles, two at once).
+unsigned long ig_hevc_decoder_pictures_without_workers(void);
 
 #endif
