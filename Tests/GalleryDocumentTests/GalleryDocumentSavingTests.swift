@@ -162,17 +162,17 @@ struct GalleryDocumentSavingTests {
         try await document.insertImage(data: TestImage.png(seed: 1))
         try await document.save()
         let inode = UInt64(try #require(Disk.status(path)).st_ino)
-        func heldOpen() -> Bool {
-            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).contains { fd in
+        func heldOpen() throws -> Bool {
+            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").contains { fd in
                 Disk.status("/proc/self/fd/" + fd).map { UInt64($0.st_ino) == inode } ?? false
             }
         }
-        #expect(heldOpen(), "the open document should hold its file")
+        #expect(try heldOpen(), "the open document should hold its file")
         try await document.close()
-        var held = heldOpen()
+        var held = try heldOpen()
         for _ in 0 ..< 100 where held {
             try await Task.sleep(for: .milliseconds(50))
-            held = heldOpen()
+            held = try heldOpen()
         }
         #expect(!held, "the closed document still holds its file open")
     }
