@@ -74,6 +74,9 @@ let package = Package(
         // libarchive's header only: COnDemand loads the library when an archive is first read.
         .systemLibrary(name: "CArchive", path: "Sources/CLibraries/CArchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CLibraries/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // libjpeg(-turbo)'s scanline reader, for rows filtered while the rest decode; TurboJPEG
+        // (the same code behind a whole-image API) encodes.
+        .systemLibrary(name: "CJPEG", path: "Sources/CLibraries/CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CLibraries/CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // Format 2.0's decoders (Specs/security.md says what limits each): the headers of libwebp
         // (with its demuxer, for an animation's first frame), giflib, libavif and libheif. None is
@@ -99,8 +102,9 @@ let package = Package(
         // own names, forwarding to each library once it is loaded with dlopen (include/on_demand.h
         // says why).
         .target(name: "COnDemand"),
-        // libpng reports errors by longjmp, which Swift cannot catch: every libpng call is made here.
-        .target(name: "CImageCodecs", dependencies: ["CPNG"]),
+        // libpng and libjpeg report errors by longjmp, which Swift cannot catch: every call to
+        // them is made here.
+        .target(name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"]),
 
         // Everything that talks to the operating system: descriptors, safe saves, renames,
         // locks, folders, file identity, the allocator. Every raw call is in its Raw/ folder.

@@ -14,7 +14,14 @@ extension Bitmap {
     /// An 8-bit, non-interlaced PNG: RGB when opaque, RGBA otherwise; `sub`-filtered rows at
     /// zlib level 1, for photos both smaller and three times faster than unfiltered level 9.
     public func png(text: [(keyword: String, value: String)] = []) -> [UInt8] {
-        encoded(text: text, filter: .sub, level: 1)
+        if text.isEmpty, let madePNG { return madePNG }
+        return encoded(text: text, filter: .sub, level: 1)
+    }
+
+    /// A writer of `png()` for an opaque bitmap of `width` × `height` whose rows come one at a
+    /// time: what a thumbnailer writes while it filters (``madePNG``).
+    static func opaquePNGWriter(width: Int, height: Int) -> PNGEncoder.RowWriter {
+        PNGEncoder.RowWriter(width: width, height: height, layout: .rgb, sourceChannels: 4, text: [], filter: .sub, level: 1)
     }
 
     /// A PNG for a reader that decodes it at once and throws it away: the freedesktop

@@ -157,27 +157,30 @@ package final class ColourTransform: @unchecked Sendable {
 
     /// The same over raw four-byte pixels (a decoder's CMYK output before it is a bitmap).
     package func apply(to pixels: inout [UInt8]) {
-        let count = pixels.count / 4
+        pixels.withUnsafeMutableBytes { apply(toDecoded: $0) }
+    }
+
+    /// The same over a decoder's rows in place (a JPEG's CMYK rows as they are decoded).
+    package func apply(toDecoded buffer: UnsafeMutableRawBufferPointer) {
+        guard let base = buffer.baseAddress else { return }
+        let count = buffer.count / 4
         // Rows of pixels at a time: Little CMS walks a call's pixels in one loop, and a row
         // keeps the work in the cache without a call per pixel.
         let step = 1 << 14
-        pixels.withUnsafeMutableBytes { buffer in
-            let base = buffer.baseAddress!
-            var done = 0
-            while done < count {
-                let run = min(step, count - done)
-                let at = base + done * 4
-                // In place: each pixel is read before it is written, four bytes in and out.
-                cmsDoTransform(transform, at, at, cmsUInt32Number(run))
-                done += run
-            }
-            if layout == .invertedCMYK {
-                // Little CMS leaves the output's alpha untouched; here it still holds black ink.
-                var index = 3
-                while index < buffer.count {
-                    buffer[index] = 255
-                    index += 4
-                }
+        var done = 0
+        while done < count {
+            let run = min(step, count - done)
+            let at = base + done * 4
+            // In place: each pixel is read before it is written, four bytes in and out.
+            cmsDoTransform(transform, at, at, cmsUInt32Number(run))
+            done += run
+        }
+        if layout == .invertedCMYK {
+            // Little CMS leaves the output's alpha untouched; here it still holds black ink.
+            var index = 3
+            while index < buffer.count {
+                buffer[index] = 255
+                index += 4
             }
         }
     }

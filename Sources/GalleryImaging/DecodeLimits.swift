@@ -5,9 +5,10 @@ import GalleryImageHeaders
 /// buffer is allocated. Every image is hostile until decoded.
 public struct DecodeLimits: Sendable, Hashable {
     /// Pixels a decode holds at once: a JPEG's output at the DCT scale it is decoded at (1/8
-    /// of each side for a small thumbnail), a PNG's whole image only when it is kept or
-    /// assembled (interlaced), else one row. So a 108-megapixel photo, decoded at 1/8 for a
-    /// thumbnail, holds 1.7 megapixels (format spec, section 10).
+    /// of each side for a small thumbnail) when it is kept whole, else the few rows on their
+    /// way to a thumbnail's filter; a PNG's whole image only when it is kept or assembled
+    /// (interlaced), else one row. So a 108-megapixel photo, decoded at 1/8 and kept whole,
+    /// holds 1.7 megapixels (format spec, section 10).
     public var maxPixels: Int
     /// Width × height of the image: bounds the work of a decode, which reads every pixel's
     /// data whatever it keeps. A row or band path is admitted as the whole image.
@@ -25,10 +26,15 @@ public struct DecodeLimits: Sendable, Hashable {
     /// where a JPEG of that size costs a tenth of it at 1/8 scale. The thumbnail paths set it.
     public var cpuBudget: Duration?
     /// Whether a whole decoded bitmap may be filtered in two parts on two threads
-    /// (`Resampler+Parts`): for one thumbnail that a person waits for, yes; for renditions
+    /// (`Resampler+Parts`), and a JPEG's rows filtered on a second thread as they decode: for
+    /// one thumbnail that a person waits for, yes; for renditions
     /// already made one per core (the editor's), no, since a second thread each adds only
     /// contention.
     package var filtersInParts = true
+    /// Whether a thumbnailer that filters a JPEG's rows on a second thread also writes its
+    /// `png()` there, as the rows come (`Bitmap.madePNG`): for a caller that will save the
+    /// thumbnail as that PNG, and only for it, since the writing costs as much as the filter.
+    package var writesPNG = false
 
     /// Limits for one decode. The defaults (100 megapixels held, a gigapixel worked through,
     /// 256 MiB, no CPU bound) bound a whole image's decode; the thumbnail paths add a CPU budget

@@ -85,13 +85,23 @@ extension GalleryThumbnail {
     /// `longSide` (the embedded one is too small) and its colour description needs converting;
     /// to know, its bytes are read (within `limits`, as the thumbnail would read them) and
     /// returned, for ``bitmap(of:longSide:limits:notice:firstImage:)``. With the engine loaded
-    /// the budget is lowered by the room it takes. A thumbnail served from the embedded one, or
-    /// an image with no description, loads nothing.
+    /// the budget is lowered by the room it takes, as it is by the room the decoder's libraries
+    /// take under an address-space cap. A thumbnail served from the embedded one, or an image
+    /// with no description, loads no Little CMS.
     package static func loadDecoder(for reader: GalleryReader, longSide: Int,
                                     limits: inout DecodeLimits) -> [UInt8]? {
         guard let first = reader.gallery.coverImage else { return nil }
         let type = first.mediaType
-        if type != .jpeg, type != .png { try? FormatTwoLibrary.require(type) }
+        if type != .jpeg, type != .png {
+            try? FormatTwoLibrary.require(type)
+            // The budget's reserve was set before the library and those it brings were mapped
+            // (libheif's take 27 MB): under a cap of a few dozen MiB they can leave less than
+            // the budget, and a decode admitted then failed to allocate. What is left now,
+            // less room for the decode's thread stacks and the allocator, bounds it too.
+            if let cap = AddressSpace.limit, let mapped = AddressSpace.mappedBytes() {
+                limits.maxBytes = min(limits.maxBytes, max(Int(clamping: cap) - mapped - (4 << 20), 0))
+            }
+        }
         guard type != .gif, soundEmbeddedThumbnail(of: reader, longSide: longSide)?.enough != true,
               first.byteSize <= UInt64(limits.maxBytes / 2) else { return nil }
         var bytes: [UInt8] = []

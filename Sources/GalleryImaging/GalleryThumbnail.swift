@@ -30,6 +30,8 @@ public enum GalleryThumbnail {
     /// cannot be decoded within the limits; the caller decides whether a placeholder will do.
     public static func png(firstImage bytes: [UInt8]?) throws -> [UInt8] {
         guard let bytes else { return PlaceholderThumbnail.png(forFirstImage: nil) }
+        var limits = limits
+        limits.writesPNG = true
         return try Thumbnailer.thumbnail(of: bytes, longSide: longSide, limits: limits).png()
     }
 }

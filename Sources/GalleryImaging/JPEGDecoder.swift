@@ -1,8 +1,8 @@
-internal import CTurboJPEG
+internal import CImageCodecs
 import GalleryFormat
 import GalleryImageHeaders
 
-/// JPEG decoding through TurboJPEG, with DCT scaling and limits checked before any allocation.
+/// JPEG decoding through libjpeg-turbo's scanline reader (`jpeg_decoder.c`), with DCT scaling and limits checked before any allocation.
 public enum JPEGDecoder {
     /// Decodes `bytes` at the smallest DCT scale (1/8, 1/4, 3/8, 1/2 … 1) whose output still
     /// covers `covering` (width and height), or at full size when it is nil. Any decoder
@@ -23,44 +23,86 @@ public enum JPEGDecoder {
     /// one is given (issue 31), else by the plain formula.
     package static func decode(_ bytes: UnsafeRawBufferPointer, covering: (width: Int, height: Int)?,
                                limits: DecodeLimits, cmykProfile: ColourTransform?) throws -> Bitmap {
-        let structure = try JPEGStructure.decodingParse(bytes)
-        guard structure.scans <= limits.maxScans else {
-            throw ImageDecodeError(.pastLimit, "the JPEG has \(structure.scans) scans, past the limit of \(limits.maxScans)")
+        let plan = try Plan(bytes, covering: covering, limits: limits, holdsOutput: true)
+        let rowBytes = plan.width * 4
+        let count = rowBytes * plan.height
+        let pixels = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialised in
+            var filled = 0
+            try plan.decodeRows(bytes, cmykProfile: cmykProfile) { row in
+                UnsafeMutableRawPointer(buffer.baseAddress! + filled).copyMemory(from: row.baseAddress!, byteCount: rowBytes)
+                filled += rowBytes
+            }
+            initialised = filled
         }
-        guard structure.scans > 0 else { throw ImageDecodeError(.corrupt, "the JPEG has no image data (no scan)") }
-        let scale = scalingFactor(for: structure, covering: covering)
-        let width = scaled(structure.width, scale)
-        let height = scaled(structure.height, scale)
-        // Every block is entropy-decoded whatever the scale; what is held is the output at its scale.
-        let memory = bytes.count + structure.decodeMemory(scaledWidth: width, scaledHeight: height,
-                                                          multiScan: structure.progressive || structure.scans > 1)
-        let what = scale.numerator == 8 ? "JPEG image" : "JPEG image at \(scale.numerator)/8 scale"
-        try limits.admit(DecodeWork(.jpeg, what, declared: (structure.width, structure.height), codedBytes: bytes.count, held: width * height,
-                                    bytes: memory, scale: scale.numerator))
+        guard pixels.count == count else { throw ImageDecodeError(.corrupt, "the JPEG's rows are incomplete") }
+        return Bitmap(width: plan.width, height: plan.height, pixels: pixels)
+    }
 
-        guard let handle = tjInitDecompress() else { throw ImageDecodeError(.pastLimit, "TurboJPEG could not start") }
-        defer { tjDestroy(handle) }
-        let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        var headerWidth: Int32 = 0, headerHeight: Int32 = 0, subsampling: Int32 = 0, colourspace: Int32 = 0
-        guard tjDecompressHeader3(handle, base, UInt(bytes.count), &headerWidth, &headerHeight, &subsampling,
-                                  &colourspace) == 0 else {
-            throw error(handle)
+    /// A decode admitted by the limits: the scale that covers what is wanted, and the size of
+    /// the output at it.
+    package struct Plan {
+        package let width: Int
+        package let height: Int
+        let scale: Scale
+
+        /// Parses the frame, picks the scale and admits the work: the decoder's own memory,
+        /// plus the whole output when `holdsOutput`, else a few rows of it.
+        package init(_ bytes: UnsafeRawBufferPointer, covering: (width: Int, height: Int)?, limits: DecodeLimits,
+                     holdsOutput: Bool) throws {
+            let structure = try JPEGStructure.decodingParse(bytes)
+            guard structure.scans <= limits.maxScans else {
+                throw ImageDecodeError(.pastLimit, "the JPEG has \(structure.scans) scans, past the limit of \(limits.maxScans)")
+            }
+            guard structure.scans > 0 else { throw ImageDecodeError(.corrupt, "the JPEG has no image data (no scan)") }
+            scale = scalingFactor(for: structure, covering: covering)
+            width = scaled(structure.width, scale)
+            height = scaled(structure.height, scale)
+            // Every block is entropy-decoded whatever the scale; what is held is the output at its
+            // scale, or the rows the decoder hands on.
+            let held = holdsOutput ? height : Int(rowsAtOnce)
+            let memory = bytes.count + structure.decodeMemory(scaledWidth: width, scaledHeight: held,
+                                                              multiScan: structure.progressive || structure.scans > 1)
+            let what = scale.numerator == 8 ? "JPEG image" : "JPEG image at \(scale.numerator)/8 scale"
+            try limits.admit(DecodeWork(.jpeg, what, declared: (structure.width, structure.height), codedBytes: bytes.count,
+                                        held: width * held, bytes: memory, scale: scale.numerator))
         }
-        let cmyk = colourspace == Int32(TJCS_CMYK.rawValue) || colourspace == Int32(TJCS_YCCK.rawValue)
-        var output = [UInt8](repeating: 0, count: width * height * 4)
-        let status = output.withUnsafeMutableBufferPointer { buffer in
-            tjDecompress2(handle, base, UInt(bytes.count), buffer.baseAddress, Int32(width), 0, Int32(height),
-                          cmyk ? Int32(TJPF_CMYK.rawValue) : Int32(TJPF_RGBA.rawValue), TJFLAG_STOPONWARNING)
-        }
-        guard status == 0 else { throw error(handle) }
-        if cmyk {
-            if let cmykProfile, cmykProfile.layout == .invertedCMYK {
-                cmykProfile.apply(to: &output)
-            } else {
-                convertCMYK(&output)
+
+        /// Decodes, handing each row to `rows` as it comes, top to bottom: `width` × 4 bytes of
+        /// RGBA, a CMYK image's already turned into RGB.
+        package func decodeRows(_ bytes: UnsafeRawBufferPointer, cmykProfile: ColourTransform?,
+                                rows: (UnsafeBufferPointer<UInt8>) -> Void) throws {
+            try withoutActuallyEscaping(rows) { rows in
+                let sink = RowSink { row, cmyk in
+                    if cmyk {
+                        if let cmykProfile, cmykProfile.layout == .invertedCMYK {
+                            cmykProfile.apply(toDecoded: row)
+                        } else {
+                            JPEGDecoder.convertCMYK(row)
+                        }
+                    }
+                    rows(UnsafeBufferPointer(row.bindMemory(to: UInt8.self)))
+                }
+                var message = [CChar](repeating: 0, count: 256)
+                let status = ig_jpeg_decode_rows(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count,
+                                                 Int32(scale.numerator), UInt32(width), UInt32(height), { context, pixels, width, cmyk in
+                    let sink = Unmanaged<RowSink>.fromOpaque(context!).takeUnretainedValue()
+                    sink.take(UnsafeMutableRawBufferPointer(start: pixels, count: Int(width) * 4), cmyk != 0)
+                }, Unmanaged.passUnretained(sink).toOpaque(), &message, message.count)
+                withExtendedLifetime(sink) {}
+                guard status == Int32(IG_JPEG_OK) else {
+                    throw JPEGDecoder.error(libraryMessage(message))
+                }
             }
         }
-        return Bitmap(width: width, height: height, pixels: output)
+    }
+
+    /// Rows libjpeg reads at once (`jpeg_decoder.c`'s ROWS_AT_ONCE), held while they are handed on.
+    static let rowsAtOnce = 16
+
+    /// What the C decoder calls back, by reference.
+    private final class RowSink {
+        let take: (UnsafeMutableRawBufferPointer, Bool) -> Void
+        init(_ take: @escaping (UnsafeMutableRawBufferPointer, Bool) -> Void) { self.take = take }
     }
 
     /// Decodes every scan at the smallest scale: all the entropy-coded data is read and
@@ -85,9 +127,10 @@ public enum JPEGDecoder {
     typealias Scale = (numerator: Int, denominator: Int)
 
     static func scalingFactor(for structure: JPEGStructure, covering: (width: Int, height: Int)?) -> Scale {
-        guard let covering else { return (1, 1) }
-        // libjpeg-turbo scales by n/8 for n in 1…16; beyond 1/1 is never wanted here.
-        var best: Scale = (1, 1)
+        // Eighths throughout (8/8 is the whole image), so that the work is admitted at its scale.
+        guard let covering else { return (8, 8) }
+        // libjpeg-turbo scales by n/8 for n in 1…16; beyond 8/8 is never wanted here.
+        var best: Scale = (8, 8)
         for numerator in stride(from: 8, through: 1, by: -1) {
             let scale = (numerator, 8)
             if scaled(structure.width, scale) >= covering.width && scaled(structure.height, scale) >= covering.height {
@@ -103,8 +146,7 @@ public enum JPEGDecoder {
         (dimension * scale.numerator + scale.denominator - 1) / scale.denominator
     }
 
-    private static func error(_ handle: tjhandle) -> ImageDecodeError {
-        let message = libraryMessage(tjGetErrorStr2(handle))
+    private static func error(_ message: String) -> ImageDecodeError {
         // libjpeg's memory manager refuses past JPEGMEM with this message.
         if message.contains("Backing store") || message.contains("Insufficient memory") {
             return ImageDecodeError(.pastLimit, "the JPEG needs more memory than the decoder may use (\(message))")
@@ -112,18 +154,16 @@ public enum JPEGDecoder {
         return ImageDecodeError(.corrupt, message)
     }
 
-    /// CMYK as Adobe writes it (inverted: 255 is no ink) to RGBA.
-    private static func convertCMYK(_ pixels: inout [UInt8]) {
-        pixels.withUnsafeMutableBufferPointer { buffer in
-            var index = 0
-            while index < buffer.count {
-                let k = UInt32(buffer[index + 3])
-                buffer[index] = UInt8(UInt32(buffer[index]) * k / 255)
-                buffer[index + 1] = UInt8(UInt32(buffer[index + 1]) * k / 255)
-                buffer[index + 2] = UInt8(UInt32(buffer[index + 2]) * k / 255)
-                buffer[index + 3] = 255
-                index += 4
-            }
+    /// CMYK as Adobe writes it (inverted: 255 is no ink) to RGBA, in place.
+    private static func convertCMYK(_ pixels: UnsafeMutableRawBufferPointer) {
+        var index = 0
+        while index < pixels.count {
+            let k = UInt32(pixels[index + 3])
+            pixels[index] = UInt8(UInt32(pixels[index]) * k / 255)
+            pixels[index + 1] = UInt8(UInt32(pixels[index + 1]) * k / 255)
+            pixels[index + 2] = UInt8(UInt32(pixels[index + 2]) * k / 255)
+            pixels[index + 3] = 255
+            index += 4
         }
     }
 }

@@ -40,59 +40,99 @@ public enum PNGEncoder {
     static func encode(width: Int, height: Int, layout: Layout, pixels: [UInt8], sourceChannels: Int,
                        text: [(keyword: String, value: String)], filter: Filter, level: Int32) -> [UInt8] {
         precondition(pixels.count == width * height * sourceChannels && sourceChannels >= layout.rawValue)
-        let channels = layout.rawValue
-        let rowBytes = width * channels
-        var out: [UInt8] = []
-        // Room for the most deflate can make of the rows (zlib's bound, or a stored block of
-        // five bytes a row at level 0), so that the file is never copied as it grows; pages
-        // that stay unused are never touched.
-        let filtered = height * (rowBytes + 1)
-        out.reserveCapacity(64 + text.reduce(0) { $0 + 12 + $1.keyword.utf8.count + 1 + $1.value.unicodeScalars.count }
-                            + filtered + max((filtered >> 12) + (filtered >> 14), height * 5 + (filtered >> 16) * 5) + 64)
-        out += [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        var header: [UInt8] = []
-        header.appendBigEndian(UInt32(width))
-        header.appendBigEndian(UInt32(height))
-        header += [8, layout.colourType, 0, 0, 0]
-        appendChunk("IHDR", header, to: &out)
-        for entry in text {
-            appendChunk("tEXt", Array(entry.keyword.utf8) + [0] + Array(entry.value.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }), to: &out)
-        }
-        let idat = out.count
-        out += [0, 0, 0, 0] + Array("IDAT".utf8)
-        let rows = RowStream(level: level, filteredBytes: filtered)
-        var row = [UInt8](repeating: 0, count: rowBytes + 1)
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let writer = RowWriter(width: width, height: height, layout: layout, sourceChannels: sourceChannels, text: text,
+                               filter: filter, level: level)
         pixels.withUnsafeBufferPointer { pixels in
-            for y in 0 ..< height {
-                row.withUnsafeMutableBufferPointer { row in
-                    let line = pixels.baseAddress! + y * width * sourceChannels
-                    row[0] = filter.rawValue
-                    for x in 0 ..< width {
-                        for c in 0 ..< channels { row[1 + x * channels + c] = line[x * sourceChannels + c] }
-                    }
-                    if filter == .sub {
-                        // Each byte minus the same channel of the pixel to its left, right to left.
-                        var index = rowBytes - 1
-                        while index >= channels {
-                            row[1 + index] = row[1 + index] &- row[1 + index - channels]
-                            index -= 1
-                        }
+            let rowBytes = width * sourceChannels
+            for y in 0 ..< height { writer.append(UnsafeBufferPointer(rebasing: pixels[y * rowBytes ..< (y + 1) * rowBytes])) }
+        }
+        return writer.finish()
+    }
+
+    /// A PNG written as its rows come, top to bottom: a thumbnail's rows as its filter gives
+    /// them, while the rest of the picture decodes.
+    package final class RowWriter {
+        private let width: Int
+        private let height: Int
+        private let channels: Int
+        private let sourceChannels: Int
+        private let filter: Filter
+        private var out: [UInt8] = []
+        private let idat: Int
+        private let rows: RowStream
+        private var row: [UInt8]
+        private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        private var rowsIn = 0
+
+        /// Starts the file: `sourceChannels` bytes a pixel in each row given, `layout` in the file.
+        package init(width: Int, height: Int, layout: Layout, sourceChannels: Int,
+                     text: [(keyword: String, value: String)], filter: Filter, level: Int32) {
+            precondition(width > 0 && height > 0 && sourceChannels >= layout.rawValue)
+            self.width = width
+            self.height = height
+            self.channels = layout.rawValue
+            self.sourceChannels = sourceChannels
+            self.filter = filter
+            let rowBytes = width * channels
+            // Room for the most deflate can make of the rows (zlib's bound, or a stored block of
+            // five bytes a row at level 0), so that the file is never copied as it grows; pages
+            // that stay unused are never touched.
+            let filtered = height * (rowBytes + 1)
+            out.reserveCapacity(64 + text.reduce(0) { $0 + 12 + $1.keyword.utf8.count + 1 + $1.value.unicodeScalars.count }
+                                + filtered + max((filtered >> 12) + (filtered >> 14), height * 5 + (filtered >> 16) * 5) + 64)
+            out += [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            var header: [UInt8] = []
+            header.appendBigEndian(UInt32(width))
+            header.appendBigEndian(UInt32(height))
+            header += [8, layout.colourType, 0, 0, 0]
+            PNGEncoder.appendChunk("IHDR", header, to: &out)
+            for entry in text {
+                PNGEncoder.appendChunk("tEXt", Array(entry.keyword.utf8) + [0] + Array(entry.value.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }),
+                            to: &out)
+            }
+            idat = out.count
+            out += [0, 0, 0, 0] + Array("IDAT".utf8)
+            rows = RowStream(level: level, filteredBytes: filtered)
+            row = [UInt8](repeating: 0, count: rowBytes + 1)
+        }
+
+        /// The next row: `width` × `sourceChannels` bytes.
+        package func append(_ line: UnsafeBufferPointer<UInt8>) {
+            precondition(line.count == width * sourceChannels && rowsIn < height)
+            let (width, channels, sourceChannels, rowBytes) = (width, channels, sourceChannels, width * channels)
+            let line = line.baseAddress!
+            row.withUnsafeMutableBufferPointer { row in
+                row[0] = filter.rawValue
+                for x in 0 ..< width {
+                    for c in 0 ..< channels { row[1 + x * channels + c] = line[x * sourceChannels + c] }
+                }
+                if filter == .sub {
+                    // Each byte minus the same channel of the pixel to its left, right to left.
+                    var index = rowBytes - 1
+                    while index >= channels {
+                        row[1 + index] = row[1 + index] &- row[1 + index - channels]
+                        index -= 1
                     }
                 }
-                rows.append(row, last: y == height - 1, buffer: &buffer, into: &out)
             }
+            rowsIn += 1
+            rows.append(row, last: rowsIn == height, buffer: &buffer, into: &out)
         }
-        let length = UInt32(out.count - idat - 8)
-        out[idat] = UInt8(truncatingIfNeeded: length >> 24)
-        out[idat + 1] = UInt8(truncatingIfNeeded: length >> 16)
-        out[idat + 2] = UInt8(truncatingIfNeeded: length >> 8)
-        out[idat + 3] = UInt8(truncatingIfNeeded: length)
-        var crc = CRC32()
-        out.withUnsafeBytes { crc.update(UnsafeRawBufferPointer(rebasing: $0[(idat + 4)...])) }
-        out.appendBigEndian(crc.value)
-        appendChunk("IEND", [], to: &out)
-        return out
+
+        /// The file, once every row is in.
+        package func finish() -> [UInt8] {
+            precondition(rowsIn == height, "the PNG needs all \(height) rows")
+            let length = UInt32(out.count - idat - 8)
+            out[idat] = UInt8(truncatingIfNeeded: length >> 24)
+            out[idat + 1] = UInt8(truncatingIfNeeded: length >> 16)
+            out[idat + 2] = UInt8(truncatingIfNeeded: length >> 8)
+            out[idat + 3] = UInt8(truncatingIfNeeded: length)
+            var crc = CRC32()
+            out.withUnsafeBytes { crc.update(UnsafeRawBufferPointer(rebasing: $0[(idat + 4)...])) }
+            out.appendBigEndian(crc.value)
+            PNGEncoder.appendChunk("IEND", [], to: &out)
+            return out
+        }
     }
 
     /// The filtered rows of a large image are deflated in pieces of this size, side by side on
@@ -206,7 +246,7 @@ public enum PNGEncoder {
         }
     }
 
-    private static func appendChunk(_ type: String, _ data: [UInt8], to out: inout [UInt8]) {
+    fileprivate static func appendChunk(_ type: String, _ data: [UInt8], to out: inout [UInt8]) {
         out.appendBigEndian(UInt32(data.count))
         let typeAndData = Array(type.utf8) + data
         out += typeAndData

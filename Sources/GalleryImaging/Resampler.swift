@@ -160,6 +160,10 @@ public final class Resampler {
     /// the conversion; from 8-bit ones after, through Little CMS's 8-bit tables, which are many
     /// times faster than its float path (Benchmarks/RESULTS.md, z) and lose nothing the source had.
     package var colour: ColourTransform?
+
+    /// Told each output row once it is final (filtered, converted, rounded), top to bottom, on
+    /// the thread that pushed the row that completed it: a thumbnail's PNG written as it is made.
+    package var rowDone: ((UnsafeBufferPointer<UInt8>) -> Void)?
     /// Whether the rows came as 16-bit samples.
     private var sixteenBitRows = false
 
@@ -241,7 +245,10 @@ public final class Resampler {
                 if let destination {
                     round(sums, into: destination + offset)
                 } else {
-                    output.withUnsafeMutableBufferPointer { round(sums, into: $0.baseAddress! + offset) }
+                    output.withUnsafeMutableBufferPointer { output in
+                        round(sums, into: output.baseAddress! + offset)
+                        rowDone?(UnsafeBufferPointer(start: output.baseAddress! + offset, count: width * 4))
+                    }
                 }
             }
             rowsOut += 1

@@ -93,16 +93,40 @@ public enum Thumbnailer {
         let upright = turned ? (structure.height, structure.width) : (structure.width, structure.height)
         let fitted = Resampler.fitting(width: upright.0, height: upright.1, longSide: longSide)
         let stored = turned ? (fitted.height, fitted.width) : (fitted.width, fitted.height)
-        // The resampled (and turned) copies live beside the decoded image, within one budget,
-        // as does the PNG made from the result.
+        // The resampled (and turned) copies live beside the decode, within one budget, as do
+        // the PNG made from the result and the rows on their way to the filter.
         let copies = Resampler.bytesNeeded(sourceWidth: structure.width, sourceHeight: structure.height,
                                            width: stored.0, height: stored.1)
             + (structure.orientation == .up ? 0 : fitted.width * fitted.height * 4)
             + pngBytes(fitted.width, fitted.height)
-        let decoded = try bytes.withUnsafeBytes {
-            try JPEGDecoder.decode($0, covering: (stored.0, stored.1), limits: try limits.less(copies), cmykProfile: cmykProfile)
+        return try bytes.withUnsafeBytes { bytes in
+            let rest = try limits.less(copies + RowPipeline.bytesNeeded(rowBytes: structure.width * 4))
+            let plan = try JPEGDecoder.Plan(bytes, covering: (stored.0, stored.1), limits: rest, holdsOutput: false)
+            guard plan.width != stored.0 || plan.height != stored.1 else {
+                // Decoded at the very size (a small photo, or a scale that fits exactly): nothing to filter.
+                let decoded = try JPEGDecoder.decode(bytes, covering: (stored.0, stored.1), limits: try limits.less(copies),
+                                                     cmykProfile: cmykProfile)
+                return Self.fitted(decoded, width: stored.0, height: stored.1, colour: colour, limits: limits)
+                    .oriented(structure.orientation)
+            }
+            // Rows into the filter as they decode, the filter on a second thread when it is worth one:
+            // the decoded image is never held whole.
+            let resampler = Resampler(sourceWidth: plan.width, sourceHeight: plan.height, width: stored.0, height: stored.1)
+            resampler.colour = colour
+            let threaded = limits.filtersInParts && plan.width * plan.height >= Resampler.pixelsWorthParts
+            // A JPEG's pixels are opaque, so its PNG is RGB; a turned one is written once turned.
+            let png = threaded && limits.writesPNG && structure.orientation == .up
+                ? Bitmap.opaquePNGWriter(width: stored.0, height: stored.1) : nil
+            if let png { resampler.rowDone = { png.append($0) } }
+            try RowPipeline.run(rowBytes: plan.width * 4, threaded: threaded, consume: { resampler.push($0) }) { rows in
+                try plan.decodeRows(bytes, cmykProfile: cmykProfile, rows: rows)
+            }
+            guard resampler.isComplete else { throw ImageDecodeError(.corrupt, "the JPEG's rows are incomplete") }
+            var thumbnail = resampler.finish().oriented(structure.orientation)
+            // Kept only if `png()` would write the same: RGB for pixels all opaque.
+            if let png, thumbnail.isOpaque { thumbnail.madePNG = png.finish() }
+            return thumbnail
         }
-        return Self.fitted(decoded, width: stored.0, height: stored.1, colour: colour, limits: limits).oriented(structure.orientation)
     }
 
     /// The most a PNG of a thumbnail takes while it is made (`Bitmap.png()`): deflate cannot

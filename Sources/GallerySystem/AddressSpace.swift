@@ -24,12 +24,17 @@ package enum AddressSpace {
 
     /// The address space the process has mapped now (the first field of /proc/self/statm, in
     /// pages), or nil where /proc does not say.
+    ///
+    /// The file is kept open from the first call, and each read at its start is a fresh count:
+    /// a thumbnailer asks before and after it loads a decoder's libraries, by then confined to
+    /// its two files (Landlock), where opening /proc is refused.
     package static func mappedBytes() -> Int? {
-        guard let statm = try? GalleryFile.openForReading("/proc/self/statm"),
-              let bytes = try? statm.read(at: 0, count: 64),
+        guard let statm, let bytes = try? statm.read(at: 0, count: 64),
               let pages = String(decoding: bytes, as: UTF8.self).split(separator: " ").first.flatMap({ Int($0) }) else {
             return nil
         }
         return pages * Syscalls.pageSize
     }
+
+    private static let statm = try? GalleryFile.openForReading("/proc/self/statm")
 }

@@ -16,6 +16,53 @@ struct ThumbnailerTests {
         #expect((bitmap.width, bitmap.height) == (width, height))
     }
 
+    /// A JPEG's rows go into the filter as they decode: the decoded image is never held whole,
+    /// and the thumbnail is the one the whole image filtered gives.
+    @Test func aJPEGsRowsAreFilteredAsTheyDecode() throws {
+        let bytes = try Self.sample("1-sunset.jpg")
+        // 800 × 600 at 3/8 scale is 300 × 225 (67,500 pixels) for a 256 × 192 thumbnail;
+        // sixteen of its rows are 4,800.
+        let whole = try JPEGDecoder.decode(bytes, covering: (256, 192))
+        #expect((whole.width, whole.height) == (300, 225))
+        let expected = Resampler.resize(whole, width: 256, height: 192)
+        // Compared here, not in the expectations, which would print every pixel of a failure.
+        let unlimited = try Thumbnailer.thumbnail(of: bytes, longSide: 256) == expected
+        #expect(unlimited, "the thumbnail differs from the whole image filtered")
+        var limits = DecodeLimits()
+        limits.maxPixels = 10_000
+        #expect(throws: ImageDecodeError.self) { try JPEGDecoder.decode(bytes, covering: (256, 192), limits: limits) }
+        let withinRows = try Thumbnailer.thumbnail(of: bytes, longSide: 256, limits: limits) == expected
+        #expect(withinRows, "the thumbnail differs from the whole image filtered")
+        limits.filtersInParts = false
+        let onOneThread = try Thumbnailer.thumbnail(of: bytes, longSide: 256, limits: limits) == expected
+        #expect(onOneThread, "the thumbnail filtered on the decoding thread differs")
+    }
+
+    /// Asked for (`writesPNG`), a JPEG's PNG is written beside its filter, row by row, and is
+    /// the file `png()` writes of the thumbnail; any change to the bitmap drops it.
+    @Test func aJPEGsPNGIsWrittenAsItsRowsAreFiltered() throws {
+        let bytes = try Self.sample("1-sunset.jpg")
+        // 800 × 600 at 7/8 scale (367,500 pixels, worth a second thread) for 650 × 488.
+        var limits = DecodeLimits()
+        limits.writesPNG = true
+        let thumbnail = try Thumbnailer.thumbnail(of: bytes, longSide: 650, limits: limits)
+        #expect((thumbnail.width, thumbnail.height) == (650, 488))
+        // Compared here, not in the expectations, which would print every byte of a failure.
+        let madePNG = thumbnail.madePNG
+        let made = try #require(madePNG, "no PNG was written beside the filter")
+        var plain = thumbnail
+        plain.madePNG = nil
+        let writtenAfter = plain.png() == made, served = thumbnail.png() == made
+        #expect(writtenAfter, "the PNG written beside the filter differs from the one written after it")
+        #expect(served, "png() did not serve the PNG written beside the filter")
+        let unasked = try Thumbnailer.thumbnail(of: bytes, longSide: 650).madePNG == nil
+        #expect(unasked, "a PNG was written though none was asked for")
+        var changed = thumbnail
+        changed.pixels[0] ^= 1
+        let dropped = changed.madePNG == nil && changed.png() != made
+        #expect(dropped, "a changed bitmap kept its PNG")
+    }
+
     @Test func orientationTurnsThePixels() {
         // 3 × 2, pixels numbered in reading order.
         let pixels = (0 ..< 6).flatMap { index -> [UInt8] in [UInt8(index), 0, 0, 255] }

@@ -63,6 +63,30 @@ int ig_png_decoder_pixel_bytes(const ig_png_decoder *decoder);
 /* The first error or warning-turned-error, NUL-terminated; empty when none. */
 const char *ig_png_decoder_message(const ig_png_decoder *decoder);
 
+/* A JPEG decoded a few rows at a time through libjpeg(-turbo)'s scanline reader, so that the
+ * rows can be filtered while the rest decode. libjpeg reports errors by longjmp too; every
+ * libjpeg call is in jpeg_decoder.c, behind setjmp.
+ *
+ * The settings are TurboJPEG's defaults (accurate integer IDCT, fancy upsampling), so the
+ * pixels are those tjDecompress2 gives. A warning (corrupt data, a premature end) stops the
+ * decode as an error, as TJFLAG_STOPONWARNING does: a thumbnailer must not spend time on
+ * damaged data. libjpeg's memory cap is JPEGMEM, read when the decoder starts. */
+
+/* Called once per output row, top to bottom: `pixels` holds `width` × 4 bytes, RGBA, or
+ * CMYK as stored (Adobe's inverted ink) when `cmyk` is set; the callee may change them. */
+typedef void (*ig_jpeg_row_callback)(void *context, uint8_t *pixels, uint32_t width, int cmyk);
+
+enum {
+    IG_JPEG_OK = 0,
+    IG_JPEG_ERROR = 1,     /* libjpeg's error or warning, in `message` */
+    IG_JPEG_MISMATCH = 2,  /* the frame libjpeg read is not `width` × `height` at the scale */
+};
+
+/* Decodes `bytes` at `scale_numerator`/8 (1…8), expecting an output of `width` × `height`;
+ * `message` (JMSG_LENGTH_MAX, 200 bytes, is enough) gets the first error. */
+int ig_jpeg_decode_rows(const uint8_t *bytes, size_t count, int scale_numerator, uint32_t width, uint32_t height,
+                        ig_jpeg_row_callback row, void *context, char *message, size_t message_size);
+
 /* Encoding: none here (GalleryImaging writes PNG itself, with zlib). */
 
 #endif

@@ -40,7 +40,8 @@ extension ImageGallery {
         /// The thumbnail of the gallery at `input`, `size` pixels on its long side, written in
         /// place to `output`: the work of the command, whichever way its line was parsed.
         static func write(size: Int, of input: String, to output: String) throws {
-            let limits = GalleryThumbnail.readingLimitsFittingAddressSpace()
+            var limits = GalleryThumbnail.readingLimitsFittingAddressSpace()
+            limits.writesPNG = true
             // libjpeg's own allocations stay under the same cap as ours.
             CurrentProcess.setEnvironment("JPEGMEM", "\(limits.maxBytes >> 20)M", replacing: true)
             // A fallback (the embedded thumbnail smaller than asked, or the grey placeholder) is said
