@@ -7,7 +7,8 @@ import GalleryTestSupport
 import Synchronization
 import Testing
 
-/// JPEG decoding through TurboJPEG: structure, DCT scaling, limits and damage.
+/// JPEG decoding through libjpeg-turbo: structure, DCT scaling, limits and damage, and the
+/// pixels TurboJPEG gives.
 @Suite("JPEG decoding")
 struct JPEGDecoderTests {
     static func sample(_ name: String) throws -> [UInt8] { try FileBytes.read(TestPaths.fixture("images/" + name)) }
@@ -19,6 +20,31 @@ struct JPEGDecoderTests {
         let bitmap = try JPEGDecoder.decode(bytes)
         #expect(bitmap.width == structure.width && bitmap.height == structure.height)
         #expect(stride(from: 3, to: bitmap.pixels.count, by: 4).allSatisfy { bitmap.pixels[$0] == 255 })
+    }
+
+    /// The rows of libjpeg's scanline reader are TurboJPEG's whole-image decode, pixel for pixel,
+    /// at every scale a thumbnail uses: baseline, progressive and greyscale files.
+    @Test(arguments: ["1-sunset.jpg", "3-lighthouse.jpg", "4-dunes.jpg", "10-fractal.jpg"])
+    func rowsAreTurboJPEGsPixels(name: String) throws {
+        let bytes = try Self.sample(name)
+        let handle = try #require(tjInitDecompress())
+        defer { tjDestroy(handle) }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colourspace: Int32 = 0
+        #expect(tjDecompressHeader3(handle, bytes, UInt(bytes.count), &width, &height, &subsampling, &colourspace) == 0)
+        for eighths in [8, 4, 3, 2, 1] {
+            let scaled = ((Int(width) * eighths + 7) / 8, (Int(height) * eighths + 7) / 8)
+            let ours = try JPEGDecoder.decode(bytes, covering: scaled)
+            #expect((ours.width, ours.height) == scaled)
+            var theirs = [UInt8](repeating: 0, count: scaled.0 * scaled.1 * 4)
+            let status = theirs.withUnsafeMutableBufferPointer {
+                tjDecompress2(handle, bytes, UInt(bytes.count), $0.baseAddress, Int32(scaled.0), 0, Int32(scaled.1),
+                              Int32(TJPF_RGBA.rawValue), 0)
+            }
+            #expect(status == 0)
+            // Compared here, not in the expectation, which would print every pixel of a failure.
+            let same = ours.pixels == theirs
+            #expect(same, "\(name) at \(eighths)/8 differs from TurboJPEG's decode")
+        }
     }
 
     @Test func structureTellsScansAndSampling() throws {
