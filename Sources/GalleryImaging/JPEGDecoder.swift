@@ -2,7 +2,8 @@ internal import CImageCodecs
 import GalleryFormat
 import GalleryImageHeaders
 
-/// JPEG decoding through libjpeg-turbo's scanline reader (`jpeg_decoder.c`), with DCT scaling and limits checked before any allocation.
+/// JPEG decoding through libjpeg-turbo's scanline reader (`jpeg_decoder.c`), with DCT scaling
+/// and limits checked before any allocation.
 public enum JPEGDecoder {
     /// Decodes `bytes` at the smallest DCT scale (1/8, 1/4, 3/8, 1/2 … 1) whose output still
     /// covers `covering` (width and height), or at full size when it is nil. Any decoder
@@ -59,7 +60,7 @@ public enum JPEGDecoder {
             height = scaled(structure.height, scale)
             // Every block is entropy-decoded whatever the scale; what is held is the output at its
             // scale, or the rows the decoder hands on.
-            let held = holdsOutput ? height : Int(rowsAtOnce)
+            let held = holdsOutput ? height : rowsAtOnce
             let memory = bytes.count + structure.decodeMemory(scaledWidth: width, scaledHeight: held,
                                                               multiScan: structure.progressive || structure.scans > 1)
             let what = scale.numerator == 8 ? "JPEG image" : "JPEG image at \(scale.numerator)/8 scale"
