@@ -7,10 +7,6 @@
 
 #include <jpeglib.h>
 
-/* Rows asked of libjpeg at once: more than any upsampler gives per call, so that each call
- * returns what it has. */
-enum { ROWS_AT_ONCE = 16 };
-
 typedef struct {
     struct jpeg_error_mgr manager;
     jmp_buf jump;
@@ -65,9 +61,9 @@ int ig_jpeg_decode_rows(const uint8_t *bytes, size_t count, int scale_numerator,
         return IG_JPEG_MISMATCH;
     }
     /* In libjpeg's image pool: freed with the decoder, also after a longjmp. */
-    JSAMPARRAY rows = info.mem->alloc_sarray((j_common_ptr)&info, JPOOL_IMAGE, width * 4, ROWS_AT_ONCE);
+    JSAMPARRAY rows = info.mem->alloc_sarray((j_common_ptr)&info, JPOOL_IMAGE, width * 4, IG_JPEG_ROWS_AT_ONCE);
     while (info.output_scanline < info.output_height) {
-        JDIMENSION read = jpeg_read_scanlines(&info, rows, ROWS_AT_ONCE);
+        JDIMENSION read = jpeg_read_scanlines(&info, rows, IG_JPEG_ROWS_AT_ONCE);
         for (JDIMENSION index = 0; index < read; index++) row(context, rows[index], width, cmyk);
     }
     jpeg_finish_decompress(&info);

@@ -97,8 +97,8 @@ public enum JPEGDecoder {
         }
     }
 
-    /// Rows libjpeg reads at once (`jpeg_decoder.c`'s ROWS_AT_ONCE), held while they are handed on.
-    static let rowsAtOnce = 16
+    /// Rows libjpeg reads at once, held while they are handed on.
+    static let rowsAtOnce = Int(IG_JPEG_ROWS_AT_ONCE)
 
     /// What the C decoder calls back, by reference.
     private final class RowSink {

@@ -164,6 +164,7 @@ public final class Resampler {
     /// Told each output row once it is final (filtered, converted, rounded), top to bottom, on
     /// the thread that pushed the row that completed it: a thumbnail's PNG written as it is made.
     package var rowDone: ((UnsafeBufferPointer<UInt8>) -> Void)?
+
     /// Whether the rows came as 16-bit samples.
     private var sixteenBitRows = false
 

@@ -76,6 +76,10 @@ const char *ig_png_decoder_message(const ig_png_decoder *decoder);
  * CMYK as stored (Adobe's inverted ink) when `cmyk` is set; the callee may change them. */
 typedef void (*ig_jpeg_row_callback)(void *context, uint8_t *pixels, uint32_t width, int cmyk);
 
+/* Rows asked of libjpeg at once, and held while they are handed on: more than any upsampler
+ * gives per call, so that each call returns what it has. */
+enum { IG_JPEG_ROWS_AT_ONCE = 16 };
+
 enum {
     IG_JPEG_OK = 0,
     IG_JPEG_ERROR = 1,     /* libjpeg's error or warning, in `message` */
