@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+import threading
 import time
 import zipfile
 from pathlib import Path
@@ -30,7 +31,10 @@ SIDE = 200
 # whole list has come) is no photo.
 FRAMES_START = """(() => {
   const grid = document.getElementById('image-grid');
-  const log = window.scaleFrames = {times: [], drawn: [], run: true};
+  const log = window.scaleFrames = {times: [], drawn: [], run: true, long: []};
+  // The page's tasks of 100 ms or more meanwhile, to tell a long frame's cause.
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.duration >= 100) log.long.push([Math.round(e.startTime), Math.round(e.duration)]); })
+    .observe({type: 'longtask'});
   const inView = (y) => { for (const cell of grid.children) { if (!cell.classList.contains('image-cell') || cell.classList.contains('later')) continue;
     const box = cell.getBoundingClientRect(), top = box.top + scrollY;
     if (box.height > 0 && top + box.height > y && top < y + innerHeight) return true; }
@@ -43,9 +47,9 @@ FRAMES_START = """(() => {
   return true; })()"""
 
 FRAMES_STOP = """(() => { const log = window.scaleFrames; log.run = false;
-  let last = null, longestBlank = 0, longestFrame = 0, blankFrames = 0;
+  let last = null, longestBlank = 0, longestFrame = 0, longestFrameAt = null, blankFrames = 0;
   for (let i = 0; i < log.times.length; i++) {
-    if (i) longestFrame = Math.max(longestFrame, log.times[i] - log.times[i - 1]);
+    if (i && log.times[i] - log.times[i - 1] > longestFrame) { longestFrame = log.times[i] - log.times[i - 1]; longestFrameAt = Math.round(log.times[i - 1]); }
     if (!log.drawn[i]) { blankFrames++; continue; }
     if (last !== null) longestBlank = Math.max(longestBlank, log.times[i] - last);
     last = log.times[i]; }
@@ -54,7 +58,7 @@ FRAMES_STOP = """(() => { const log = window.scaleFrames; log.run = false;
   const pieces = performance.getEntriesByType('resource').map((e) => ({u: new URL(e.name), e}))
     .filter(({u}) => /\\/images$/.test(u.pathname)).map(({u, e}) => ({from: Number(u.searchParams.get('from')),
       early: u.searchParams.has('early'), asked: Math.round(e.startTime), came: Math.round(e.responseEnd)}));
-  return {frames: log.times.length, blankFrames, longestBlankMs: longestBlank, longestFrameMs: longestFrame,
+  return {frames: log.times.length, blankFrames, longestBlankMs: longestBlank, longestFrameMs: longestFrame, longestFrameAt, longTasks: log.long,
           firstDrawn: log.drawn[0], lastDrawn: log.drawn[log.drawn.length - 1], start: Math.round(log.times[0]),
           blankAt, pieces}; })()"""
 
@@ -152,8 +156,39 @@ def heap(page):
     return {"usedBytes": usage["usedSize"], "totalBytes": usage["totalSize"]}
 
 
-def scroll(page):
-    """Ten screens with the wheel, then the sweep to the end and back; the frames meanwhile."""
+class ServerLoad:
+    """The editor's processor time, sampled every 50 ms in a thread of its own while a scroll
+    runs: where the page's longest frame fell, whether the server was working then."""
+
+    def __init__(self, pid):
+        self.path, self.samples, self.run = Path(f"/proc/{pid}/stat"), [], True
+        self.tick = os.sysconf("SC_CLK_TCK")
+        self.thread = threading.Thread(target=self.sample, daemon=True)
+        self.thread.start()
+
+    def sample(self):
+        while self.run:
+            try:
+                fields = self.path.read_text().rsplit(")", 1)[1].split()
+                self.samples.append((time.time(), (int(fields[11]) + int(fields[12])) / self.tick))
+            except (OSError, IndexError, ValueError):
+                return
+            time.sleep(0.05)
+
+    def around(self, origin_ms, at_ms, span_ms):
+        """The server's processor seconds in the page-clock window [at, at + span] (ms)."""
+        self.run = False
+        self.thread.join()
+        start, end = (origin_ms + at_ms) / 1000, (origin_ms + at_ms + span_ms) / 1000
+        inside = [cpu for t, cpu in self.samples if start - 0.05 <= t <= end + 0.05]
+        return round(inside[-1] - inside[0], 3) if len(inside) > 1 else None
+
+
+def scroll(page, editor=None, origin=None):
+    """Ten screens with the wheel, then the sweep to the end and back; the frames meanwhile, and
+    with EDITOR the server's processor time in the page's longest frame (ORIGIN: the page's
+    timeOrigin, ms)."""
+    load = ServerLoad(editor.pid) if editor else None
     page.evaluate(FRAMES_START)
     for _ in range(10):
         page.call("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": 640, "y": 500, "deltaX": 0, "deltaY": 900})
@@ -162,6 +197,8 @@ def scroll(page):
     time.sleep(0.3)
     frames = page.evaluate(FRAMES_STOP)
     frames.update(sweep)
+    if load and frames.get("longestFrameAt") is not None:
+        frames["serverCPUInLongestFrame"] = load.around(origin, frames["longestFrameAt"], frames["longestFrameMs"])
     return frames
 
 
@@ -208,7 +245,7 @@ def scale_once(bench, gallery, ids, env_dir, label):
                        "navigateToMark": seen - sent, "json": editor.announced - editor.spawn,
                        "rssAtPaintKiB": editor.memory_kib()["VmRSS"], "heapAtPaint": heap(page)})
         record["viewTiming"] = page.evaluate(VIEW_TIMING)
-        record["scroll"] = scroll(page)
+        record["scroll"] = scroll(page, editor, mark["origin"])
         record["heapAfterScroll"] = heap(page)
         record.update(reorder(page, gallery, ids, gallery_key(gallery)))
         record["heapAtEnd"] = heap(page)

@@ -179,6 +179,26 @@ class Page(Tab):
             self.call("Input.dispatchDragEvent", {"type": kind, "x": px, "y": py, "data": data})
 
 
+def busy_fraction(every=0.25):
+    """The share of the machine's processor time spent working over the next EVERY seconds."""
+    def sample():
+        fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        return sum(fields), fields[3] + fields[4]  # all, idle + iowait
+    (all0, idle0), _ = sample(), time.sleep(every)
+    all1, idle1 = sample()
+    return 1 - (idle1 - idle0) / max(all1 - all0, 1)
+
+
+def settle(quiet=0.2, limit=15.0):
+    """Waits until the machine is at most QUIET busy over a quarter second (a browser just started
+    settling), for LIMIT seconds at most; returns {seconds, busy} as it ended, for the record."""
+    start = time.monotonic()
+    busy = busy_fraction()
+    while busy > quiet and time.monotonic() - start < limit:
+        busy = busy_fraction()
+    return {"seconds": round(time.monotonic() - start, 2), "busy": round(busy, 3)}
+
+
 def file_stamp(path):
     s = os.stat(path)
     return (s.st_mtime_ns, s.st_size, s.st_ino)

@@ -72,14 +72,16 @@ import Testing
         #expect(json["early"] as? Bool == true && (json["images"] as? [Any])?.count == 2 && json["imageCount"] as? Int == images.count)
         // The first screen's thumbnails are found by the look's blobs while the document opens.
         let ids = images.prefix(3).map(\.id)
-        let blobs = try await desk.blobs(key, of: ids)
-        #expect(blobs == [ids[0]: images[0].sha256, ids[1]: images[1].sha256], "the blobs of the images the look names whole")
+        let screen = try await desk.screenImages(key, of: ids)
+        #expect(screen.blobs == [ids[0]: images[0].sha256, ids[1]: images[1].sha256], "the blobs of the images the look names whole")
+        #expect(screen.document == nil && screen.images.isEmpty, "a document, and so thumbnails made, before the page asked for it")
         #expect(try await desk.earlyLook(key, first: 3) == nil, "a look of another size")
 
         // Once open, the document answers: no early look, and the blobs are its own.
         _ = try await desk.document(key, for: "page")
         #expect(try await desk.earlyLook(key, first: 2) == nil, "an early look of an open document")
-        #expect(try await desk.blobs(key, of: ids).count == 3)
+        let opened = try await desk.screenImages(key, of: ids)
+        #expect(opened.blobs.count == 3 && opened.images.count == 3 && opened.document != nil)
         await desk.closeAll().forEach { Issue.record("\($0)") }
     }
 

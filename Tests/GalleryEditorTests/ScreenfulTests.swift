@@ -1,12 +1,16 @@
 import Foundation
+import GalleryDocument
+import GalleryFormat
+import GalleryImaging
 import GallerySystem
 import GalleryTestSupport
 import SystemPackage
 import Testing
 @testable import GalleryEditor
 
-/// The first screen's thumbnails in one answer (EditorRoutes+Screenful): only what the cache
-/// holds, in the order asked, each as a data: URL of its own bytes; a bad list is refused by name.
+/// The first screen's thumbnails in one answer (EditorRoutes+Screenful): what the cache holds, and
+/// what it lacks where that is cheap to make, in the order asked, each as a data: URL of its own
+/// bytes; a bad list is refused by name.
 @Suite struct ScreenfulTests {
     @Test func theAnswerHoldsWhatTheCacheHoldsInTheOrderAsked() async throws {
         let cache = try TemporaryDirectory()
@@ -25,6 +29,44 @@ import Testing
         let prefix = "data:\(held.mediaType);base64,"
         #expect(url.hasPrefix(prefix))
         #expect(Data(base64Encoded: String(url.dropFirst(prefix.count))) == Data(held.bytes))
+    }
+
+    /// With the document open, the thumbnails the cache lacks are made for the answer (and kept),
+    /// those of pictures that cost little to decode; a picture past the budget, alone or with the
+    /// others before it, is left to the page's own request.
+    @Test func whatTheCacheLacksIsMadeWhereItIsCheap() async throws {
+        let folder = try TemporaryDirectory()
+        let path = try folder.copy(TestPaths.fixture("valid/all.imagegallery"))
+        let desk = DocumentDesk(library: GalleryLibrary(roots: try EditorRoots(paths: [folder.path])), events: EditorEvents(),
+                                options: DocumentOptions())
+        let key = GalleryLibrary.key(of: try GalleryFileSystem.resolvedPath(FilePath(path)).string)
+        let document = try await desk.document(key, for: "page")
+        let images = try await document.gallery.images
+        let found = try await desk.screenImages(key, of: images.map(\.id).reversed())
+        #expect(found.document === document && found.images.count == images.count && found.blobs.count == images.count)
+        #expect(images.allSatisfy { found.images[$0.id] == $0 && found.blobs[$0.id] == $0.sha256 })
+
+        let costs = images.map { DecodeCost.nanoseconds($0.mediaType, pixels: $0.width * $0.height, bytes: Int($0.byteSize)) }
+        #expect(costs.allSatisfy { $0 <= EditorRoutes.screenMaking.each }, "a fixture past the budget: \(costs)")
+        // A budget for each that only the cheapest fits; then one in all that only the first two fit.
+        let cheapest = try #require(costs.min())
+        let places = Array(images.enumerated())
+        let thumbnails = ImageThumbnails(folder: FilePath(folder.path).appending("each"))
+        let alone = await EditorRoutes.madeForScreen(places, of: document, thumbnails: thumbnails, budget: (total: .infinity, each: cheapest))
+        #expect(Set(alone.map(\.0)) == Set(costs.indices.filter { costs[$0] == cheapest }))
+        let firstTwo = await EditorRoutes.madeForScreen(places, of: document, thumbnails: ImageThumbnails(folder: FilePath(folder.path).appending("total")),
+                                                        budget: (total: costs[0] + costs[1], each: .infinity))
+        #expect(Set(firstTwo.map(\.0)) == [0, 1])
+
+        // Under the budget the answer holds every one, in the order asked, each made then and what
+        // the cache holds now.
+        let cache = ImageThumbnails(folder: FilePath(folder.path).appending("thumbnails"))
+        let answer = await EditorRoutes.screenThumbnails(images.map(\.id), found: found, thumbnails: cache)
+        #expect(answer.count == images.count)
+        for (image, rendition) in zip(images, answer) {
+            #expect(rendition != nil && cache.cachedGrid(sha256: image.sha256.description)?.bytes == rendition?.bytes, "\(image.id)")
+        }
+        await desk.closeAll().forEach { Issue.record("\($0)") }
     }
 
     @Test func aBadListOfIdsIsRefusedAndSaysWhy() throws {

@@ -162,16 +162,29 @@ package actor DocumentDesk {
         looks.list(key: key, path: path)
     }
 
-    /// The blobs of the images `ids` names in `key`'s document, or, while it opens, in the early
-    /// look a page was given for it (those of the first screen, which the page asks for first).
-    package func blobs(_ key: String, of ids: [UUID]) async throws -> [UUID: SHA256Digest] {
-        let wanted = Set(ids)
+    /// What the first screen's answer needs of the images `ids` names in `key`'s document: each
+    /// one's blob, and the document with those images, to make the thumbnails the cache lacks.
+    /// While the document opens, the blobs of the early look a page was given for it (those of
+    /// the first screen, which the page asks for first), and no document: nothing is made then,
+    /// which would put the open on the page's first paint.
+    package func screenImages(_ key: String, of ids: [UUID]) async throws -> ScreenImages {
         if open[key] == nil, earlyBlobs[key] != nil {
-            return Dictionary(ids.compactMap { id in earlyBlob(key, of: id).map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
+            let blobs = Dictionary(ids.compactMap { id in earlyBlob(key, of: id).map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
+            return ScreenImages(blobs: blobs, document: nil, images: [:])
         }
-        var found: [UUID: SHA256Digest] = [:]
-        for image in try await openDocument(key).gallery.images where wanted.contains(image.id) { found[image.id] = image.sha256 }
-        return found
+        let wanted = Set(ids)
+        let document = try await openDocument(key)
+        var images: [UUID: GalleryImage] = [:]
+        for image in try await document.gallery.images where wanted.contains(image.id) { images[image.id] = image }
+        return ScreenImages(blobs: images.mapValues(\.sha256), document: document, images: images)
+    }
+
+    /// The images of a first screen as `screenImages` finds them.
+    package struct ScreenImages: Sendable {
+        package var blobs: [UUID: SHA256Digest]
+        /// The open document; nil while it opens (an early look's screen).
+        package var document: GalleryDocument?
+        package var images: [UUID: GalleryImage]
     }
 
     /// The blob of image `id` of `key` as the early look given for it or the list kept with that
