@@ -345,17 +345,20 @@ export function drawGrid(doc) {
     const [first, end] = rowRange(layout, row);
     for (let index = first; index < end; index += 1) {
       const image = doc.images[index];
-      const cell = existing.get(image.id) ?? takeCell(image, doc.key);
+      // Only the rows near the screen are drawn: lazy loading would just wait a layout for them.
+      // A new photo is made so (bindCell); one drawn before is told so only if it changed, since
+      // each change to the attributes sends the image's load through its checks again.
+      const fetching = range.seen && {loading: 'eager', fetchpriority: index >= range.seen.first && index < range.seen.last ? 'high' : 'low'};
+      const cell = existing.get(image.id) ?? takeCell(image, doc.key, fetching);
       updateCell(cell, image, index, doc);
       cell.style.width = `${layout.widths[index]}px`;
       cell.style.height = `${layout.heights[row]}px`;
-      // Only the rows near the screen are drawn: lazy loading would just wait a layout for them.
       // A first look's stand-in has no photo (a draw that reached one threw here, and the grid
       // stayed as it was until the whole list came).
-      const img = range.seen && cell.querySelector('img');
+      const img = fetching && cell.querySelector('img');
       if (img) {
-        img.loading = 'eager';
-        img.fetchPriority = index >= range.seen.first && index < range.seen.last ? 'high' : 'low';
+        if (img.loading !== fetching.loading) img.loading = fetching.loading;
+        if (img.fetchPriority !== fetching.fetchpriority) img.fetchPriority = fetching.fetchpriority;
       }
       cells.push(cell);
     }
@@ -398,6 +401,11 @@ export function animateNextDraw() {
   movedFrom = {boxes, until: performance.now() + 1000};
 }
 
+/// Each cell's move under way, if any: a cell taken for another photo ends it. Asking the cell
+/// (getAnimations) brings its style up to date, and a scroll's sixty cells a frame each forced
+/// one: most of a scroll's processor time.
+const moves = new WeakMap();
+
 function playMoves(cells) {
   if (!movedFrom) return;
   if (reducedMotion.matches || performance.now() > movedFrom.until) { movedFrom = null; return; }
@@ -412,7 +420,7 @@ function playMoves(cells) {
   if (!moving.length) return;  // a draw that moved nothing (a status): the change is still to come
   movedFrom = null;
   for (const [cell, dx, dy] of moving) {
-    cell.animate([{transform: `translate(${dx}px, ${dy}px)`}, {transform: 'none'}], {duration: 220, easing: 'ease-out'});
+    moves.set(cell, cell.animate([{transform: `translate(${dx}px, ${dy}px)`}, {transform: 'none'}], {duration: 220, easing: 'ease-out'}));
   }
 }
 
@@ -440,21 +448,25 @@ const CHECK = 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm-1.6 14.2-4.3-4.3 1.4-1.
 const spareCells = [];
 function spareCell(cell) {
   if (spareCells.length >= 240 || cell.matches('.editing, .dragging') || cell.contains(document.activeElement)) return;
-  cell.querySelector('.frame img')?.removeAttribute('src');  // its load ends
+  // Its load ends; a photo already in has none to end, and the cell takes a new one (bindCell).
+  const img = cell.querySelector('.frame img');
+  if (img && !img.complete) img.removeAttribute('src');
   spareCells.push(cell);
 }
 
-function takeCell(image, key) {
+function takeCell(image, key, fetching) {
   const cell = spareCells.pop();
-  if (!cell) return imageCell(image, key);
-  for (const animation of cell.getAnimations()) animation.cancel();
+  if (!cell) return imageCell(image, key, fetching);
+  moves.get(cell)?.cancel();
+  moves.delete(cell);
   cell.style.transform = '';
-  bindCell(cell, image, key);
+  bindCell(cell, image, key, fetching);
   return cell;
 }
 
-/// A new photo, so that the last image's never shows while it loads.
-function bindCell(cell, image, key) {
+/// A new photo, so that the last image's never shows while it loads; `fetching`: its `loading`
+/// and `fetchpriority` when not lazy, set before its source (drawGrid).
+function bindCell(cell, image, key, fetching = null) {
   cell.dataset.id = image.id;
   // A first look's stand-in has no photo to ask for yet: its frame stays empty, and it is not
   // dragged or opened (the whole list replaces it within a moment).
@@ -462,7 +474,7 @@ function bindCell(cell, image, key) {
   cell.draggable = !image.later;
   if (image.later) { cell.querySelector('.frame').replaceChildren(); return; }
   // No alt text: the row's label names the photo.
-  const img = element('img', {alt: '', loading: 'lazy', draggable: 'false'});
+  const img = element('img', {alt: '', loading: 'lazy', ...fetching, draggable: 'false'});
   img.addEventListener('load', () => learnRatio(img, image));
   if (screenful && screenful.length < SCREENFUL_LIMIT) screenful.push({img, id: image.id});
   else img.src = thumbnailURL(key, image.id);
@@ -488,7 +500,7 @@ async function loadScreenful(batch, key) {
   });
 }
 
-function imageCell(image, key) {
+function imageCell(image, key, fetching = null) {
   // A grid of rows, one per image, each a single cell. The name and the caption show over the
   // photo on hover, focus and selection; the caption is edited there on demand (F2).
   const cell = element('div', {class: 'image-cell', role: 'row', draggable: 'true'},
@@ -508,7 +520,7 @@ function imageCell(image, key) {
   });
   cell.addEventListener('dragstart', dragStart);
   cell.addEventListener('dragend', dragEnd);
-  bindCell(cell, image, key);
+  bindCell(cell, image, key, fetching);
   return cell;
 }
 
