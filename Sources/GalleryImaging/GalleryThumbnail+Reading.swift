@@ -139,18 +139,26 @@ extension GalleryThumbnail {
             throw GalleryError(.blobPastDecodeLimit, "the first image holds \(first.byteSize) bytes, more than a "
                                + "thumbnailer reads", location: Location(file: path, entry: first.path))
         }
-        var bytes = read ?? []
-        if read == nil {
-            bytes.reserveCapacity(Int(first.byteSize))
-            try reader.readBlob(first) { bytes.append(contentsOf: $0) }
+        // Told on the way out, as they were when the digest came first: a notice about bytes
+        // that then fail it is none.
+        var notices: [String] = []
+        defer { if let notice { notices.forEach(notice) } }
+        let thumbnail = { (bytes: [UInt8]) throws -> Bitmap in
+            do {
+                return try Thumbnailer.thumbnail(of: bytes, longSide: longSide, limits: limits,
+                                                 colourNotice: notice.map { _ in { notices.append("\(path): \(first.path): \($0)") } })
+            } catch let error as ImageDecodeError {
+                throw GalleryError(error.kind == .pastLimit ? .blobPastDecodeLimit : .pixelsCorrupt(first.mediaType),
+                                   "the first image cannot be thumbnailed: \(error.message)",
+                                   location: Location(file: path, entry: first.path))
+            }
         }
         do {
-            return try Thumbnailer.thumbnail(of: bytes, longSide: longSide, limits: limits,
-                                             colourNotice: notice.map { notice in { notice("\(path): \(first.path): \($0)") } })
-        } catch let error as ImageDecodeError {
-            throw GalleryError(error.kind == .pastLimit ? .blobPastDecodeLimit : .pixelsCorrupt(first.mediaType),
-                               "the first image cannot be thumbnailed: \(error.message)",
-                               location: Location(file: path, entry: first.path))
+            // Decoded while its digest is checked on the other core, and served only if that agrees.
+            return try read.map(thumbnail) ?? reader.withBlob(first, thumbnail)
+        } catch let error as GalleryError where error.code == .blobHashMismatch || error.code == .blobTypeMismatch {
+            notices = []
+            throw error
         }
     }
 }

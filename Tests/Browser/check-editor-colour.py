@@ -16,9 +16,11 @@ colour-detail-BROWSER.png. Prints one JSON document {ok, failures, steps, screen
 """
 
 import io
+import json
 import math
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 from PIL import Image, ImageCms
@@ -35,19 +37,29 @@ from harness import (CheckFailed, Editor, FirefoxPage, Steps, could_not_check, c
 # another colour (CIEDE2000 over 10 in ProPhoto, over 3 in Display P3, a smaller space).
 HALVES = {"prophoto.jpg": ((150, 91, 61), (60, 120, 200)), "displayp3.png": ((230, 40, 40), (240, 120, 30))}
 
-def boxes_script(key):
+def boxes_script(key, ids):
     """The boxes of gallery `key`'s loaded photos in the grid and of its loaded detail picture.
     Only its own: after a move to another gallery in the same page, the last gallery's cells and
-    picture stay on screen until the new ones are drawn."""
+    picture stay on screen until the new ones are drawn. A grid photo is known by its cell's
+    image id (one the first screen's answer made comes as a data: URL, which names no gallery);
+    the detail picture by its URL."""
     return """(() => {
-  const own = (img) => img.naturalWidth > 0 && img.complete && new URL(img.src).pathname.startsWith('/api/documents/%s/');
+  const ids = new Set(%s), loaded = (img) => img.naturalWidth > 0 && img.complete;
+  const ownCell = (img) => loaded(img) && ids.has(img.closest('.image-cell')?.dataset.id);
+  const own = (img) => loaded(img) && new URL(img.src).pathname.startsWith('/api/documents/%s/');
   const box = (element) => { const r = element.getBoundingClientRect();
     return {left: r.left, top: r.top, width: r.width, height: r.height}; };
-  const grid = [...document.querySelectorAll('#image-grid .image-cell img')].filter(own);
+  const grid = [...document.querySelectorAll('#image-grid .image-cell img')].filter(ownCell);
   const detail = document.getElementById('detail-image');
   return {grid: grid.map(box), detail: detail && !document.getElementById('detail-view').hidden && own(detail)
     ? box(detail) : null, ratio: window.devicePixelRatio};
-})()""" % key
+})()""" % (json.dumps(ids), key)
+
+
+def image_ids(gallery):
+    """The ids of the images of `gallery`, from its manifest."""
+    with zipfile.ZipFile(gallery) as archive:
+        return [image["id"] for image in json.loads(archive.read("manifest.json"))["images"]]
 
 
 def lab(rgb):
@@ -153,27 +165,27 @@ class ColourScenarios(Steps):
 
     def views(self, api, origin, name, browser):
         """Screenshots of the photo's grid cell and of its detail view; the colours of both halves in each."""
-        key = gallery_key(self.folder / (name + ".imagegallery"))
+        gallery = self.folder / (name + ".imagegallery")
+        key, ids = gallery_key(gallery), image_ids(gallery)
         api.navigate(origin + f"/#gallery={key}")
-        boxes = self.until(api, key, "the grid's rendition", lambda b: b["grid"])
+        boxes = self.until(api, boxes_script(key, ids), "the grid's rendition", lambda b: b["grid"])
         grid_shot = self.artifacts / f"colour-grid-{Path(name).stem}-{browser}.png"
         api.screenshot(grid_shot)
         self.screenshots.append(str(grid_shot))
         grid = halves(grid_shot, boxes["grid"][0], boxes["ratio"])
         image = api.evaluate("document.querySelector('#image-grid .image-cell').dataset.id")
         api.navigate(origin + f"/#gallery={key}&image={image}")
-        boxes = self.until(api, key, "the detail view's original", lambda b: b["detail"])
+        boxes = self.until(api, boxes_script(key, ids), "the detail view's original", lambda b: b["detail"])
         detail_shot = self.artifacts / f"colour-detail-{Path(name).stem}-{browser}.png"
         api.screenshot(detail_shot)
         self.screenshots.append(str(detail_shot))
         return grid, halves(detail_shot, boxes["detail"], boxes["ratio"])
 
-    def until(self, api, key, what, ready):
-        """Gallery `key`'s boxes once `ready` holds for them and still holds two frames later (a
-        redraw may replace what was ready)."""
+    def until(self, api, script, what, ready):
+        """The boxes `script` finds (boxes_script) once `ready` holds for them and still holds two
+        frames later (a redraw may replace what was ready)."""
         import time
         end = time.monotonic() + 90
-        script = boxes_script(key)
         while time.monotonic() < end:
             boxes = api.evaluate(script)
             if boxes and ready(boxes):

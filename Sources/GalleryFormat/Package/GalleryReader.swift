@@ -176,10 +176,7 @@ public final class GalleryReader: Sendable {
     public func readBlob(_ image: GalleryImage, sink: (UnsafeRawBufferPointer) throws -> Void) throws {
         let entry = try blobEntry(for: image)
         let here = Location(file: path, entry: entry.name)
-        guard entry.uncompressedSize == image.byteSize else {
-            throw GalleryError(.blobSizeMismatch, "the entry holds \(entry.uncompressedSize) bytes; the manifest says "
-                               + "\(image.byteSize)", location: here)
-        }
+        try Self.checkSize(of: entry, against: image, here)
         var hasher = SHA256Hasher()
         var head: [UInt8] = []
         try archive.read(entry) { chunk in
@@ -187,16 +184,31 @@ public final class GalleryReader: Sendable {
             hasher.update(chunk)
             try sink(chunk)
         }
-        let digest = hasher.finalize()
+        try Self.checkDigest(hasher.finalize(), against: image, here)
+        // Size and digest can agree with a manifest that calls a GIF or a ZIP image/png: such
+        // bytes are never handed out as an image (format section 5).
+        try Self.checkType(MediaType.sniff(head), against: image, here)
+    }
+
+    // The checks of a blob against the manifest, in the order readers make them: size, then
+    // digest, then type.
+    static func checkSize(of entry: ZipEntry, against image: GalleryImage, _ here: Location) throws {
+        guard entry.uncompressedSize == image.byteSize else {
+            throw GalleryError(.blobSizeMismatch, "the entry holds \(entry.uncompressedSize) bytes; the manifest says "
+                               + "\(image.byteSize)", location: here)
+        }
+    }
+
+    static func checkDigest(_ digest: SHA256Digest, against image: GalleryImage, _ here: Location) throws {
         guard digest == image.sha256 else {
             throw GalleryError(.blobHashMismatch, "the blob's SHA-256 is \(digest.hex), not \(image.sha256.hex) as the "
                                + "manifest says", location: here)
         }
-        // Size and digest can agree with a manifest that calls a GIF or a ZIP image/png: such
-        // bytes are never handed out as an image (format section 5).
-        guard MediaType.sniff(head) == image.mediaType else {
-            let found = MediaType.sniff(head).map { "\($0.rawValue) by its first bytes" }
-                ?? "of no type the format takes by its first bytes"
+    }
+
+    static func checkType(_ sniffed: MediaType?, against image: GalleryImage, _ here: Location) throws {
+        guard sniffed == image.mediaType else {
+            let found = sniffed.map { "\($0.rawValue) by its first bytes" } ?? "of no type the format takes by its first bytes"
             throw GalleryError(.blobTypeMismatch, "the blob is \(found); the manifest says \(image.mediaType.rawValue)",
                                location: here)
         }
