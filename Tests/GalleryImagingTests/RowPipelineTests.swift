@@ -40,6 +40,35 @@ struct RowPipelineTests {
         #expect(seen == (0 ..< rows).map { Self.row($0, width: width) })
     }
 
+    /// Against a slow decoder (a JPEG decoded at 1/8 gives a row each 110 µs, filtered in 6)
+    /// the consumer waits on an empty ring for every row; it is woken once a batch has gathered,
+    /// not for each row, since each wake is a system call on both sides (RESULTS.md ac.4.16).
+    @Test func aConsumerAheadOfItsDecoderIsWokenOncePerBatch() throws {
+        let rows = 40 * RowPipeline.wakeAfter + 5
+        var seen = 0
+        let (_, wakes) = try RowPipeline.runCountingWakes(rowBytes: 8, consume: { _ in seen += 1 }) { push in
+            for index in 0 ..< rows {
+                // Slower than the consumer by far, so that it has drained the ring each time.
+                let until = ContinuousClock.now + .microseconds(50)
+                while ContinuousClock.now < until {}
+                Self.row(index, width: 8).withUnsafeBufferPointer { push($0) }
+            }
+        }
+        #expect(seen == rows)
+        // A wake for each batch and one at the close; a few more where the system wakes a waiter
+        // for nothing, far fewer than a wake per row.
+        #expect(wakes <= rows / RowPipeline.wakeAfter + 8, "woken \(wakes) times for \(rows) rows")
+    }
+
+    /// Fewer rows than a batch: they arrive when the decoder is done.
+    @Test func rowsShortOfABatchArriveAtTheClose() throws {
+        var seen: [[UInt8]] = []
+        try RowPipeline.run(rowBytes: 8, consume: { seen.append(Array($0)) }) { push in
+            for index in 0 ..< RowPipeline.wakeAfter - 1 { Self.row(index, width: 8).withUnsafeBufferPointer { push($0) } }
+        }
+        #expect(seen == (0 ..< RowPipeline.wakeAfter - 1).map { Self.row($0, width: 8) })
+    }
+
     @Test func aDecodersErrorComesBackAfterTheRowsItGave() {
         var seen: [[UInt8]] = []
         #expect(throws: Broken.self) {
