@@ -28,6 +28,27 @@ package struct SystemThread: @unchecked Sendable {
         return SystemThread(thread: thread)
     }
 
+    /// The nice value a background thread runs at, where the process's other threads run at 0.
+    package static let backgroundNiceness: Int32 = 10
+
+    /// Starts `body` on a thread of its own, detached, at nice `backgroundNiceness`, behind the
+    /// process's other threads: for work nobody waits for at once, such as reading every photo
+    /// of a large gallery for its metadata. A browser showing the editor's page on the same
+    /// cores then goes first: with the survey of 100,000 photos on one of two cores, its frames
+    /// stalled for up to 317 ms while it scrolled (RESULTS.md ac.1.11). False when the system
+    /// refuses a thread; the caller then runs `body` as it would have.
+    package static func startInBackground(_ body: @escaping @Sendable () -> Void) -> Bool {
+        guard let thread = start({
+            // This thread's alone: on Linux nice is kept for each thread, and `who` 0 names the
+            // calling one. Without privileges it may be raised but not lowered again, so the
+            // thread ends with it.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, backgroundNiceness)
+            body()
+        }) else { return false }
+        thread.detach()
+        return true
+    }
+
     /// Waits for the thread's body to return.
     package func join() { pthread_join(thread, nil) }
 

@@ -51,6 +51,27 @@ struct GalleryDocumentEditorSupportTests {
         await #expect(throws: DocumentError.self) { try await reopened.imageData(UUID()) }
         _ = try await reopened.close()
     }
+
+    /// What the editor's routes ask with the image at hand: the same bytes as by id, also for an
+    /// image removed since it was taken while the file still holds it, and never bytes of
+    /// another image, for an image the document never had.
+    @Test func imageDataOfAnImageAtHandNeedsNoLookUp() async throws {
+        let path = directory.file("d.imagegallery")
+        let document = try await GalleryDocument.create(at: path, title: "D", options: directory.documentOptions())
+        let first = try await document.insertImage(data: TestImage.png(seed: 4), filename: "4.png")
+        let second = try await document.insertImage(data: TestImage.png(seed: 5), filename: "5.png")
+        #expect(try await document.imageData(of: first) == TestImage.png(seed: 4))
+        try await document.save()
+        let taken = try await document.gallery.images
+        try await document.removeImages([second.id])
+        #expect(try await document.imageData(of: taken[1]) == TestImage.png(seed: 5))
+        await #expect(throws: DocumentError.self) { try await document.imageData(second.id) }
+        var stranger = second
+        stranger.sha256 = SHA256Hasher.of(TestImage.png(seed: 6))
+        // Not in memory, not in the file: the file's reader finds no such blob.
+        await #expect(throws: (any Error).self) { try await document.imageData(of: stranger) }
+        _ = try await document.close()
+    }
 }
 
 /// A save writes off the document: edits go on while it writes, and the next save takes them.

@@ -73,15 +73,22 @@ import Testing
         // The first screen's thumbnails are found by the look's blobs while the document opens.
         let ids = images.prefix(3).map(\.id)
         let screen = try await desk.screenImages(key, of: ids)
-        #expect(screen.blobs == [ids[0]: images[0].sha256, ids[1]: images[1].sha256], "the blobs of the images the look names whole")
-        #expect(screen.document == nil && screen.images.isEmpty, "a document, and so thumbnails made, before the page asked for it")
+        guard case .early(let blobs) = screen else {
+            Issue.record("a document, and so thumbnails made, before the page asked for it")
+            return
+        }
+        #expect(blobs == [ids[0]: images[0].sha256, ids[1]: images[1].sha256], "the blobs of the images the look names whole")
         #expect(try await desk.earlyLook(key, first: 3) == nil, "a look of another size")
 
         // Once open, the document answers: no early look, and the blobs are its own.
         _ = try await desk.document(key, for: "page")
         #expect(try await desk.earlyLook(key, first: 2) == nil, "an early look of an open document")
         let opened = try await desk.screenImages(key, of: ids)
-        #expect(opened.blobs.count == 3 && opened.images.count == 3 && opened.document != nil)
+        guard case .opened(_, let found) = opened else {
+            Issue.record("no document once open")
+            return
+        }
+        #expect(found.count == 3 && ids.allSatisfy { opened.blob(of: $0) == found[$0]?.sha256 })
         await desk.closeAll().forEach { Issue.record("\($0)") }
     }
 

@@ -42,9 +42,13 @@ import Testing
         let key = GalleryLibrary.key(of: try GalleryFileSystem.resolvedPath(FilePath(path)).string)
         let document = try await desk.document(key, for: "page")
         let images = try await document.gallery.images
-        let found = try await desk.screenImages(key, of: images.map(\.id).reversed())
-        #expect(found.document === document && found.images.count == images.count && found.blobs.count == images.count)
-        #expect(images.allSatisfy { found.images[$0.id] == $0 && found.blobs[$0.id] == $0.sha256 })
+        let screen = try await desk.screenImages(key, of: images.map(\.id).reversed())
+        guard case .opened(let opened, let found) = screen else {
+            Issue.record("no document for the screen of an open one")
+            return
+        }
+        #expect(opened === document && found.count == images.count)
+        #expect(images.allSatisfy { found[$0.id] == $0 && screen.blob(of: $0.id) == $0.sha256 })
 
         let costs = images.map { DecodeCost.nanoseconds($0.mediaType, pixels: $0.width * $0.height, bytes: Int($0.byteSize)) }
         #expect(costs.allSatisfy { $0 <= EditorRoutes.screenMaking.each }, "a fixture past the budget: \(costs)")
@@ -61,7 +65,7 @@ import Testing
         // Under the budget the answer holds every one, in the order asked, each made then and what
         // the cache holds now.
         let cache = ImageThumbnails(folder: FilePath(folder.path).appending("thumbnails"))
-        let answer = await EditorRoutes.screenThumbnails(images.map(\.id), found: found, thumbnails: cache)
+        let answer = await EditorRoutes.screenThumbnails(images.map(\.id), found: screen, thumbnails: cache)
         #expect(answer.count == images.count)
         for (image, rendition) in zip(images, answer) {
             #expect(rendition != nil && cache.cachedGrid(sha256: image.sha256.description)?.bytes == rendition?.bytes, "\(image.id)")

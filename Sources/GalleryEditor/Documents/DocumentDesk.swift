@@ -10,7 +10,7 @@ import SystemPackage
 /// The desk decides nothing about content: edits go to the document layer, and what the pages
 /// see is the view of what the layer then holds, pushed to every page on each of its events.
 package actor DocumentDesk {
-    private struct Open {
+    struct Open {
         var document: GalleryDocument
         var pages: Set<String>
         var saving = false
@@ -29,10 +29,10 @@ package actor DocumentDesk {
         var sentVersion: Int?
     }
 
-    private let library: GalleryLibrary
+    let library: GalleryLibrary
     private let events: EditorEvents
     private let options: DocumentOptions
-    private var open: [String: Open] = [:]
+    var open: [String: Open] = [:]
     /// The next list's version: one count for every document, so that a page never takes one
     /// gallery's list (or an earlier opening's) for another's.
     private var nextImagesVersion = 1
@@ -41,14 +41,14 @@ package actor DocumentDesk {
     /// Pages whose event stream ended, each with the close that follows its grace period.
     private var leaving: [String: Task<Void, Never>] = [:]
     /// Where each large gallery's first look is kept for its next open; nil keeps none.
-    private let looks: FirstLooks?
+    let looks: FirstLooks?
     /// The blobs of the early looks given out, by key, until their documents are open: the first
     /// screen's thumbnails are asked for by id before then.
-    private var earlyBlobs: [String: [UUID: SHA256Digest]] = [:]
+    var earlyBlobs: [String: [UUID: SHA256Digest]] = [:]
     /// The whole list kept with such a look, read when a page first asks for a piece of it, and
     /// let go when its document opens; one at a time (17 MB at 100,000 images), so that a page
     /// that left before its document opened leaves no more than one behind.
-    private var earlyLists: [String: FirstLooks.KeptList] = [:]
+    var earlyLists: [String: FirstLooks.KeptList] = [:]
 
     package init(library: GalleryLibrary, events: EditorEvents, options: DocumentOptions, looks: FirstLooks? = nil) {
         self.library = library
@@ -121,78 +121,6 @@ package actor DocumentDesk {
         earlyBlobs[key] = nil
         earlyLists[key] = nil
         return document
-    }
-
-    /// The first look kept from an earlier open of `key`'s file as it is now (FirstLooks), for a
-    /// page to draw while the document opens; nil when the document is open already (its own
-    /// view is as quick), when none is kept for this revision of the file, or for a look of
-    /// another size than the one kept.
-    package func earlyLook(_ key: String, first: Int) async throws -> [UInt8]? {
-        guard let looks, first == looks.count, open[key] == nil, looks.mayHold(key: key) else { return nil }
-        let path = FilePath(try await library.path(forKey: key))
-        guard let look = await Self.look(looks, key: key, path: path) else { return nil }
-        // Opened meanwhile: the page asks for the document's view next, which is its own.
-        if open[key] == nil { earlyBlobs[key] = look.blobs }
-        return look.view
-    }
-
-    @concurrent private static func look(_ looks: FirstLooks, key: String, path: FilePath) async -> FirstLooks.Look? {
-        looks.look(key: key, path: path)
-    }
-
-    /// Images `from ..< from + count` of the list kept with `key`'s early look, for a page drawn
-    /// from that look to fill its grid while the document opens; nil when the document is open
-    /// (its own pieces are as quick) or no list is kept for the file as it is now.
-    package func earlyImages(_ key: String, from: Int, count: Int) async throws -> (json: [UInt8], from: Int, total: Int, token: String)? {
-        guard let looks, open[key] == nil else { return nil }
-        if let list = earlyLists[key] { return Self.piece(of: list, from: from, count: count) }
-        guard looks.mayHold(key: key) else { return nil }
-        let path = FilePath(try await library.path(forKey: key))
-        guard let list = await Self.list(looks, key: key, path: path) else { return nil }
-        if open[key] == nil { earlyLists = [key: list] }
-        return Self.piece(of: list, from: from, count: count)
-    }
-
-    private static func piece(of list: FirstLooks.KeptList, from: Int, count: Int) -> (json: [UInt8], from: Int, total: Int, token: String) {
-        let piece = list.piece(from: from, count: count)
-        return (piece.json, piece.from, list.total, list.token)
-    }
-
-    @concurrent private static func list(_ looks: FirstLooks, key: String, path: FilePath) async -> FirstLooks.KeptList? {
-        looks.list(key: key, path: path)
-    }
-
-    /// What the first screen's answer needs of the images `ids` names in `key`'s document: each
-    /// one's blob, and the document with those images, to make the thumbnails the cache lacks.
-    /// While the document opens, the blobs of the early look a page was given for it (those of
-    /// the first screen, which the page asks for first), and no document: nothing is made then,
-    /// which would put the open on the page's first paint.
-    package func screenImages(_ key: String, of ids: [UUID]) async throws -> ScreenImages {
-        if open[key] == nil, earlyBlobs[key] != nil {
-            let blobs = Dictionary(ids.compactMap { id in earlyBlob(key, of: id).map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
-            return ScreenImages(blobs: blobs, document: nil, images: [:])
-        }
-        let wanted = Set(ids)
-        let document = try await openDocument(key)
-        var images: [UUID: GalleryImage] = [:]
-        for image in try await document.gallery.images where wanted.contains(image.id) { images[image.id] = image }
-        return ScreenImages(blobs: images.mapValues(\.sha256), document: document, images: images)
-    }
-
-    /// The images of a first screen as `screenImages` finds them.
-    package struct ScreenImages: Sendable {
-        package var blobs: [UUID: SHA256Digest]
-        /// The open document; nil while it opens (an early look's screen).
-        package var document: GalleryDocument?
-        package var images: [UUID: GalleryImage]
-    }
-
-    /// The blob of image `id` of `key` as the early look given for it or the list kept with that
-    /// look names it, while the document is not open: a thumbnail the cache holds is then sent
-    /// without waiting for the open. Nil otherwise.
-    package func earlyBlob(_ key: String, of id: UUID) -> SHA256Digest? {
-        guard open[key] == nil else { return nil }
-        return earlyBlobs[key]?[id] ?? earlyLists[key]?.blob(of: id)
     }
 
     /// The document for `key` if a page has it open, or once the open under way ends: a page
@@ -296,9 +224,13 @@ package actor DocumentDesk {
             // after its last save would otherwise keep none for the file it leaves.
             if let looks, file.reader.gallery.images.count > looks.count {
                 let (gallery, fileName) = (file.reader.gallery, GalleryFileSystem.fileName(of: document.path))
-                // On a thread of its own: the work (150 ms at 100,000 images) would hold one of
-                // the few threads that answer the page's requests meanwhile.
-                let store = { DispatchQueue.global(qos: .utility).async { looks.store(gallery, key: key, fileName: fileName, identity: file.identity) } }
+                // On a thread of its own, behind the page: the work (150 ms at 100,000 images)
+                // would hold one of the few threads that answer the page's requests meanwhile,
+                // and take a core from the browser while the page scrolls.
+                let store = {
+                    let work: @Sendable () -> Void = { looks.store(gallery, key: key, fileName: fileName, identity: file.identity) }
+                    if !SystemThread.startInBackground(work) { DispatchQueue.global(qos: .utility).async(execute: work) }
+                }
                 if opened {
                     Task.detached(priority: .utility) {
                         try? await Task.sleep(for: looks.settle)

@@ -2,6 +2,7 @@ import Dispatch
 import GalleryDocument
 import GalleryFormat
 import GalleryMetadata
+import GallerySystem
 import Synchronization
 
 /// What each image carries that says where it was taken or who took it, read from the image's
@@ -37,7 +38,7 @@ package final class ImagePrivacyCache: Sendable {
         let wanted = Set(missing.keys)
         var read: [SHA256Digest: ImagePrivacy] = [:]
         if let reader = await document.file?.reader {
-            read = await Self.offThePool { Self.read(wanted, from: reader) }
+            read = await Self.inTheBackground { Self.read(wanted, from: reader) }
         }
         for (digest, image) in missing where read[digest] == nil {
             // Not in the file (or not readable there): the document has it in memory, or it went
@@ -47,7 +48,7 @@ package final class ImagePrivacyCache: Sendable {
                 continue
             }
             do {
-                read[digest] = ImageMetadata.privacy(of: try await document.imageData(image.id), type: image.mediaType)
+                read[digest] = ImageMetadata.privacy(of: try await document.imageData(of: image), type: image.mediaType)
             } catch {
                 var unread = ImagePrivacy()
                 unread.problems.append("\(error)")
@@ -79,6 +80,17 @@ package final class ImagePrivacyCache: Sendable {
         var unread = ImagePrivacy()
         unread.problems.append("\(image.byteSize) bytes, more than the \(PrivacySurvey.maximumBlobBytes) read for metadata")
         return unread
+    }
+
+    /// Runs blocking reads behind the page: on a thread of their own at a lower priority
+    /// (`SystemThread.startInBackground`), off the cooperative pool as `offThePool`. The survey
+    /// of a large gallery reads every photo, a core's work for seconds, which no page waits for
+    /// while it scrolls.
+    static func inTheBackground<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            let work: @Sendable () -> Void = { continuation.resume(returning: body()) }
+            if !SystemThread.startInBackground(work) { DispatchQueue.global().async(execute: work) }
+        }
     }
 
     /// Runs blocking reads on a dispatch thread, so that the requests the cooperative pool

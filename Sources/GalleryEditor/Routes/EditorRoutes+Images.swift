@@ -10,7 +10,7 @@ extension EditorRoutes {
         router.get("/api/documents/:key/images/:id") { request, context in
             await answering {
                 let (document, image) = try await openImage(state, context)
-                let bytes = try await document.imageData(image.id)
+                let bytes = try await document.imageData(of: image)
                 // The type the format checked when the image came in, and nosniff (AccessGuard):
                 // the browser never guesses from the bytes.
                 let download = request.uri.queryParameters["download"] != nil
@@ -48,7 +48,7 @@ extension EditorRoutes {
                 }
                 let (document, image) = try await openImage(state, context)
                 let thumbnail = try await state.thumbnails.grid(sha256: image.sha256.description) {
-                    try await document.imageData(image.id)
+                    try await document.imageData(of: image)
                 }
                 return Responses.bytes(thumbnail.bytes, type: thumbnail.mediaType, cache: "private, max-age=31536000, immutable")
             }
@@ -59,7 +59,7 @@ extension EditorRoutes {
     /// picture dragged out of the page is a file under the image's own name in Firefox and
     /// Chromium alike (their own drag of an image).
     static func shownOriginal(_ document: GalleryDocument, _ image: GalleryImage) async throws -> Response {
-        Responses.bytes(try await document.imageData(image.id), type: image.mediaType.rawValue,
+        Responses.bytes(try await document.imageData(of: image), type: image.mediaType.rawValue,
                         cache: "private, max-age=31536000, immutable", disposition: Responses.inline(filename: downloadName(of: image)))
     }
 
@@ -68,7 +68,7 @@ extension EditorRoutes {
     static func shownRendition(_ state: EditorState, _ document: GalleryDocument, _ image: GalleryImage,
                                longSide: Int) async throws -> Response {
         let shown = try await state.thumbnails.rendition(sha256: image.sha256.description, longSide: longSide) {
-            try await document.imageData(image.id)
+            try await document.imageData(of: image)
         }
         return Responses.bytes(shown.bytes, type: shown.mediaType, cache: "private, max-age=31536000, immutable",
                                disposition: Responses.inline(filename: renditionName(of: image, type: shown.mediaType)))

@@ -35,9 +35,9 @@ extension EditorRoutes {
     /// The grid thumbnail of each of `ids`, in order: the cache's, else made where that is cheap
     /// and the document is open (`madeForScreen`), else nil.
     static func screenThumbnails(_ ids: [UUID], found: DocumentDesk.ScreenImages, thumbnails: ImageThumbnails) async -> [ImageThumbnails.Rendition?] {
-        var answer = ids.map { id in found.blobs[id].flatMap { thumbnails.cachedGrid(sha256: $0.description) } }
-        guard let document = found.document else { return answer }
-        let lacking = ids.indices.compactMap { index in answer[index] == nil ? found.images[ids[index]].map { (index, $0) } : nil }
+        var answer = ids.map { id in found.blob(of: id).flatMap { thumbnails.cachedGrid(sha256: $0.description) } }
+        guard case .opened(let document, let images) = found else { return answer }
+        let lacking = ids.indices.compactMap { index in answer[index] == nil ? images[ids[index]].map { (index, $0) } : nil }
         for (index, made) in await madeForScreen(lacking, of: document, thumbnails: thumbnails) { answer[index] = made }
         return answer
     }
@@ -63,7 +63,7 @@ extension EditorRoutes {
         return await withTaskGroup(of: (Int, ImageThumbnails.Rendition)?.self) { group in
             for (index, image) in chosen {
                 group.addTask {
-                    let made = try? await thumbnails.grid(sha256: image.sha256.description) { try await document.imageData(image.id) }
+                    let made = try? await thumbnails.grid(sha256: image.sha256.description) { try await document.imageData(of: image) }
                     return made.map { (index, $0) }
                 }
             }
