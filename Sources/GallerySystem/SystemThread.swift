@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 
 /// A thread of the system's own, started with a stack of a chosen size and joined by its owner.
@@ -31,22 +32,22 @@ package struct SystemThread: @unchecked Sendable {
     /// The nice value a background thread runs at, where the process's other threads run at 0.
     package static let backgroundNiceness: Int32 = 10
 
-    /// Starts `body` on a thread of its own, detached, at nice `backgroundNiceness`, behind the
+    /// Runs `body` on a thread of its own, detached, at nice `backgroundNiceness`, behind the
     /// process's other threads: for work nobody waits for at once, such as reading every photo
     /// of a large gallery for its metadata. A browser showing the editor's page on the same
     /// cores then goes first: with the survey of 100,000 photos on one of two cores, its frames
-    /// stalled for up to 317 ms while it scrolled (RESULTS.md ac.1.11). False when the system
-    /// refuses a thread; the caller then runs `body` as it would have.
-    package static func startInBackground(_ body: @escaping @Sendable () -> Void) -> Bool {
-        guard let thread = start({
+    /// stalled for up to 433 ms while it scrolled (RESULTS.md ac.1.11). Where the system refuses
+    /// a thread, `body` runs on Dispatch's pool instead, at the process's priority.
+    package static func runInBackground(_ body: @escaping @Sendable () -> Void) {
+        let thread = start {
             // This thread's alone: on Linux nice is kept for each thread, and `who` 0 names the
             // calling one. Without privileges it may be raised but not lowered again, so the
             // thread ends with it.
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, backgroundNiceness)
             body()
-        }) else { return false }
+        }
+        guard let thread else { return DispatchQueue.global(qos: .utility).async(execute: body) }
         thread.detach()
-        return true
     }
 
     /// Waits for the thread's body to return.

@@ -25,12 +25,11 @@ struct BackgroundThreadTests {
         let caller = try Self.threadID()
         let before = try Self.niceness(ofThread: caller)
         let seen: (thread: Int32, caller: Int32) = try await withCheckedThrowingContinuation { continuation in
-            let started = SystemThread.startInBackground {
+            SystemThread.runInBackground {
                 continuation.resume(with: Result {
                     (try Self.niceness(ofThread: try Self.threadID()), try Self.niceness(ofThread: caller))
                 })
             }
-            if !started { continuation.resume(throwing: CancellationError()) }
         }
         #expect(seen.thread == max(before, SystemThread.backgroundNiceness), "the background thread's own nice value")
         #expect(seen.caller == before, "the thread that started it keeps its priority")

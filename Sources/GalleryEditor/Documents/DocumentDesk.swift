@@ -227,10 +227,7 @@ package actor DocumentDesk {
                 // On a thread of its own, behind the page: the work (150 ms at 100,000 images)
                 // would hold one of the few threads that answer the page's requests meanwhile,
                 // and take a core from the browser while the page scrolls.
-                let store = {
-                    let work: @Sendable () -> Void = { looks.store(gallery, key: key, fileName: fileName, identity: file.identity) }
-                    if !SystemThread.startInBackground(work) { DispatchQueue.global(qos: .utility).async(execute: work) }
-                }
+                let store = { SystemThread.runInBackground { looks.store(gallery, key: key, fileName: fileName, identity: file.identity) } }
                 if opened {
                     Task.detached(priority: .utility) {
                         try? await Task.sleep(for: looks.settle)

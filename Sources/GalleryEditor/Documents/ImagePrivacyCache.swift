@@ -83,14 +83,11 @@ package final class ImagePrivacyCache: Sendable {
     }
 
     /// Runs blocking reads behind the page: on a thread of their own at a lower priority
-    /// (`SystemThread.startInBackground`), off the cooperative pool as `offThePool`. The survey
+    /// (`SystemThread.runInBackground`), off the cooperative pool as `offThePool`. The survey
     /// of a large gallery reads every photo, a core's work for seconds, which no page waits for
     /// while it scrolls.
     static func inTheBackground<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            let work: @Sendable () -> Void = { continuation.resume(returning: body()) }
-            if !SystemThread.startInBackground(work) { DispatchQueue.global().async(execute: work) }
-        }
+        await withCheckedContinuation { continuation in SystemThread.runInBackground { continuation.resume(returning: body()) } }
     }
 
     /// Runs blocking reads on a dispatch thread, so that the requests the cooperative pool
