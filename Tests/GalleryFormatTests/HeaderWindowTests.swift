@@ -65,3 +65,97 @@ struct EntryExtentsTests {
         #expect(found.map(\.location.entry) == damaged.map { String(format: "images/%05d.bin", $0) })
     }
 }
+
+/// The local headers of a gallery of photos are read ahead, beside the central directory's
+/// parse, and lent to the judging: only ever the file's own bytes, for the offset and length
+/// asked, and the findings those of one reading in file order.
+@Suite("Local headers read ahead")
+struct HeaderPrefetchTests {
+    /// An archive of `count` stored entries, some far apart and some close together, and its
+    /// central directory's bytes.
+    private func archive(_ count: Int, in directory: TemporaryDirectory) throws -> (path: FilePath, directory: [UInt8]) {
+        let path = FilePath(directory.path).appending("ahead.zip")
+        let zip = ZipWriter(file: try GalleryFile.create(path), modified: Timestamp(seconds: 0))
+        for index in 0 ..< count {
+            let bytes = [UInt8](repeating: UInt8(index & 0xFF), count: index % 5 == 0 ? 40_000 : 1 + index % 300)
+            try zip.add(name: String(format: "images/%05d.bin", index), bytes: bytes, method: .stored)
+        }
+        try zip.finish()
+        let archive = try ZipArchive(path: path.string)
+        let central = try archive.file.read(at: archive.centralDirectoryOffset, count: Int(archive.centralDirectorySize))
+        return (path, central)
+    }
+
+    @Test func everyHeaderHeldIsTheFilesOwnBytes() throws {
+        let directory = try TemporaryDirectory()
+        // Three runs and part of a fourth, so that both threads take runs and one is short.
+        let count = HeaderPrefetch.runLength * 3 + 77
+        let (path, central) = try archive(count, in: directory)
+        let file = try GalleryFile.openForReading(path)
+        let archive = try ZipArchive(file: file)
+        let prefetch = try #require(HeaderPrefetch.startReading(central, count: count, file: file))
+        let held = try #require(prefetch.finish(helping: true))
+        for entry in archive.entries {
+            let wanted = ZipArchive.firstHeaderRead(nameLength: entry.nameLength)
+            guard let lent = held.bytes(of: entry.index, at: entry.localHeaderOffset, count: wanted) else {
+                Issue.record("the header of \(entry.name) was not held")
+                continue
+            }
+            #expect(Array(lent) == (try file.read(at: entry.localHeaderOffset, count: wanted)), "\(entry.name)")
+            // Any other offset or length is not lent: the judging reads it from the file.
+            #expect(held.bytes(of: entry.index, at: entry.localHeaderOffset + 1, count: wanted) == nil)
+            #expect(held.bytes(of: entry.index, at: entry.localHeaderOffset, count: wanted + 1) == nil)
+        }
+        #expect(held.bytes(of: count, at: 0, count: 1) == nil)
+    }
+
+    @Test func damageIsFoundFromHeldHeadersAsFromTheFile() throws {
+        let directory = try TemporaryDirectory()
+        let count = HeaderPrefetch.runLength * 2 + 30
+        let (path, central) = try archive(count, in: directory)
+        let intact = try ZipArchive(path: path.string)
+        let damaged = [0, 255, 256, 300, count - 1]
+        let writer = try GalleryFile.openForWritingInPlace(path).file
+        for index in damaged {
+            try writer.write([UInt8(ascii: "X")], at: intact.entries[index].localHeaderOffset + 30)
+        }
+        let file = try GalleryFile.openForReading(path)
+        let archive = try ZipArchive(collectingProblemsOf: file)
+        let held = try #require(HeaderPrefetch.startReading(central, count: count, file: file)?.finish(helping: true))
+        let fromHeld = archive.layoutDiagnostics(held: held).filter { $0.severity >= .error }
+        #expect(fromHeld.map(\.location.entry) == damaged.map { String(format: "images/%05d.bin", $0) })
+        #expect(fromHeld.map(\.message) == archive.layoutDiagnostics().filter { $0.severity >= .error }.map(\.message))
+    }
+
+    @Test func aWalkStoppedByADamagedRecordLeavesTheRestToTheFile() throws {
+        let directory = try TemporaryDirectory()
+        let count = HeaderPrefetch.runLength + 10
+        let made = try archive(count, in: directory)
+        var central = made.directory
+        // Break the signature of the 100th central record: the walk stops there.
+        var offset = 0
+        for _ in 0 ..< 100 {
+            let variable = Int(central[offset + 28]) | Int(central[offset + 29]) << 8
+            let extra = Int(central[offset + 30]) | Int(central[offset + 31]) << 8
+            let comment = Int(central[offset + 32]) | Int(central[offset + 33]) << 8
+            offset += 46 + variable + extra + comment
+        }
+        central[offset] = 0
+        let plan = HeaderPrefetch.plan(of: central, count: count)
+        #expect(plan.offsets.count == 100)
+        let file = try GalleryFile.openForReading(made.path)
+        let archive = try ZipArchive(file: file)
+        let held = try #require(HeaderPrefetch.startReading(central, count: count, file: file)?.finish(helping: true))
+        #expect(archive.entries.filter { held.bytes(of: $0.index, at: $0.localHeaderOffset,
+                                                     count: ZipArchive.firstHeaderRead(nameLength: $0.nameLength)) != nil }.count == 100)
+        #expect(archive.layoutDiagnostics(held: held).filter { $0.severity >= .error }.isEmpty)
+    }
+
+    @Test func anOpenThatFailsStopsTheReading() throws {
+        let directory = try TemporaryDirectory()
+        let count = HeaderPrefetch.runLength * 4
+        let (path, central) = try archive(count, in: directory)
+        let prefetch = try #require(HeaderPrefetch.startReading(central, count: count, file: GalleryFile.openForReading(path)))
+        #expect(prefetch.finish(helping: false) == nil)
+    }
+}

@@ -3,7 +3,8 @@ extension ZipArchive {
     /// No two entries may share bytes, and none may reach into the central directory.
     static func checkExtents(_ entries: inout [ZipEntry], centralOffset: UInt64, fileSize: UInt64, path: String,
                              report: (GalleryError) throws -> Void = { throw $0 }) throws {
-        let ordered = entries.indices.sorted { entries[$0].localHeaderOffset < entries[$1].localHeaderOffset }
+        let ordered = entries.isInFileOrder
+            ? Array(entries.indices) : entries.indices.sorted { entries[$0].localHeaderOffset < entries[$1].localHeaderOffset }
         if let first = ordered.first.map({ entries[$0] }), first.localHeaderOffset > 0 {
             try report(GalleryError(.prependedData, "\(first.localHeaderOffset) bytes precede the first entry",
                                     location: Location(file: path, entry: first.name, offset: 0)))

@@ -17,6 +17,11 @@ extension ZipArchive {
         try localHeader(of: entry) { ArraySlice(try file.read(at: $0, count: $1)) }
     }
 
+    /// How much of a local header is read first: the fixed part, the name the central directory
+    /// gives and room for a modest extra field, so that the usual header takes one read. Every
+    /// reader reads every local header (scanLayout).
+    static func firstHeaderRead(nameLength: Int) -> Int { LocalFileHeader.size + nameLength + 64 }
+
     /// `read` gives what `file.read(at:count:)` would: the scan of every header passes one that
     /// serves neighbouring headers from a shared read (`HeaderWindow`). A slice, so that bytes
     /// already held are lent rather than copied: an array made for each of 10,000 headers was a
@@ -25,10 +30,7 @@ extension ZipArchive {
         let offset = entry.localHeaderOffset
         // Made only for an error: the file's name is a String made from its path.
         var here: Location { location(entry) }
-        // One read in the usual case: the fixed part, the name the central directory gives and
-        // room for a modest extra field. Every reader reads every local header (scanLayout).
-        let guess = LocalFileHeader.size + entry.nameLength + 64
-        let head = try read(offset, guess)
+        let head = try read(offset, Self.firstHeaderRead(nameLength: entry.nameLength))
         guard head.count >= LocalFileHeader.size else {
             throw GalleryError(.truncated, "the local header runs past the end of the file", location: here)
         }
@@ -208,14 +210,17 @@ extension ZipArchive {
     }
 
     /// Like `scanLayout()`, but carries on past each entry's problem, reporting them all.
-    public func layoutDiagnostics() -> [GalleryError] {
+    public func layoutDiagnostics() -> [GalleryError] { layoutDiagnostics(held: nil) }
+
+    /// `layoutDiagnostics()`, lent the local headers already read (`HeaderPrefetch`).
+    func layoutDiagnostics(held: PrefetchedHeaders?) -> [GalleryError] {
         var found = warnings
         var expected: UInt64 = 0
         // Where a condemned entry ends is not known (its local extra field, its descriptor):
         // the bytes after it are not judged, and the file is refused for the entry already.
         var afterCondemned = false
-        let ordered = entries.sorted(by: { $0.localHeaderOffset < $1.localHeaderOffset })
-        let extents = entryExtents(ordered)
+        let ordered = entries.isInFileOrder ? entries : entries.sorted(by: { $0.localHeaderOffset < $1.localHeaderOffset })
+        let extents = entryExtents(ordered, held: held)
         for (position, entry) in ordered.enumerated() {
             // Bytes before the first entry are prepended data, reported as such (IG-PKG-017).
             if entry.localHeaderOffset > expected, expected > 0, !afterCondemned {

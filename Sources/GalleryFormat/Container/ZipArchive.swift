@@ -79,6 +79,12 @@ public final class ZipArchive: Sendable {
             throw GalleryError(.truncated, "the central directory runs past the end of the file",
                                location: Location(file: file.path, offset: layout.centralOffset))
         }
+        // The headers' reads, beside the parse: only where the layout is judged while opening.
+        let prefetch = alongside == nil ? nil : HeaderPrefetch.start(
+            reading: directory, count: layout.entryCount, centralOffset: layout.centralOffset, file: file)
+        // It reads this file too: never leave (or throw) before it has stopped.
+        var prefetchFinished = false
+        defer { if !prefetchFinished { _ = prefetch?.finish(helping: false) } }
         let background = DispatchGroup()
         if let name, let alongside, let found = directory.withUnsafeBytes({ Self.quickFind(name, in: $0, count: layout.entryCount) }) {
             let provisional = ZipArchive(provisional: file, size: size, layout: layout, limits: limits)
@@ -101,7 +107,9 @@ public final class ZipArchive: Sendable {
         // A reader checks every local header (`scanLayout()`): here, while the manifest is
         // still being read on the other core, so that the two costs overlap.
         if alongside != nil {
-            let found = layoutDiagnostics()
+            let held = prefetch?.finish(helping: true)
+            prefetchFinished = true
+            let found = layoutDiagnostics(held: held)
             openingLayout.withLock { $0 = found }
         }
     }

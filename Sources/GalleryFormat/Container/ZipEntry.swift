@@ -39,3 +39,12 @@ public struct ZipEntry: Sendable, Hashable {
     /// Saturates rather than overflows: hostile sizes and offsets reach 2^64.
     var minimumExtent: UInt64 { UInt64(LocalFileHeader.size + nameLength).addingSaturating(compressedSize) }
 }
+
+extension [ZipEntry] {
+    /// Whether the entries already lie in file order, as every writer puts them. The sort is
+    /// stable, so it would give them back as they are; sorting 10,000 photos' entries twice cost
+    /// their open about a millisecond (Benchmarks/RESULTS.md, ac.3.8).
+    var isInFileOrder: Bool {
+        indices.dropFirst().allSatisfy { self[$0 - 1].localHeaderOffset <= self[$0].localHeaderOffset }
+    }
+}
