@@ -71,6 +71,9 @@ let package = Package(
         // System C libraries from Debian (a module map and a shim header each, in
         // Sources/CLibraries), never exposed in public API (internal imports only).
         .systemLibrary(name: "CZlib", path: "Sources/CLibraries/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libdeflate, for an entry read whole (the manifest of up to 10,000 photos): one call over
+        // the whole buffer inflates it in 60 % of zlib's time (Benchmarks/RESULTS.md, ac.3.8).
+        .systemLibrary(name: "CDeflate", path: "Sources/CLibraries/CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // libarchive's header only: COnDemand loads the library when an archive is first read.
         .systemLibrary(name: "CArchive", path: "Sources/CLibraries/CArchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CLibraries/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -118,7 +121,7 @@ let package = Package(
         .target(name: "GalleryImageHeaders", dependencies: ["GallerySystem", "CGalleryChecksum"]),
         .target(
             name: "GalleryFormat",
-            dependencies: ["GalleryImageHeaders", "GallerySystem", "CZlib", "CGalleryChecksum", systemPackage]
+            dependencies: ["GalleryImageHeaders", "GallerySystem", "CZlib", "CDeflate", "CGalleryChecksum", systemPackage]
         ),
         .target(
             name: "GalleryImaging",

@@ -192,6 +192,7 @@ extension ZipArchive {
             throw GalleryError(.zipBomb, "the entry declares \(entry.uncompressedSize) bytes; at most \(limit) are read",
                                location: location(entry))
         }
+        if let whole = inflatedWhole(entry) { return whole }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(entry.uncompressedSize))
         try read(entry) { bytes.append(contentsOf: $0) }
@@ -312,7 +313,7 @@ extension ZipArchive {
     }
 
     /// The descriptor after the data must repeat the central directory's CRC and sizes.
-    private func checkDataDescriptor(_ entry: ZipEntry, at offset: UInt64) throws {
+    func checkDataDescriptor(_ entry: ZipEntry, at offset: UInt64) throws {
         let raw = try file.read(at: offset, count: 24)
         let here = location(entry, offset: offset)
         let matches: Bool = raw.withUnsafeBytes { bytes in

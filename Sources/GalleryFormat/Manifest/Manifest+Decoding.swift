@@ -23,11 +23,15 @@ extension Manifest {
                 .manifestTooLarge, "manifest.json is \(bytes.count) bytes; the limit is \(limits.maxManifestBytes)",
                 location: Location(entry: "manifest.json"))])
         }
-        return bytes.withUnsafeBytes { buffer in
-            var decoder = ManifestDecoder(limits: limits, keepsText: keepsText, textBytes: bytes.count)
-            var scanner = JSONScanner(buffer, maxDepth: limits.maxJSONDepth, maxMembers: limits.maxObjectMembers)
-            return decoder.run(&scanner)
-        }
+        return bytes.withUnsafeBytes { decode(text: $0, limits: limits, keepsText: keepsText) }
+    }
+
+    /// Decodes text held in memory the caller owns, for as long as the call lasts: nothing of
+    /// it is kept.
+    static func decode(text: UnsafeRawBufferPointer, limits: GalleryLimits, keepsText: Bool) -> ManifestDecoding {
+        var decoder = ManifestDecoder(limits: limits, keepsText: keepsText, textBytes: text.count)
+        var scanner = JSONScanner(text, maxDepth: limits.maxJSONDepth, maxMembers: limits.maxObjectMembers)
+        return decoder.run(&scanner)
     }
 
     /// Decodes text as `source` delivers it, holding a window of it rather than all of it.
