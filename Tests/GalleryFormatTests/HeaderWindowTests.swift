@@ -71,6 +71,13 @@ struct EntryExtentsTests {
 /// asked, and the findings those of one reading in file order.
 @Suite("Local headers read ahead")
 struct HeaderPrefetchTests {
+    /// `bytes` in a buffer of the kind an archive reads its central directory into.
+    private func inBuffer(_ bytes: [UInt8]) throws -> HugePageBuffer {
+        let buffer = try #require(HugePageBuffer(count: bytes.count))
+        bytes.withUnsafeBytes { buffer.bytes.copyMemory(from: $0) }
+        return buffer
+    }
+
     /// An archive of `count` stored entries, some far apart and some close together, and its
     /// central directory's bytes.
     private func archive(_ count: Int, in directory: TemporaryDirectory) throws -> (path: FilePath, directory: [UInt8]) {
@@ -93,7 +100,7 @@ struct HeaderPrefetchTests {
         let (path, central) = try archive(count, in: directory)
         let file = try GalleryFile.openForReading(path)
         let archive = try ZipArchive(file: file)
-        let prefetch = try #require(HeaderPrefetch.startReading(central, count: count, file: file))
+        let prefetch = try #require(HeaderPrefetch.startReading(try inBuffer(central), size: central.count, count: count, file: file))
         let held = try #require(prefetch.finish(helping: true))
         for entry in archive.entries {
             let wanted = ZipArchive.firstHeaderRead(nameLength: entry.nameLength)
@@ -121,7 +128,7 @@ struct HeaderPrefetchTests {
         }
         let file = try GalleryFile.openForReading(path)
         let archive = try ZipArchive(collectingProblemsOf: file)
-        let held = try #require(HeaderPrefetch.startReading(central, count: count, file: file)?.finish(helping: true))
+        let held = try #require(HeaderPrefetch.startReading(try inBuffer(central), size: central.count, count: count, file: file)?.finish(helping: true))
         let fromHeld = archive.layoutDiagnostics(held: held).filter { $0.severity >= .error }
         #expect(fromHeld.map(\.location.entry) == damaged.map { String(format: "images/%05d.bin", $0) })
         #expect(fromHeld.map(\.message) == archive.layoutDiagnostics().filter { $0.severity >= .error }.map(\.message))
@@ -141,21 +148,31 @@ struct HeaderPrefetchTests {
             offset += 46 + variable + extra + comment
         }
         central[offset] = 0
-        let plan = HeaderPrefetch.plan(of: central, count: count)
+        let plan = central.withUnsafeBytes { HeaderPrefetch.plan(of: $0, count: count) }
         #expect(plan.offsets.count == 100)
         let file = try GalleryFile.openForReading(made.path)
         let archive = try ZipArchive(file: file)
-        let held = try #require(HeaderPrefetch.startReading(central, count: count, file: file)?.finish(helping: true))
+        let held = try #require(HeaderPrefetch.startReading(try inBuffer(central), size: central.count, count: count, file: file)?.finish(helping: true))
         #expect(archive.entries.filter { held.bytes(of: $0.index, at: $0.localHeaderOffset,
                                                      count: ZipArchive.firstHeaderRead(nameLength: $0.nameLength)) != nil }.count == 100)
         #expect(archive.layoutDiagnostics(held: held).filter { $0.severity >= .error }.isEmpty)
+    }
+
+    @Test func theHeldBytesAreBounded() throws {
+        let directory = try TemporaryDirectory()
+        let count = 300
+        let central = try archive(count, in: directory).directory
+        let each = ZipArchive.firstHeaderRead(nameLength: "images/00000.bin".utf8.count)
+        let plan = central.withUnsafeBytes { HeaderPrefetch.plan(of: $0, count: count, holdingAtMost: each * 120 + each / 2) }
+        #expect(plan.offsets.count == 120)
+        #expect(central.withUnsafeBytes { HeaderPrefetch.plan(of: $0, count: count) }.offsets.count == count)
     }
 
     @Test func anOpenThatFailsStopsTheReading() throws {
         let directory = try TemporaryDirectory()
         let count = HeaderPrefetch.runLength * 4
         let (path, central) = try archive(count, in: directory)
-        let prefetch = try #require(HeaderPrefetch.startReading(central, count: count, file: GalleryFile.openForReading(path)))
+        let prefetch = try #require(HeaderPrefetch.startReading(try inBuffer(central), size: central.count, count: count, file: GalleryFile.openForReading(path)))
         #expect(prefetch.finish(helping: false) == nil)
     }
 }

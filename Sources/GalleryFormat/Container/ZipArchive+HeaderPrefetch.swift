@@ -47,17 +47,22 @@ final class HeaderPrefetch: Sendable {
     /// own, or returns nil where it would not pay: a small gallery, or headers lying close
     /// together, which `HeaderWindow` already reads many to a call. Nil too where no thread can
     /// be started. Call `finish(helping:)` before the archive leaves its initialiser.
-    static func start(reading directory: [UInt8], count: Int, centralOffset: UInt64, file: GalleryFile) -> HeaderPrefetch? {
+    static func start(reading directory: HugePageBuffer, size: Int, count: Int, centralOffset: UInt64,
+                      file: GalleryFile) -> HeaderPrefetch? {
         guard count >= ZipArchive.headersReadInParts, centralOffset / UInt64(count) >= UInt64(HeaderWindow.span / 2) else {
             return nil
         }
-        return startReading(directory, count: count, file: file)
+        return startReading(directory, size: size, count: count, file: file)
     }
 
-    /// `start(reading:count:centralOffset:file:)` whether or not it pays.
-    static func startReading(_ directory: [UInt8], count: Int, file: GalleryFile) -> HeaderPrefetch? {
+    /// `start(reading:size:count:centralOffset:file:)` whether or not it pays: the directory is
+    /// the first `size` bytes of `directory`, which the thread keeps until it is done.
+    static func startReading(_ directory: HugePageBuffer, size: Int, count: Int, file: GalleryFile) -> HeaderPrefetch? {
         let prefetch = HeaderPrefetch(file: file)
-        guard let thread = SystemThread.start({ prefetch.walkAndRead(directory, count: count) }) else { return nil }
+        guard let thread = SystemThread.start({
+            prefetch.walkAndRead(UnsafeRawBufferPointer(rebasing: directory.bytes[..<size]), count: count)
+            withExtendedLifetime(directory) {}
+        }) else { return nil }
         prefetch.thread.withLock { $0 = thread }
         return prefetch
     }
@@ -80,31 +85,38 @@ final class HeaderPrefetch: Sendable {
         return PrefetchedHeaders(plan: plan, runs: runs.withLock { $0 })
     }
 
-    private func walkAndRead(_ directory: [UInt8], count: Int) {
+    private func walkAndRead(_ directory: UnsafeRawBufferPointer, count: Int) {
         let plan = Self.plan(of: directory, count: count)
         runs.withLock { $0 = Array(repeating: nil, count: plan.runCount) }
         self.plan.withLock { $0 = plan }
         readRuns(plan)
     }
 
+    /// The most bytes of headers held: 100,000 photos' need 17 MB. A hostile directory of long
+    /// names could otherwise have as much again as the directory's own 64 MiB held; past the
+    /// limit, the judging reads the headers from the file as before.
+    static let maxHeldBytes = 32 << 20
+
     /// The records' local offsets, walked by their lengths only; the walk stops at anything
-    /// odd, which the full parse will name.
-    static func plan(of directory: [UInt8], count: Int) -> Plan {
+    /// odd, which the full parse will name, and at `maxHeldBytes`.
+    static func plan(of directory: UnsafeRawBufferPointer, count: Int, holdingAtMost limit: Int = maxHeldBytes) -> Plan {
         var plan = Plan()
+        var planned = 0
         plan.offsets.reserveCapacity(count)
         plan.counts.reserveCapacity(count)
-        directory.withUnsafeBytes { bytes in
-            var reader = LittleEndianReader(bytes)
-            for _ in 0 ..< count {
-                guard let header = CentralFileHeader(&reader) else { return }
-                guard reader.remaining >= Int(header.nameLength) + Int(header.extraLength) + Int(header.commentLength) else { return }
-                reader.skip(Int(header.nameLength))
-                let extra = reader.take(Int(header.extraLength))
-                reader.skip(Int(header.commentLength))
-                guard let values = ZipArchive.centralValues(of: header, extra: extra) else { return }
-                plan.offsets.append(values.localOffset)
-                plan.counts.append(ZipArchive.firstHeaderRead(nameLength: Int(header.nameLength)))
-            }
+        var reader = LittleEndianReader(directory)
+        for _ in 0 ..< count {
+            guard let header = CentralFileHeader(&reader),
+                  reader.remaining >= Int(header.nameLength) + Int(header.extraLength) + Int(header.commentLength)
+            else { break }
+            reader.skip(Int(header.nameLength))
+            let extra = reader.take(Int(header.extraLength))
+            reader.skip(Int(header.commentLength))
+            let read = ZipArchive.firstHeaderRead(nameLength: Int(header.nameLength))
+            guard let values = ZipArchive.centralValues(of: header, extra: extra), planned + read <= limit else { break }
+            planned += read
+            plan.offsets.append(values.localOffset)
+            plan.counts.append(read)
         }
         return plan
     }
