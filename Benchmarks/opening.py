@@ -17,7 +17,8 @@ of wall time.
 With `--instructions`, each command's instructions on the 10,000-image gallery are also
 counted under valgrind (callgrind), beside unzip's: a figure that a busy machine does not move.
 
-usage: Benchmarks/opening.py [--bin .build/release] [--baseline BIN] [--runs N] [--instructions] [--markdown FILE]
+usage: Benchmarks/opening.py [--bin .build/release] [--baseline BIN] [--runs N] [--only g10k|g100k] [--instructions]
+                             [--markdown FILE]
 """
 
 import argparse
@@ -160,6 +161,8 @@ def main():
     parser.add_argument("--baseline", help="the previous build's imagegallery")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--markdown", help="write the RESULTS.md section here")
+    parser.add_argument("--only", choices=["g10k", "g100k"],
+                        help="one gallery only: the other's runs (a 37 MB manifest each) leave the machine busier")
     parser.add_argument("--instructions", action="store_true",
                         help="also count the instructions of each command on the 10,000-image gallery (valgrind)")
     arguments = parser.parse_args()
@@ -168,7 +171,7 @@ def main():
         sys.exit(f"opening.py: {G10K} is missing: `make bench` makes it")
     make_g100k(binary)
     state = tempfile.mkdtemp(prefix="opening-state-", dir=WORK)
-    galleries = [G10K, G100K]
+    galleries = {"g10k": [G10K], "g100k": [G100K]}.get(arguments.only, [G10K, G100K])
     text = report(measure(binary, arguments.baseline, galleries, arguments.runs, state), galleries, arguments.runs,
                   arguments.baseline)
     if arguments.instructions:

@@ -13,7 +13,7 @@ package final class HugePageBuffer: @unchecked Sendable {
     package let bytes: UnsafeMutableRawBufferPointer
     private let mapping: UnsafeMutableRawPointer
     private let mappedLength: Int
-    private static let hugePage = 2 << 20
+    private static let hugePage = HugePages.size
 
     /// Nil when the system refuses the memory (an address-space limit).
     package init?(count: Int) {
@@ -24,10 +24,9 @@ package final class HugePageBuffer: @unchecked Sendable {
         guard let base, base != MAP_FAILED else { return nil }
         let start = (Int(bitPattern: base) + Self.hugePage - 1) & ~(Self.hugePage - 1)
         let aligned = UnsafeMutableRawPointer(bitPattern: start)!
-        // A hint: refused (no THP in this kernel), the pages are small ones. Below half a huge
-        // page, zeroing a whole one would cost more than the faults it saves.
+        // Below half a huge page, zeroing a whole one would cost more than the faults it saves.
         if count >= Self.hugePage / 2 {
-            _ = madvise(aligned, length - (start - Int(bitPattern: base)), MADV_HUGEPAGE)
+            HugePages.advise(UnsafeMutableRawBufferPointer(start: aligned, count: length - (start - Int(bitPattern: base))))
         }
         mapping = base
         mappedLength = length
@@ -35,4 +34,22 @@ package final class HugePageBuffer: @unchecked Sendable {
     }
 
     deinit { munmap(mapping, mappedLength) }
+}
+
+/// Asking the kernel for 2 MiB pages under memory about to be written.
+package enum HugePages {
+    /// The size of a transparent huge page on x86-64.
+    package static let size = 2 << 20
+
+    /// Asks that the whole 2 MiB pages inside `memory` be backed by huge pages when first
+    /// written: memory not yet written to (a fresh mapping, malloc's for a large block). A
+    /// hint only: refused (no THP in this kernel, memory the kernel will not give so), the
+    /// pages stay small ones.
+    package static func advise(_ memory: UnsafeMutableRawBufferPointer) {
+        guard let base = memory.baseAddress else { return }
+        let first = (Int(bitPattern: base) + size - 1) & ~(size - 1)
+        let end = (Int(bitPattern: base) + memory.count) & ~(size - 1)
+        guard end > first, let start = UnsafeMutableRawPointer(bitPattern: first) else { return }
+        _ = madvise(start, end - first, MADV_HUGEPAGE)
+    }
 }
