@@ -30,7 +30,7 @@ extension GalleryThumbnail {
     }
 
     /// The same, with the first image's bytes when a caller has read them already (through
-    /// ``GalleryReader/readBlob(_:sink:)``, which checked them against the manifest).
+    /// ``GalleryReader/readBlob(_:sink:)`` or `withBlob`, which check them against the manifest).
     package static func bitmap(of reader: GalleryReader, longSide: Int, limits: DecodeLimits,
                                notice: ((String) -> Void)?, firstImage: [UInt8]?) throws -> Bitmap {
         let path = reader.path
@@ -104,9 +104,9 @@ extension GalleryThumbnail {
         }
         guard type != .gif, soundEmbeddedThumbnail(of: reader, longSide: longSide)?.enough != true,
               first.byteSize <= UInt64(limits.maxBytes / 2) else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(first.byteSize))
-        guard (try? reader.readBlob(first, sink: { bytes.append(contentsOf: $0) })) != nil else { return nil }
+        // Read as the thumbnail's decode would read it (`withBlob`: into huge pages, checked
+        // against the manifest), and handed to it.
+        guard let bytes = try? reader.withBlob(first, { $0 }) else { return nil }
         if ColourPlan.mayNeedEngine(bytes, as: type), (try? ColourTransform.requireEngine()) != nil {
             limits.maxBytes = max(limits.maxBytes - ColourTransform.engineBytes, 0)
         }

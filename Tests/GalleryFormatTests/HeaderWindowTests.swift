@@ -100,7 +100,7 @@ struct HeaderPrefetchTests {
         let (path, central) = try archive(count, in: directory)
         let file = try GalleryFile.openForReading(path)
         let archive = try ZipArchive(file: file)
-        let prefetch = try #require(HeaderPrefetch.startReading(try inBuffer(central), size: central.count, count: count, file: file))
+        let prefetch = try #require(HeaderPrefetch.startReading(try inBuffer(central), size: central.count, count: count, longestName: 1024, file: file))
         let held = try #require(prefetch.finish(helping: true))
         for entry in archive.entries {
             let wanted = ZipArchive.firstHeaderRead(nameLength: entry.nameLength)
@@ -128,7 +128,7 @@ struct HeaderPrefetchTests {
         }
         let file = try GalleryFile.openForReading(path)
         let archive = try ZipArchive(collectingProblemsOf: file)
-        let held = try #require(HeaderPrefetch.startReading(try inBuffer(central), size: central.count, count: count, file: file)?.finish(helping: true))
+        let held = try #require(HeaderPrefetch.startReading(try inBuffer(central), size: central.count, count: count, longestName: 1024, file: file)?.finish(helping: true))
         let fromHeld = archive.layoutDiagnostics(held: held).filter { $0.severity >= .error }
         #expect(fromHeld.map(\.location.entry) == damaged.map { String(format: "images/%05d.bin", $0) })
         #expect(fromHeld.map(\.message) == archive.layoutDiagnostics().filter { $0.severity >= .error }.map(\.message))
@@ -148,11 +148,11 @@ struct HeaderPrefetchTests {
             offset += 46 + variable + extra + comment
         }
         central[offset] = 0
-        let plan = central.withUnsafeBytes { HeaderPrefetch.plan(of: $0, count: count) }
+        let plan = central.withUnsafeBytes { HeaderPrefetch.plan(of: $0, count: count, longestName: 1024) }
         #expect(plan.offsets.count == 100)
         let file = try GalleryFile.openForReading(made.path)
         let archive = try ZipArchive(file: file)
-        let held = try #require(HeaderPrefetch.startReading(try inBuffer(central), size: central.count, count: count, file: file)?.finish(helping: true))
+        let held = try #require(HeaderPrefetch.startReading(try inBuffer(central), size: central.count, count: count, longestName: 1024, file: file)?.finish(helping: true))
         #expect(archive.entries.filter { held.bytes(of: $0.index, at: $0.localHeaderOffset,
                                                      count: ZipArchive.firstHeaderRead(nameLength: $0.nameLength)) != nil }.count == 100)
         #expect(archive.layoutDiagnostics(held: held).filter { $0.severity >= .error }.isEmpty)
@@ -163,16 +163,18 @@ struct HeaderPrefetchTests {
         let count = 300
         let central = try archive(count, in: directory).directory
         let each = ZipArchive.firstHeaderRead(nameLength: "images/00000.bin".utf8.count)
-        let plan = central.withUnsafeBytes { HeaderPrefetch.plan(of: $0, count: count, holdingAtMost: each * 120 + each / 2) }
+        let plan = central.withUnsafeBytes { HeaderPrefetch.plan(of: $0, count: count, longestName: 1024, holdingAtMost: each * 120 + each / 2) }
         #expect(plan.offsets.count == 120)
-        #expect(central.withUnsafeBytes { HeaderPrefetch.plan(of: $0, count: count) }.offsets.count == count)
+        #expect(central.withUnsafeBytes { HeaderPrefetch.plan(of: $0, count: count, longestName: 1024) }.offsets.count == count)
+        // A name longer than the parse allows stops the walk at once.
+        #expect(central.withUnsafeBytes { HeaderPrefetch.plan(of: $0, count: count, longestName: 15) }.offsets.isEmpty)
     }
 
     @Test func anOpenThatFailsStopsTheReading() throws {
         let directory = try TemporaryDirectory()
         let count = HeaderPrefetch.runLength * 4
         let (path, central) = try archive(count, in: directory)
-        let prefetch = try #require(HeaderPrefetch.startReading(try inBuffer(central), size: central.count, count: count, file: GalleryFile.openForReading(path)))
+        let prefetch = try #require(HeaderPrefetch.startReading(try inBuffer(central), size: central.count, count: count, longestName: 1024, file: GalleryFile.openForReading(path)))
         #expect(prefetch.finish(helping: false) == nil)
     }
 }

@@ -48,19 +48,21 @@ final class HeaderPrefetch: Sendable {
     /// together, which `HeaderWindow` already reads many to a call. Nil too where no thread can
     /// be started. Call `finish(helping:)` before the archive leaves its initialiser.
     static func start(reading directory: HugePageBuffer, size: Int, count: Int, centralOffset: UInt64,
-                      file: GalleryFile) -> HeaderPrefetch? {
+                      longestName: Int, file: GalleryFile) -> HeaderPrefetch? {
         guard count >= ZipArchive.headersReadInParts, centralOffset / UInt64(count) >= UInt64(HeaderWindow.span / 2) else {
             return nil
         }
-        return startReading(directory, size: size, count: count, file: file)
+        return startReading(directory, size: size, count: count, longestName: longestName, file: file)
     }
 
-    /// `start(reading:size:count:centralOffset:file:)` whether or not it pays: the directory is
-    /// the first `size` bytes of `directory`, which the thread keeps until it is done.
-    static func startReading(_ directory: HugePageBuffer, size: Int, count: Int, file: GalleryFile) -> HeaderPrefetch? {
+    /// `start(reading:size:count:centralOffset:longestName:file:)` whether or not it pays: the
+    /// directory is the first `size` bytes of `directory`, which the thread keeps until it is done.
+    static func startReading(_ directory: HugePageBuffer, size: Int, count: Int, longestName: Int,
+                             file: GalleryFile) -> HeaderPrefetch? {
         let prefetch = HeaderPrefetch(file: file)
         guard let thread = SystemThread.start({
-            prefetch.walkAndRead(UnsafeRawBufferPointer(rebasing: directory.bytes[..<size]), count: count)
+            prefetch.walkAndRead(UnsafeRawBufferPointer(rebasing: directory.bytes[..<size]), count: count,
+                                 longestName: longestName)
             withExtendedLifetime(directory) {}
         }) else { return nil }
         prefetch.thread.withLock { $0 = thread }
@@ -85,28 +87,31 @@ final class HeaderPrefetch: Sendable {
         return PrefetchedHeaders(plan: plan, runs: runs.withLock { $0 })
     }
 
-    private func walkAndRead(_ directory: UnsafeRawBufferPointer, count: Int) {
-        let plan = Self.plan(of: directory, count: count)
+    private func walkAndRead(_ directory: UnsafeRawBufferPointer, count: Int, longestName: Int) {
+        let plan = Self.plan(of: directory, count: count, longestName: longestName)
         runs.withLock { $0 = Array(repeating: nil, count: plan.runCount) }
         self.plan.withLock { $0 = plan }
         readRuns(plan)
     }
 
-    /// The most bytes of headers held: 100,000 photos' need 17 MB. A hostile directory of long
-    /// names could otherwise have as much again as the directory's own 64 MiB held; past the
-    /// limit, the judging reads the headers from the file as before.
-    static let maxHeldBytes = 32 << 20
+    /// The most bytes of headers held: 10,000 photos' need 1.7 MB. A hostile directory could
+    /// otherwise have as much again as its own 64 MiB held, in a process that may run under an
+    /// address-space cap (the thumbnailer); past the limit, the judging reads the headers from
+    /// the file as before.
+    static let maxHeldBytes = 8 << 20
 
     /// The records' local offsets, walked by their lengths only; the walk stops at anything
-    /// odd, which the full parse will name, and at `maxHeldBytes`.
-    static func plan(of directory: UnsafeRawBufferPointer, count: Int, holdingAtMost limit: Int = maxHeldBytes) -> Plan {
+    /// odd, which the full parse will name: a name longer than `longestName` bytes (which the
+    /// parse refuses), and past `limit` bytes held.
+    static func plan(of directory: UnsafeRawBufferPointer, count: Int, longestName: Int,
+                     holdingAtMost limit: Int = maxHeldBytes) -> Plan {
         var plan = Plan()
         var planned = 0
         plan.offsets.reserveCapacity(count)
         plan.counts.reserveCapacity(count)
         var reader = LittleEndianReader(directory)
         for _ in 0 ..< count {
-            guard let header = CentralFileHeader(&reader),
+            guard let header = CentralFileHeader(&reader), Int(header.nameLength) <= longestName,
                   reader.remaining >= Int(header.nameLength) + Int(header.extraLength) + Int(header.commentLength)
             else { break }
             reader.skip(Int(header.nameLength))

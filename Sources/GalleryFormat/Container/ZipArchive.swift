@@ -87,7 +87,8 @@ public final class ZipArchive: Sendable {
         }
         // The headers' reads, beside the parse: only where the layout is judged while opening.
         let prefetch = alongside == nil ? nil : HeaderPrefetch.start(
-            reading: held, size: directorySize, count: layout.entryCount, centralOffset: layout.centralOffset, file: file)
+            reading: held, size: directorySize, count: layout.entryCount, centralOffset: layout.centralOffset,
+            longestName: limits.maxEntryNameBytes, file: file)
         // It reads this file too: never leave (or throw) before it has stopped.
         var prefetchFinished = false
         defer { if !prefetchFinished { _ = prefetch?.finish(helping: false) } }
