@@ -42,6 +42,7 @@ struct ImageGallery: AsyncParsableCommand {
         // Before any thread starts: under `ulimit -v` or a sandbox's address-space limit, the
         // limit is for the work, not for malloc's per-thread reservations.
         AddressSpace.fitAllocatorToLimit()
+        AddressSpace.growHeapInHugePages()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let line = Thumbnail.desktopLine(arguments) {
             do {

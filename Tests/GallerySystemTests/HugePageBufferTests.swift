@@ -22,11 +22,15 @@ struct HugePageBufferTests {
     @Test(.enabled(if: hugePages == "madvise" || hugePages == "always", "transparent huge pages are off here"))
     func theKernelMayBackItWithHugePages() throws {
         let buffer = try #require(HugePageBuffer(count: 4 << 20))
-        let address = UInt(bitPattern: buffer.bytes.baseAddress)
-        // The mapping's block in smaps: its address range, then its fields.
+        #expect(Self.hugePageEligibility(at: UInt(bitPattern: buffer.bytes.baseAddress)) == "1")
+    }
+
+    /// The THPeligible field of the mapping that holds `address`, in /proc/self/smaps.
+    static func hugePageEligibility(at address: UInt) -> String? {
         // Read to its end: a /proc file reports no size, and one read gives a page of it.
-        let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps"))
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/smaps") else { return nil }
         let smaps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        // Each mapping's block: its address range, then its fields.
         var inside = false
         var eligible: String?
         for line in smaps.split(separator: "\n") {
@@ -38,11 +42,25 @@ struct HugePageBufferTests {
                 eligible = fields.last.map(String.init)
             }
         }
-        #expect(eligible == "1")
+        return eligible
     }
 
     @Test func anImpossibleSizeIsRefused() {
         #expect(HugePageBuffer(count: 0) == nil)
         #expect(HugePageBuffer(count: Int.max) == nil)
+    }
+}
+
+/// A command that runs and ends grows malloc's heap in huge pages (`growHeapInHugePages`; seen
+/// in a running command by CommandHeapTests). It changes the whole process's allocator, so the
+/// check runs in a process of its own.
+@Suite("The heap in huge pages")
+struct HeapHugePagesTests {
+    @Test func underAnAddressSpaceLimitNothingChanges() async {
+        await #expect(processExitsWith: .success) {
+            var limit = rlimit(rlim_cur: 8 << 30, rlim_max: 8 << 30)
+            guard setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0 else { exit(1) }
+            exit(AddressSpace.growHeapInHugePages() ? 2 : 0)
+        }
     }
 }

@@ -47,6 +47,13 @@ int ig_fit_malloc_to_address_limit(void);
  * default, which works too. Call before threads start where it can be. */
 void ig_return_freed_memory_promptly(void);
 
+/* For a command that runs and ends: every thread allocates from glibc's main heap (M_ARENA_MAX
+ * 1), blocks of up to 32 MiB come from it, it grows `pad` bytes at a time and keeps them, and
+ * the memory it has just grown by is advised for transparent huge pages (MADV_HUGEPAGE). Call
+ * before threads start. Returns 1 when the heap was advised, else 0 (any setting glibc refused
+ * leaves its default, which works too). */
+int ig_grow_heap_in_huge_pages(size_t pad);
+
 /* syncfs(2): flushes the file system holding `fd`, in one journal commit where an fsync per file
  * would make one each. */
 int ig_syncfs(int fd);

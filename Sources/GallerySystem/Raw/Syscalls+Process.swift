@@ -65,6 +65,8 @@ extension Syscalls {
     static func fitMallocToAddressLimit() -> Bool { ig_fit_malloc_to_address_limit() == 1 }
 
     static func returnFreedMemoryPromptly() { ig_return_freed_memory_promptly() }
+
+    static func growHeapInHugePages(by pad: Int) -> Bool { ig_grow_heap_in_huge_pages(pad) == 1 }
 }
 
 extension Syscalls {
