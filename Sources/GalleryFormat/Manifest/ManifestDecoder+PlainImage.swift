@@ -19,7 +19,7 @@ extension ManifestDecoder {
     /// The image at the scanner, or nil (the scanner unmoved) when the general walk must read it.
     mutating func plainImage(_ scanner: inout JSONScanner) -> GalleryImage? {
         // The general walk would enter one more level here; where that is refused, it says so.
-        guard scanner.depth + 1 <= scanner.maxDepth, scanner.maxMembers >= Self.imageKeys.count else { return nil }
+        guard scanner.depth + 1 <= scanner.maxDepth, scanner.maxMembers >= imageKeyCount else { return nil }
         var record = PlainRecord(bytes: scanner.bytes, position: scanner.position)
         guard record.take(UInt8(ascii: "{")) else { return nil }
 
