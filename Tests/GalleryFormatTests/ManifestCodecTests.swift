@@ -252,6 +252,36 @@ struct ManifestWritingInPiecesTests {
         #expect(bytes == prefix + Array("\"mediaType\":\"images/".utf8))
     }
 
+    /// Every byte that needs an escape gets the format's: the short forms, `\u00XX` for the
+    /// other controls; everything else, non-ASCII included, as it is.
+    @Test func stringsAreEscapedAsTheFormatSays() {
+        let short: [UInt8: String] = [0x22: "\\\"", 0x5C: "\\\\", 0x08: "\\b", 0x0C: "\\f", 0x0A: "\\n", 0x0D: "\\r",
+                                      0x09: "\\t"]
+        for byte in UInt8(0) ... 0x7F {
+            let digits = String(byte, radix: 16)
+            let expected = short[byte] ?? (byte < 0x20 ? "\\u00" + (digits.count == 1 ? "0" : "") + digits
+                                                       : String(UnicodeScalar(byte)))
+            var bytes = [UInt8(ascii: "[")]
+            CanonicalJSONWriter.appendString("a" + String(UnicodeScalar(byte)) + "é\u{1F600}", to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "[\"a" + expected + "é\u{1F600}\"", "byte \(byte)")
+        }
+        // The worst case fills the space the cursor is given for it, and no more.
+        let controls = String(decoding: [UInt8](repeating: 0x01, count: 40), as: UTF8.self)
+        var bytes: [UInt8] = []
+        CanonicalJSONWriter.appendString(controls, to: &bytes)
+        #expect(bytes.count == JSONTextCursor.stringBytes(controls))
+    }
+
+    /// A writer whose bound is wrong stops rather than write past its scratch space (here
+    /// memory of the test's own follows the space, so only the cursor's check can stop it).
+    @Test func textPastItsSpaceStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64)
+            var cursor = JSONTextCursor(UnsafeMutableBufferPointer(rebasing: memory[..<(JSONTextCursor.uuidBytes - 1)]))
+            cursor.uuid(UUID())
+        }
+    }
+
     @Test func deflatedInPlaceItInflatesBackAndHoldsOnlyWhatWasWritten() throws {
         var generator = SystemRandomNumberGenerator()
         let text = Array((0 ..< 300_000).map { _ in UInt8.random(in: 0x61 ... 0x64, using: &generator) })

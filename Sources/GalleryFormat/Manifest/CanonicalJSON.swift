@@ -94,33 +94,6 @@ package struct CanonicalJSONWriter {
     /// 0x20, nothing else), appended to `bytes`: for writers of JSON beside this one, such as the
     /// editor's image list, so that every canonical string is escaped by this code alone.
     package static func appendString(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(0x22)
-        var text = text
-        // Runs that need no escape (nearly all of every string) are copied whole.
-        text.withUTF8 { utf8 in
-            var start = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                bytes.append(contentsOf: utf8[start ..< index])
-                appendEscape(of: byte, to: &bytes)
-                start = index + 1
-            }
-            bytes.append(contentsOf: utf8[start...])
-        }
-        bytes.append(0x22)
-    }
-
-    private static func appendEscape(of byte: UInt8, to bytes: inout [UInt8]) {
-        switch byte {
-        case 0x22: bytes += [0x5C, 0x22]
-        case 0x5C: bytes += [0x5C, 0x5C]
-        case 0x08: bytes += [0x5C, 0x62]
-        case 0x0C: bytes += [0x5C, 0x66]
-        case 0x0A: bytes += [0x5C, 0x6E]
-        case 0x0D: bytes += [0x5C, 0x72]
-        case 0x09: bytes += [0x5C, 0x74]
-        default:
-            let digits = Array("0123456789abcdef".utf8)
-            bytes += [0x5C, 0x75, 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
-        }
+        appendText(atMost: JSONTextCursor.stringBytes(text), to: &bytes) { $0.string(text) }
     }
 }
