@@ -105,4 +105,6 @@ int ig_grow_heap_in_huge_pages(size_t pad) {
     return 1;
 }
 
+int ig_open_flag_no_access_time(void) { return O_NOATIME; }
+
 int ig_syncfs(int fd) { return syncfs(fd); }

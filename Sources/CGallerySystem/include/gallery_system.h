@@ -54,6 +54,9 @@ void ig_return_freed_memory_promptly(void);
  * leaves its default, which works too). */
 int ig_grow_heap_in_huge_pages(size_t pad);
 
+/* O_NOATIME, which Swift's Glibc module leaves out (it needs _GNU_SOURCE). */
+int ig_open_flag_no_access_time(void);
+
 /* syncfs(2): flushes the file system holding `fd`, in one journal commit where an fsync per file
  * would make one each. */
 int ig_syncfs(int fd);

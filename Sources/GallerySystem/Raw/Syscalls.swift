@@ -36,6 +36,10 @@ enum Syscalls {
     /// must not make it the process's controlling terminal.
     static let noControllingTerminal = FileDescriptor.OpenOptions(rawValue: O_NOCTTY)
 
+    /// O_NOATIME: reads through the descriptor leave the file's access time as it was. Only
+    /// for files the process owns (or with CAP_FOWNER); elsewhere the open fails with EPERM.
+    static let noAccessTime = FileDescriptor.OpenOptions(rawValue: ig_open_flag_no_access_time())
+
     static func fsync(_ fd: FileDescriptor) -> Result<Void, Errno> {
         retryingVoid { Glibc.fsync(fd.rawValue) }
     }
