@@ -101,6 +101,14 @@ package struct JSONTextCursor {
         }
     }
 
+    /// An optional member: `prefix` (its separator and key) and `text` as a JSON string, or
+    /// nothing when there is no text.
+    package mutating func string(after prefix: StaticString, _ text: String?) {
+        guard let text else { return }
+        verbatim(prefix)
+        string(text)
+    }
+
     private mutating func copy(_ run: UnsafeBufferPointer<UInt8>) {
         guard run.count > 0 else { return }
         reserve(run.count).update(from: run.baseAddress!, count: run.count)

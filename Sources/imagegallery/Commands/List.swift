@@ -85,14 +85,8 @@ extension ImageGallery.List {
                 row.verbatim("{\"byteSize\":")
             }
             row.integer(Int64(image.byteSize))
-            if let caption = image.caption {
-                row.verbatim(",\"caption\":")
-                row.string(caption)
-            }
-            if let filename = image.filename {
-                row.verbatim(",\"filename\":")
-                row.string(filename)
-            }
+            row.string(after: ",\"caption\":", image.caption)
+            row.string(after: ",\"filename\":", image.filename)
             row.verbatim(",\"height\":")
             row.integer(Int64(image.height))
             row.verbatim(",\"id\":")
@@ -107,10 +101,7 @@ extension ImageGallery.List {
             row.verbatim("\",\"sha256\":\"")
             row.hex(image.sha256)
             row.verbatim("\"")
-            if let source = image.source {
-                row.verbatim(",\"source\":")
-                row.string(source)
-            }
+            row.string(after: ",\"source\":", image.source)
             row.verbatim(",\"width\":")
             row.integer(Int64(image.width))
             row.verbatim("}")
