@@ -20,10 +20,10 @@ package enum AddressSpace {
     package static func returnFreedMemoryPromptly() { Syscalls.returnFreedMemoryPromptly() }
 
     /// For a command that runs once and ends: malloc's heap in memory the kernel may back with
-    /// 2 MiB pages (`HugePages`). Opening 10,000 photos wrote about 1,750 fresh 4 KiB pages of
-    /// malloc's, on three threads (the directory's entries, names and index; the headers read
-    /// ahead; the images and their ids' index), and on a virtual machine each page fault costs
-    /// 1.6–3 µs (Benchmarks/RESULTS.md, ac.3.9). Here every thread allocates from the main heap,
+    /// 2 MiB pages (`HugePages`). Opening 10,000 photos took 2,480 page faults, most of them
+    /// malloc's fresh 4 KiB pages on three threads (the directory's entries, names and index;
+    /// the headers read ahead; the images and their ids' index), and on a virtual machine each
+    /// costs 1.6–3 µs; now 502 (Benchmarks/RESULTS.md, ac.3.9). Here every thread allocates from the main heap,
     /// blocks of up to 32 MiB come from it rather than from mappings of their own, and it grows
     /// 64 MiB at a time, advised for huge pages. Nothing is given back before the process ends,
     /// so a server must not (`returnFreedMemoryPromptly`), and nothing changes under an

@@ -83,7 +83,6 @@ public final class GalleryFile: @unchecked Sendable {
         try withErrorNaming(path, "stat") { try descriptor.stat() }
     }
 
-    /// open(2), its failure naming the path and `operation`.
     /// Opens `path` to read, leaving its access time alone, as desktop indexers and backup tools
     /// read (O_NOATIME): deciding whether to record it cost every read a clock read and a check,
     /// 2.2 ms of processor time and 1.5 ms of the wall time of opening 10,000 photos, one header
@@ -99,6 +98,7 @@ public final class GalleryFile: @unchecked Sendable {
         }
     }
 
+    /// open(2), its failure naming the path and `operation`.
     static func open(_ path: FilePath, _ mode: FileDescriptor.AccessMode, _ options: FileDescriptor.OpenOptions,
                      permissions: FilePermissions? = nil, operation: String) throws(FileSystemError) -> FileDescriptor {
         try withErrorNaming(path.string, operation) {
