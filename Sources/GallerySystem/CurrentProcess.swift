@@ -20,7 +20,7 @@ package enum CurrentProcess {
     /// The user's login name (what Foundation's `NSUserName` gives), else `USER`, else the
     /// numeric user id: for telling people who holds a document.
     package static var userName: String {
-        Syscalls.userName ?? ProcessInfo.processInfo.environment["USER"] ?? String(Syscalls.userID)
+        Syscalls.userName ?? Syscalls.environmentVariable("USER") ?? String(Syscalls.userID)
     }
 
     /// Sets an environment variable of this process (setenv), for a library that reads its

@@ -66,12 +66,14 @@ package final class LockFile: @unchecked Sendable {
     }
 
     /// Replaces the record. Not flushed: after a crash a record is stale anyway (another
-    /// boot), so a flush would buy nothing.
+    /// boot), so a flush would buy nothing. Written, then cut to its length: ext4 flushes a
+    /// file that was cut to nothing when it is closed (its `auto_da_alloc`), which cost every
+    /// edit 0.14 ms of write-back for a file it removes (Benchmarks/RESULTS.md, ac.3.10).
     package func writeRecord(_ bytes: [UInt8]) throws(FileSystemError) {
         guard let descriptor else { throw FileSystemError(.badFileDescriptor, path: path.string, operation: "write the lock file") }
         try withErrorNaming(path.string, "write the lock file") {
-            try descriptor.resize(to: 0)
             _ = try descriptor.writeAll(toAbsoluteOffset: 0, bytes)
+            try descriptor.resize(to: Int64(bytes.count))
         }
     }
 

@@ -5,18 +5,20 @@ import SystemPackage
 /// appended: one reading of the environment for the cache, the version store, the editor.
 package enum UserFolders {
     /// `$XDG_CACHE_HOME/imagegallery`, else `~/.cache/imagegallery`.
-    package static func cache(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> FilePath {
+    package static func cache(_ environment: [String: String] = CurrentProcess.variables("XDG_CACHE_HOME", "HOME")) -> FilePath {
         base("XDG_CACHE_HOME", fallback: ".cache", environment).appending("imagegallery")
     }
 
     /// `$XDG_STATE_HOME/imagegallery`, else `~/.local/state/imagegallery`.
-    package static func state(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> FilePath {
+    package static func state(_ environment: [String: String] = CurrentProcess.variables("XDG_STATE_HOME", "HOME")) -> FilePath {
         base("XDG_STATE_HOME", fallback: ".local/state", environment).appending("imagegallery")
     }
 
     /// `$XDG_RUNTIME_DIR/imagegallery` where the session has one, else the state folder: where
     /// a running program leaves word of itself for the user's other processes.
-    package static func runtime(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> FilePath {
+    package static func runtime(
+        _ environment: [String: String] = CurrentProcess.variables("XDG_RUNTIME_DIR", "XDG_STATE_HOME", "HOME")
+    ) -> FilePath {
         if let runtime = environment["XDG_RUNTIME_DIR"], GalleryFileSystem.isAbsolute(runtime) {
             return FilePath(runtime).appending("imagegallery")
         }

@@ -93,6 +93,41 @@ struct DocumentLockTests {
     }
 
     /// A record of this host whose pid now belongs to another process (or none) is stale.
+    /// The record is written without Foundation's encoder: Foundation's decoder must read it
+    /// back as the same owner, whatever a host or user name holds.
+    @Test(arguments: ["vm", "h\u{F6}st \"quoted\" \\ back\tslash\u{1}"])
+    func theRecordReadsBackAsItsOwner(host: String) throws {
+        var owner = LockOwner.current(session: UUID())
+        owner.host = host
+        owner.user = host + "-user"
+        let decoded = try JSONDecoder().decode(LockOwner.self, from: Data(owner.record))
+        #expect(decoded == owner)
+        let members = try #require(JSONSerialization.jsonObject(with: Data(owner.record)) as? [String: Any])
+        #expect(Set(members.keys) == ["host", "pid", "processStart", "bootID", "user", "session"])
+    }
+
+    /// This process's start time and boot, read as bytes, are the kernel's.
+    @Test func thisProcessIsDescribedAsTheKernelSaysIt() throws {
+        let stat = try String(contentsOfFile: "/proc/self/stat", encoding: .utf8)
+        let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
+        #expect(LockOwner.processStartTime(.current) == UInt64(fields[19]))
+        let boot = try String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)
+        #expect(LockOwner.currentBootID == boot.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(LockOwner.currentBootID.count == 36)
+    }
+
+    /// A release removes the file only while it holds the record this lock wrote.
+    @Test func aReleaseLeavesAFileAnotherRecordWasWrittenInto() throws {
+        guard case .acquired(let lock) = try DocumentLock.acquire(for: document) else {
+            Issue.record("the acquire failed")
+            return
+        }
+        let other = LockOwner.current(session: UUID())
+        try write(other)
+        lock.release()
+        #expect(DocumentLock.holder(of: document) == other)
+    }
+
     @Test func aReusedPidIsNotTheOwner() throws {
         var owner = LockOwner.current(session: UUID())
         owner.processStart &+= 12345

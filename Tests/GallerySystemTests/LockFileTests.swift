@@ -21,6 +21,17 @@ struct LockFileTests {
         #expect(second.tryLock())
     }
 
+    /// A record written over a longer one leaves no tail of it: the file is cut after the write.
+    @Test func aShorterRecordReplacesALongerOneWhole() throws {
+        let directory = try TemporaryDirectory()
+        let file = try LockFile.open(FilePath(directory.file(".doc.lock")))
+        #expect(file.tryLock())
+        try file.writeRecord(Array("a much longer record".utf8))
+        try file.writeRecord(Array("short".utf8))
+        #expect(file.record() == Array("short".utf8))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file(".doc.lock"))) == Data("short".utf8))
+    }
+
     @Test func aRemovedLockFileIsNoLongerNamed() throws {
         let directory = try TemporaryDirectory()
         let file = try LockFile.open(FilePath(directory.file(".doc.lock")))

@@ -25,6 +25,12 @@ extension Syscalls {
         return String(cString: text)
     }
 
+    /// getenv(3): one variable, without the copy of the whole environment that Foundation's
+    /// `ProcessInfo.environment` makes.
+    static func environmentVariable(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
     static func setEnvironment(_ name: String, _ value: String, replacing: Bool) {
         _ = setenv(name, value, replacing ? 1 : 0)
     }
