@@ -97,15 +97,20 @@ extension ZipArchive {
                 // Only a name with an uppercase letter or non-ASCII can fold onto another one; the
                 // lowercase ASCII names a gallery uses are their own folded form. Full Unicode case
                 // folding (section 4.3.4): ß is ss, ﬁ is fi, final ς is σ.
-                let foldedName = foldsToItself(nameBytes) ? name : name.caseFolded
-                let foldedEarlier = foldedName != name ? index[foldedName] ?? folded[foldedName] : nil
+                // Nil where the name is its own folded form: no copy of the name is made for it.
+                var foldedName: String?
+                if !foldsToItself(nameBytes) {
+                    let folding = name.caseFolded
+                    if folding != name { foldedName = folding }
+                }
+                let foldedEarlier = foldedName.flatMap { index[$0] ?? folded[$0] }
                 if let earlier = foldedEarlier ?? (folded.isEmpty ? nil : folded[name]) {
                     // An entry with a problem is listed but not indexed: lookups find only sound ones.
                     if !hasProblem { index[name] = nil }
                     throw GalleryError(.confusableNames, "the name differs from entry \(earlier + 1)'s \"\(entries[earlier].name)\" "
                                        + "only by letter case", location: place)
                 }
-                if !hasProblem, foldedName != name { folded[foldedName] = position }
+                if !hasProblem, let foldedName { folded[foldedName] = position }
             } catch let error as GalleryError {
                 try report(error)
                 hasProblem = true

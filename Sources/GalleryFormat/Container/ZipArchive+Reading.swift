@@ -222,6 +222,8 @@ extension ZipArchive {
         var afterCondemned = false
         let ordered = entries.isInFileOrder ? entries : entries.sorted(by: { $0.localHeaderOffset < $1.localHeaderOffset })
         let extents = entryExtents(ordered, held: held)
+        var failures = extents.failures.makeIterator()
+        var failure = failures.next()
         for (position, entry) in ordered.enumerated() {
             // Bytes before the first entry are prepended data, reported as such (IG-PKG-017).
             if entry.localHeaderOffset > expected, expected > 0, !afterCondemned {
@@ -233,16 +235,18 @@ extension ZipArchive {
                 expected = max(expected, entry.localHeaderOffset.addingSaturating(entry.minimumExtent))
                 continue
             }
-            do {
-                expected = max(expected, try extents[position]!.get())
-            } catch let error as GalleryError {
-                found.append(error.inFile(file.path))
-                expected = max(expected, entry.localHeaderOffset.addingSaturating(entry.minimumExtent))
-            } catch {
-                found.append(GalleryError(.truncated, "the local header could not be read", location: location(entry),
-                                          underlying: error))
-                expected = max(expected, entry.localHeaderOffset.addingSaturating(entry.minimumExtent))
+            guard let failed = failure, failed.position == position else {
+                expected = max(expected, extents.ends[position])
+                continue
             }
+            failure = failures.next()
+            if let error = failed.error as? GalleryError {
+                found.append(error.inFile(file.path))
+            } else {
+                found.append(GalleryError(.truncated, "the local header could not be read", location: location(entry),
+                                          underlying: failed.error))
+            }
+            expected = max(expected, entry.localHeaderOffset.addingSaturating(entry.minimumExtent))
         }
         if centralDirectoryOffset > expected, !afterCondemned {
             found.append(unreferencedBytes(from: expected, to: centralDirectoryOffset, before: nil))
