@@ -86,6 +86,19 @@ struct WholeFileTests {
         #expect(CurrentProcess.environment == ProcessInfo.processInfo.environment)
     }
 
+    /// The user's folders read only the variables they need, as the process has them now.
+    @Test func theUserFoldersReadTheVariablesTheyName() {
+        CurrentProcess.setEnvironment("IMAGEGALLERY_TEST_VARIABLE", "/somewhere/state", replacing: true)
+        let found = CurrentProcess.variables("IMAGEGALLERY_TEST_VARIABLE", "IMAGEGALLERY_TEST_UNSET")
+        #expect(found == ["IMAGEGALLERY_TEST_VARIABLE": "/somewhere/state"])
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
+        #expect(CurrentProcess.variables("HOME") == (home.isEmpty ? [:] : ["HOME": home]))
+        #expect(UserFolders.state() == UserFolders.state(ProcessInfo.processInfo.environment))
+        #expect(UserFolders.cache() == UserFolders.cache(ProcessInfo.processInfo.environment))
+        #expect(UserFolders.runtime() == UserFolders.runtime(ProcessInfo.processInfo.environment))
+        #expect(UserFolders.temporary() == UserFolders.temporary(ProcessInfo.processInfo.environment))
+    }
+
     @Test func theUTF8CharacterSetIsTheThreadsForTheCallOnly() {
         // MB_CUR_MAX is the current locale's longest character: 1 in "C", 6 in C.UTF-8.
         let before = __ctype_get_mb_cur_max()
