@@ -11,8 +11,8 @@ a 100,000-image one (`.build-bench/work/g100k.imagegallery`, made here once: 100
 - and the same commands of the previous build (`--baseline BIN`).
 
 `unzip -l` reads only the central directory, so it is no anchor for a command that must read
-the manifest. Runs are interleaved (one of each command per round); the figures are medians
-of wall time.
+the manifest. Runs are interleaved (one of each command per round, the order rotated round by
+round); the figures are medians of wall time.
 
 With `--instructions`, each command's instructions on the 10,000-image gallery are also
 counted under valgrind (callgrind), beside unzip's: a figure that a busy machine does not move.
@@ -77,14 +77,17 @@ def commands(binary, gallery):
 def measure(binary, baseline, galleries, runs, state):
     env = {"XDG_STATE_HOME": state}
     times = {}
-    for _ in range(runs):
+    for number in range(runs):
         for gallery in galleries:
             name = os.path.basename(gallery)
             rounds = [("unzip", ["unzip", "-p", gallery, "manifest.json"])]
             rounds += [(key, arguments) for key, arguments in commands(binary, gallery).items()]
             if baseline:
                 rounds += [("before " + key, arguments) for key, arguments in commands(baseline, gallery).items()]
-            for key, arguments in rounds:
+            # The order rotated round by round: a command run straight after `unzip -p` of a
+            # large manifest was slower for it (RESULTS.md ac.3.10), whichever build it was.
+            shift = number % len(rounds)
+            for key, arguments in rounds[shift:] + rounds[:shift]:
                 start = time.perf_counter()
                 run(arguments, env)
                 times.setdefault((name, key), []).append(time.perf_counter() - start)
