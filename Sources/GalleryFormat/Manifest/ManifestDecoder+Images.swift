@@ -16,9 +16,13 @@ extension ManifestDecoder {
             guard index < limits.maxImages else {
                 throw scanner.error(.tooManyImages, "the gallery lists more than \(limits.maxImages) images")
             }
-            let plain = usesPlainImages ? self.plainImage(&scanner) : nil
-            if plain != nil { plainImages += 1 }
-            guard let image = try plain ?? self.image(&scanner) else {
+            let image: GalleryImage
+            if usesPlainImages, let plain = self.plainImage(&scanner) {
+                plainImages += 1
+                image = plain
+            } else if let general = try self.image(&scanner) {
+                image = general
+            } else {
                 complete = false
                 return
             }
