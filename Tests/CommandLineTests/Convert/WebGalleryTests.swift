@@ -396,8 +396,7 @@ struct WebGalleryTests {
         let bin = directory.file("bin")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false)
         let record = directory.file("opened.txt")
-        try Data("#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record)'\n".utf8).write(to: URL(fileURLWithPath: bin + "/xdg-open"))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin + "/xdg-open")
+        try FileBytes.writeScript("#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record)'\n", to: bin + "/xdg-open")
         let environment = ["PATH": bin, "XDG_CACHE_HOME": directory.file("cache")]
         let result = try await Self.imagegallery(["view", TestPaths.fixture("valid/three.imagegallery")], environment: environment)
         #expect(result.status == 0, "\(result.stderr)")

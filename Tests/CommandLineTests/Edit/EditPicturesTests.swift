@@ -16,8 +16,7 @@ struct EditPicturesTests {
         home = root.file("home")
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         editor = root.file("print-arguments")
-        try Data("#!/bin/sh\nprintf '%s\\n' \"$@\"\n".utf8).write(to: URL(fileURLWithPath: editor))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor)
+        try FileBytes.writeScript("#!/bin/sh\nprintf '%s\\n' \"$@\"\n", to: editor)
     }
 
     /// The process's environment with the test's home, configuration folder and editor, and
