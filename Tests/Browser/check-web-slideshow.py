@@ -37,8 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from devtools import CHROMIUM_MISSING, BrowserGone, DevTools, Tab, find_chromium  # noqa: E402
 from editor_more_page import axe_script  # noqa: E402
 from harness import CheckFailed, Steps, console_entry, describe, finish, hang_guard, log_tail, poll  # noqa: E402
-from web_slides import (BASE_URL, COLOURS, MARKUP_SCRIPT, STATE_SCRIPT, WINDOW, check_json_ld, chromium_pixel,  # noqa: E402
-                        make_web_gallery, nearest)
+from web_slides import (BASE_URL, COLOURS, MARKUP_SCRIPT, PLAYING_INTERVAL, STATE_SCRIPT, WINDOW, check_json_ld,  # noqa: E402
+                        chromium_pixel, make_web_gallery, read_while_still, still)
 from web_slideshow_firefox import firefox_plays_in_order  # noqa: E402
 
 TOLERANCE = 24  # JPEG's error on a flat colour is a few units; the colours are 100+ apart
@@ -73,21 +73,26 @@ class SlideshowChecks(Steps):
 
     def settled(self, number):
         """The state once slide `number` is shown and its fade has finished: what a person sees."""
-        return self.wait(f"slide {number} shown and still", lambda s: s["open"] and s["slide"] == str(number)
-                         and s["complete"] and s["animations"] == 0)
+        return self.wait(f"slide {number} shown and still", lambda s: still(s, number))
 
-    def shown_colour(self):
-        """The slide's number as its pixels say, read at the middle of the stage."""
+    def stage_pixel(self):
         box = self.tab.evaluate("(() => { const r = document.querySelector('.slideshow-stage').getBoundingClientRect();"
                                 " return [r.left + r.width / 2, r.top + r.height / 2]; })()")
-        number, distance = nearest(chromium_pixel(self.tab, box[0], box[1]))
+        return chromium_pixel(self.tab, box[0], box[1])
+
+    def shown_colour(self, number, why):
+        """The slide's number as its pixels say, read at the middle of the stage while slide `number` is still."""
+        reading = read_while_still(self.stage_pixel, self.state, number)
+        if reading is None:
+            raise CheckFailed(f"{why}: slide {number} moved on before its pixels were read")
+        seen, distance = reading
         if distance > TOLERANCE:
-            raise CheckFailed(f"the stage's middle is no gallery colour ({distance:.0f} off colour {number})")
-        return number
+            raise CheckFailed(f"the stage's middle is no gallery colour ({distance:.0f} off colour {seen})")
+        return seen
 
     def expect_slide(self, number, why):
         state = self.settled(number)
-        seen = self.shown_colour()
+        seen = self.shown_colour(number, why)
         if seen != number:
             raise CheckFailed(f"{why}: slide {number} is announced but the screen shows colour {seen}")
         if "/sized/" not in (state["src"] or ""):
@@ -145,9 +150,9 @@ class SlideshowChecks(Steps):
 
     def order(self):
         self.play_from_third()
-        # The shortest interval, chosen as a person does: the select, by keyboard.
-        self.tab.evaluate("(() => { const s = document.querySelector('.slideshow select'); s.value = '1';"
-                          " s.dispatchEvent(new Event('change')); return true; })()")
+        # A short interval, chosen as a person does: the select.
+        self.tab.evaluate("(() => { const s = document.querySelector('.slideshow select'); s.value = '%s';"
+                          " s.dispatchEvent(new Event('change')); return true; })()" % PLAYING_INTERVAL)
         seen = [3]
         for number in (4, 5, 6, 1, 2):
             self.expect_slide(number, f"the slideshow after slide {seen[-1]}")

@@ -15,6 +15,10 @@ COLOURS = [(220, 30, 30), (30, 180, 40), (40, 60, 220), (230, 210, 30), (200, 40
 PHOTO_SIZE = (1200, 800)
 WINDOW = (800, 600)
 BASE_URL = "https://example.org/holiday/"
+# Seconds a slide while the order is checked. A slide stands still for about 0.6 s at 1 s a slide
+# (the 0.4 s fade, then the next one's decode); with the browser tests side by side, the poll that
+# saw it still and the screenshot after it took longer than that, and read a fade.
+PLAYING_INTERVAL = "2"
 
 STATE_SCRIPT = """(() => {
   const show = document.getElementById('slideshow');
@@ -91,6 +95,19 @@ def pixel(png):
         offset += 12 + length
     raw = zlib.decompress(idat)
     return tuple(raw[1:4])
+
+
+def still(state, number):
+    """Whether `state` shows slide `number` with its fade finished: what a person sees."""
+    return state["open"] and state["slide"] == str(number) and state["complete"] and state["animations"] == 0
+
+
+def read_while_still(read_pixel, read_state, number):
+    """The stage's pixel, read by `read_pixel` after the slideshow was seen still on slide `number`,
+    as (colour number, distance); None when `read_state` after the read shows it moved on, since
+    then the pixel may be part of a fade."""
+    rgb = read_pixel()
+    return nearest(rgb) if still(read_state(), number) else None
 
 
 def nearest(rgb):

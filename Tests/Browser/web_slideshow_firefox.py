@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 from harness import CheckFailed, poll
-from web_slides import STATE_SCRIPT, WINDOW, firefox_pixel, nearest
+from web_slides import PLAYING_INTERVAL, STATE_SCRIPT, WINDOW, firefox_pixel, read_while_still, still
 
 # WebDriver's key values.
 KEYS = {"ArrowRight": "\ue014", "ArrowLeft": "\ue012", "Escape": "\ue00c", " ": " "}
@@ -36,12 +36,17 @@ class FirefoxSlides:
         return poll(f"Firefox: {description}", lambda: (lambda s: s if predicate(s) else None)(self.state()), timeout, 0.1,
                     failure=lambda _last: f"Firefox: {description}: not reached (last state: {json.dumps(self.state())})")
 
-    def expect_slide(self, number, why):
-        state = self.wait(f"slide {number} shown and still", lambda s: s["open"] and s["slide"] == str(number)
-                          and s["complete"] and s["animations"] == 0)
+    def stage_pixel(self):
         box = self.firefox.evaluate("(() => { const r = document.querySelector('.slideshow-stage').getBoundingClientRect();"
                                     " return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]; })()")
-        seen, distance = nearest(firefox_pixel(self.firefox, box[0], box[1]))
+        return firefox_pixel(self.firefox, box[0], box[1])
+
+    def expect_slide(self, number, why):
+        state = self.wait(f"slide {number} shown and still", lambda s: still(s, number))
+        reading = read_while_still(self.stage_pixel, self.state, number)
+        if reading is None:
+            raise CheckFailed(f"Firefox: {why}: slide {number} moved on before its pixels were read")
+        seen, distance = reading
         if seen != number or distance > TOLERANCE:
             raise CheckFailed(f"Firefox: {why}: slide {number} is announced, the screen shows colour {seen} ({distance:.0f} off)")
         if "/sized/" not in (state["src"] or ""):
@@ -66,8 +71,8 @@ def firefox_plays_in_order(index, scratch, artifacts, screenshots, explicit=None
         # Firefox ESR 153): it starts from the tile chosen last by the keyboard.
         slides.click("#play")
         slides.expect_slide(3, "Play from the third tile")
-        firefox.evaluate("(() => { const s = document.querySelector('.slideshow select'); s.value = '1';"
-                         " s.dispatchEvent(new Event('change')); return true; })()")
+        firefox.evaluate("(() => { const s = document.querySelector('.slideshow select'); s.value = '%s';"
+                         " s.dispatchEvent(new Event('change')); return true; })()" % PLAYING_INTERVAL)
         for number in (4, 5):
             slides.expect_slide(number, "playing on")
         # Space on the page pauses (on a focused button Space presses the button, which BiDi's
